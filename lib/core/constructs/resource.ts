@@ -1,0 +1,148 @@
+import { TerraformElement, TerraformStack, Token } from 'cdktf';
+import { Construct, IConstruct } from 'constructs';
+import { API_DEFAULTS, ApiProvider } from './api-provider';
+import { RemovalPolicy } from './removal-policy';
+import { SecretValue } from './secret-value';
+import { DESIRED_FORMAT, DesiredResource, isAttrRef } from '../model';
+
+/** Props every converge resource accepts. */
+export interface ResourceProps {
+  /**
+   * What happens to the object when the construct is removed or the stack destroyed.
+   * @default - RemovalPolicy.DESTROY, unless the construct says otherwise (an organization is retained)
+   */
+  readonly removalPolicy?: RemovalPolicy;
+}
+
+/**
+ * Base of every converge construct. It writes its desired state (kind, spec, provider,
+ * dependencies) into the stack's synthesized `"//".metadata.converge`, where the
+ * reconciler reads it; nothing is rendered as a Terraform resource.
+ */
+export abstract class ConvergeElement extends TerraformElement {
+  /** The kind of object, e.g. `platform.Organization`. */
+  public readonly kind: string;
+  /** Address of the construct inside its stack (`team/db`), used in plans and state. */
+  public readonly address: string;
+  /** @internal */
+  protected readonly _api: string;
+  /** @internal */
+  protected readonly _provider?: ApiProvider;
+
+  protected constructor(scope: Construct, id: string, kind: string, api: string, provider?: ApiProvider) {
+    super(scope, id);
+    this.kind = kind;
+    this._api = api;
+    this._provider = provider;
+    const stack = TerraformStack.of(this);
+    this.address = this.node.path.slice(stack.node.path.length + 1);
+  }
+
+  /** A reference to an attribute the API assigns (an id), resolved when converge applies. @internal */
+  public _attrRef(attr: string): any {
+    return { $ref: this.address, attr };
+  }
+
+  /** The spec: JSON, with `SecretValue`s and references as leaves. @internal */
+  protected abstract _renderSpec(): Record<string, any>;
+
+  /** @internal */
+  protected _isDataSource(): boolean {
+    return false;
+  }
+
+  /** @internal */
+  protected _removalPolicy(): RemovalPolicy {
+    return RemovalPolicy.DESTROY;
+  }
+
+  public toMetadata(): any {
+    const spec = toPlainJson(this._renderSpec(), this.node.path, '') as Record<string, unknown>;
+    const deps = new Set<string>();
+    collectRefs(spec, deps);
+    for (const d of this.node.dependencies) {
+      for (const c of d.node.findAll()) if (c instanceof ConvergeElement) deps.add(c.address);
+    }
+    deps.delete(this.address);
+    const provider = this._provider ?? findProvider(TerraformStack.of(this), this._api);
+    const desired: DesiredResource = {
+      kind: this.kind,
+      ...(this._isDataSource() ? { dataSource: true } : {}),
+      spec,
+      provider: {
+        api: this._api as DesiredResource['provider']['api'],
+        ...(provider?.address ? { address: provider.address } : {}),
+        addressEnv: provider?.addressEnv ?? API_DEFAULTS[this._api].addressEnv,
+        tokenEnv: provider?.tokenEnv ?? API_DEFAULTS[this._api].tokenEnv,
+      },
+      dependsOn: [...deps].sort(),
+      removalPolicy: this._removalPolicy(),
+      path: this.node.path,
+    };
+    return { converge: { version: DESIRED_FORMAT, resources: { [this.address]: desired } } };
+  }
+}
+
+/** A managed object: created, read, updated and deleted by converge. */
+export abstract class Resource extends ConvergeElement {
+  /** What happens to the object when the construct is removed or the stack destroyed. */
+  public readonly removalPolicy: RemovalPolicy;
+
+  protected constructor(scope: Construct, id: string, kind: string, api: string, props: ResourceProps,
+    provider?: ApiProvider, defaultRemovalPolicy: RemovalPolicy = RemovalPolicy.DESTROY) {
+    super(scope, id, kind, api, provider);
+    this.removalPolicy = props.removalPolicy ?? defaultRemovalPolicy;
+  }
+
+  /** @internal */
+  protected _removalPolicy(): RemovalPolicy {
+    return this.removalPolicy;
+  }
+}
+
+/** A read-only object, read at plan time; its results can feed other constructs. */
+export abstract class DataSource extends ConvergeElement {
+  protected constructor(scope: Construct, id: string, kind: string, api: string, provider?: ApiProvider) {
+    super(scope, id, kind, api, provider);
+  }
+
+  /** @internal */
+  protected _isDataSource(): boolean {
+    return true;
+  }
+}
+
+function findProvider(stack: TerraformStack, api: string): ApiProvider | undefined {
+  return stack.node.findAll().find((c: IConstruct): c is ApiProvider => c instanceof ApiProvider && c.api === api);
+}
+
+/** Converts a spec to plain JSON, refusing Terraform tokens, which converge cannot resolve. */
+function toPlainJson(v: unknown, path: string, field: string): unknown {
+  if (v === undefined) return undefined;
+  if (v instanceof SecretValue) return v.toJSON();
+  if (typeof v === 'string') {
+    if (Token.isUnresolved(v)) {
+      throw new Error(`${path}: ${field || 'a field'} refers to a Terraform attribute (a token); converge resolves only references between converge constructs`);
+    }
+    return v;
+  }
+  if (typeof v === 'number' && Token.isUnresolved(v)) {
+    throw new Error(`${path}: ${field || 'a field'} refers to a Terraform attribute (a token); converge resolves only references between converge constructs`);
+  }
+  if (Array.isArray(v)) return v.map((x, i) => toPlainJson(x, path, `${field}[${i}]`));
+  if (v !== null && typeof v === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(v)) {
+      const j = toPlainJson(x, path, field ? `${field}.${k}` : k);
+      if (j !== undefined) out[k] = j;
+    }
+    return out;
+  }
+  return v;
+}
+
+function collectRefs(v: unknown, into: Set<string>): void {
+  if (isAttrRef(v)) { into.add(v.$ref); return; }
+  if (Array.isArray(v)) v.forEach((x) => collectRefs(x, into));
+  else if (v !== null && typeof v === 'object') Object.values(v).forEach((x) => collectRefs(x, into));
+}

@@ -1,0 +1,91 @@
+import { HttpClient } from '../http/http-client';
+
+/** The three APIs converge manages. */
+export type ApiName = 'platform' | 'secrets' | 'mesh';
+
+/** A JSON value of a spec once secrets and references are resolved. */
+export type Spec = Record<string, unknown>;
+
+/** What a handler may use while it works on one object. */
+export interface HandlerContext {
+  /** The construct address (`prod/org`), for error messages. */
+  readonly address: string;
+  /** The HTTP client of the handler's API, authenticated by its provider. */
+  readonly http: HttpClient;
+}
+
+/** An object as the API returns it, shaped like the spec. */
+export interface Observed {
+  /**
+   * Managed fields as the API returns them, in the shape of the spec. A field the API never
+   * returns (a write-only secret) is left out: the engine compares its HMAC instead.
+   */
+  readonly fields: Spec;
+  /** Server-assigned attributes other constructs may reference (`id`, `external-id`, …). */
+  readonly outputs?: Record<string, unknown>;
+}
+
+/** What create or update tells the engine. */
+export interface Written {
+  /** The identity to keep in state (natural key or server-assigned id). */
+  readonly id: string;
+  readonly outputs?: Record<string, unknown>;
+  /** Outputs that are secrets (a generated barcode, a token): kept encrypted in state. */
+  readonly sensitiveOutputs?: Record<string, unknown>;
+}
+
+/** One changed field of a plan. */
+export interface FieldChange {
+  /** Dotted path into the spec, e.g. `data.password`. */
+  readonly path: string;
+  readonly before?: unknown;
+  readonly after?: unknown;
+  /** True when either side is a secret: values are never shown. */
+  readonly sensitive: boolean;
+  /** True when this field cannot change in place. */
+  readonly replace: boolean;
+  /** True when the value is not known until a dependency is applied. */
+  readonly unknown?: boolean;
+}
+
+/** What the engine knows of an object from the last apply. */
+export interface PriorRecord {
+  readonly id: string;
+  readonly spec: Spec;
+  readonly outputs: Record<string, unknown>;
+}
+
+/**
+ * The lifecycle of one resource kind, written once and used by plan, apply, destroy,
+ * refresh and import. Specs passed in are resolved (secrets in clear, references filled).
+ */
+export interface ResourceHandler {
+  /** `platform.Organization`, `secrets.KvSecret`, … (the construct's kind). */
+  readonly kind: string;
+  readonly api: ApiName;
+  /** Top-level spec fields whose change needs the object replaced. */
+  readonly replaceFields?: readonly string[];
+  /** A warning the plan prints when the object is deleted or replaced. */
+  readonly destroyWarning?: string;
+  /** Identity from the desired spec alone (natural key), for adoption after a crash; undefined when server-assigned. */
+  naturalId(spec: Spec): string | undefined;
+  /** Finds an existing object for a spec whose identity the server assigns (used to adopt after a crash). */
+  find?(ctx: HandlerContext, spec: Spec): Promise<string | undefined>;
+  /** Reads an object; undefined when it is absent (404). */
+  read(ctx: HandlerContext, id: string, desired?: Spec): Promise<Observed | undefined>;
+  create(ctx: HandlerContext, spec: Spec): Promise<Written>;
+  update(ctx: HandlerContext, id: string, spec: Spec, changes: readonly FieldChange[], prior: PriorRecord): Promise<Written>;
+  /** Deletes; an object already gone is success. */
+  delete(ctx: HandlerContext, id: string, prior: PriorRecord): Promise<void>;
+  /** Checks and normalises an id given to `converge import`. */
+  importId?(id: string): string;
+}
+
+/** A data source kind: only reads, at plan time. */
+export interface DataSourceHandler {
+  readonly kind: string;
+  readonly api: ApiName;
+  read(ctx: HandlerContext, spec: Spec): Promise<Record<string, unknown>>;
+  /** Output keys that are secrets (kept encrypted in state, masked in output). */
+  readonly sensitiveOutputs?: readonly string[];
+}

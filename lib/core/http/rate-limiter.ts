@@ -1,0 +1,51 @@
+/**
+ * A token bucket shared by every request to one API, plus an API-wide pause that a 429
+ * sets: when the server says "slow down", the whole API backs off, not one request.
+ */
+export class RateLimiter {
+  private tokens: number;
+  private last = Date.now();
+  private pausedUntil = 0;
+  private queue: Promise<void> = Promise.resolve();
+
+  /** @param perSecond requests per second; 0 or Infinity means unlimited. */
+  constructor(private perSecond: number) {
+    this.tokens = Number.isFinite(perSecond) && perSecond > 0 ? perSecond : 0;
+  }
+
+  /** Adopts a server-published limit (e.g. `X-RateLimit-Limit`) when lower than ours. */
+  public adopt(perSecond: number): void {
+    if (perSecond > 0 && (!this.limited || perSecond < this.perSecond)) this.perSecond = perSecond;
+  }
+
+  /** Stops every request to this API until `ms` from now. */
+  public pause(ms: number): void {
+    this.pausedUntil = Math.max(this.pausedUntil, Date.now() + ms);
+  }
+
+  public acquire(): Promise<void> {
+    const next = this.queue.then(() => this.take());
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  private get limited(): boolean {
+    return Number.isFinite(this.perSecond) && this.perSecond > 0;
+  }
+
+  private async take(): Promise<void> {
+    for (;;) {
+      const now = Date.now();
+      if (now < this.pausedUntil) { await sleep(this.pausedUntil - now); continue; }
+      if (!this.limited) return;
+      this.tokens = Math.min(this.perSecond, this.tokens + ((now - this.last) / 1000) * this.perSecond);
+      this.last = now;
+      if (this.tokens >= 1) { this.tokens -= 1; return; }
+      await sleep(((1 - this.tokens) / this.perSecond) * 1000);
+    }
+  }
+}
+
+export function sleep(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms));
+}

@@ -1,0 +1,57 @@
+/**
+ * The synthesized desired state: what each construct writes under `"//".metadata.converge`
+ * of its stack's `cdk.tf.json`, the single, language-neutral input of the reconciler.
+ */
+
+/** Version of the `converge` metadata block. */
+export const DESIRED_FORMAT = 1;
+
+/** A secret as synthesized: where to get it, never its value. */
+export interface SecretRef {
+  readonly $secret: { readonly env?: string; readonly file?: string; readonly sealed?: string };
+}
+
+/** A reference to another construct's attribute, resolved at apply time. */
+export interface AttrRef {
+  readonly $ref: string;
+  readonly attr: string;
+}
+
+/** How a construct reaches its API. */
+export interface ProviderConfig {
+  readonly api: 'platform' | 'secrets' | 'mesh';
+  /** Address given in the app; else read from `addressEnv`. */
+  readonly address?: string;
+  readonly addressEnv: string;
+  readonly tokenEnv: string;
+}
+
+/** One construct's desired state. */
+export interface DesiredResource {
+  readonly kind: string;
+  /** true for a data source (read only). */
+  readonly dataSource?: boolean;
+  /** The spec: JSON with `SecretRef` and `AttrRef` leaves. */
+  readonly spec: Record<string, unknown>;
+  readonly provider: ProviderConfig;
+  /** Addresses this one depends on (references and explicit dependencies). */
+  readonly dependsOn: string[];
+  readonly removalPolicy: 'destroy' | 'retain';
+  /** Full construct path (`prod/team/db`), for messages. */
+  readonly path: string;
+}
+
+/** The `converge` block of one stack. */
+export interface DesiredStack {
+  readonly version: number;
+  readonly stack: string;
+  readonly resources: Record<string, DesiredResource>;
+}
+
+export function isSecretRef(v: unknown): v is SecretRef {
+  return typeof v === 'object' && v !== null && '$secret' in v;
+}
+
+export function isAttrRef(v: unknown): v is AttrRef {
+  return typeof v === 'object' && v !== null && '$ref' in v && 'attr' in v;
+}

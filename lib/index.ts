@@ -1,0 +1,4 @@
+export * from './core';
+export * as platform from './platform';
+export * as secrets from './secrets';
+export * as mesh from './mesh';

@@ -1,0 +1,15 @@
+import { Construct } from 'constructs';
+import { ApiProvider, ApiProviderProps } from '../core/constructs/api-provider';
+
+/** Props of the platform API provider. */
+export interface PlatformProviderProps extends ApiProviderProps {}
+
+/**
+ * How the platform constructs of a stack reach the platform API: its address and the environment
+ * variable that holds the token (the token is never synthesized).
+ */
+export class PlatformProvider extends ApiProvider {
+  constructor(scope: Construct, id: string, props: PlatformProviderProps = {}) {
+    super(scope, id, 'platform', props);
+  }
+}
