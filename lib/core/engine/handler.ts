@@ -65,6 +65,11 @@ export interface ResourceHandler {
   readonly api: ApiName;
   /** Top-level spec fields whose change needs the object replaced. */
   readonly replaceFields?: readonly string[];
+  /**
+   * Top-level spec fields whose values are always masked in plans and output, even the parts
+   * given in plain text (a KV secret's `data`: a key added outside converge may hold a secret).
+   */
+  readonly sensitiveFields?: readonly string[];
   /** A warning the plan prints when the object is deleted or replaced. */
   readonly destroyWarning?: string;
   /** Identity from the desired spec alone (natural key), for adoption after a crash; undefined when server-assigned. */
