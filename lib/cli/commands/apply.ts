@@ -1,0 +1,73 @@
+import * as readline from 'readline';
+import { applyPlan, ApplyResult } from '../../core/engine/applier';
+import { hasChanges, StackPlan } from '../../core/engine/plan-model';
+import { planStack } from '../../core/engine/planner';
+import { Output } from '../output';
+import { Progress } from '../progress';
+import { renderPlan } from '../render-plan';
+import { tuning, withLockedState } from '../session';
+import { loadStacks, selectStacks } from '../workspace';
+import { PlanCommandOptions, readSavedPlan } from './plan';
+
+export interface ApplyCommandOptions extends PlanCommandOptions {
+  readonly autoApprove?: boolean;
+}
+
+async function confirm(question: string): Promise<boolean> {
+  if (!process.stdin.isTTY) {
+    throw new Error('apply needs confirmation: run it in a terminal, or pass --auto-approve (CI)');
+  }
+  const rl = readline.createInterface({ input: process.stdin, output: process.stdout });
+  const answer = await new Promise<string>((r) => rl.question(question, r));
+  rl.close();
+  return answer.trim() === 'yes';
+}
+
+/**
+ * `converge apply [PLANFILE]` and `converge destroy`: plan (or take a saved plan), confirm,
+ * converge, and summarise. A saved plan is refused when the state moved since it was made.
+ */
+export async function applyCommand(planFile: string | undefined, opts: ApplyCommandOptions, out: Output): Promise<number> {
+  const t = tuning(opts);
+  const saved = planFile ? readSavedPlan(planFile).plans : undefined;
+  const stacks = saved ? saved.map((p) => p.desired) : selectStacks(loadStacks(opts), opts.stack);
+  let failed = 0;
+  for (const desired of stacks) {
+    const operation = opts.destroy ? 'destroy' : 'apply';
+    const code = await withLockedState(desired.stack, operation, t, out, async (state, clients) => {
+      let plan: StackPlan;
+      if (saved) {
+        plan = saved.find((p) => p.stack === desired.stack)!;
+        if (plan.lineage !== state.lineage || plan.serial !== state.serial) {
+          throw new Error(`the saved plan is stale: the state of stack ${plan.stack} has changed since the plan was made ` +
+            `(serial ${plan.serial} -> ${state.serial}${plan.lineage !== state.lineage ? ', other lineage' : ''}); run converge plan again`);
+        }
+      } else {
+        plan = await planStack(desired, state, clients, { parallelism: t.parallelism, refresh: opts.refresh !== false, destroy: opts.destroy });
+      }
+      renderPlan(plan, out);
+      if (!hasChanges(plan)) return 0;
+      if (!saved && !opts.autoApprove && !(await confirm(`\nDo you want to perform these actions in stack ${plan.stack}? Only 'yes' will be accepted: `))) {
+        out.result('Apply cancelled.');
+        return 1;
+      }
+      const progress = new Progress(out, plan.items.filter((i) => !['noop'].includes(i.action)).length);
+      const result = await applyPlan(plan, state, clients, { parallelism: t.parallelism, onEvent: (e) => progress.event(e) });
+      progress.finish();
+      summarise(result, clients.stats, out, opts.destroy ? 'Destroy' : 'Apply');
+      return result.failed.length ? 1 : 0;
+    });
+    failed += code;
+  }
+  return failed ? 1 : 0;
+}
+
+function summarise(r: ApplyResult, stats: { requests: number; retries: number }, out: Output, verb: string): void {
+  const c = out.c;
+  const ok = r.failed.length === 0;
+  out.result('');
+  out.result((ok ? c.green : c.red)(`${verb} ${ok ? 'complete' : 'finished with errors'}: ${r.done.length} done, ${r.failed.length} failed, ` +
+    `${r.skipped.length} skipped; ${stats.requests} requests, ${stats.retries} retries.`));
+  for (const f of r.failed) out.result(c.red(`  failed  ${f.address} (${f.action}): ${f.error}`));
+  for (const s of r.skipped) out.result(c.yellow(`  skipped ${s.address} (${s.action}): ${s.because}`));
+}

@@ -1,0 +1,56 @@
+import * as fs from 'fs';
+import { planStack } from '../../core/engine/planner';
+import { hasChanges, PLAN_FORMAT_VERSION, StackPlan } from '../../core/engine/plan-model';
+import { Output } from '../output';
+import { planJson, renderPlan } from '../render-plan';
+import { tuning, withLockedState } from '../session';
+import { AppOptions, loadStacks, selectStacks } from '../workspace';
+
+export interface PlanCommandOptions extends AppOptions {
+  readonly parallelism?: string;
+  readonly out?: string;
+  readonly json?: boolean;
+  readonly detailedExitcode?: boolean;
+  readonly refresh?: boolean;
+  readonly destroy?: boolean;
+}
+
+/** A saved plan: exactly what apply will do, and the state it was made against. No secret is in it. */
+export interface SavedPlan {
+  readonly format: 'converge-plan';
+  readonly format_version: number;
+  readonly created: string;
+  readonly plans: StackPlan[];
+}
+
+/** Plans every selected stack. */
+export async function makePlans(opts: PlanCommandOptions, out: Output, operation = 'plan'): Promise<StackPlan[]> {
+  const stacks = selectStacks(loadStacks(opts), opts.stack);
+  const t = tuning(opts);
+  const plans: StackPlan[] = [];
+  for (const desired of stacks) {
+    plans.push(await withLockedState(desired.stack, operation, t, out, (state, clients) =>
+      planStack(desired, state, clients, { parallelism: t.parallelism, refresh: opts.refresh !== false, destroy: opts.destroy })));
+  }
+  return plans;
+}
+
+/** `converge plan`: exit 0 (no changes), 2 (changes, with --detailed-exitcode) or 1 (error). */
+export async function planCommand(opts: PlanCommandOptions, out: Output): Promise<number> {
+  const plans = await makePlans(opts, out);
+  if (opts.json) out.json(planJson(plans));
+  else plans.forEach((p) => renderPlan(p, out));
+  if (opts.out) {
+    const saved: SavedPlan = { format: 'converge-plan', format_version: PLAN_FORMAT_VERSION, created: new Date().toISOString(), plans };
+    fs.writeFileSync(opts.out, JSON.stringify(saved), { mode: 0o600 });
+    out.info(`Saved the plan to ${opts.out}. Apply exactly this plan with: converge apply ${opts.out}`);
+  }
+  return opts.detailedExitcode && plans.some(hasChanges) ? 2 : 0;
+}
+
+export function readSavedPlan(file: string): SavedPlan {
+  const doc = JSON.parse(fs.readFileSync(file, 'utf8')) as SavedPlan;
+  if (doc.format !== 'converge-plan') throw new Error(`${file} is not a converge plan file`);
+  if (doc.format_version > PLAN_FORMAT_VERSION) throw new Error(`${file} was written by a newer converge`);
+  return doc;
+}

@@ -1,0 +1,42 @@
+import { ApiClients } from '../core/engine/api-clients';
+import { StateBackend } from '../core/state/state-model';
+import { StateStore } from '../core/state/state-store';
+import { Output } from './output';
+import { openBackend } from './workspace';
+
+/** Tunables read from global flags and the environment. */
+export interface RunTuning {
+  readonly parallelism: number;
+  readonly timeoutMs?: number;
+  readonly retries?: number;
+}
+
+/** Reads the run tuning (`--parallelism`, `CONVERGE_TIMEOUT_MS`, `CONVERGE_RETRIES`). */
+export function tuning(opts: { parallelism?: string }): RunTuning {
+  const parallelism = Number(opts.parallelism ?? process.env.CONVERGE_PARALLELISM ?? 10);
+  if (!Number.isInteger(parallelism) || parallelism < 1) throw new Error(`--parallelism must be a positive integer (got ${opts.parallelism})`);
+  const num = (v: string | undefined) => (v === undefined ? undefined : Number(v));
+  return { parallelism, timeoutMs: num(process.env.CONVERGE_TIMEOUT_MS), retries: num(process.env.CONVERGE_RETRIES) };
+}
+
+/**
+ * Runs `fn` with a stack's state locked for the whole operation; the lock is released
+ * however `fn` ends, and the clients and backend are closed.
+ */
+export async function withLockedState<T>(stack: string, operation: string, t: RunTuning, out: Output,
+  fn: (state: StateStore, clients: ApiClients, backend: StateBackend) => Promise<T>): Promise<T> {
+  const backend = await openBackend();
+  const clients = new ApiClients({ timeoutMs: t.timeoutMs, retries: t.retries });
+  try {
+    const lock = await backend.lock(stack, operation, (m) => out.warn(m));
+    try {
+      const state = await StateStore.open(backend, stack);
+      return await fn(state, clients, backend);
+    } finally {
+      await lock.release();
+    }
+  } finally {
+    await clients.close();
+    await backend.close?.();
+  }
+}

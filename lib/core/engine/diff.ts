@@ -1,0 +1,129 @@
+import { isSecretRef } from '../model';
+import { hmac } from '../secrets/state-key';
+import { FieldChange, ResourceHandler, Spec } from './handler';
+import { isUnknown, ResolvedSpec } from './resolve-spec';
+import { StateRecord } from '../state/state-model';
+
+/** Flattens a value into leaf paths (`a.b`, `list[0].x`); secrets, unknowns and empty containers are leaves. */
+export function flatten(v: unknown, prefix = '', out: Map<string, unknown> = new Map()): Map<string, unknown> {
+  if (isSecretRef(v) || isUnknown(v)) { out.set(prefix, v); return out; }
+  if (Array.isArray(v)) {
+    if (v.length === 0) out.set(prefix, []);
+    v.forEach((x, i) => flatten(x, `${prefix}[${i}]`, out));
+    return out;
+  }
+  if (v !== null && typeof v === 'object') {
+    const entries = Object.entries(v).filter(([, x]) => x !== undefined);
+    if (entries.length === 0 && prefix) out.set(prefix, {});
+    for (const [k, x] of entries) flatten(x, prefix ? `${prefix}.${k}` : k, out);
+    return out;
+  }
+  out.set(prefix, v);
+  return out;
+}
+
+function topKey(path: string): string {
+  return path.split(/[.[]/)[0];
+}
+
+function under(map: Map<string, unknown>, key: string): string[] {
+  return [...map.keys()].filter((p) => topKey(p) === key);
+}
+
+export function same(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+function change(path: string, before: unknown, after: unknown, sensitive: boolean, handler: ResourceHandler, unknown = false): FieldChange {
+  return {
+    path,
+    ...(sensitive ? {} : { before, after: unknown ? undefined : after }),
+    sensitive,
+    replace: (handler.replaceFields ?? []).includes(topKey(path)),
+    ...(unknown ? { unknown: true } : {}),
+  };
+}
+
+/**
+ * Field changes that take the actual object to the desired spec. Fields the API returns are
+ * compared with it; a field it never returns (write-only) is compared with the last apply:
+ * a secret by its HMAC, anything else by value.
+ */
+export function diffSpec(desired: ResolvedSpec, actual: Spec | undefined, prior: StateRecord | undefined,
+  handler: ResourceHandler): FieldChange[] {
+  const d = flatten(desired.value);
+  const a = flatten(actual ?? {});
+  const p = flatten(prior?.spec ?? {});
+  const sensitiveTop = new Set(handler.sensitiveFields ?? []);
+  const changes: FieldChange[] = [];
+  for (const key of Object.keys(desired.value)) {
+    const isSensitive = (path: string) => sensitiveTop.has(key) || desired.secretPaths.has(path) || isSecretRef(p.get(path));
+    if (actual && key in actual) {
+      const paths = new Set([...under(d, key), ...under(a, key)]);
+      for (const path of paths) {
+        const want = d.get(path);
+        if (isUnknown(want)) { changes.push(change(path, a.get(path), want, isSensitive(path), handler, true)); continue; }
+        if (!same(want, a.get(path))) changes.push(change(path, a.get(path), want, isSensitive(path), handler));
+      }
+    } else {
+      for (const path of under(d, key)) {
+        const want = d.get(path);
+        if (isUnknown(want)) { changes.push(change(path, undefined, want, isSensitive(path), handler, true)); continue; }
+        if (desired.secretPaths.has(path)) {
+          if (!prior || prior.hmacs[path] !== desired.hmacs[path]) changes.push(change(path, undefined, undefined, true, handler));
+        } else if (!actual) {
+          changes.push(change(path, undefined, want, isSensitive(path), handler));
+        } else if (!prior || !same(p.get(path), want)) {
+          changes.push(change(path, p.get(path), want, isSensitive(path), handler));
+        }
+      }
+    }
+  }
+  return changes;
+}
+
+/**
+ * Changes made outside converge: the actual object against what the last apply wrote.
+ * Secrets are compared by HMAC and never shown.
+ */
+export function driftOf(actual: Spec, prior: StateRecord, handler: ResourceHandler): FieldChange[] {
+  const a = flatten(actual);
+  const p = flatten(prior.spec);
+  const sensitiveTop = new Set(handler.sensitiveFields ?? []);
+  const drift: FieldChange[] = [];
+  for (const key of Object.keys(actual)) {
+    if (!(key in prior.spec)) continue;
+    const paths = new Set([...under(a, key), ...under(p, key)]);
+    for (const path of paths) {
+      const was = p.get(path);
+      const now = a.get(path);
+      if (isSecretRef(was)) {
+        if (now === undefined || prior.hmacs[path] !== hmac(typeof now === 'string' ? now : JSON.stringify(now))) {
+          drift.push(change(path, undefined, undefined, true, handler));
+        }
+        continue;
+      }
+      if (!same(was, now)) drift.push(change(path, was, now, sensitiveTop.has(key), handler));
+    }
+  }
+  return drift;
+}
+
+/** Changes against the last apply only (`--refresh=false`): no read of the API. */
+export function diffAgainstPrior(desired: ResolvedSpec, prior: StateRecord, handler: ResourceHandler): FieldChange[] {
+  const d = flatten(desired.value);
+  const p = flatten(prior.spec);
+  const sensitiveTop = new Set(handler.sensitiveFields ?? []);
+  const changes: FieldChange[] = [];
+  for (const path of new Set([...d.keys(), ...p.keys()])) {
+    const sensitive = sensitiveTop.has(topKey(path)) || desired.secretPaths.has(path) || isSecretRef(p.get(path));
+    const want = d.get(path);
+    if (isUnknown(want)) { changes.push(change(path, p.get(path), want, sensitive, handler, true)); continue; }
+    if (desired.secretPaths.has(path)) {
+      if (prior.hmacs[path] !== desired.hmacs[path]) changes.push(change(path, undefined, undefined, true, handler));
+    } else if (!same(p.get(path), want)) {
+      changes.push(change(path, p.get(path), want, sensitive, handler));
+    }
+  }
+  return changes;
+}

@@ -1,0 +1,37 @@
+/** Checks that dependencies form no cycle; throws naming one. */
+export function assertAcyclic(deps: Map<string, readonly string[]>): void {
+  const state = new Map<string, 1 | 2>();
+  const stack: string[] = [];
+  const visit = (n: string): void => {
+    const s = state.get(n);
+    if (s === 2) return;
+    if (s === 1) {
+      const cycle = stack.slice(stack.indexOf(n)).concat(n);
+      throw new Error(`dependency cycle: ${cycle.join(' -> ')}`);
+    }
+    state.set(n, 1);
+    stack.push(n);
+    for (const d of deps.get(n) ?? []) if (deps.has(d)) visit(d);
+    stack.pop();
+    state.set(n, 2);
+  };
+  for (const n of deps.keys()) visit(n);
+}
+
+/** Runs async tasks with at most `limit` at once. */
+export class Semaphore {
+  private active = 0;
+  private readonly waiting: (() => void)[] = [];
+  constructor(private readonly limit: number) {}
+
+  public async run<T>(fn: () => Promise<T>): Promise<T> {
+    if (this.active >= this.limit) await new Promise<void>((r) => this.waiting.push(r));
+    this.active++;
+    try {
+      return await fn();
+    } finally {
+      this.active--;
+      this.waiting.shift()?.();
+    }
+  }
+}

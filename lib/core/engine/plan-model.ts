@@ -1,0 +1,49 @@
+import { DesiredStack } from '../model';
+import { FieldChange } from './handler';
+
+/** What a plan does to one object. */
+export type Action = 'create' | 'update' | 'replace' | 'delete' | 'noop' | 'adopt' | 'forget' | 'read';
+
+/** One object's line of a plan. Never holds a secret value. */
+export interface PlanItem {
+  readonly address: string;
+  readonly kind: string;
+  readonly action: Action;
+  /** Identity of the existing object, when there is one. */
+  readonly id?: string;
+  /** Field changes from actual to desired. */
+  readonly changes: FieldChange[];
+  /** Changes made outside converge since the last apply (found on refresh). */
+  readonly drift: FieldChange[];
+  /** Why a replace or a delete happens. */
+  readonly reason?: string;
+  /** Loud notes: data deleted, workspaces unlinked, devices to re-enrol. */
+  readonly warnings: string[];
+  readonly dataSource?: boolean;
+}
+
+/** The plan of one stack. */
+export interface StackPlan {
+  readonly stack: string;
+  /** State lineage and serial the plan was made against (a saved plan is refused if they moved). */
+  readonly lineage: string;
+  readonly serial: number;
+  readonly items: PlanItem[];
+  /** Notes from plan hooks (what changes for traffic). */
+  readonly notes: string[];
+  /** The desired state planned for (kept in a saved plan so that apply does exactly this). */
+  readonly desired: DesiredStack;
+}
+
+/** Format of `converge plan --json` and of saved plan files. */
+export const PLAN_FORMAT_VERSION = 1;
+
+export function countActions(items: readonly PlanItem[]): Record<string, number> {
+  const c: Record<string, number> = { create: 0, update: 0, replace: 0, delete: 0, adopt: 0, forget: 0, noop: 0, read: 0 };
+  for (const i of items) c[i.action] = (c[i.action] ?? 0) + 1;
+  return c;
+}
+
+export function hasChanges(plan: StackPlan): boolean {
+  return plan.items.some((i) => !['noop', 'read'].includes(i.action));
+}

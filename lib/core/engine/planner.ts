@@ -1,0 +1,181 @@
+import { DesiredResource, DesiredStack } from '../model';
+import { StateRecord } from '../state/state-model';
+import { StateStore } from '../state/state-store';
+import { ApiClients } from './api-clients';
+import { diffAgainstPrior, diffSpec, driftOf } from './diff';
+import { assertAcyclic, Semaphore } from './graph';
+import { FieldChange, HandlerContext, Observed, Spec } from './handler';
+import { PlanItem, StackPlan } from './plan-model';
+import { dataSourceHandler, PlanHookItem, registeredPlanHooks, resourceHandler } from './registry';
+import { isUnknown, resolveSpec, ResolvedSpec, UNKNOWN } from './resolve-spec';
+
+export interface PlanOptions {
+  /** Objects read at once. @default 10 */
+  readonly parallelism?: number;
+  /** Read every object (else compare with state only). @default true */
+  readonly refresh?: boolean;
+  /** Plan the removal of everything in state. */
+  readonly destroy?: boolean;
+}
+
+/** What planning one object found, kept for references and for apply. */
+interface Planned {
+  readonly item: PlanItem;
+  readonly resolved?: ResolvedSpec;
+  readonly outputs?: Record<string, unknown>;
+}
+
+/** Masks secrets for plan hooks: they see shapes and plain values, never a secret. */
+function maskSecrets(spec: Spec | undefined): Spec | undefined {
+  if (!spec) return undefined;
+  return JSON.parse(JSON.stringify(spec, (_k, v) => (v && typeof v === 'object' && '$secret' in v ? '(sensitive)' : v)));
+}
+
+/**
+ * Reads every object of a stack (bounded parallelism, dependencies first so references
+ * resolve), diffs field by field and classifies each as create, update, replace, delete,
+ * adopt, forget, read or no-op, with the drift found on the way.
+ */
+export async function planStack(desired: DesiredStack, state: StateStore, clients: ApiClients, opts: PlanOptions = {}): Promise<StackPlan> {
+  const resources: Record<string, DesiredResource> = opts.destroy
+    ? Object.fromEntries(Object.entries(desired.resources).filter(([, r]) => r.dataSource))
+    : desired.resources;
+  const deps = new Map<string, readonly string[]>();
+  for (const [addr, r] of Object.entries(resources)) {
+    for (const d of r.dependsOn) {
+      if (!resources[d]) throw new Error(`${r.path}: depends on "${d}", which is not a converge construct of stack ${desired.stack}`);
+    }
+    deps.set(addr, r.dependsOn);
+  }
+  assertAcyclic(deps);
+
+  const sem = new Semaphore(opts.parallelism ?? 10);
+  const refresh = opts.refresh ?? true;
+  const results = new Map<string, Promise<Planned>>();
+
+  const lookup = (planned: Map<string, Planned>) => (address: string, attr: string): unknown => {
+    const p = planned.get(address);
+    if (!p) return UNKNOWN;
+    if (p.item.dataSource) return p.outputs?.[attr] ?? UNKNOWN;
+    const v = p.resolved?.value[attr];
+    if (v !== undefined && !isUnknown(v)) return v;
+    if (p.item.action === 'create' || p.item.action === 'replace') return UNKNOWN;
+    return p.outputs?.[attr] ?? state.record(address)?.outputs[attr] ?? UNKNOWN;
+  };
+
+  const planOne = (address: string): Promise<Planned> => {
+    let pr = results.get(address);
+    if (!pr) {
+      pr = (async () => {
+        const r = resources[address];
+        const done = new Map<string, Planned>();
+        for (const d of r.dependsOn) done.set(d, await planOne(d));
+        const resolved = resolveSpec(r.spec, r.path, lookup(done));
+        return sem.run(() => (r.dataSource
+          ? planDataSource(address, r, resolved, clients)
+          : planResource(address, r, resolved, state.record(address), clients, refresh)));
+      })();
+      results.set(address, pr);
+    }
+    return pr;
+  };
+
+  const planned = await Promise.all(Object.keys(resources).map(planOne));
+  const items = planned.map((p) => p.item);
+
+  // Objects in state that the app no longer has: delete, or forget when retained.
+  const orphans = Object.entries(state.records).filter(([addr]) => !resources[addr]);
+  const orphanItems = await Promise.all(orphans.map(([addr, rec]) => sem.run(() => planRemoval(addr, rec, clients, refresh))));
+  // An orphan whose object a new address adopts has moved: forget it instead of deleting what was adopted.
+  for (let i = 0; i < orphanItems.length; i++) {
+    const o = orphanItems[i];
+    const heir = items.find((x) => x.action === 'adopt' && x.kind === o.kind && x.id === o.id);
+    if (o.action === 'delete' && heir) orphanItems[i] = { ...o, action: 'forget', reason: `moved to ${heir.address}`, warnings: [] };
+  }
+  items.push(...orphanItems);
+
+  const notes: string[] = [];
+  const hooks = registeredPlanHooks();
+  if (hooks.length) {
+    const hookItems: PlanHookItem[] = items.filter((i) => !i.dataSource).map((i) => {
+      const rec = state.record(i.address);
+      const p = planned.find((x) => x.item.address === i.address);
+      const gone = ['delete', 'forget'].includes(i.action);
+      return { address: i.address, kind: i.kind, action: i.action, before: maskSecrets(rec?.spec), after: gone ? undefined : maskSecrets(p?.resolved?.stored) };
+    });
+    for (const hook of hooks) {
+      const res = await hook({ stack: desired.stack, items: hookItems, http: (api) => clients.any(api) });
+      if (res.errors.length) throw new Error(`plan of stack ${desired.stack} refused:\n  ${res.errors.join('\n  ')}`);
+      notes.push(...res.notes);
+    }
+  }
+  items.sort((a, b) => a.address.localeCompare(b.address));
+  return { stack: desired.stack, lineage: state.lineage, serial: state.serial, items, notes, desired };
+}
+
+async function planDataSource(address: string, r: DesiredResource, resolved: ResolvedSpec, clients: ApiClients): Promise<Planned> {
+  const handler = dataSourceHandler(r.kind);
+  const item: PlanItem = { address, kind: r.kind, action: 'read', changes: [], drift: [], warnings: [], dataSource: true };
+  if (resolved.hasUnknown) return { item, resolved };
+  const outputs = await handler.read({ address: r.path, http: clients.for(r.provider) }, resolved.value);
+  return { item, resolved, outputs };
+}
+
+async function planResource(address: string, r: DesiredResource, resolved: ResolvedSpec, rec: StateRecord | undefined,
+  clients: ApiClients, refresh: boolean): Promise<Planned> {
+  const handler = resourceHandler(r.kind);
+  const base = { address, kind: r.kind, drift: [] as FieldChange[], warnings: [] as string[] };
+  const ctx: HandlerContext = { address: r.path, http: clients.for(r.provider) };
+
+  if (rec?.status === 'created' && !refresh) {
+    const changes = diffAgainstPrior(resolved, rec, handler);
+    return { item: classify(base, rec.id, changes, handler.destroyWarning), resolved, outputs: rec.outputs };
+  }
+
+  // The identity: from state, else (new object, or a create interrupted by a crash) the natural key.
+  let id = rec?.status === 'created' ? rec.id : rec?.id;
+  if (!id && !resolved.hasUnknown) {
+    id = handler.naturalId(resolved.value) ?? (handler.find ? await handler.find(ctx, resolved.value) : undefined);
+  }
+  let observed: Observed | undefined;
+  if (id) observed = await handler.read(ctx, id, resolved.value);
+
+  if (!observed) {
+    const changes = diffSpec(resolved, undefined, undefined, handler);
+    const drift: FieldChange[] = rec?.status === 'created'
+      ? [{ path: '(object)', sensitive: false, replace: false, before: 'exists', after: 'deleted outside converge' }] : [];
+    return { item: { ...base, drift, action: 'create', changes }, resolved };
+  }
+  const prior = rec?.status === 'created' ? rec : undefined;
+  const changes = diffSpec(resolved, observed.fields, prior, handler);
+  const drift = prior ? driftOf(observed.fields, prior, handler) : [];
+  if (!prior) {
+    // Exists on the API but not (fully) in state: adopt it rather than create a duplicate.
+    return { item: { ...base, action: 'adopt', id, changes, reason: 'exists on the API: adopted by its natural key' }, resolved, outputs: observed.outputs };
+  }
+  return { item: { ...classify(base, id, changes, handler.destroyWarning), drift }, resolved, outputs: observed.outputs };
+}
+
+function classify(base: { address: string; kind: string; drift: FieldChange[]; warnings: string[] }, id: string | undefined,
+  changes: FieldChange[], destroyWarning?: string): PlanItem {
+  if (changes.length === 0) return { ...base, id, action: 'noop', changes };
+  const forcing = changes.filter((c) => c.replace).map((c) => c.path);
+  if (forcing.length) {
+    return { ...base, id, action: 'replace', changes, reason: `${forcing.join(', ')} cannot change in place`,
+      warnings: destroyWarning ? [destroyWarning] : [] };
+  }
+  return { ...base, id, action: 'update', changes };
+}
+
+async function planRemoval(address: string, rec: StateRecord, clients: ApiClients, refresh: boolean): Promise<PlanItem> {
+  const base = { address, kind: rec.kind, id: rec.id, changes: [] as FieldChange[], drift: [] as FieldChange[], warnings: [] as string[] };
+  if (rec.dataSource) return { ...base, action: 'forget', reason: 'data source removed', dataSource: true };
+  if (rec.removalPolicy === 'retain') return { ...base, action: 'forget', reason: 'removal policy retain: the object stays on the API' };
+  const handler = resourceHandler(rec.kind);
+  let reason = 'no longer in the app';
+  if (refresh && rec.id) {
+    const observed = await handler.read({ address: rec.path ?? address, http: clients.for(rec.provider) }, rec.id);
+    if (!observed) reason = 'no longer in the app (already deleted outside converge)';
+  }
+  return { ...base, action: 'delete', reason, warnings: handler.destroyWarning ? [handler.destroyWarning] : [] };
+}

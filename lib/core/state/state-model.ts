@@ -1,0 +1,78 @@
+import { ProviderConfig } from '../model';
+
+/** Format version of a state document. */
+export const STATE_FORMAT = 1;
+
+/** What converge knows of one object after the last operation on it. */
+export interface StateRecord {
+  readonly kind: string;
+  /** `created`, or `creating`: an intent written before a create, so a crash is recovered by adoption. */
+  readonly status: 'created' | 'creating';
+  /** The object's identity (natural key or server-assigned id); absent while `creating` with no natural key. */
+  readonly id?: string;
+  /** The spec last applied: secrets as their source, references resolved. */
+  readonly spec: Record<string, unknown>;
+  /** HMAC-SHA256 (state key) of each secret input, by spec path. */
+  readonly hmacs: Record<string, string>;
+  /** Attributes the API assigned, for references and `converge output`. */
+  readonly outputs: Record<string, unknown>;
+  /** Sensitive outputs as AES-256-GCM ciphertext of their JSON. */
+  readonly sensitiveOutputs?: string;
+  readonly dependsOn: string[];
+  readonly removalPolicy: 'destroy' | 'retain';
+  readonly provider: ProviderConfig;
+  readonly dataSource?: boolean;
+  /** Construct path, for messages. */
+  readonly path?: string;
+}
+
+/** One stack's state. */
+export interface StateDocument {
+  readonly version: number;
+  readonly stack: string;
+  /** Incremented by every write. */
+  readonly serial: number;
+  /** Fixed when the state is first written: two states with different lineages are unrelated. */
+  readonly lineage: string;
+  readonly resources: Record<string, StateRecord>;
+}
+
+/** Who holds a lock. */
+export interface LockInfo {
+  readonly id: string;
+  readonly who: string;
+  readonly host: string;
+  readonly pid: number;
+  readonly operation: string;
+  readonly since: string;
+}
+
+/** A held lock. */
+export interface LockHandle {
+  readonly info: LockInfo;
+  release(): Promise<void>;
+}
+
+/** Thrown when another run holds the lock. */
+export class LockedError extends Error {
+  constructor(public readonly stack: string, public readonly holder: LockInfo) {
+    super(`state of stack "${stack}" is locked by ${holder.who} (pid ${holder.pid} on ${holder.host}, ` +
+      `${holder.operation} since ${holder.since}, lock id ${holder.id}); if that run is gone, run: converge force-unlock ${holder.id} --stack ${stack}`);
+    this.name = 'LockedError';
+  }
+}
+
+/** Where states live: local files or PostgreSQL. */
+export interface StateBackend {
+  /** For messages: `local (.converge)`, `postgres (host/db)`. */
+  describe(): string;
+  read(stack: string): Promise<StateDocument | undefined>;
+  /** Writes atomically (all or nothing). */
+  write(doc: StateDocument): Promise<void>;
+  /** Takes the stack's exclusive lock or throws `LockedError` at once. */
+  lock(stack: string, operation: string, log?: (m: string) => void): Promise<LockHandle>;
+  forceUnlock(stack: string, lockId: string): Promise<void>;
+  /** Stacks that have a state. */
+  stacks(): Promise<string[]>;
+  close?(): Promise<void>;
+}
