@@ -1,0 +1,32 @@
+import { EmuRequest, EmuResponse } from '../../core/emulator/types';
+
+/** One request as a mounted engine sees it. */
+export interface EngineRequest {
+  readonly req: EmuRequest;
+  /** `LIST` for both `LIST` and `GET ?list=true`; `POST` for both `POST` and `PUT`; else the request method. */
+  readonly method: string;
+  /** The mount path, e.g. `secret`. */
+  readonly mount: string;
+  /** The path below the mount without a leading slash, e.g. `data/app/db` (`""` at the mount root). */
+  readonly subPath: string;
+  /** The parsed JSON body (undefined when empty). */
+  readonly body: unknown;
+}
+
+/**
+ * An engine mounted at a path (`kv`, later `database`, `totp`, `directory`, `platform-token`,
+ * `mesh-token`). Each engine type lives in its own file and owns its state, which must be
+ * JSON-serialisable.
+ */
+export interface Engine {
+  /** Engine type name, e.g. `kv`. */
+  readonly type: string;
+  /** Answers a request routed to this mount; throws `RequestError` for 4xx with a message. */
+  handle(r: EngineRequest): EmuResponse | Promise<EmuResponse>;
+  snapshot(): unknown;
+  restore(data: unknown): void;
+  close?(): void | Promise<void>;
+}
+
+/** Creates an engine of one type for a mount. */
+export type EngineFactory = (mount: string) => Engine;

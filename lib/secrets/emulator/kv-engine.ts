@@ -1,0 +1,288 @@
+import { EmuResponse } from '../../core/emulator/types';
+import { Engine, EngineRequest } from './engine';
+import {
+  checkCas, checkCustomMetadata, emptyState, isDeleted, keyMetadata, KvKey, KvState, mergePatch, newKey,
+  parseBool, parseDeleteAfter, parseMaxVersions, subkeys, versionMetadata, writeVersion,
+} from './kv-model';
+import { envelope, errors, noContent, notFound, objectBody, RequestError } from './responses';
+import { goDuration, nowNanos, rfc3339Nano } from './time';
+
+const MERGE_PATCH = 'application/merge-patch+json';
+
+type Op = (r: EngineRequest, path: string) => EmuResponse;
+
+/**
+ * The key-value version 2 engine: `config`, `data`, `subkeys`, `delete`, `undelete`, `destroy`
+ * and `metadata` below its mount, with the version states, check-and-set, trimming and
+ * `delete_version_after` rules of the spec.
+ */
+export class KvEngine implements Engine {
+  public readonly type = 'kv';
+  private state: KvState = emptyState();
+
+  /** Operations per first path segment and method (POST also stands for PUT). */
+  private readonly routes: Record<string, Record<string, Op>> = {
+    config: { GET: () => this.readConfig(), POST: (r) => this.writeConfig(r) },
+    data: {
+      GET: (r, p) => this.readData(r, p), POST: (r, p) => this.writeData(r, p),
+      PATCH: (r, p) => this.patchData(r, p), DELETE: (_r, p) => this.deleteLatest(p),
+    },
+    subkeys: { GET: (r, p) => this.readSubkeys(r, p) },
+    delete: { POST: (r, p) => this.setDeleted(r, p, true) },
+    undelete: { POST: (r, p) => this.setDeleted(r, p, false) },
+    destroy: { POST: (r, p) => this.destroy(r, p) },
+    metadata: {
+      GET: (_r, p) => this.readMetadata(p), LIST: (_r, p) => this.list(p), POST: (r, p) => this.writeMetadata(r, p),
+      PATCH: (r, p) => this.patchMetadata(r, p), DELETE: (_r, p) => this.deleteMetadata(p),
+    },
+  };
+
+  public handle(r: EngineRequest): EmuResponse {
+    const slash = r.subPath.indexOf('/');
+    const section = slash < 0 ? r.subPath : r.subPath.slice(0, slash);
+    const path = slash < 0 ? '' : r.subPath.slice(slash + 1);
+    const ops = this.routes[section];
+    if (!ops) return errors(404, 'unsupported path');
+    if (section === 'config' && path !== '') return errors(404, 'unsupported path');
+    // Every path but config and LIST on metadata names a key.
+    const op = ops[r.method];
+    if (!op) return errors(405, 'unsupported operation');
+    if (section !== 'config' && r.method !== 'LIST' && path.replace(/\/$/, '') === '') {
+      return errors(404, 'unsupported path');
+    }
+    return op(r, path);
+  }
+
+  public snapshot(): unknown {
+    return this.state;
+  }
+
+  public restore(data: unknown): void {
+    this.state = (data as KvState | undefined) ?? emptyState();
+  }
+
+  // ---- config
+
+  private readConfig(): EmuResponse {
+    const c = this.state.config;
+    return envelope({
+      cas_required: c.casRequired, delete_version_after: goDuration(c.deleteVersionAfter), max_versions: c.maxVersions,
+    });
+  }
+
+  private writeConfig(r: EngineRequest): EmuResponse {
+    const b = objectBody(r.body);
+    const c = { ...this.state.config };
+    if (b.max_versions !== undefined) c.maxVersions = parseMaxVersions(b.max_versions);
+    if (b.cas_required !== undefined) c.casRequired = parseBool('cas_required', b.cas_required);
+    if (b.delete_version_after !== undefined) c.deleteVersionAfter = parseDeleteAfter(b.delete_version_after);
+    this.state.config = c;
+    return noContent();
+  }
+
+  // ---- data
+
+  private key(path: string): KvKey | undefined {
+    return Object.prototype.hasOwnProperty.call(this.state.keys, path) ? this.state.keys[path] : undefined;
+  }
+
+  /** The version a read asks for (`?version=`, 0 or unset: the current one). */
+  private requestedVersion(r: EngineRequest, key: KvKey): number {
+    const raw = r.req.query.get('version');
+    if (raw === null || raw === '') return key.currentVersion;
+    if (!/^\d+$/.test(raw)) throw new RequestError(400, `invalid version "${raw}": must be a non-negative integer`);
+    const n = Number(raw);
+    return n === 0 ? key.currentVersion : n;
+  }
+
+  private readData(r: EngineRequest, path: string): EmuResponse {
+    const key = this.key(path);
+    if (!key) return notFound();
+    const n = this.requestedVersion(r, key);
+    const v = key.versions[String(n)];
+    if (!v) return notFound();
+    const metadata = versionMetadata(key, n);
+    if (v.destroyed || isDeleted(v)) return envelope({ data: null, metadata }, 404);
+    return envelope({ data: v.data, metadata });
+  }
+
+  private dataOf(body: Record<string, unknown>): Record<string, unknown> {
+    const d = body.data;
+    if (d === undefined || d === null) throw new RequestError(400, 'no data provided');
+    if (typeof d !== 'object' || Array.isArray(d)) throw new RequestError(400, 'data must be a JSON object');
+    return d as Record<string, unknown>;
+  }
+
+  private writeData(r: EngineRequest, path: string): EmuResponse {
+    const b = objectBody(r.body);
+    const data = this.dataOf(b);
+    const existing = this.key(path);
+    checkCas(b.options, existing, this.state.config, false);
+    const key = existing ?? newKey();
+    const version = writeVersion(key, this.state.config, data);
+    this.state.keys[path] = key;
+    return envelope(versionMetadata(key, version));
+  }
+
+  private patchData(r: EngineRequest, path: string): EmuResponse {
+    this.requireMergePatch(r);
+    const b = objectBody(r.body);
+    const patch = this.dataOf(b);
+    const key = this.key(path);
+    const current = key?.versions[String(key.currentVersion)];
+    if (!key || !current || current.destroyed || isDeleted(current)) return notFound();
+    checkCas(b.options, key, this.state.config, true);
+    const version = writeVersion(key, this.state.config, mergePatch(current.data, patch) as Record<string, unknown>);
+    return envelope(versionMetadata(key, version));
+  }
+
+  private readSubkeys(r: EngineRequest, path: string): EmuResponse {
+    const key = this.key(path);
+    if (!key) return notFound();
+    const n = this.requestedVersion(r, key);
+    const v = key.versions[String(n)];
+    if (!v) return notFound();
+    const rawDepth = r.req.query.get('depth');
+    if (rawDepth !== null && rawDepth !== '' && !/^\d+$/.test(rawDepth)) {
+      throw new RequestError(400, `invalid depth "${rawDepth}": must be a non-negative integer`);
+    }
+    const depth = rawDepth ? Number(rawDepth) : 0;
+    const metadata = versionMetadata(key, n);
+    if (v.destroyed || isDeleted(v)) return envelope({ subkeys: null, metadata }, 404);
+    return envelope({ subkeys: subkeys(v.data, depth), metadata });
+  }
+
+  private deleteLatest(path: string): EmuResponse {
+    const key = this.key(path);
+    const v = key?.versions[String(key.currentVersion)];
+    if (key && v && !v.destroyed && !isDeleted(v)) this.markDeleted(v);
+    return noContent();
+  }
+
+  private markDeleted(v: { deletionNanos: string; deletionTime: string }): void {
+    const now = nowNanos();
+    v.deletionNanos = now.toString();
+    v.deletionTime = rfc3339Nano(now);
+  }
+
+  private versionsOf(body: unknown): number[] {
+    const vs = objectBody(body).versions;
+    if (vs === undefined || vs === null || (Array.isArray(vs) && vs.length === 0)) {
+      throw new RequestError(400, 'no version number provided');
+    }
+    const list = Array.isArray(vs) ? vs : [vs];
+    return list.map((x) => {
+      const n = typeof x === 'string' && /^\d+$/.test(x) ? Number(x) : x;
+      if (typeof n !== 'number' || !Number.isInteger(n) || n < 0) throw new RequestError(400, 'versions must be a list of integers');
+      return n;
+    });
+  }
+
+  private setDeleted(r: EngineRequest, path: string, deleted: boolean): EmuResponse {
+    const versions = this.versionsOf(r.body);
+    const key = this.key(path);
+    if (!key) return noContent();
+    for (const n of versions) {
+      const v = key.versions[String(n)];
+      if (!v || v.destroyed) continue;
+      if (deleted && !isDeleted(v)) this.markDeleted(v);
+      if (!deleted) { v.deletionNanos = ''; v.deletionTime = ''; }
+    }
+    return noContent();
+  }
+
+  private destroy(r: EngineRequest, path: string): EmuResponse {
+    const versions = this.versionsOf(r.body);
+    const key = this.key(path);
+    if (!key) return noContent();
+    for (const n of versions) {
+      const v = key.versions[String(n)];
+      if (!v) continue;
+      v.destroyed = true;
+      delete v.data;
+    }
+    return noContent();
+  }
+
+  // ---- metadata
+
+  private readMetadata(path: string): EmuResponse {
+    const key = this.key(path);
+    return key ? envelope(keyMetadata(key)) : notFound();
+  }
+
+  private list(path: string): EmuResponse {
+    const prefix = path === '' || path.endsWith('/') ? path : `${path}/`;
+    const names = new Set<string>();
+    for (const k of Object.keys(this.state.keys)) {
+      if (!k.startsWith(prefix)) continue;
+      const rest = k.slice(prefix.length);
+      const slash = rest.indexOf('/');
+      names.add(slash < 0 ? rest : rest.slice(0, slash + 1));
+    }
+    if (names.size === 0) return notFound();
+    return envelope({ keys: [...names].sort() });
+  }
+
+  /** Applies the metadata fields present in a body (write and patch). */
+  private applyMetadata(key: KvKey, b: Record<string, unknown>, patch: boolean): void {
+    const next = { ...key };
+    if (b.max_versions !== undefined) next.maxVersions = parseMaxVersions(b.max_versions);
+    if (b.cas_required !== undefined) next.casRequired = parseBool('cas_required', b.cas_required);
+    if (b.delete_version_after !== undefined) next.deleteVersionAfter = parseDeleteAfter(b.delete_version_after);
+    if (b.custom_metadata !== undefined) {
+      if (b.custom_metadata === null) {
+        next.customMetadata = null;
+      } else if (patch) {
+        const merged = mergePatch(key.customMetadata ?? {}, checkPatchMap(b.custom_metadata));
+        const cm = checkCustomMetadata(merged);
+        next.customMetadata = Object.keys(cm).length ? cm : null;
+      } else {
+        const cm = checkCustomMetadata(b.custom_metadata);
+        next.customMetadata = Object.keys(cm).length ? cm : null;
+      }
+    }
+    next.updatedTime = rfc3339Nano(nowNanos());
+    Object.assign(key, next);
+  }
+
+  private writeMetadata(r: EngineRequest, path: string): EmuResponse {
+    const b = objectBody(r.body);
+    const existing = this.key(path);
+    const key = existing ? { ...existing } : newKey();
+    this.applyMetadata(key, b, false);
+    this.state.keys[path] = key;
+    return noContent();
+  }
+
+  private patchMetadata(r: EngineRequest, path: string): EmuResponse {
+    this.requireMergePatch(r);
+    const b = objectBody(r.body);
+    const existing = this.key(path);
+    if (!existing) return notFound();
+    const key = { ...existing };
+    this.applyMetadata(key, b, true);
+    this.state.keys[path] = key;
+    return noContent();
+  }
+
+  private deleteMetadata(path: string): EmuResponse {
+    delete this.state.keys[path];
+    return noContent();
+  }
+
+  private requireMergePatch(r: EngineRequest): void {
+    const type = (r.req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+    if (type !== MERGE_PATCH) {
+      throw new RequestError(415, `PATCH requires Content-Type of ${MERGE_PATCH}, provided ${type || 'none'}`);
+    }
+  }
+}
+
+/** A custom-metadata patch: string values, or null to remove a key. */
+function checkPatchMap(v: unknown): Record<string, unknown> {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) {
+    throw new RequestError(400, 'custom_metadata must be a map of string to string');
+  }
+  return v as Record<string, unknown>;
+}

@@ -1,0 +1,146 @@
+import { timingSafeEqual } from 'crypto';
+import { ApiEmulator, BodyError, EmuRequest, EmuResponse, json, parseJsonBody } from '../../core/emulator/types';
+import { Engine, EngineFactory } from './engine';
+import { KvEngine } from './kv-engine';
+import { errors, notFound, objectBody, RequestError } from './responses';
+
+/** Options of the secrets service emulator. */
+export interface SecretsEmulatorOptions {
+  /** The root token: the only token accepted, in `X-Secrets-Token`. */
+  readonly rootToken: string;
+  /** Mount path -> engine type. @default { secret: 'kv' } */
+  readonly mounts?: Record<string, string>;
+}
+
+/** Engine types this emulator can mount; later engines add themselves here. */
+export const ENGINE_FACTORIES: Record<string, EngineFactory> = {
+  kv: () => new KvEngine(),
+};
+
+interface Mount {
+  readonly type: string;
+  readonly engine: Engine;
+}
+
+/** The serialised state: engine type and engine state per mount. */
+interface SecretsSnapshot {
+  mounts: Record<string, { type: string; state: unknown }>;
+}
+
+const READ_METHODS = new Set(['GET', 'LIST', 'HEAD']);
+
+/**
+ * The secrets service API under `/v1`: engines mounted at paths (a key-value version 2 engine
+ * at `secret` by default), routed by the longest mount prefix. Every request needs the root
+ * token in `X-Secrets-Token` (403 `{"errors":["permission denied"]}` otherwise).
+ *
+ * Conventions of the real service: errors are `{"errors":[...]}`, a plain not-found is 404
+ * `{"errors":[]}`, an unsupported method on a known path 405, a bad request 400, a write with
+ * nothing to return 204 without a body. `LIST` and `GET ?list=true` are the same; `PUT` and
+ * `POST` are the same.
+ *
+ * Admin interface (also needs the root token), for tests and the emulator host:
+ * - `GET /__admin/mounts` -> `{"mounts":{"<path>":{"type":"kv"}}}`
+ * - `POST /__admin/mounts/<path>` with `{"type":"kv"}` -> 204 (mounts a new engine; 400 when the
+ *   type is unknown or the path is taken)
+ * - `DELETE /__admin/mounts/<path>` -> 204 (unmounts and drops the engine's data)
+ */
+export class SecretsEmulator implements ApiEmulator {
+  public readonly name = 'secrets';
+  private mounts = new Map<string, Mount>();
+  private readonly rootToken: string;
+
+  constructor(options: SecretsEmulatorOptions) {
+    this.rootToken = options.rootToken;
+    for (const [path, type] of Object.entries(options.mounts ?? { secret: 'kv' })) this.mount(path, type);
+  }
+
+  public handle(req: EmuRequest): EmuResponse | Promise<EmuResponse> {
+    if (!this.authorised(req)) return errors(403, 'permission denied');
+    try {
+      if (req.path === '/__admin' || req.path.startsWith('/__admin/')) return this.admin(req);
+      if (!req.path.startsWith('/v1/')) return notFound();
+      return this.route(req);
+    } catch (e) {
+      if (e instanceof RequestError) return errors(e.status, e.message);
+      if (e instanceof BodyError) return errors(400, `failed to parse JSON input: ${e.message}`);
+      throw e;
+    }
+  }
+
+  public mutates(req: EmuRequest): boolean {
+    return !READ_METHODS.has(req.method);
+  }
+
+  public snapshot(): unknown {
+    const out: SecretsSnapshot = { mounts: {} };
+    for (const [path, m] of this.mounts) out.mounts[path] = { type: m.type, state: m.engine.snapshot() };
+    return out;
+  }
+
+  public restore(data: unknown): void {
+    const snap = data as SecretsSnapshot | undefined;
+    if (!snap?.mounts) return;
+    this.mounts = new Map();
+    for (const [path, m] of Object.entries(snap.mounts)) {
+      this.mount(path, m.type);
+      this.mounts.get(path)!.engine.restore(m.state);
+    }
+  }
+
+  public async close(): Promise<void> {
+    for (const m of this.mounts.values()) await m.engine.close?.();
+  }
+
+  private authorised(req: EmuRequest): boolean {
+    const given = Buffer.from(req.headers['x-secrets-token'] ?? '');
+    const want = Buffer.from(this.rootToken);
+    return given.length === want.length && timingSafeEqual(given, want);
+  }
+
+  private mount(path: string, type: string): void {
+    const clean = path.replace(/^\/+|\/+$/g, '');
+    const factory = ENGINE_FACTORIES[type];
+    if (!factory) throw new RequestError(400, `unknown engine type "${type}"`);
+    if (!clean) throw new RequestError(400, 'mount path is empty');
+    if (this.mounts.has(clean)) throw new RequestError(400, `path is already in use at ${clean}/`);
+    this.mounts.set(clean, { type, engine: factory(clean) });
+  }
+
+  private route(req: EmuRequest): EmuResponse | Promise<EmuResponse> {
+    const rest = req.path.slice('/v1/'.length);
+    let best: string | undefined;
+    for (const path of this.mounts.keys()) {
+      if ((rest === path || rest.startsWith(`${path}/`)) && (!best || path.length > best.length)) best = path;
+    }
+    if (!best) return errors(404, `no handler for route "${rest}". route entry not found.`);
+    const isList = req.method === 'LIST' || (req.method === 'GET' && req.query.get('list') === 'true');
+    const method = isList ? 'LIST' : req.method === 'PUT' ? 'POST' : req.method;
+    return this.mounts.get(best)!.engine.handle({
+      req, method, mount: best, subPath: rest.slice(best.length + 1), body: parseJsonBody(req),
+    });
+  }
+
+  private admin(req: EmuRequest): EmuResponse {
+    const m = /^\/__admin\/mounts(?:\/(.+))?\/?$/.exec(req.path);
+    if (!m) return notFound();
+    const path = m[1];
+    if (!path) {
+      if (req.method !== 'GET') return errors(405, 'unsupported operation');
+      const mounts: Record<string, { type: string }> = {};
+      for (const [p, x] of this.mounts) mounts[p] = { type: x.type };
+      return json(200, { mounts });
+    }
+    if (req.method === 'POST' || req.method === 'PUT') {
+      const type = objectBody(parseJsonBody(req)).type;
+      if (typeof type !== 'string') return errors(400, 'type is required');
+      this.mount(path, type);
+      return { status: 204 };
+    }
+    if (req.method === 'DELETE') {
+      this.mounts.delete(path.replace(/^\/+|\/+$/g, ''));
+      return { status: 204 };
+    }
+    return errors(405, 'unsupported operation');
+  }
+}

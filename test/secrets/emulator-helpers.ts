@@ -1,0 +1,30 @@
+import { ServedApi } from '../../lib/core/emulator/server';
+import { SecretsEmulator } from '../../lib/secrets/emulator/secrets-emulator';
+
+export const ROOT_TOKEN = 'root-token-for-tests';
+
+/** Starts a secrets emulator on a free port. */
+export async function startSecrets(mounts?: Record<string, string>): Promise<ServedApi> {
+  return ServedApi.start(new SecretsEmulator({ rootToken: ROOT_TOKEN, mounts }), { port: 0 });
+}
+
+export interface Answer {
+  status: number;
+  body: any;
+  contentType: string | null;
+}
+
+/** One raw HTTP call, so that tests see exactly the status and body the API sends. */
+export async function call(served: ServedApi, method: string, path: string,
+  opts: { body?: unknown; rawBody?: string; token?: string | null; headers?: Record<string, string> } = {}): Promise<Answer> {
+  const headers: Record<string, string> = { ...(opts.headers ?? {}) };
+  if (opts.token !== null) headers['x-secrets-token'] = opts.token ?? ROOT_TOKEN;
+  let body: string | undefined = opts.rawBody;
+  if (opts.body !== undefined) {
+    body = JSON.stringify(opts.body);
+    headers['content-type'] ??= 'application/json';
+  }
+  const res = await fetch(`${served.address}${path}`, { method, headers, body });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : undefined, contentType: res.headers.get('content-type') };
+}
