@@ -1,1 +1,3 @@
 export * from './provider';
+export * from './organization';
+export * from './organization-entitlements';

@@ -1,0 +1,108 @@
+import { createHash, randomBytes } from 'crypto';
+import { Router } from '../../core/emulator/router';
+import { EmuRequest, EmuResponse, json } from '../../core/emulator/types';
+import { ENTITLEMENT_BOOLEANS, ENTITLEMENT_LIMITS } from './organizations';
+import { newId, PlatformState, TokenKind } from './state';
+
+/**
+ * The emulator's administrator interface under `/__admin/`, for seeding what the platform
+ * creates elsewhere (users, tokens, agent pools, entitlements). Plain JSON, authenticated by the
+ * administrator token the emulator was started with. `GET /__admin/` lists the endpoints.
+ */
+export const ADMIN_ENDPOINTS = [
+  { method: 'GET', path: '/__admin/', description: 'this list' },
+  { method: 'POST', path: '/__admin/users', body: '{ username, email, admin?: boolean }', description: 'create a user (admin: may create organizations)' },
+  { method: 'POST', path: '/__admin/tokens', body: '{ user, kind: "user"|"team"|"organization", organization?, token? }', description: 'issue a token bound to a user (team and organization tokens also to an organization); answers the token string once' },
+  { method: 'POST', path: '/__admin/organizations/:org/owners', body: '{ user }', description: 'make a user an owner of an organization' },
+  { method: 'PATCH', path: '/__admin/organizations/:org/entitlement-set', body: '{ <kebab-case entitlement>: boolean | integer | null, … }', description: 'set entitlements of an organization' },
+  { method: 'POST', path: '/__admin/organizations/:org/agent-pools', body: '{ name, organizationScoped?: boolean }', description: 'seed an agent pool (until the agent-pool endpoints exist)' },
+];
+
+export interface AdminContext {
+  readonly state: PlatformState;
+}
+
+export function tokenDigest(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+export function registerAdminRoutes(router: Router<AdminContext>): void {
+  router.add('GET', '/__admin', () => json(200, { endpoints: ADMIN_ENDPOINTS }));
+  router.add('POST', '/__admin/users', (req, _p, ctx) => {
+    const b = body(req);
+    if (typeof b.username !== 'string' || !b.username || typeof b.email !== 'string') return fail(422, 'username and email are required strings');
+    if (Object.values(ctx.state.users).some((u) => u.username === b.username)) return fail(422, `user "${b.username}" exists`);
+    const user = { id: newId(ctx.state, 'user'), username: b.username, email: b.email, admin: b.admin === true };
+    ctx.state.users[user.id] = user;
+    return json(201, user);
+  });
+  router.add('POST', '/__admin/tokens', (req, _p, ctx) => {
+    const b = body(req);
+    const user = findUser(ctx.state, b.user);
+    if (!user) return fail(422, 'user must name an existing user (id or username)');
+    const kind = (b.kind ?? 'user') as TokenKind;
+    if (!['user', 'team', 'organization'].includes(kind)) return fail(422, 'kind must be user, team or organization');
+    let organizationId: string | undefined;
+    if (kind !== 'user') {
+      const org = Object.values(ctx.state.organizations).find((o) => o.name === b.organization);
+      if (!org) return fail(422, `${kind} tokens need an existing organization`);
+      organizationId = org.externalId;
+    }
+    const token = typeof b.token === 'string' && b.token ? b.token : `emu.atlasv1.${randomBytes(24).toString('hex')}`;
+    const digest = tokenDigest(token);
+    if (ctx.state.tokens[digest]) return fail(422, 'token exists');
+    const id = newId(ctx.state, 'at');
+    ctx.state.tokens[digest] = { id, kind, userId: user.id, ...(organizationId ? { organizationId } : {}) };
+    return json(201, { id, kind, user: user.id, token });
+  });
+  router.add('POST', '/__admin/organizations/:org/owners', (req, p, ctx) => {
+    const org = Object.values(ctx.state.organizations).find((o) => o.name === p.org);
+    const user = findUser(ctx.state, body(req).user);
+    if (!org || !user) return fail(404, 'organization or user not found');
+    if (!org.owners.includes(user.id)) org.owners.push(user.id);
+    return { status: 204 };
+  });
+  router.add('PATCH', '/__admin/organizations/:org/entitlement-set', (req, p, ctx) => {
+    const org = Object.values(ctx.state.organizations).find((o) => o.name === p.org);
+    if (!org) return fail(404, 'organization not found');
+    const b = body(req);
+    for (const [k, v] of Object.entries(b)) {
+      const bool = (ENTITLEMENT_BOOLEANS as readonly string[]).includes(k);
+      const limit = (ENTITLEMENT_LIMITS as readonly string[]).includes(k);
+      if (!bool && !limit) return fail(422, `unknown entitlement "${k}"`);
+      if (bool && typeof v !== 'boolean') return fail(422, `${k} must be a boolean`);
+      if (limit && v !== null && !Number.isInteger(v)) return fail(422, `${k} must be an integer or null`);
+    }
+    Object.assign(org.entitlements, b);
+    return json(200, { entitlements: org.entitlements });
+  });
+  router.add('POST', '/__admin/organizations/:org/agent-pools', (req, p, ctx) => {
+    const org = Object.values(ctx.state.organizations).find((o) => o.name === p.org);
+    if (!org) return fail(404, 'organization not found');
+    const b = body(req);
+    if (typeof b.name !== 'string' || !/^[A-Za-z0-9_-]+$/.test(b.name)) return fail(422, 'name may contain only letters, numbers, \'-\' and \'_\'');
+    const pool = {
+      id: newId(ctx.state, 'apool'), name: b.name, organizationId: org.externalId,
+      createdAt: new Date().toISOString(), organizationScoped: b.organizationScoped !== false,
+    };
+    ctx.state.agentPools[pool.id] = pool;
+    return json(201, pool);
+  });
+}
+
+function body(req: EmuRequest): Record<string, any> {
+  try {
+    const b = req.body.length ? JSON.parse(req.body.toString('utf8')) : {};
+    return typeof b === 'object' && b !== null ? b : {};
+  } catch {
+    return {};
+  }
+}
+
+function findUser(state: PlatformState, ref: unknown): PlatformState['users'][string] | undefined {
+  return Object.values(state.users).find((u) => u.id === ref || u.username === ref);
+}
+
+function fail(status: number, message: string): EmuResponse {
+  return json(status, { errors: [message] });
+}

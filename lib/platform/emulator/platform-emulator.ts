@@ -1,0 +1,116 @@
+import { Router } from '../../core/emulator/router';
+import { ApiEmulator, EmuRequest, EmuResponse, json } from '../../core/emulator/types';
+import { AdminContext, registerAdminRoutes, tokenDigest } from './admin';
+import { PlatformContext } from './context';
+import { ApiFailure, doc, errors, unauthorized } from './jsonapi';
+import { registerOrganizationRoutes } from './organizations';
+import { UserRateLimit } from './rate-limit';
+import { Edition, emptyState, PlatformState, TokenRecord, UserRecord } from './state';
+
+export interface PlatformEmulatorOptions {
+  /** Token of the administrator user: a user token that may create organizations and call `/__admin/`. */
+  readonly adminToken: string;
+  /** @default 'hosted' */
+  readonly edition?: Edition;
+  /** Requests per second per user; 0 disables enforcement (the headers still say 30). @default 30 */
+  readonly rateLimit?: number;
+}
+
+/** The published limit, announced in `X-RateLimit-Limit`. */
+const PUBLISHED_LIMIT = 30;
+const ADMIN_USER_ID = 'user-admin';
+
+/**
+ * The platform API (`/api/v2`, JSON:API). Each resource family registers its routes from its
+ * own file; this class does authentication, the per-user rate limit and error handling.
+ */
+export class PlatformEmulator implements ApiEmulator {
+  public readonly name = 'platform';
+  public readonly edition: Edition;
+  /** Requests answered 429 by the rate limit (tests read it). */
+  public rateLimited = 0;
+  private state: PlatformState = emptyState();
+  private readonly router = new Router<PlatformContext>();
+  private readonly admin = new Router<AdminContext>();
+  private readonly limiter: UserRateLimit;
+  private readonly adminDigest: string;
+
+  constructor(options: PlatformEmulatorOptions) {
+    if (!options.adminToken) throw new Error('the platform emulator needs an administrator token');
+    this.edition = options.edition ?? 'hosted';
+    this.limiter = new UserRateLimit(options.rateLimit ?? PUBLISHED_LIMIT);
+    this.adminDigest = tokenDigest(options.adminToken);
+    registerOrganizationRoutes(this.router);
+    registerAdminRoutes(this.admin);
+    this.seed();
+  }
+
+  public handle(req: EmuRequest): EmuResponse {
+    if (req.path === '/__admin' || req.path.startsWith('/__admin/')) return this.handleAdmin(req);
+    const caller = this.authenticate(req);
+    const limit = this.limiter.take(caller?.user.id);
+    const headers = {
+      'X-RateLimit-Limit': String(this.limiter.limit > 0 ? this.limiter.limit : PUBLISHED_LIMIT),
+      'X-RateLimit-Reset': limit.resetSeconds.toFixed(3),
+    };
+    return withHeaders(this.route(req, caller, limit.allowed), headers);
+  }
+
+  public mutates(req: EmuRequest): boolean {
+    return req.method !== 'GET' && req.method !== 'HEAD';
+  }
+
+  public snapshot(): unknown {
+    return JSON.parse(JSON.stringify(this.state));
+  }
+
+  public restore(data: unknown): void {
+    this.state = { ...emptyState(), ...(JSON.parse(JSON.stringify(data)) as PlatformState) };
+    this.seed();
+  }
+
+  private route(req: EmuRequest, caller: PlatformContext['caller'] | undefined, allowed: boolean): EmuResponse {
+    if (!caller) return unauthorized();
+    if (!allowed) {
+      this.rateLimited++;
+      // The rate-limit error is the one platform error whose status is a number.
+      return doc(429, { errors: [{ status: 429, title: 'Too many requests', detail: 'You have exceeded the API\'s rate limit.' }] });
+    }
+    const match = this.router.match(req);
+    if (match === undefined) return errors(404, { status: '404', title: 'not found' });
+    if (match === 'method') return errors(405, { status: '405', title: 'method not allowed' });
+    try {
+      return match.handler(req, match.params, { state: this.state, edition: this.edition, caller }) as EmuResponse;
+    } catch (e) {
+      if (e instanceof ApiFailure) return e.response;
+      throw e;
+    }
+  }
+
+  private authenticate(req: EmuRequest): { token: TokenRecord; user: UserRecord } | undefined {
+    const m = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '');
+    if (!m) return undefined;
+    const token = this.state.tokens[tokenDigest(m[1])];
+    const user = token && this.state.users[token.userId];
+    return token && user ? { token, user } : undefined;
+  }
+
+  private handleAdmin(req: EmuRequest): EmuResponse {
+    const m = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '');
+    if (!m || tokenDigest(m[1]) !== this.adminDigest) return json(401, { errors: ['the admin interface needs the administrator token'] });
+    const match = this.admin.match(req);
+    if (match === undefined) return json(404, { errors: ['no such admin endpoint (GET /__admin/ lists them)'] });
+    if (match === 'method') return json(405, { errors: ['method not allowed'] });
+    return match.handler(req, match.params, { state: this.state }) as EmuResponse;
+  }
+
+  /** The administrator user and its token exist in every state (also after a restore). */
+  private seed(): void {
+    this.state.users[ADMIN_USER_ID] = { id: ADMIN_USER_ID, username: 'admin', email: 'admin@emulator.invalid', admin: true };
+    this.state.tokens[this.adminDigest] = { id: 'at-admin', kind: 'user', userId: ADMIN_USER_ID };
+  }
+}
+
+function withHeaders(res: EmuResponse, headers: Record<string, string>): EmuResponse {
+  return { ...res, headers: { ...(res.headers ?? {}), ...headers } };
+}
