@@ -3,12 +3,12 @@ import { ProviderConfig } from '../model';
 import { ApiName } from './handler';
 
 /** How each API authenticates and where its paths begin. */
-export const API_PROFILES: Record<ApiName, { basePath: string; auth: (token: string) => Record<string, string>; rateLimit: number }> = {
+export const API_PROFILES: Record<ApiName, { auth: (token: string) => Record<string, string>; rateLimit: number }> = {
   // The platform publishes 30 requests per second per user.
-  platform: { basePath: '/api/v2', auth: (t) => ({ authorization: `Bearer ${t}` }), rateLimit: 30 },
-  // The secrets service and the mesh publish no limit; converge stays polite by default.
-  secrets: { basePath: '/v1', auth: (t) => ({ 'x-secrets-token': t }), rateLimit: 0 },
-  mesh: { basePath: '/v1', auth: (t) => ({ 'x-mesh-token': t }), rateLimit: 0 },
+  platform: { auth: (t) => ({ authorization: `Bearer ${t}` }), rateLimit: 30 },
+  // The secrets service and the mesh publish no limit.
+  secrets: { auth: (t) => ({ 'x-secrets-token': t }), rateLimit: 0 },
+  mesh: { auth: (t) => ({ 'x-mesh-token': t }), rateLimit: 0 },
 };
 
 /** Tunables of every client of a run. */
@@ -21,7 +21,7 @@ export interface ClientTuning {
 
 /**
  * One HttpClient per distinct provider (API, address, token variable), created on first use.
- * The base URL includes the API's path prefix, so clients use paths such as `/organizations`.
+ * The base URL is the API's address without its path prefix: each domain client adds `/api/v2` or `/v1`.
  */
 export class ApiClients {
   public readonly stats = new HttpStats();
@@ -40,7 +40,7 @@ export class ApiClients {
     if (!token) throw new Error(`the ${provider.api} API token is not set: set ${provider.tokenEnv}`);
     c = new HttpClient({
       api: provider.api,
-      baseUrl: address.replace(/\/+$/, '') + profile.basePath,
+      baseUrl: address.replace(/\/+$/, ''),
       authHeaders: profile.auth(token),
       tokenVariable: provider.tokenEnv,
       rateLimit: this.tuning.rateLimits?.[provider.api] ?? profile.rateLimit,

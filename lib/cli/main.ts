@@ -1,0 +1,106 @@
+import { Command, Option } from 'commander';
+import './register-kinds';
+import { applyCommand } from './commands/apply';
+import { emulatorCommand } from './commands/emulator';
+import { importCommand } from './commands/import';
+import { planCommand } from './commands/plan';
+import { refreshCommand } from './commands/refresh';
+import { forceUnlock, outputCommand, stateList, stateRm, stateShow } from './commands/state';
+import { colorWanted, Output } from './output';
+
+type Handler = (out: Output) => Promise<number>;
+
+/** Runs a command body; an error prints one clear line (never a stack trace, never a secret) and exits 1. */
+async function run(program: Command, cmd: Command, body: Handler): Promise<void> {
+  const g = program.opts<{ color?: boolean; quiet?: boolean; logLevel?: string }>();
+  const local = cmd.opts<{ json?: boolean }>();
+  const out = new Output({ color: colorWanted(g.color), quiet: g.quiet, json: local.json, debug: g.logLevel === 'debug' });
+  try {
+    process.exitCode = await body(out);
+  } catch (e) {
+    out.error((e as Error).message);
+    out.debug((e as Error).stack ?? '');
+    process.exitCode = 1;
+  }
+}
+
+function appOptions(cmd: Command): Command {
+  return cmd
+    .option('--stack <name>', 'stack to work on (needed when the app has several)')
+    .option('--synth-dir <dir>', 'read an already synthesized app instead of running the one in cdktf.json');
+}
+
+function runOptions(cmd: Command): Command {
+  return appOptions(cmd)
+    .option('--parallelism <n>', 'operations at once (default 10; CONVERGE_PARALLELISM)')
+    .addOption(new Option('--refresh <bool>', 'read every object (false: compare with state only)').default('true'));
+}
+
+export function buildProgram(): Command {
+  const program = new Command('converge')
+    .description('Plan and apply CDK constructs of the platform, secrets and mesh APIs')
+    .option('--no-color', 'no colours (NO_COLOR is honoured too)')
+    .option('--quiet', 'print only results')
+    .option('--log-level <level>', 'debug prints internal detail to stderr (never a secret)')
+    .showHelpAfterError();
+
+  const plan = runOptions(program.command('plan').description('synthesize, read every object and show what would change'))
+    .option('--out <file>', 'save the plan, to apply exactly it later')
+    .option('--json', 'print the plan as JSON (docs/plan-json.md)')
+    .option('--destroy', 'plan the destruction of the stack')
+    .option('--detailed-exitcode', 'exit 0 when nothing changes, 2 when something does, 1 on error');
+  plan.action(() => run(program, plan, (out) => planCommand({ ...plan.opts(), refresh: plan.opts().refresh !== 'false' }, out)));
+
+  const apply = runOptions(program.command('apply [planfile]').description('plan (or take a saved plan), confirm and converge'))
+    .option('--auto-approve', 'do not ask for confirmation');
+  apply.action((planfile?: string) => run(program, apply, (out) => applyCommand(planfile, { ...apply.opts(), refresh: apply.opts().refresh !== 'false' }, out)));
+
+  const destroy = runOptions(program.command('destroy').description('delete every object of the stack (retained objects are only forgotten)'))
+    .option('--auto-approve', 'do not ask for confirmation');
+  destroy.action(() => run(program, destroy, (out) => applyCommand(undefined, { ...destroy.opts(), refresh: destroy.opts().refresh !== 'false', destroy: true }, out)));
+
+  const refresh = appOptions(program.command('refresh').description('read every object in state: forget deleted ones, report drift'))
+    .option('--parallelism <n>', 'operations at once');
+  refresh.action(() => run(program, refresh, (out) => refreshCommand(refresh.opts(), out)));
+
+  const imp = appOptions(program.command('import <address> <id>').description('take an existing object under the construct at ADDRESS'));
+  imp.action((address: string, id: string) => run(program, imp, (out) => importCommand(address, id, imp.opts(), out)));
+
+  const state = program.command('state').description('inspect and edit state');
+  const list = state.command('list').description('list the objects in state').option('--stack <name>', 'stack');
+  list.action(() => run(program, list, (out) => stateList(list.opts(), out)));
+  const show = state.command('show <address>').description('show one object in state (sensitive values masked)').option('--stack <name>', 'stack');
+  show.action((a: string) => run(program, show, (out) => stateShow(a, show.opts(), out)));
+  const rm = state.command('rm <address>').description('forget an object; it stays on the API').option('--stack <name>', 'stack');
+  rm.action((a: string) => run(program, rm, (out) => stateRm(a, rm.opts(), out)));
+
+  const output = program.command('output').description("show objects' outputs")
+    .option('--stack <name>', 'stack').option('--show-sensitive', 'show sensitive outputs in clear').option('--json', 'as JSON');
+  output.action(() => run(program, output, (out) => outputCommand(output.opts(), out)));
+
+  const unlock = program.command('force-unlock <lockId>').description('remove a lock whose holder is gone').option('--stack <name>', 'stack');
+  unlock.action((id: string) => run(program, unlock, (out) => forceUnlock(id, unlock.opts(), out)));
+
+  const emu = program.command('emulator').description('serve the platform, secrets and mesh APIs on localhost')
+    .option('--platform-port <port>', 'platform API port (default 8800; 0: any free port)')
+    .option('--secrets-port <port>', 'secrets API port (default 8200; 0: any free port)')
+    .option('--mesh-port <port>', 'mesh API port (default 8500; 0: any free port)')
+    .option('--data-dir <dir>', 'keep state here across restarts')
+    .option('--env-file <file>', 'also write the KEY=value lines to this file')
+    .option('--latency-ms <ms>', 'latency added to every answer')
+    .option('--fault-rate <rate>', 'share of requests (0..1) answered by a fault: 429, 500, 503, dropped connection')
+    .option('--platform-edition <edition>', 'hosted or self-hosted', 'hosted')
+    .option('--platform-rate-limit <n>', 'platform requests per second per user (0: unlimited)')
+    .option('--mount <type:path>', 'mount another secrets engine, e.g. database:db2', (v: string, acc: string[] = []) => [...acc, v])
+    .option('--mesh-datacenter <dc>', "the mesh agent's datacenter (default dc1)")
+    .option('--mesh-datacenters <list>', 'other known datacenters, comma-separated')
+    .option('--mesh-trust-domain <domain>', 'trust domain used in SNI');
+  emu.action(() => run(program, emu, (out) => emulatorCommand(emu.opts(), out)));
+  return program;
+}
+
+export async function main(argv: string[]): Promise<void> {
+  await buildProgram().parseAsync(argv);
+}
+
+if (require.main === module) void main(process.argv);
