@@ -1,1 +1,3 @@
 export * from './provider';
+export * from './kv-secret';
+export * from './kv-engine-config';
