@@ -1,24 +1,26 @@
 /**
- * The platform's rate limit: a number of requests per second per user (every token of a user
- * shares it), in fixed one-second windows. `X-RateLimit-Reset` tells the seconds (fractional)
- * until the caller's window starts again.
+ * The platform's rate limit: `limit` requests per second per user (every token of a user shares
+ * it), as a token bucket that holds up to `limit` requests and refills continuously.
+ * `X-RateLimit-Reset` is the seconds (fractional) until the bucket is full again, or, when a
+ * request is refused, until the next request is allowed.
  */
 export class UserRateLimit {
-  private readonly windows = new Map<string, { start: number; count: number }>();
+  private readonly buckets = new Map<string, { tokens: number; at: number }>();
 
   /** @param limit requests per second; 0 disables enforcement (headers are still sent). */
   constructor(public readonly limit: number) {}
 
   /** Counts one request of `user`; returns whether it is allowed and the reset in seconds. */
   public take(user: string | undefined, now = Date.now()): { allowed: boolean; resetSeconds: number } {
-    if (user === undefined) return { allowed: true, resetSeconds: 0 };
-    let w = this.windows.get(user);
-    if (!w || now - w.start >= 1000) {
-      w = { start: now, count: 0 };
-      this.windows.set(user, w);
+    if (user === undefined || this.limit <= 0) return { allowed: true, resetSeconds: 0 };
+    const b = this.buckets.get(user) ?? { tokens: this.limit, at: now };
+    b.tokens = Math.min(this.limit, b.tokens + ((now - b.at) / 1000) * this.limit);
+    b.at = now;
+    this.buckets.set(user, b);
+    if (b.tokens >= 1) {
+      b.tokens -= 1;
+      return { allowed: true, resetSeconds: (this.limit - b.tokens) / this.limit };
     }
-    w.count += 1;
-    const resetSeconds = Math.max(0, (w.start + 1000 - now) / 1000);
-    return { allowed: this.limit <= 0 || w.count <= this.limit, resetSeconds };
+    return { allowed: false, resetSeconds: (1 - b.tokens) / this.limit };
   }
 }
