@@ -1,0 +1,73 @@
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { spawnSync } from 'child_process';
+import { assertAcyclic } from '../../lib/core/engine/graph';
+import { decrypt, encrypt } from '../../lib/core/secrets/state-key';
+import { LocalBackend } from '../../lib/core/state/local-backend';
+import { LockedError } from '../../lib/core/state/state-model';
+import { StateStore } from '../../lib/core/state/state-store';
+
+process.env.CONVERGE_STATE_KEY = 'unit-test-key';
+const dir = () => fs.mkdtempSync(path.join(os.tmpdir(), 'converge-state-'));
+const rec = (id: string) => ({ kind: 'k', status: 'created' as const, id, spec: {}, hmacs: {}, outputs: {}, dependsOn: [],
+  removalPolicy: 'destroy' as const, provider: { api: 'secrets' as const, addressEnv: 'A', tokenEnv: 'T' } });
+
+describe('local state', () => {
+  test('every write increments the serial, keeps the lineage and lands on disk atomically', async () => {
+    const b = new LocalBackend(dir());
+    const s = await StateStore.open(b, 'prod');
+    await s.put('a', rec('1'));
+    await s.put('b', rec('2'));
+    await s.put('a', undefined);
+    const onDisk = await b.read('prod');
+    expect(onDisk?.serial).toBe(3);
+    expect(onDisk?.lineage).toBe(s.lineage);
+    expect(Object.keys(onDisk!.resources)).toEqual(['b']);
+    expect(fs.readdirSync(path.dirname((b as unknown as { stateFile(s: string): string }).stateFile('prod')))).toEqual(['state.json']);
+    const reopened = await StateStore.open(b, 'prod');
+    expect(reopened.lineage).toBe(s.lineage);
+    expect(await b.stacks()).toEqual(['prod']);
+  });
+
+  test('the lock is exclusive, names its holder, and is released', async () => {
+    const b = new LocalBackend(dir());
+    const held = await b.lock('prod', 'apply');
+    await expect(b.lock('prod', 'plan')).rejects.toThrow(LockedError);
+    await expect(b.lock('prod', 'plan')).rejects.toThrow(/locked by .* \(pid \d+ on .*, apply since/);
+    await held.release();
+    const again = await b.lock('prod', 'plan');
+    await again.release();
+  });
+
+  test('a lock whose process is gone is taken over with a message; force-unlock needs the lock id', async () => {
+    const d = dir();
+    const b = new LocalBackend(d);
+    const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
+    const lockFile = path.join(d, 'stacks', 'prod', 'lock.json');
+    fs.mkdirSync(path.dirname(lockFile), { recursive: true });
+    fs.writeFileSync(lockFile, JSON.stringify({ id: 'L1', who: 'ci', host: os.hostname(), pid: Number(dead.stdout), operation: 'apply', since: 'then' }));
+    const messages: string[] = [];
+    const l = await b.lock('prod', 'apply', (m) => messages.push(m));
+    expect(messages[0]).toMatch(/taking over a stale lock/);
+    await expect(b.forceUnlock('prod', 'wrong')).rejects.toThrow(/does not match/);
+    await b.forceUnlock('prod', l.info.id);
+    expect(fs.existsSync(lockFile)).toBe(false);
+  });
+});
+
+describe('state crypto and ordering', () => {
+  test('sensitive outputs round-trip; tampered ciphertext is refused clearly', () => {
+    const sealed = encrypt('barcode-data');
+    expect(sealed).not.toContain('barcode-data');
+    expect(decrypt(sealed)).toBe('barcode-data');
+    const parts = sealed.split('.');
+    parts[3] = Buffer.from('tampered').toString('base64url');
+    expect(() => decrypt(parts.join('.'))).toThrow(/tampered with, or CONVERGE_STATE_KEY/);
+  });
+
+  test('dependency cycles are named', () => {
+    expect(() => assertAcyclic(new Map([['a', ['b']], ['b', ['c']], ['c', ['a']]]))).toThrow('dependency cycle: a -> b -> c -> a');
+    expect(() => assertAcyclic(new Map([['a', ['b']], ['b', []]]))).not.toThrow();
+  });
+});

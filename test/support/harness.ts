@@ -1,0 +1,82 @@
+import { spawn, spawnSync, SpawnSyncReturns } from 'child_process';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { App, TerraformStack } from 'cdktf';
+import { Emulator, EmulatorOptions } from '../../lib/emulator/emulator';
+
+export const ROOT = path.resolve(__dirname, '../..');
+
+// One state key shared by this test process (which seals `SecretValue.unsafePlainText` at synth) and the CLI runs.
+process.env.CONVERGE_STATE_KEY ??= `test-key-${process.pid}-${Date.now()}`;
+export const CLI = path.join(ROOT, 'bin', 'converge');
+
+/** A temporary directory removed by `cleanup()`. */
+export function tempDir(prefix = 'converge-test-'): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+/** Synthesizes a one-stack cdktf app built by `build` into a fresh directory; returns the directory. */
+export function synthApp(build: (stack: TerraformStack) => void, stackName = 'e2e', outdir = tempDir('converge-synth-')): string {
+  const app = new App({ outdir });
+  const stack = new TerraformStack(app, stackName);
+  build(stack);
+  app.synth();
+  return outdir;
+}
+
+/** A running emulator plus the environment a CLI run needs (with its own state directory). */
+export interface TestWorld {
+  readonly emulator: Emulator;
+  readonly env: NodeJS.ProcessEnv;
+  readonly dir: string;
+  stop(): Promise<void>;
+}
+
+export async function startWorld(options: EmulatorOptions = {}, extraEnv: Record<string, string> = {}): Promise<TestWorld> {
+  const emulator = await Emulator.start({ platformPort: 0, secretsPort: 0, meshPort: 0, platformRateLimit: 0, ...options });
+  const dir = tempDir();
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1',
+    ...emulator.env, CONVERGE_DIR: path.join(dir, '.converge'), CONVERGE_STATE_KEY: process.env.CONVERGE_STATE_KEY, ...extraEnv,
+  };
+  return { emulator, env, dir, stop: async () => { await emulator.stop(); fs.rmSync(dir, { recursive: true, force: true }); } };
+}
+
+export interface CliResult {
+  readonly status: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Runs the real CLI (built into dist/) synchronously. */
+export function cli(args: string[], env: NodeJS.ProcessEnv, cwd = ROOT): CliResult {
+  const r: SpawnSyncReturns<string> = spawnSync(process.execPath, [CLI, ...args], { env, cwd, encoding: 'utf8', timeout: 120_000 });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** Runs the real CLI without blocking the event loop (the emulator lives in this process). */
+export function cliAsync(args: string[], env: NodeJS.ProcessEnv, cwd = ROOT): Promise<CliResult> {
+  return new Promise((resolve) => {
+    const p = spawn(process.execPath, [CLI, ...args], { env, cwd });
+    let stdout = '';
+    let stderr = '';
+    p.stdout.on('data', (d) => { stdout += d; });
+    p.stderr.on('data', (d) => { stderr += d; });
+    p.on('close', (status) => resolve({ status, stdout, stderr }));
+  });
+}
+
+/** Reads every file under a directory (for secret hygiene checks). */
+export function allFiles(dir: string): { file: string; text: string }[] {
+  const out: { file: string; text: string }[] = [];
+  const walk = (d: string) => {
+    if (!fs.existsSync(d)) return;
+    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+      const p = path.join(d, e.name);
+      if (e.isDirectory()) walk(p); else out.push({ file: p, text: fs.readFileSync(p, 'utf8') });
+    }
+  };
+  walk(dir);
+  return out;
+}
