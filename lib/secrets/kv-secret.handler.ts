@@ -32,12 +32,16 @@ async function writeWithCas(ctx: HandlerContext, mount: string, path: string, da
     return (await kv(ctx).write(mount, path, data, cas)).version;
   } catch (e) {
     if (e instanceof ApiError && e.status === 400 && e.apiMessages.some((m) => m.includes(CAS_MISMATCH))) {
-      const expected = cas === 0 ? 'the key not to exist' : `version ${cas} to be current`;
-      throw new Error(`${ctx.address}: ${mount}/${path} was written by someone else while converge worked (expected ${expected}); `
-        + 'not overwriting it: run plan again to see the current state');
+      throw concurrentWriter(ctx, mount, path, cas);
     }
     throw e;
   }
+}
+
+function concurrentWriter(ctx: HandlerContext, mount: string, path: string, cas: number): Error {
+  const expected = cas === 0 ? 'the key not to exist' : `version ${cas} to be current`;
+  return new Error(`${ctx.address}: ${mount}/${path} was written by someone else while converge worked (expected ${expected}); `
+    + 'not overwriting it: run plan again to see the current state');
 }
 
 const topKey = (p: string) => p.split(/[.[]/)[0];
@@ -83,6 +87,10 @@ export const kvSecretHandler: ResourceHandler = {
   async create(ctx, spec): Promise<Written> {
     const mount = spec.mount as string;
     const path = spec.path as string;
+    // A key holding versions belongs to someone else: refuse before touching its metadata.
+    // (Metadata without versions is what a create interrupted after its first call leaves.)
+    const existing = await kv(ctx).readMetadata(mount, path);
+    if (existing && existing.current_version > 0) throw concurrentWriter(ctx, mount, path, 0);
     await kv(ctx).writeMetadata(mount, path, metadataBody(spec));
     const version = await writeWithCas(ctx, mount, path, spec.data as Record<string, unknown>, 0);
     return { id: `${mount}/${path}`, outputs: { version } };
