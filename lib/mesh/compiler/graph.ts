@@ -1,0 +1,43 @@
+/**
+ * The graph check on write: an entry is refused when, with it written (or deleted), some
+ * chain would fail to compile. Every service any entry names, in every namespace any entry
+ * uses, is compiled.
+ */
+import { ConfigEntry, DEFAULT_NAMESPACE, entryKey, entryNamespace } from './entries';
+import { compileDiscoveryChain } from './compile';
+
+/** The services (`{namespace, service}`) that entries name, directly or as a destination. */
+export function servicesNamedBy(entries: readonly ConfigEntry[]): { namespace: string; service: string }[] {
+  const out = new Map<string, { namespace: string; service: string }>();
+  const add = (namespace: string, service: string | undefined) => {
+    if (service) out.set(`${namespace}/${service}`, { namespace, service });
+  };
+  for (const e of entries) {
+    const ns = entryNamespace(e);
+    add(ns, e.Name === 'global' && e.Kind === 'proxy-defaults' ? undefined : e.Name);
+    if (e.Kind === 'service-resolver') {
+      if (e.Redirect) add(e.Redirect.Namespace || ns, e.Redirect.Service);
+      for (const f of Object.values(e.Failover ?? {})) add(f.Namespace || ns, f.Service);
+    } else if (e.Kind === 'service-splitter') {
+      for (const s of e.Splits ?? []) add(s.Namespace || ns, s.Service);
+    } else if (e.Kind === 'service-router') {
+      for (const r of e.Routes ?? []) add(r.Destination?.Namespace || ns, r.Destination?.Service);
+    }
+  }
+  return [...out.values()].sort((a, b) => `${a.namespace}/${a.service}`.localeCompare(`${b.namespace}/${b.service}`));
+}
+
+/** Replaces (or, with `remove`, deletes) one entry in a set, by kind, namespace and name. */
+export function withEntry(entries: readonly ConfigEntry[], entry: ConfigEntry, remove = false): ConfigEntry[] {
+  const key = entryKey(entry);
+  const rest = entries.filter((e) => entryKey(e) !== key);
+  return remove ? rest : [...rest, entry];
+}
+
+/** Throws the first compile error of any chain the entries define; `only` limits it to some services. */
+export function checkGraph(entries: readonly ConfigEntry[], datacenter: string, trustDomain: string,
+  only?: readonly { namespace: string; service: string }[]): void {
+  for (const { namespace, service } of only ?? servicesNamedBy(entries)) {
+    compileDiscoveryChain({ service, namespace: namespace || DEFAULT_NAMESPACE, entries, datacenter, trustDomain });
+  }
+}
