@@ -50,5 +50,6 @@ export function checkCustomMetadata(scope: Construct, cm: { [key: string]: strin
 /** The engine/key settings shared by KvSecret and KvEngineConfig. */
 export function checkVersionSettings(scope: Construct, maxVersions: number, deleteVersionAfter: string): void {
   checkInt(scope, 'maxVersions', maxVersions, 0);
-  checkDuration(scope, 'deleteVersionAfter', deleteVersionAfter, 0);
+  const seconds = checkDuration(scope, 'deleteVersionAfter', deleteVersionAfter, 0);
+  check(Number.isInteger(seconds), scope, 'deleteVersionAfter', `"${deleteVersionAfter}" must be a whole number of seconds (the service keeps seconds)`);
 }

@@ -73,6 +73,8 @@ describe('KvSecret', () => {
     expect(() => new KvSecret(stack(), 'x', { path: 'p', data: {}, maxVersions: -1 })).toThrow(/test\/x: maxVersions must be an integer from 0/);
     expect(() => new KvSecret(stack(), 'x', { path: 'p', data: {}, maxVersions: 1.5 })).toThrow(/maxVersions/);
     expect(() => new KvSecret(stack(), 'x', { path: 'p', data: {}, deleteVersionAfter: 'soon' })).toThrow(/test\/x: deleteVersionAfter "soon" is not a duration/);
+    expect(() => new KvSecret(stack(), 'x', { path: 'p', data: {}, deleteVersionAfter: '1500ms' })).toThrow(/deleteVersionAfter "1500ms" must be a whole number of seconds/);
+    expect(() => new KvSecret(stack(), 'x', { path: 'p', data: {}, deleteVersionAfter: '1h30m' })).not.toThrow();
     expect(() => new KvSecret(stack(), 'x', { path: 'p', data: {}, mount: '/secret' })).toThrow(/test\/x: mount "\/secret" must not start or end/);
     expect(() => new KvSecret(stack(), 'x', { path: 'p', data: {}, mount: '' })).toThrow(/mount must not be empty/);
   });

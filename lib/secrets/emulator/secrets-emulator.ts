@@ -55,12 +55,12 @@ export class SecretsEmulator implements ApiEmulator {
     for (const [path, type] of Object.entries(options.mounts ?? { secret: 'kv' })) this.mount(path, type);
   }
 
-  public handle(req: EmuRequest): EmuResponse | Promise<EmuResponse> {
+  public async handle(req: EmuRequest): Promise<EmuResponse> {
     if (!this.authorised(req)) return errors(403, 'permission denied');
     try {
       if (req.path === '/__admin' || req.path.startsWith('/__admin/')) return this.admin(req);
       if (!req.path.startsWith('/v1/')) return notFound();
-      return this.route(req);
+      return await this.route(req);
     } catch (e) {
       if (e instanceof RequestError) return errors(e.status, e.message);
       if (e instanceof BodyError) return errors(400, `failed to parse JSON input: ${e.message}`);
