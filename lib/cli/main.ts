@@ -4,6 +4,7 @@ import { applyCommand } from './commands/apply';
 import { emulatorCommand } from './commands/emulator';
 import { importCommand } from './commands/import';
 import { planCommand } from './commands/plan';
+import { statePull, statePush } from './commands/state-transfer';
 import { refreshCommand } from './commands/refresh';
 import { forceUnlock, outputCommand, stateList, stateRm, stateShow } from './commands/state';
 import { colorWanted, Output } from './output';
@@ -48,6 +49,7 @@ export function buildProgram(): Command {
     .option('--out <file>', 'save the plan, to apply exactly it later')
     .option('--json', 'print the plan as JSON (docs/plan-json.md)')
     .option('--destroy', 'plan the destruction of the stack')
+    .option('--summary <file>', 'also write a Markdown summary (for a pull-request comment)')
     .option('--detailed-exitcode', 'exit 0 when nothing changes, 2 when something does, 1 on error');
   plan.action(() => run(program, plan, (out) => planCommand({ ...plan.opts(), refresh: plan.opts().refresh !== 'false' }, out)));
 
@@ -73,6 +75,12 @@ export function buildProgram(): Command {
   show.action((a: string) => run(program, show, (out) => stateShow(a, show.opts(), out)));
   const rm = state.command('rm <address>').description('forget an object; it stays on the API').option('--stack <name>', 'stack');
   rm.action((a: string) => run(program, rm, (out) => stateRm(a, rm.opts(), out)));
+
+  const pull = state.command('pull').description('print the state document of a stack').requiredOption('--stack <name>', 'stack');
+  pull.action(() => run(program, pull, (out) => statePull(pull.opts(), out)));
+  const push = state.command('push <file>').description('write a state document (from state pull) into the current backend')
+    .option('--stack <name>', 'stack (default: the one in the document)').option('--force', 'skip the lineage and serial checks');
+  push.action((f: string) => run(program, push, (out) => statePush(f, push.opts(), out)));
 
   const output = program.command('output').description("show objects' outputs")
     .option('--stack <name>', 'stack').option('--show-sensitive', 'show sensitive outputs in clear').option('--json', 'as JSON');

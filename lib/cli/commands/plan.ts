@@ -3,6 +3,7 @@ import { planStack } from '../../core/engine/planner';
 import { hasChanges, PLAN_FORMAT_VERSION, StackPlan } from '../../core/engine/plan-model';
 import { Output } from '../output';
 import { planJson, renderPlan } from '../render-plan';
+import { renderSummary } from '../render-summary';
 import { tuning, withLockedState } from '../session';
 import { AppOptions, loadStacks, selectStacks } from '../workspace';
 
@@ -13,6 +14,7 @@ export interface PlanCommandOptions extends AppOptions {
   readonly detailedExitcode?: boolean;
   readonly refresh?: boolean;
   readonly destroy?: boolean;
+  readonly summary?: string;
 }
 
 /** A saved plan: exactly what apply will do, and the state it was made against. No secret is in it. */
@@ -40,6 +42,7 @@ export async function planCommand(opts: PlanCommandOptions, out: Output): Promis
   const plans = await makePlans(opts, out);
   if (opts.json) out.json(planJson(plans));
   else plans.forEach((p) => renderPlan(p, out));
+  if (opts.summary) fs.writeFileSync(opts.summary, renderSummary(plans));
   if (opts.out) {
     const saved: SavedPlan = { format: 'converge-plan', format_version: PLAN_FORMAT_VERSION, created: new Date().toISOString(), plans };
     fs.writeFileSync(opts.out, JSON.stringify(saved), { mode: 0o600 });
