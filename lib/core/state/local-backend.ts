@@ -2,11 +2,12 @@ import * as crypto from 'crypto';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { LockedError, LockHandle, LockInfo, StateBackend, StateDocument } from './state-model';
+import { LockedError, LockHandle, LockInfo, RecordChange, StateBackend, StateDocument } from './state-model';
 
 /**
  * State as JSON files under `.converge/stacks/<stack>/`: `state.json` written atomically
- * (temporary file, fsync, rename) and `lock.json` created exclusively.
+ * (temporary file, fsync, rename), `state.journal` with the changes since (one fsynced JSON line
+ * per batch; a torn last line is ignored) and `lock.json` created exclusively.
  */
 export class LocalBackend implements StateBackend {
   constructor(private readonly dir: string) {}
@@ -18,7 +19,29 @@ export class LocalBackend implements StateBackend {
   public async read(stack: string): Promise<StateDocument | undefined> {
     const f = this.stateFile(stack);
     if (!fs.existsSync(f)) return undefined;
-    return JSON.parse(fs.readFileSync(f, 'utf8')) as StateDocument;
+    let doc = JSON.parse(fs.readFileSync(f, 'utf8')) as StateDocument;
+    const j = this.journalFile(stack);
+    if (fs.existsSync(j)) {
+      for (const line of fs.readFileSync(j, 'utf8').split('\n')) {
+        let entry: { lineage: string; serial: number; changes: RecordChange[] };
+        try { entry = JSON.parse(line); } catch { continue; }
+        if (entry.lineage !== doc.lineage || entry.serial <= doc.serial) continue;
+        const resources = { ...doc.resources };
+        for (const c of entry.changes) { if (c.record) resources[c.address] = c.record; else delete resources[c.address]; }
+        doc = { ...doc, serial: entry.serial, resources };
+      }
+    }
+    return doc;
+  }
+
+  public async append(stack: string, lineage: string, serial: number, changes: RecordChange[]): Promise<void> {
+    const fd = fs.openSync(this.journalFile(stack), 'a', 0o600);
+    try {
+      fs.writeSync(fd, JSON.stringify({ lineage, serial, changes }) + '\n');
+      fs.fsyncSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
   }
 
   public async write(doc: StateDocument): Promise<void> {
@@ -27,12 +50,14 @@ export class LocalBackend implements StateBackend {
     const tmp = `${f}.${process.pid}.${crypto.randomBytes(4).toString('hex')}.tmp`;
     const fd = fs.openSync(tmp, 'w', 0o600);
     try {
-      fs.writeSync(fd, JSON.stringify(doc, null, 1));
+      fs.writeSync(fd, JSON.stringify(doc));
       fs.fsyncSync(fd);
     } finally {
       fs.closeSync(fd);
     }
     fs.renameSync(tmp, f);
+    // The whole document now holds every journalled change.
+    fs.rmSync(this.journalFile(doc.stack), { force: true });
   }
 
   public async lock(stack: string, operation: string, log: (m: string) => void = () => undefined): Promise<LockHandle> {
@@ -101,6 +126,10 @@ export class LocalBackend implements StateBackend {
 
   private stateFile(stack: string): string {
     return path.join(this.dir, 'stacks', safeName(stack), 'state.json');
+  }
+
+  private journalFile(stack: string): string {
+    return path.join(this.dir, 'stacks', safeName(stack), 'state.journal');
   }
 
   private lockFile(stack: string): string {

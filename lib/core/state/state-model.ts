@@ -37,6 +37,12 @@ export interface StateDocument {
   readonly resources: Record<string, StateRecord>;
 }
 
+/** One record set (or removed, when `record` is absent). */
+export interface RecordChange {
+  readonly address: string;
+  readonly record?: StateRecord;
+}
+
 /** Who holds a lock. */
 export interface LockInfo {
   readonly id: string;
@@ -69,6 +75,12 @@ export interface StateBackend {
   read(stack: string): Promise<StateDocument | undefined>;
   /** Writes atomically (all or nothing). */
   write(doc: StateDocument): Promise<void>;
+  /**
+   * Optional: appends changes of records durably without rewriting the whole document (a
+   * journal), so that a state of thousands of objects is still written after every operation.
+   * `read` must replay them; `write` of a whole document supersedes them.
+   */
+  append?(stack: string, lineage: string, serial: number, changes: RecordChange[]): Promise<void>;
   /** Takes the stack's exclusive lock or throws `LockedError` at once. */
   lock(stack: string, operation: string, log?: (m: string) => void): Promise<LockHandle>;
   forceUnlock(stack: string, lockId: string): Promise<void>;

@@ -1,19 +1,28 @@
 import * as crypto from 'crypto';
-import { STATE_FORMAT, StateBackend, StateDocument, StateRecord } from './state-model';
+import { RecordChange, STATE_FORMAT, StateBackend, StateDocument, StateRecord } from './state-model';
+
+/** Journal appends between two full rewrites of the document. */
+const COMPACT_EVERY = 500;
 
 /**
- * A stack's state in memory, written through to its backend after every single change,
- * one write at a time, each with the next serial.
+ * A stack's state in memory, written through to its backend after every change. Changes made
+ * while a write is in flight are written together by the next one (group commit), so that many
+ * parallel operations cost one fsync, and each `put` resolves once its change is durable.
+ * Backends with a journal get appends; the whole document is rewritten every few hundred
+ * appends and at `flush()`.
  */
 export class StateStore {
   public static async open(backend: StateBackend, stack: string): Promise<StateStore> {
     const doc = await backend.read(stack);
-    return new StateStore(backend, doc ?? { version: STATE_FORMAT, stack, serial: 0, lineage: crypto.randomUUID(), resources: {} });
+    return new StateStore(backend, doc ?? { version: STATE_FORMAT, stack, serial: 0, lineage: crypto.randomUUID(), resources: {} }, !!doc);
   }
 
   private queue: Promise<void> = Promise.resolve();
+  private pending: RecordChange[] = [];
+  private nextBatch?: Promise<void>;
+  private appends = 0;
 
-  private constructor(private readonly backend: StateBackend, private doc: StateDocument) {}
+  private constructor(private readonly backend: StateBackend, private doc: StateDocument, private persisted: boolean) {}
 
   public get serial(): number { return this.doc.serial; }
   public get lineage(): string { return this.doc.lineage; }
@@ -24,24 +33,56 @@ export class StateStore {
     return this.doc.resources[address];
   }
 
-  /** Sets (or with undefined removes) one record and persists. */
+  /** Sets (or with undefined removes) one record; resolves when the change is durable. */
   public put(address: string, record: StateRecord | undefined): Promise<void> {
     const resources = { ...this.doc.resources };
     if (record) resources[address] = record; else delete resources[address];
     this.doc = { ...this.doc, serial: this.doc.serial + 1, resources };
-    const snapshot = this.doc;
-    this.queue = this.queue.then(() => this.backend.write(snapshot));
-    return this.queue;
+    this.pending.push({ address, record });
+    return this.schedule();
   }
 
-  /** Replaces the whole document (state push); the serial still moves forward. */
+  /** Replaces the whole document (state push). */
   public replace(doc: StateDocument): Promise<void> {
     this.doc = doc;
-    this.queue = this.queue.then(() => this.backend.write(doc));
-    return this.queue;
+    this.pending.push(...Object.entries(doc.resources).map(([address, record]) => ({ address, record })));
+    this.appends = COMPACT_EVERY; // force a whole write
+    return this.schedule();
   }
 
-  public flush(): Promise<void> {
-    return this.queue;
+  /** Waits for every write and leaves the backend with one whole document. */
+  public async flush(): Promise<void> {
+    await this.queue;
+    if (this.appends > 0) {
+      this.queue = this.queue.then(() => this.writeWhole());
+      await this.queue;
+    }
+  }
+
+  private schedule(): Promise<void> {
+    if (!this.nextBatch) {
+      const batch = this.queue.then(async () => {
+        this.nextBatch = undefined;
+        const changes = this.pending;
+        this.pending = [];
+        const doc = this.doc;
+        if (this.backend.append && this.persisted && this.appends < COMPACT_EVERY) {
+          await this.backend.append(doc.stack, doc.lineage, doc.serial, changes);
+          this.appends++;
+        } else {
+          await this.writeWhole();
+        }
+      });
+      this.nextBatch = batch;
+      this.queue = batch.catch(() => undefined);
+    }
+    return this.nextBatch;
+  }
+
+  private async writeWhole(): Promise<void> {
+    const doc = this.doc;
+    await this.backend.write(doc);
+    this.persisted = true;
+    this.appends = 0;
   }
 }

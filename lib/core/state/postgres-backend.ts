@@ -1,0 +1,250 @@
+import * as crypto from 'crypto';
+import * as os from 'os';
+import { Client, Pool, PoolClient } from 'pg';
+import { LockedError, LockHandle, LockInfo, StateBackend, StateDocument } from './state-model';
+
+/** Default table of states; its lock table is the same name with `_locks` in place of `_state`. */
+export const DEFAULT_STATE_TABLE = 'converge_state';
+
+const IDENT = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
+
+/** How long a contender waits for a holder that has the advisory lock but has not yet written its lock row. */
+const HOLDER_ROW_WAIT_MS = 2000;
+
+interface LockRow {
+  readonly id: string;
+  readonly who: string;
+  readonly host: string;
+  readonly pid: number;
+  readonly operation: string;
+  readonly since: string;
+  readonly backend_pid: number;
+}
+
+/**
+ * State in PostgreSQL (`CONVERGE_STATE=postgres://user:pass@host:port/db?table=schema.name`):
+ * one row per stack in `converge_state` (or the `table` parameter), every write a
+ * transaction that checks lineage and that the serial moves forward; the stack's lock is
+ * a session advisory lock held on a dedicated connection for the whole run, so the server
+ * releases it when the process dies. Who holds it is recorded in `converge_locks`
+ * (`<table>_locks` for another table name); a row whose session no longer holds the
+ * advisory lock is stale and ignored.
+ */
+export class PostgresBackend implements StateBackend {
+  private readonly pool: Pool;
+  private readonly where: string;
+  private readonly schema?: string;
+  private readonly tableName: string;
+  private readonly stateTable: string;
+  private readonly lockTable: string;
+  private ready?: Promise<void>;
+  private readonly held = new Set<() => Promise<void>>();
+
+  constructor(url: string) {
+    const u = new URL(url);
+    const table = u.searchParams.get('table') ?? DEFAULT_STATE_TABLE;
+    u.searchParams.delete('table');
+    const parts = table.split('.');
+    if (parts.length > 2 || !parts.every((p) => IDENT.test(p))) {
+      throw new Error(`CONVERGE_STATE: table "${table}" must be "name" or "schema.name" (letters, digits and '_')`);
+    }
+    this.schema = parts.length === 2 ? parts[0] : undefined;
+    this.tableName = parts[parts.length - 1];
+    const lockName = this.tableName.endsWith('_state') ? `${this.tableName.slice(0, -'_state'.length)}_locks` : `${this.tableName}_locks`;
+    const q = (name: string) => (this.schema ? `"${this.schema}"."${name}"` : `"${name}"`);
+    this.stateTable = q(this.tableName);
+    this.lockTable = q(lockName);
+    const db = decodeURIComponent(u.pathname.replace(/^\//, '')) || '(default database)';
+    this.where = `${u.hostname || 'localhost'}${u.port ? `:${u.port}` : ''}/${db}, table ${this.schema ? `${this.schema}.` : ''}${this.tableName}`;
+    this.pool = new Pool({ connectionString: u.toString(), max: 4, allowExitOnIdle: true });
+    // An idle connection closed by the server must not crash the process; the next query reconnects.
+    this.pool.on('error', () => undefined);
+  }
+
+  public describe(): string {
+    return `postgres (${this.where})`;
+  }
+
+  public async read(stack: string): Promise<StateDocument | undefined> {
+    await this.ensureTables();
+    const r = await this.pool.query<{ document: StateDocument }>(`SELECT document FROM ${this.stateTable} WHERE stack = $1`, [stack]);
+    return r.rows[0]?.document;
+  }
+
+  public async write(doc: StateDocument): Promise<void> {
+    await this.ensureTables();
+    await this.transaction(async (c) => {
+      const cur = await c.query<{ serial: string; lineage: string }>(
+        `SELECT serial, lineage FROM ${this.stateTable} WHERE stack = $1 FOR UPDATE`, [doc.stack]);
+      const row = cur.rows[0];
+      if (row) {
+        if (row.lineage !== doc.lineage) {
+          throw new Error(`refusing to write the state of stack "${doc.stack}": its lineage ${doc.lineage} differs from ` +
+            `the lineage ${row.lineage} stored in ${this.describe()} (they are unrelated states)`);
+        }
+        if (!(doc.serial > Number(row.serial))) {
+          throw new Error(`refusing to write the state of stack "${doc.stack}" with serial ${doc.serial}: ` +
+            `${this.describe()} already holds serial ${row.serial} (another run wrote it; the serial only moves forward)`);
+        }
+        await c.query(`UPDATE ${this.stateTable} SET serial = $2, document = $3, updated_at = now() WHERE stack = $1`,
+          [doc.stack, doc.serial, JSON.stringify(doc)]);
+      } else {
+        // ON CONFLICT: another run created the row between our SELECT and INSERT; refuse rather than overwrite.
+        const ins = await c.query(`INSERT INTO ${this.stateTable} (stack, serial, lineage, document, updated_at) ` +
+          'VALUES ($1, $2, $3, $4, now()) ON CONFLICT (stack) DO NOTHING', [doc.stack, doc.serial, doc.lineage, JSON.stringify(doc)]);
+        if (ins.rowCount !== 1) throw new Error(`refusing to write the state of stack "${doc.stack}": another run created it meanwhile`);
+      }
+    });
+  }
+
+  public async lock(stack: string, operation: string, log: (m: string) => void = () => undefined): Promise<LockHandle> {
+    await this.ensureTables();
+    const key = this.lockKey(stack);
+    // A dedicated session: the advisory lock lives exactly as long as this connection.
+    const session = new Client({ connectionString: this.connectionString() });
+    session.on('error', () => undefined);
+    await session.connect();
+    try {
+      const got = await session.query<{ ok: boolean; backend_pid: number }>(
+        'SELECT pg_try_advisory_lock($1::bigint) AS ok, pg_backend_pid() AS backend_pid', [key.toString()]);
+      if (!got.rows[0].ok) throw new LockedError(stack, await this.holder(stack, key));
+      const info: LockInfo = {
+        id: crypto.randomUUID(), who: `${os.userInfo().username}@${os.hostname()}`, host: os.hostname(), pid: process.pid,
+        operation, since: new Date().toISOString(),
+      };
+      const stale = await session.query<LockRow>(`SELECT * FROM ${this.lockTable} WHERE stack = $1`, [stack]);
+      if (stale.rows[0]) {
+        const s = stale.rows[0];
+        log(`converge: replacing a stale lock record of stack "${stack}" (${s.operation} by pid ${s.pid} on ${s.host} since ${s.since}; its session is gone)`);
+      }
+      await session.query(
+        `INSERT INTO ${this.lockTable} (stack, id, who, host, pid, operation, since, backend_pid) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ` +
+        'ON CONFLICT (stack) DO UPDATE SET id = EXCLUDED.id, who = EXCLUDED.who, host = EXCLUDED.host, pid = EXCLUDED.pid, ' +
+        'operation = EXCLUDED.operation, since = EXCLUDED.since, backend_pid = EXCLUDED.backend_pid',
+        [stack, info.id, info.who, info.host, info.pid, info.operation, info.since, got.rows[0].backend_pid]);
+      let released = false;
+      const release = async (): Promise<void> => {
+        if (released) return;
+        released = true;
+        this.held.delete(release);
+        try {
+          await session.query(`DELETE FROM ${this.lockTable} WHERE stack = $1 AND id = $2`, [stack, info.id]);
+          await session.query('SELECT pg_advisory_unlock($1::bigint)', [key.toString()]);
+        } catch {
+          // The session is gone (server restart, force-unlock): the server has already dropped the lock.
+        } finally {
+          await session.end().catch(() => undefined);
+        }
+      };
+      this.held.add(release);
+      return { info, release };
+    } catch (e) {
+      await session.end().catch(() => undefined);
+      throw e;
+    }
+  }
+
+  public async forceUnlock(stack: string, lockId: string): Promise<void> {
+    await this.ensureTables();
+    const key = this.lockKey(stack);
+    const r = await this.pool.query<LockRow>(`SELECT * FROM ${this.lockTable} WHERE stack = $1`, [stack]);
+    const row = r.rows[0];
+    const holderPid = await this.holderPid(key);
+    if (!row) {
+      throw new Error(holderPid === undefined ? `stack "${stack}" is not locked`
+        : `stack "${stack}" is locked by server session ${holderPid} without a lock record; end that session with pg_terminate_backend(${holderPid}) if it is stuck`);
+    }
+    if (row.id !== lockId) throw new Error(`lock id ${lockId} does not match the lock of stack "${stack}" (${row.id})`);
+    if (holderPid !== undefined) {
+      const t = await this.pool.query<{ ok: boolean }>('SELECT pg_terminate_backend($1) AS ok', [holderPid]);
+      if (!t.rows[0].ok) throw new Error(`could not end server session ${holderPid} that holds the lock of stack "${stack}"`);
+      // The server drops the lock once that session has exited.
+      for (let i = 0; i < 100 && (await this.holderPid(key)) !== undefined; i++) await sleep(50);
+    }
+    await this.pool.query(`DELETE FROM ${this.lockTable} WHERE stack = $1 AND id = $2`, [stack, lockId]);
+  }
+
+  public async stacks(): Promise<string[]> {
+    await this.ensureTables();
+    const r = await this.pool.query<{ stack: string }>(`SELECT stack FROM ${this.stateTable} ORDER BY stack`);
+    return r.rows.map((x) => x.stack);
+  }
+
+  public async close(): Promise<void> {
+    await Promise.all([...this.held].map((release) => release()));
+    await this.pool.end();
+  }
+
+  /** The holder of a taken lock, from its record; waits briefly for a holder that is between locking and recording. */
+  private async holder(stack: string, key: bigint): Promise<LockInfo> {
+    const deadline = Date.now() + HOLDER_ROW_WAIT_MS;
+    let pid: number | undefined;
+    for (;;) {
+      pid = await this.holderPid(key);
+      const r = await this.pool.query<LockRow>(`SELECT * FROM ${this.lockTable} WHERE stack = $1`, [stack]);
+      const row = r.rows[0];
+      if (row && pid !== undefined && row.backend_pid === pid) {
+        return { id: row.id, who: row.who, host: row.host, pid: row.pid, operation: row.operation, since: row.since };
+      }
+      if (Date.now() > deadline) break;
+      await sleep(50);
+    }
+    return { id: '(none)', who: 'an unknown session', host: 'the database server', pid: pid ?? 0, operation: 'unknown operation', since: 'unknown' };
+  }
+
+  /** The server process id of the session holding the stack's advisory lock, if any. */
+  private async holderPid(key: bigint): Promise<number | undefined> {
+    const u = BigInt.asUintN(64, key);
+    const r = await this.pool.query<{ pid: number }>(
+      "SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND granted AND objsubid = 1 " +
+      'AND database = (SELECT oid FROM pg_database WHERE datname = current_database()) AND classid = $1::bigint::oid AND objid = $2::bigint::oid',
+      [(u >> 32n).toString(), (u & 0xffffffffn).toString()]);
+    return r.rows[0]?.pid;
+  }
+
+  /** A stable signed 64-bit key from the table and stack names. */
+  private lockKey(stack: string): bigint {
+    const h = crypto.createHash('sha256').update(`converge\0${this.stateTable}\0${stack}`).digest();
+    return h.readBigInt64BE(0);
+  }
+
+  private ensureTables(): Promise<void> {
+    this.ready ??= this.transaction(async (c) => {
+      // Serializes concurrent first uses: two CREATE TABLE IF NOT EXISTS at once can still collide.
+      await c.query('SELECT pg_advisory_xact_lock($1::bigint)', [this.lockKey('\0schema').toString()]);
+      if (this.schema) await c.query(`CREATE SCHEMA IF NOT EXISTS "${this.schema}"`);
+      await c.query(`CREATE TABLE IF NOT EXISTS ${this.stateTable} (stack text PRIMARY KEY, serial bigint NOT NULL, ` +
+        'lineage text NOT NULL, document jsonb NOT NULL, updated_at timestamptz NOT NULL DEFAULT now())');
+      await c.query(`CREATE TABLE IF NOT EXISTS ${this.lockTable} (stack text PRIMARY KEY, id text NOT NULL, who text NOT NULL, ` +
+        'host text NOT NULL, pid integer NOT NULL, operation text NOT NULL, since text NOT NULL, backend_pid integer NOT NULL)');
+    }).catch((e) => {
+      this.ready = undefined;
+      throw e;
+    });
+    return this.ready;
+  }
+
+  private async transaction(fn: (c: PoolClient) => Promise<void>): Promise<void> {
+    const c = await this.pool.connect();
+    let broken: Error | undefined;
+    try {
+      await c.query('BEGIN');
+      await fn(c);
+      await c.query('COMMIT');
+    } catch (e) {
+      // A connection that cannot even roll back is dropped from the pool rather than reused.
+      await c.query('ROLLBACK').catch((err: Error) => { broken = err; });
+      throw e;
+    } finally {
+      c.release(broken);
+    }
+  }
+
+  private connectionString(): string {
+    return (this.pool.options as { connectionString: string }).connectionString;
+  }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms));
+}
