@@ -38,7 +38,8 @@ describe('local state', () => {
   test('a torn last journal line (a crash mid-write) is ignored; parallel puts are group-committed', async () => {
     const b = new LocalBackend(dir());
     const s = await StateStore.open(b, 'prod');
-    await Promise.all(Array.from({ length: 50 }, (_, i) => s.put(`r${i}`, rec(String(i)))));
+    await s.put('first', rec('0'));
+    await Promise.all(Array.from({ length: 49 }, (_, i) => s.put(`r${i}`, rec(String(i)))));
     const stateDir = path.dirname((b as unknown as { stateFile(s: string): string }).stateFile('prod'));
     const journal = fs.readFileSync(path.join(stateDir, 'state.journal'), 'utf8').trim().split('\n');
     expect(journal.length).toBeLessThan(50);
