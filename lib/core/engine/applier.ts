@@ -48,14 +48,19 @@ export async function applyPlan(plan: StackPlan, state: StateStore, clients: Api
   const desired = plan.desired.resources;
 
   const removals = plan.items.filter((i) => i.action === 'delete' || i.action === 'forget');
+  // For each object to remove, the objects to remove first (those whose state says they depend on it).
+  const removedFirst = new Map<string, string[]>();
+  for (const o of removals) {
+    for (const dep of state.record(o.address)?.dependsOn ?? []) removedFirst.set(dep, [...(removedFirst.get(dep) ?? []), o.address]);
+  }
   const removalOf = (address: string): Promise<boolean> => {
     let p = outcome.get(address);
     if (p) return p;
     p = (async () => {
       const item = items.get(address)!;
       // Whatever still depends on this object goes first.
-      const dependents = removals.filter((o) => state.record(o.address)?.dependsOn.includes(address));
-      const ok = (await Promise.all(dependents.map((d) => removalOf(d.address)))).every(Boolean);
+      const dependents = removedFirst.get(address) ?? [];
+      const ok = (await Promise.all(dependents.map((d) => removalOf(d)))).every(Boolean);
       if (!ok) return skip(item, 'an object that depends on it was not removed');
       return sem.run(() => run(item, () => remove(item)));
     })();

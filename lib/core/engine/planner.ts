@@ -87,9 +87,10 @@ export async function planStack(desired: DesiredStack, state: StateStore, client
   const orphans = Object.entries(state.records).filter(([addr]) => !resources[addr]);
   const orphanItems = await Promise.all(orphans.map(([addr, rec]) => sem.run(() => planRemoval(addr, rec, clients, refresh))));
   // An orphan whose object a new address adopts has moved: forget it instead of deleting what was adopted.
+  const adopted = new Map(items.filter((x) => x.action === 'adopt').map((x) => [`${x.kind}|${x.id}`, x]));
   for (let i = 0; i < orphanItems.length; i++) {
     const o = orphanItems[i];
-    const heir = items.find((x) => x.action === 'adopt' && x.kind === o.kind && x.id === o.id);
+    const heir = adopted.get(`${o.kind}|${o.id}`);
     if (o.action === 'delete' && heir) orphanItems[i] = { ...o, action: 'forget', reason: `moved to ${heir.address}`, warnings: [] };
   }
   items.push(...orphanItems);
@@ -97,9 +98,10 @@ export async function planStack(desired: DesiredStack, state: StateStore, client
   const notes: string[] = [];
   const hooks = registeredPlanHooks();
   if (hooks.length) {
+    const byAddress = new Map(planned.map((x) => [x.item.address, x]));
     const hookItems: PlanHookItem[] = items.filter((i) => !i.dataSource).map((i) => {
       const rec = state.record(i.address);
-      const p = planned.find((x) => x.item.address === i.address);
+      const p = byAddress.get(i.address);
       const gone = ['delete', 'forget'].includes(i.action);
       return { address: i.address, kind: i.kind, action: i.action, before: maskSecrets(rec?.spec), after: gone ? undefined : maskSecrets(p?.resolved?.stored) };
     });
