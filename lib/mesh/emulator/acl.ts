@@ -1,0 +1,119 @@
+/**
+ * The ACL token store of the mesh emulator. Tokens are kept by the SHA-256 of their secret
+ * (a snapshot never holds a token). A token's rules: `service:read` on the names in
+ * `serviceRead` (or `*`), plus those of its policies; rules apply in the token's namespace.
+ * The management token (given at start) and tokens with the `global-management` policy may do anything.
+ */
+import * as crypto from 'crypto';
+
+export interface PolicyRecord {
+  readonly name: string;
+  readonly management?: boolean;
+  /** Service names (or `*`) the policy may read. */
+  readonly serviceRead: string[];
+  /** Service names (or `*`) the policy may write (and read), config entries included. */
+  readonly serviceWrite: string[];
+  /** May write proxy-defaults (the mesh system's `operator:write`). */
+  readonly operatorWrite: boolean;
+}
+
+export interface TokenRecord {
+  readonly accessorId: string;
+  /** SHA-256 of the secret id, hex. */
+  readonly secretDigest: string;
+  readonly policies: string[];
+  readonly serviceRead: string[];
+  readonly namespace: string;
+  readonly description?: string;
+  readonly createTime: string;
+}
+
+export interface AclState {
+  tokens: TokenRecord[];
+  policies: PolicyRecord[];
+}
+
+export const GLOBAL_MANAGEMENT: PolicyRecord = {
+  name: 'global-management', management: true, serviceRead: ['*'], serviceWrite: ['*'], operatorWrite: true,
+};
+
+export function digest(secret: string): string {
+  return crypto.createHash('sha256').update(secret).digest('hex');
+}
+
+/** What a request's token may do. */
+export interface Caller {
+  readonly management: boolean;
+  /** The token's namespace (rules apply only there). */
+  readonly namespace?: string;
+  readonly accessorId: string;
+  canReadService(namespace: string, service: string): boolean;
+  canWriteService(namespace: string, service: string): boolean;
+  readonly operatorWrite: boolean;
+}
+
+/** `undefined`: no token; `'unknown'`: a token the store does not know. */
+export function resolveCaller(secret: string | undefined, managementDigest: string, acl: AclState): Caller | 'unknown' | undefined {
+  if (!secret) return undefined;
+  const d = digest(secret);
+  const all = (): boolean => true;
+  if (d === managementDigest) {
+    return { management: true, accessorId: 'management', canReadService: all, canWriteService: all, operatorWrite: true };
+  }
+  const token = acl.tokens.find((t) => t.secretDigest === d);
+  if (!token) return 'unknown';
+  const policies = token.policies.map((p) => acl.policies.find((x) => x.name === p)).filter((p): p is PolicyRecord => !!p);
+  if (policies.some((p) => p.management)) {
+    return { management: true, accessorId: token.accessorId, canReadService: all, canWriteService: all, operatorWrite: true };
+  }
+  const matches = (names: string[], service: string) => names.includes('*') || names.includes(service);
+  const write = policies.flatMap((p) => p.serviceWrite);
+  const read = [...token.serviceRead, ...policies.flatMap((p) => p.serviceRead), ...write];
+  const inNs = (ns: string) => ns === token.namespace;
+  return {
+    management: false,
+    namespace: token.namespace,
+    accessorId: token.accessorId,
+    canReadService: (ns, s) => inNs(ns) && matches(read, s),
+    canWriteService: (ns, s) => inNs(ns) && matches(write, s),
+    operatorWrite: policies.some((p) => p.operatorWrite),
+  };
+}
+
+/** Options of a new token (also used by the secrets emulator's mesh-token engine). */
+export interface CreateTokenOptions {
+  /** Policy names (`global-management`, or policies created under `/__admin/policies`). */
+  readonly policies?: string[];
+  /** Service names, or `*`, the token may read (`service:read`). */
+  readonly serviceRead?: string[];
+  /** @default "default" */
+  readonly namespace?: string;
+  readonly description?: string;
+}
+
+/** Adds a token; throws for an unknown policy. */
+export function createToken(acl: AclState, options: CreateTokenOptions): { secretId: string; accessorId: string } {
+  for (const p of options.policies ?? []) {
+    if (!acl.policies.some((x) => x.name === p)) throw new Error(`cannot find policy "${p}"`);
+  }
+  const secretId = crypto.randomUUID();
+  const accessorId = crypto.randomUUID();
+  acl.tokens.push({
+    accessorId,
+    secretDigest: digest(secretId),
+    policies: [...(options.policies ?? [])],
+    serviceRead: [...(options.serviceRead ?? [])],
+    namespace: options.namespace || 'default',
+    ...(options.description ? { description: options.description } : {}),
+    createTime: new Date().toISOString(),
+  });
+  return { secretId, accessorId };
+}
+
+/** Removes a token by accessor id; false when unknown. */
+export function deleteToken(acl: AclState, accessorId: string): boolean {
+  const i = acl.tokens.findIndex((t) => t.accessorId === accessorId);
+  if (i < 0) return false;
+  acl.tokens.splice(i, 1);
+  return true;
+}

@@ -1,0 +1,152 @@
+/**
+ * The configuration-entry interface (the spec leaves it out; this follows the mesh system's own):
+ * - `PUT /v1/config[?cas=<index>]` with a `{Kind, Name, …}` body answers `true`, or `false`
+ *   when the `cas` check failed (`cas=0`: only if absent; else only if `ModifyIndex` matches);
+ * - `GET /v1/config/<kind>/<name>` answers the entry with `Namespace`, `CreateIndex`, `ModifyIndex`,
+ *   404 `Config entry not found for "<kind>" / "<name>"`;
+ * - `GET /v1/config/<kind>` lists a namespace's entries of a kind (`ns=*`: every namespace);
+ * - `DELETE /v1/config/<kind>/<name>` answers `{}` (with `?cas=`: `true`/`false`).
+ * Undecodable bodies are 400 "Request decoding failed: …"; invalid entries and entries that would
+ * make some chain fail to compile are 500 with the message, as the mesh system answers them.
+ */
+import { Router } from '../../core/emulator/router';
+import { EmuRequest, EmuResponse, json } from '../../core/emulator/types';
+import { Caller } from './acl';
+import { consistencyOf, permissionDenied, queryMeta, RequestContext, selectNamespace, text } from './context';
+import { StoredEntry } from './state';
+import {
+  CompileError, compileDiscoveryChain, ConfigEntry, decodeEntry, DecodeError, entryKey, EntryValidationError, isEntryKind,
+  PROXY_DEFAULTS, servicesNamedBy, validateEntry, withEntry,
+} from '../compiler';
+
+export function registerConfigEntryRoutes(router: Router<RequestContext>): void {
+  router.add('PUT', '/v1/config', putEntry);
+  router.add('GET', '/v1/config/:kind', listEntries);
+  router.add('GET', '/v1/config/:kind/:name', getEntry);
+  router.add('DELETE', '/v1/config/:kind/:name', deleteEntry);
+}
+
+function canRead(caller: Caller, kind: string, ns: string, name: string): boolean {
+  // Every token may read proxy-defaults, as in the mesh system.
+  return kind === PROXY_DEFAULTS || caller.canReadService(ns, name);
+}
+
+function checkWrite(caller: Caller, kind: string, ns: string, name: string): EmuResponse | undefined {
+  if (kind === PROXY_DEFAULTS) return caller.operatorWrite ? undefined : permissionDenied(caller, 'operator:write', name);
+  return caller.canWriteService(ns, name) ? undefined : permissionDenied(caller, 'service:write', name);
+}
+
+/** An entry as read: its fields, then `Namespace`, `CreateIndex`, `ModifyIndex`. */
+export function renderStored(s: StoredEntry): Record<string, unknown> {
+  const { Namespace: _ignored, ...fields } = s.entry as ConfigEntry & { Namespace?: string };
+  return { ...fields, Namespace: s.namespace, CreateIndex: s.createIndex, ModifyIndex: s.modifyIndex };
+}
+
+function parseCas(req: EmuRequest): number | undefined | { error: string } {
+  const raw = req.query.get('cas');
+  if (raw === null) return undefined;
+  if (!/^\d+$/.test(raw)) return { error: `strconv.ParseUint: parsing ${JSON.stringify(raw)}: invalid syntax` };
+  return Number(raw);
+}
+
+/** The compile error a change would introduce (a chain that compiled before and no longer does). */
+function graphError(ctx: RequestContext, before: ConfigEntry[], after: ConfigEntry[]): string | undefined {
+  const compiles = (entries: ConfigEntry[], namespace: string, service: string): string | undefined => {
+    try {
+      compileDiscoveryChain({ service, namespace, entries, datacenter: ctx.core.datacenter, trustDomain: ctx.core.trustDomain });
+      return undefined;
+    } catch (e) {
+      if (e instanceof CompileError) return e.message;
+      throw e;
+    }
+  };
+  for (const { namespace, service } of servicesNamedBy([...after, ...before])) {
+    const err = compiles(after, namespace, service);
+    if (err && !compiles(before, namespace, service)) return err;
+  }
+  return undefined;
+}
+
+function putEntry(req: EmuRequest, _p: unknown, ctx: RequestContext): EmuResponse {
+  const cas = parseCas(req);
+  if (typeof cas === 'object') return text(500, cas.error);
+  let entry: ConfigEntry;
+  try {
+    const raw = JSON.parse(req.body.toString('utf8') || 'null');
+    entry = decodeEntry(raw);
+  } catch (e) {
+    const msg = e instanceof DecodeError || e instanceof SyntaxError ? (e as Error).message : String(e);
+    return text(400, `Request decoding failed: ${msg}`);
+  }
+  const namespace = entry.Kind === PROXY_DEFAULTS ? (entry.Namespace || 'default') : (entry.Namespace || selectNamespace(req, ctx.caller));
+  entry = { ...entry, Namespace: namespace } as ConfigEntry;
+  try {
+    validateEntry(entry);
+  } catch (e) {
+    if (e instanceof EntryValidationError) return text(500, e.message);
+    throw e;
+  }
+  const denied = checkWrite(ctx.caller, entry.Kind, namespace, entry.Name);
+  if (denied) return denied;
+  const state = ctx.core.state;
+  const key = entryKey(entry);
+  const existing = state.entries[key];
+  if (cas !== undefined && (existing ? existing.modifyIndex !== cas : cas !== 0)) return json(200, false);
+  const before = ctx.core.allEntries();
+  const err = graphError(ctx, before, withEntry(before, entry));
+  if (err) return text(500, err);
+  const index = ++state.index;
+  const { Namespace: _ns, ...fields } = entry as ConfigEntry & { Namespace?: string };
+  state.entries[key] = {
+    entry: fields as ConfigEntry, namespace, createIndex: existing?.createIndex ?? index, modifyIndex: index,
+  };
+  ctx.core.watchers.notify({ kind: entry.Kind, namespace, name: entry.Name });
+  return json(200, true);
+}
+
+function getEntry(req: EmuRequest, p: Record<string, string>, ctx: RequestContext): EmuResponse {
+  if (!isEntryKind(p.kind)) return text(400, `invalid config entry kind: ${JSON.stringify(p.kind)}`);
+  const consistency = consistencyOf(req);
+  if (typeof consistency !== 'string') return text(400, consistency.error);
+  const ns = p.kind === PROXY_DEFAULTS ? 'default' : selectNamespace(req, ctx.caller);
+  if (!canRead(ctx.caller, p.kind, ns, p.name)) return permissionDenied(ctx.caller, 'service:read', p.name);
+  const stored = ctx.core.state.entries[`${p.kind}/${ns}/${p.name}`];
+  if (!stored) return text(404, `Config entry not found for "${p.kind}" / "${p.name}"`, queryMeta(ctx.core.state.index, consistency));
+  return json(200, renderStored(stored), queryMeta(ctx.core.state.index, consistency));
+}
+
+function listEntries(req: EmuRequest, p: Record<string, string>, ctx: RequestContext): EmuResponse {
+  if (!isEntryKind(p.kind)) return text(400, `invalid config entry kind: ${JSON.stringify(p.kind)}`);
+  const consistency = consistencyOf(req);
+  if (typeof consistency !== 'string') return text(400, consistency.error);
+  const ns = selectNamespace(req, ctx.caller);
+  const list = Object.values(ctx.core.state.entries)
+    .filter((s) => s.entry.Kind === p.kind && (ns === '*' || p.kind === PROXY_DEFAULTS || s.namespace === ns))
+    .filter((s) => canRead(ctx.caller, p.kind, s.namespace, s.entry.Name))
+    .sort((a, b) => a.namespace.localeCompare(b.namespace) || a.entry.Name.localeCompare(b.entry.Name))
+    .map(renderStored);
+  return json(200, list, queryMeta(ctx.core.state.index, consistency));
+}
+
+function deleteEntry(req: EmuRequest, p: Record<string, string>, ctx: RequestContext): EmuResponse {
+  if (!isEntryKind(p.kind)) return text(400, `invalid config entry kind: ${JSON.stringify(p.kind)}`);
+  const cas = parseCas(req);
+  if (typeof cas === 'object') return text(500, cas.error);
+  const ns = p.kind === PROXY_DEFAULTS ? 'default' : selectNamespace(req, ctx.caller);
+  const denied = checkWrite(ctx.caller, p.kind, ns, p.name);
+  if (denied) return denied;
+  const state = ctx.core.state;
+  const key = `${p.kind}/${ns}/${p.name}`;
+  const existing = state.entries[key];
+  if (cas !== undefined && existing?.modifyIndex !== cas) return json(200, false);
+  if (existing) {
+    const before = ctx.core.allEntries();
+    const after = withEntry(before, { ...existing.entry, Namespace: ns } as ConfigEntry, true);
+    const err = graphError(ctx, before, after);
+    if (err) return text(500, err);
+    delete state.entries[key];
+    state.index++;
+    ctx.core.watchers.notify({ kind: p.kind, namespace: ns, name: p.name });
+  }
+  return json(200, cas !== undefined ? true : {});
+}

@@ -1,0 +1,127 @@
+/**
+ * The mesh API emulator (`/v1`): the discovery-chain endpoint over the compiler and the
+ * configuration-entry interface, with ACL tokens and namespaces. See README.md beside this file.
+ */
+import { Router } from '../../core/emulator/router';
+import { ApiEmulator, BodyError, EmuRequest, EmuResponse } from '../../core/emulator/types';
+import { Caller, CreateTokenOptions, createToken, deleteToken, digest, resolveCaller } from './acl';
+import { AdminContext, registerAdminRoutes } from './admin';
+import { Watchers } from './blocking';
+import { registerConfigEntryRoutes } from './config-entries';
+import { MeshCore, RequestContext, text } from './context';
+import { registerDiscoveryChainRoutes } from './discovery-chain';
+import { emptyState, MeshState } from './state';
+import { ConfigEntry } from '../compiler';
+
+/** The trust domain when none is given: a fixed cluster id and the default domain `consul`. */
+export const DEFAULT_TRUST_DOMAIN = '9b0a3e2c-5d41-4f6e-8a7b-1c2d3e4f5a6b.consul';
+export const DEFAULT_DATACENTER = 'dc1';
+
+export interface MeshEmulatorOptions {
+  /** The management token: may do anything, including the `/__admin/` interface. */
+  readonly managementToken: string;
+  /** The agent's datacenter. @default "dc1" */
+  readonly datacenter?: string;
+  /** The other known datacenters (reachable with `?dc=`). @default [] */
+  readonly datacenters?: string[];
+  /** The trust domain of SNI names. @default DEFAULT_TRUST_DOMAIN */
+  readonly trustDomain?: string;
+}
+
+export class MeshEmulator implements ApiEmulator, MeshCore {
+  public readonly name = 'mesh';
+  public readonly datacenter: string;
+  public readonly datacenters: readonly string[];
+  public readonly trustDomain: string;
+  public readonly watchers = new Watchers();
+  private _state: MeshState = emptyState();
+  private readonly router = new Router<RequestContext>();
+  private readonly admin = new Router<AdminContext>();
+  private readonly managementDigest: string;
+
+  constructor(options: MeshEmulatorOptions) {
+    if (!options.managementToken) throw new Error('the mesh emulator needs a management token');
+    this.managementDigest = digest(options.managementToken);
+    this.datacenter = options.datacenter || DEFAULT_DATACENTER;
+    this.datacenters = [this.datacenter, ...(options.datacenters ?? []).filter((d) => d && d !== this.datacenter)];
+    this.trustDomain = options.trustDomain || DEFAULT_TRUST_DOMAIN;
+    registerDiscoveryChainRoutes(this.router);
+    registerConfigEntryRoutes(this.router);
+    registerAdminRoutes(this.admin);
+  }
+
+  public get state(): MeshState {
+    return this._state;
+  }
+
+  /**
+   * Creates an ACL token (for tests, the `/__admin/` interface and the secrets emulator's
+   * mesh-token engine). Throws for an unknown policy name.
+   */
+  public createToken(options: CreateTokenOptions = {}): { secretId: string; accessorId: string } {
+    return createToken(this._state.acl, options);
+  }
+
+  /** Revokes a token by accessor id; false when unknown. */
+  public revokeToken(accessorId: string): boolean {
+    return deleteToken(this._state.acl, accessorId);
+  }
+
+  public allEntries(): ConfigEntry[] {
+    return Object.values(this._state.entries).map((s) => ({ ...s.entry, Namespace: s.namespace }) as ConfigEntry);
+  }
+
+  public async handle(req: EmuRequest): Promise<EmuResponse> {
+    try {
+      const caller = this.authenticate(req);
+      if (req.path === '/__admin' || req.path.startsWith('/__admin/')) return this.handleAdmin(req, caller);
+      if (caller === undefined) return text(403, 'Permission denied: anonymous token lacks permission');
+      if (caller === 'unknown') return text(403, 'ACL not found');
+      const match = this.router.match(req);
+      if (match === undefined) return text(404, `Invalid URL path: not a recognized HTTP API endpoint: ${req.path}`);
+      if (match === 'method') return text(405, `method ${req.method} not allowed`);
+      return await match.handler(req, match.params, { core: this, caller });
+    } catch (e) {
+      if (e instanceof BodyError) return text(400, `Request decoding failed: ${e.message}`);
+      throw e;
+    }
+  }
+
+  public mutates(req: EmuRequest): boolean {
+    return req.method !== 'GET' && req.method !== 'HEAD'
+      && (req.path.startsWith('/v1/config') || req.path.startsWith('/__admin'));
+  }
+
+  public snapshot(): unknown {
+    return JSON.parse(JSON.stringify(this._state));
+  }
+
+  public restore(data: unknown): void {
+    const d = JSON.parse(JSON.stringify(data)) as Partial<MeshState>;
+    const empty = emptyState();
+    this._state = {
+      index: d.index ?? empty.index,
+      entries: d.entries ?? {},
+      acl: { tokens: d.acl?.tokens ?? [], policies: d.acl?.policies?.length ? d.acl.policies : empty.acl.policies },
+    };
+  }
+
+  public close(): void {
+    this.watchers.wakeAll();
+  }
+
+  /** The token from `X-Mesh-Token`, else `Authorization: Bearer`. */
+  private authenticate(req: EmuRequest): Caller | 'unknown' | undefined {
+    const bearer = /^Bearer\s+(.+)$/i.exec(req.headers.authorization ?? '')?.[1];
+    const secret = req.headers['x-mesh-token'] || bearer;
+    return resolveCaller(secret, this.managementDigest, this._state.acl);
+  }
+
+  private handleAdmin(req: EmuRequest, caller: Caller | 'unknown' | undefined): EmuResponse | Promise<EmuResponse> {
+    if (!caller || caller === 'unknown' || !caller.management) return text(403, 'Permission denied: the admin interface needs the management token');
+    const match = this.admin.match(req);
+    if (match === undefined) return text(404, `no admin endpoint ${req.path}`);
+    if (match === 'method') return text(405, `method ${req.method} not allowed`);
+    return match.handler(req, match.params, { acl: this._state.acl });
+  }
+}
