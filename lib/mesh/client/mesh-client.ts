@@ -1,0 +1,158 @@
+import { HttpClient, HttpClientOptions, HttpResponse } from '../../core/http/http-client';
+import { ChainOverrides, CompiledChain } from '../compiler/chain';
+
+/** How to reach a mesh API. */
+export interface MeshConnection {
+  /** Address without the `/v1` prefix, e.g. `http://127.0.0.1:8500`. */
+  readonly address: string;
+  readonly token: string;
+  /**
+   * Further HttpClient options. A blocking query holds its request open for up to `wait`:
+   * keep `wait` below `timeoutMs` (30 s unless set here).
+   */
+  readonly options?: Partial<Omit<HttpClientOptions, 'baseUrl' | 'authHeaders' | 'api'>>;
+}
+
+/** Read options shared by the mesh API's reads. */
+export interface MeshReadOptions {
+  /** `ns` query parameter (enterprise): the namespace. */
+  readonly namespace?: string;
+  /** Sent as the `X-Mesh-Namespace` header instead of `ns` (the server prefers `ns`). */
+  readonly namespaceHeader?: string;
+  /** `?dc=`: ask another datacenter's servers. */
+  readonly datacenter?: string;
+  /** `stale` (any server may answer) or `consistent` (the leader checks it still leads). @default leader */
+  readonly consistency?: 'stale' | 'consistent';
+}
+
+/** Options of a discovery-chain read. */
+export interface DiscoveryChainOptions extends MeshReadOptions {
+  /** `compile-dc`: the datacenter used as the basis of compilation. @default the agent's */
+  readonly compileDatacenter?: string;
+  /** Overrides; the request is a POST only when one is set. */
+  readonly overrides?: ChainOverrides;
+  /** Blocking query: answer only once the index passes this one (or `wait` elapses). */
+  readonly index?: number;
+  /** Blocking query: longest wait, a Go duration (`30s`). */
+  readonly wait?: string;
+}
+
+/** A read's answer and the query meta of its `X-Mesh-*` headers. */
+export interface MeshQueryResult<T> {
+  readonly value: T;
+  /** `X-Mesh-Index`: pass it as `index` of the next blocking query. */
+  readonly index: number;
+  readonly knownLeader: boolean;
+  readonly effectiveConsistency?: string;
+}
+
+/** A configuration entry as read, in the mesh system's JSON shape. */
+export type ConfigEntryJson = Record<string, unknown> & { Kind: string; Name: string; CreateIndex?: number; ModifyIndex?: number; Namespace?: string };
+
+/**
+ * A typed client of the mesh API (`/v1`): the discovery chain and configuration entries.
+ *
+ * Authentication: the ACL token is sent as `X-Mesh-Token` on every request, the mesh system's
+ * own header (named as the spec names the API); the server also accepts `Authorization:
+ * Bearer <token>`, but `X-Mesh-Token` is chosen because it never collides with a proxy's or
+ * load balancer's use of `Authorization`. The token never appears in an error.
+ */
+export class MeshClient {
+  /** A client authenticated with a token. */
+  public static connect(c: MeshConnection): MeshClient {
+    return new MeshClient(new HttpClient({
+      tokenVariable: 'MESH_HTTP_TOKEN',
+      ...(c.options ?? {}),
+      api: 'mesh',
+      baseUrl: c.address.replace(/\/+$/, '').replace(/\/v1$/, ''),
+      authHeaders: { 'X-Mesh-Token': c.token },
+    }));
+  }
+
+  /** Wraps an HttpClient whose base URL is the mesh address (without `/v1`), already authenticated. */
+  constructor(public readonly http: HttpClient) {}
+
+  /**
+   * The compiled discovery chain of a service: GET, or POST when overrides are given.
+   * Compile errors come back as an `ApiError` with status 500 and the compiler's message.
+   */
+  public async discoveryChain(service: string, o: DiscoveryChainOptions = {}, constructPath?: string): Promise<MeshQueryResult<CompiledChain>> {
+    const hasOverrides = !!o.overrides && Object.values(o.overrides).some((v) => v !== undefined && v !== '' && v !== 0
+      && !(typeof v === 'object' && !(v as { Mode?: string }).Mode));
+    const res = await this.http.request<{ Chain: CompiledChain }>({
+      method: hasOverrides ? 'POST' : 'GET',
+      path: `/v1/discovery-chain/${encodeURIComponent(service)}`,
+      query: { ...readQuery(o), 'compile-dc': o.compileDatacenter, index: o.index, wait: o.wait },
+      headers: readHeaders(o),
+      body: hasOverrides ? o.overrides : undefined,
+      // A POST with overrides only reads: safe to retry.
+      idempotent: true,
+      constructPath,
+    });
+    return queryResult(res, res.body.Chain);
+  }
+
+  /** Writes a configuration entry; with `cas`, only if its ModifyIndex is `cas` (0: only if absent). False when the check failed. */
+  public async putConfigEntry(entry: ConfigEntryJson, o: { cas?: number; namespace?: string } = {}, constructPath?: string): Promise<boolean> {
+    const res = await this.http.request<boolean>({
+      method: 'PUT', path: '/v1/config', query: { cas: o.cas, ns: o.namespace }, body: entry, constructPath,
+    });
+    return res.body === true;
+  }
+
+  /** Reads a configuration entry; undefined when absent (404). */
+  public async getConfigEntry(kind: string, name: string, o: MeshReadOptions = {}, constructPath?: string): Promise<ConfigEntryJson | undefined> {
+    const res = await this.http.request<ConfigEntryJson>({
+      method: 'GET', path: `/v1/config/${encodeURIComponent(kind)}/${encodeURIComponent(name)}`,
+      query: readQuery(o), headers: readHeaders(o), accept: [404], constructPath,
+    });
+    return res.status === 404 ? undefined : res.body;
+  }
+
+  /** Lists the entries of a kind in a namespace (`*`: every namespace). */
+  public async listConfigEntries(kind: string, o: MeshReadOptions = {}, constructPath?: string): Promise<MeshQueryResult<ConfigEntryJson[]>> {
+    const res = await this.http.request<ConfigEntryJson[]>({
+      method: 'GET', path: `/v1/config/${encodeURIComponent(kind)}`, query: readQuery(o), headers: readHeaders(o), constructPath,
+    });
+    return queryResult(res, res.body ?? []);
+  }
+
+  /** Deletes a configuration entry (absent is success); with `cas`, only at that ModifyIndex: false when the check failed. */
+  public async deleteConfigEntry(kind: string, name: string, o: { cas?: number; namespace?: string } = {}, constructPath?: string): Promise<boolean> {
+    const res = await this.http.request<unknown>({
+      method: 'DELETE', path: `/v1/config/${encodeURIComponent(kind)}/${encodeURIComponent(name)}`,
+      query: { cas: o.cas, ns: o.namespace }, constructPath,
+    });
+    return res.body !== false;
+  }
+
+  public close(): Promise<void> {
+    return this.http.close();
+  }
+}
+
+function readQuery(o: MeshReadOptions): Record<string, string | undefined> {
+  return {
+    ns: o.namespace,
+    dc: o.datacenter,
+    ...(o.consistency === 'stale' ? { stale: '' } : {}),
+    ...(o.consistency === 'consistent' ? { consistent: '' } : {}),
+  };
+}
+
+function readHeaders(o: MeshReadOptions): Record<string, string> | undefined {
+  return o.namespaceHeader ? { 'X-Mesh-Namespace': o.namespaceHeader } : undefined;
+}
+
+function queryResult<T>(res: HttpResponse<unknown>, value: T): MeshQueryResult<T> {
+  const h = (n: string) => {
+    const v = res.headers[n];
+    return Array.isArray(v) ? v[0] : v;
+  };
+  return {
+    value,
+    index: Number(h('x-mesh-index') ?? 0),
+    knownLeader: h('x-mesh-knownleader') === 'true',
+    effectiveConsistency: h('x-mesh-effective-consistency'),
+  };
+}
