@@ -43,9 +43,13 @@ export async function startPostgres(): Promise<TestPostgres> {
     const port = await freePort();
     try {
       const proc = await launch(bin, data, base, port, ids, env);
+      // A test process that exits without stop() must not leave a server behind.
+      const orphanGuard = () => { proc.kill('SIGQUIT'); };
+      process.on('exit', orphanGuard);
       return {
         url: `postgres://postgres:${password}@127.0.0.1:${port}/postgres`,
         stop: async () => {
+          process.off('exit', orphanGuard);
           await stopServer(proc);
           fs.rmSync(base, { recursive: true, force: true });
         },
