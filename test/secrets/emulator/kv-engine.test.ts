@@ -234,6 +234,41 @@ describe('version states', () => {
   });
 });
 
+describe('writes on absent keys and repeated deletes', () => {
+  test('DELETE, delete, undelete and destroy of an absent key answer 204', async () => {
+    expect((await call(served, 'DELETE', '/v1/secret/data/none')).status).toBe(204);
+    for (const [m, p] of [['POST', 'delete'], ['POST', 'undelete'], ['PUT', 'destroy']]) {
+      expect((await call(served, m, `/v1/secret/${p}/none`, { body: { versions: [1] } })).status).toBe(204);
+    }
+    expect((await meta('none')).status).toBe(404);
+  });
+
+  test('deleting a deleted version keeps its deletion_time; unknown versions are ignored', async () => {
+    await write('r', { a: 1 });
+    await call(served, 'DELETE', '/v1/secret/data/r');
+    const first = (await meta('r')).body.data.versions['1'].deletion_time;
+    await call(served, 'DELETE', '/v1/secret/data/r');
+    await call(served, 'POST', '/v1/secret/delete/r', { body: { versions: [1, 9] } });
+    expect((await meta('r')).body.data.versions['1'].deletion_time).toBe(first);
+    expect(Object.keys((await meta('r')).body.data.versions)).toEqual(['1']);
+  });
+
+  test('PUT is the same as POST for writes', async () => {
+    const a = await call(served, 'PUT', '/v1/secret/data/put', { body: { data: { a: 1 } } });
+    expect(a.status).toBe(200);
+    expect(a.body.data.version).toBe(1);
+    expect((await call(served, 'POST', '/v1/secret/destroy/put', { body: { versions: [1] } })).status).toBe(204);
+    expect((await read('put')).body.data.metadata.destroyed).toBe(true);
+  });
+
+  test('a write to a key with metadata only starts at version 1 and keeps its metadata', async () => {
+    await call(served, 'POST', '/v1/secret/metadata/mo', { body: { max_versions: 2, custom_metadata: { a: 'b' } } });
+    const w = await write('mo', { x: 1 }, 0);
+    expect(w.body.data).toMatchObject({ version: 1, custom_metadata: { a: 'b' } });
+    expect((await meta('mo')).body.data.max_versions).toBe(2);
+  });
+});
+
 describe('trimming and max_versions', () => {
   test('0 keeps 10 versions; trimmed on the next write', async () => {
     for (let i = 1; i <= 11; i++) await write('t', { i });
@@ -268,7 +303,11 @@ describe('delete_version_after', () => {
     const r = await read('exp');
     expect(r.status).toBe(404);
     expect(r.body.data.data).toBeNull();
-    expect(r.body.data.metadata.version).toBe(1);
+    expect(r.body.data.metadata).toMatchObject({ version: 1, destroyed: false, deletion_time: w.body.data.deletion_time });
+    expect((await call(served, 'GET', '/v1/secret/subkeys/exp')).status).toBe(404);
+    // Undelete brings an expired version back.
+    await call(served, 'POST', '/v1/secret/undelete/exp', { body: { versions: [1] } });
+    expect((await read('exp')).body.data.data).toEqual({ a: 1 });
   });
 
   test("a key's value greater than the engine's is replaced by the engine's", async () => {
