@@ -62,6 +62,61 @@ export class PlatformFixture {
   }
 }
 
+/** Seeds through the admin interface; fails the test unless 2xx. Answers the JSON body. */
+export async function admin(fx: PlatformFixture, method: string, path: string, body?: unknown): Promise<any> {
+  const res = await fx.call(method, `/__admin${path}`, body);
+  if (res.status >= 300) throw new Error(`admin ${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body;
+}
+
+/** An organization with a project, a workspace and a no-code-ready registry module (versions 1.0.0 and 1.1.0). */
+export async function seedOrg(fx: PlatformFixture, name: string): Promise<{ project: any; workspace: any; module: any }> {
+  await fx.createOrg(name);
+  const project = await admin(fx, 'POST', `/organizations/${name}/projects`, { name: 'apps' });
+  const workspace = await admin(fx, 'POST', `/organizations/${name}/workspaces`, { name: 'web', project: project.id });
+  const module = await admin(fx, 'POST', `/organizations/${name}/registry-modules`, { name: 'bucket', provider: 'aws', versions: ['1.0.0', '1.1.0'] });
+  return { project, workspace, module };
+}
+
+export function oauthClientDoc(attributes: Record<string, unknown> = {}, projects?: string[]): unknown {
+  return {
+    data: {
+      type: 'oauth-clients',
+      attributes: {
+        'service-provider': 'provider_a', key: 'client-key', 'http-url': 'https://vcs.example.com', 'api-url': 'https://api.vcs.example.com',
+        'oauth-token-string': 'vcs-token-secret', ...attributes,
+      },
+      ...(projects ? { relationships: { projects: { data: projects.map((id) => ({ id, type: 'projects' })) } } } : {}),
+    },
+  };
+}
+
+export function noCodeDoc(moduleId: string, attributes: Record<string, unknown> = {}, options?: unknown[]): unknown {
+  return {
+    data: {
+      type: 'no-code-modules',
+      attributes,
+      relationships: {
+        'registry-module': { data: { id: moduleId, type: 'registry-module' } },
+        ...(options ? { 'variable-options': { data: options } } : {}),
+      },
+    },
+  };
+}
+
+export function workspaceDoc(name: string, projectId: string, vars: Record<string, unknown>[] = []): unknown {
+  return {
+    data: {
+      type: 'workspaces',
+      attributes: { name },
+      relationships: {
+        project: { data: { id: projectId, type: 'project' } },
+        vars: { data: vars.map((attributes) => ({ type: 'vars', attributes: { category: 'engine', ...attributes } })) },
+      },
+    },
+  };
+}
+
 export function orgDoc(attributes: Record<string, unknown>): unknown {
   return { data: { type: 'organizations', attributes } };
 }

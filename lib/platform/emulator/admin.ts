@@ -3,6 +3,7 @@ import { Router } from '../../core/emulator/router';
 import { EmuRequest, EmuResponse, json } from '../../core/emulator/types';
 import { ENTITLEMENT_BOOLEANS, ENTITLEMENT_LIMITS } from './organizations';
 import { newId, PlatformState, TokenKind } from './state';
+import { registerSeedRoutes } from './admin-seed';
 
 /**
  * The emulator's administrator interface under `/__admin/`, for seeding what the platform
@@ -12,10 +13,19 @@ import { newId, PlatformState, TokenKind } from './state';
 export const ADMIN_ENDPOINTS = [
   { method: 'GET', path: '/__admin/', description: 'this list' },
   { method: 'POST', path: '/__admin/users', body: '{ username, email, admin?: boolean }', description: 'create a user (admin: may create organizations)' },
-  { method: 'POST', path: '/__admin/tokens', body: '{ user, kind: "user"|"team"|"organization", organization?, token? }', description: 'issue a token bound to a user (team and organization tokens also to an organization); answers the token string once' },
+  { method: 'POST', path: '/__admin/tokens', body: '{ user, kind: "user"|"team"|"organization", organization?, token?, permissions?: string[] }', description: 'issue a token bound to a user (team and organization tokens also to an organization; team tokens carry permissions: manage-vcs, manage-agent-pools, manage-modules, create-workspaces); answers the token string once' },
   { method: 'POST', path: '/__admin/organizations/:org/owners', body: '{ user }', description: 'make a user an owner of an organization' },
   { method: 'PATCH', path: '/__admin/organizations/:org/entitlement-set', body: '{ <kebab-case entitlement>: boolean | integer | null, … }', description: 'set entitlements of an organization' },
-  { method: 'POST', path: '/__admin/organizations/:org/agent-pools', body: '{ name, organizationScoped?: boolean }', description: 'seed an agent pool (until the agent-pool endpoints exist)' },
+  { method: 'POST', path: '/__admin/organizations/:org/agent-pools', body: '{ name, organizationScoped?: boolean }', description: 'seed an agent pool directly (bypasses the one-pool rule and the entitlement)' },
+  { method: 'POST', path: '/__admin/organizations/:org/projects', body: '{ name }', description: 'create a project (prj-…)' },
+  { method: 'POST', path: '/__admin/organizations/:org/workspaces', body: '{ name, project?, agentPool? }', description: 'create a plain workspace (ws-…); project: id or name, default a project "Default Project"' },
+  { method: 'POST', path: '/__admin/organizations/:org/registry-modules', body: '{ name, provider, versions?: string[], noCodeReady?: boolean }', description: 'publish a private-registry module (mod-…) with versions' },
+  { method: 'POST', path: '/__admin/registry-modules/:id/versions', body: '{ version, failing?: boolean }', description: 'publish a version; failing: plans of this version error' },
+  { method: 'POST', path: '/__admin/agent-pools/:id/agents', body: '{ name?, status?, ipAddress?, lastPingAt? }', description: 'register an agent (agent-…) in a pool; status default idle' },
+  { method: 'PATCH', path: '/__admin/agents/:id', body: '{ status?, lastPingAt?, name? }', description: 'change an agent (its status, last ping)' },
+  { method: 'POST', path: '/__admin/organizations/:org/module-producers', body: '{ producer }', description: 'make organization `producer` a module producer of :org (self-hosted)' },
+  { method: 'PUT', path: '/__admin/data-retention-policy', body: '{ type, deleteOlderThanNDays? }', description: 'the installation default data retention policy' },
+  { method: 'PATCH', path: '/__admin/settings', body: '{ upgradeStepMs }', description: 'milliseconds a no-code upgrade run spends in each status' },
 ];
 
 export interface AdminContext {
@@ -52,7 +62,10 @@ export function registerAdminRoutes(router: Router<AdminContext>): void {
     const digest = tokenDigest(token);
     if (ctx.state.tokens[digest]) return fail(422, 'token exists');
     const id = newId(ctx.state, 'at');
-    ctx.state.tokens[digest] = { id, kind, userId: user.id, ...(organizationId ? { organizationId } : {}) };
+    const permissions = Array.isArray(b.permissions) ? b.permissions.map(String) : undefined;
+    const allowed = ['manage-vcs', 'manage-agent-pools', 'manage-modules', 'create-workspaces'];
+    if (permissions && permissions.some((x: string) => !allowed.includes(x))) return fail(422, `permissions are among ${allowed.join(', ')}`);
+    ctx.state.tokens[digest] = { id, kind, userId: user.id, ...(organizationId ? { organizationId } : {}), ...(permissions ? { permissions } : {}) };
     return json(201, { id, kind, user: user.id, token });
   });
   router.add('POST', '/__admin/organizations/:org/owners', (req, p, ctx) => {
@@ -83,14 +96,15 @@ export function registerAdminRoutes(router: Router<AdminContext>): void {
     if (typeof b.name !== 'string' || !/^[A-Za-z0-9_-]+$/.test(b.name)) return fail(422, 'name may contain only letters, numbers, \'-\' and \'_\'');
     const pool = {
       id: newId(ctx.state, 'apool'), name: b.name, organizationId: org.externalId,
-      createdAt: new Date().toISOString(), organizationScoped: b.organizationScoped !== false,
+      createdAt: new Date().toISOString(), organizationScoped: b.organizationScoped !== false, allowedWorkspaces: [],
     };
     ctx.state.agentPools[pool.id] = pool;
     return json(201, pool);
   });
+  registerSeedRoutes(router);
 }
 
-function body(req: EmuRequest): Record<string, any> {
+export function body(req: EmuRequest): Record<string, any> {
   try {
     const b = req.body.length ? JSON.parse(req.body.toString('utf8')) : {};
     return typeof b === 'object' && b !== null ? b : {};
@@ -99,10 +113,10 @@ function body(req: EmuRequest): Record<string, any> {
   }
 }
 
-function findUser(state: PlatformState, ref: unknown): PlatformState['users'][string] | undefined {
+export function findUser(state: PlatformState, ref: unknown): PlatformState['users'][string] | undefined {
   return Object.values(state.users).find((u) => u.id === ref || u.username === ref);
 }
 
-function fail(status: number, message: string): EmuResponse {
+export function fail(status: number, message: string): EmuResponse {
   return json(status, { errors: [message] });
 }

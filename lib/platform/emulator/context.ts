@@ -23,3 +23,27 @@ export function canAccess(ctx: PlatformContext, org: OrganizationRecord): boolea
 export function canManage(ctx: PlatformContext, org: OrganizationRecord): boolean {
   return canAccess(ctx, org) && ctx.caller.token.kind !== 'team';
 }
+
+/** Permissions a team token may carry (user tokens of owners and organization tokens have them all). */
+export type Permission = 'manage-vcs' | 'manage-agent-pools' | 'manage-modules' | 'create-workspaces';
+
+/** Whether the caller may do `permission` in the organization. */
+export function canDo(ctx: PlatformContext, org: OrganizationRecord, permission: Permission): boolean {
+  if (!canAccess(ctx, org)) return false;
+  const t = ctx.caller.token;
+  if (t.kind !== 'team') return true;
+  return (t.permissions ?? []).includes(permission);
+}
+
+/** Whether the organization has an entitlement; gated endpoints answer 404 without it. */
+export function entitled(org: OrganizationRecord, entitlement: string): boolean {
+  return org.entitlements[entitlement] === true;
+}
+
+/** The organization (by external id) when the caller may see it and, if given, it holds the entitlement. */
+export function visibleOrganizationById(ctx: PlatformContext, externalId: string, entitlement?: string): OrganizationRecord | undefined {
+  const org = ctx.state.organizations[externalId];
+  if (!org || !canAccess(ctx, org)) return undefined;
+  if (entitlement && !entitled(org, entitlement)) return undefined;
+  return org;
+}

@@ -127,3 +127,48 @@ export function paginate<T>(items: T[], page: PageRequest, req: EmuRequest, opts
     },
   };
 }
+
+/** A plain-text answer (the no-code upgrade confirm). */
+export function text(status: number, body: string): EmuResponse {
+  return { status, body, contentType: 'text/plain; charset=utf-8' };
+}
+
+/** The names of `include` (comma-separated); empty when absent. */
+export function includes(query: URLSearchParams): string[] {
+  const raw = query.get('include');
+  return raw ? raw.split(',').map((s) => s.trim()).filter(Boolean) : [];
+}
+
+/** Parses a JSON:API body whose `data` is an array of resource identifiers (relationship endpoints). */
+export function readIdentifiers(req: EmuRequest, type: string): string[] {
+  let body: unknown;
+  try {
+    body = req.body.length ? JSON.parse(req.body.toString('utf8')) : { data: [] };
+  } catch {
+    throw new ApiFailure(unprocessable('the request body is not valid JSON'));
+  }
+  const data = (body as { data?: unknown }).data ?? [];
+  if (!Array.isArray(data)) throw new ApiFailure(unprocessable('data must be an array of resource identifiers'));
+  return data.map((d, i) => {
+    if (typeof d !== 'object' || d === null || typeof (d as any).id !== 'string' || (d as any).type !== type) {
+      throw new ApiFailure(unprocessable(`data[${i}] must be {"id": …, "type": "${type}"}`));
+    }
+    return (d as any).id as string;
+  });
+}
+
+/** The `data` of a relationship in a request body: undefined when absent. */
+export function relationshipData(relationships: Record<string, unknown>, name: string): unknown {
+  const r = relationships[name];
+  if (r === undefined || r === null) return undefined;
+  if (typeof r !== 'object' || Array.isArray(r)) throw new ApiFailure(unprocessable(`data.relationships.${name} must be an object`));
+  return (r as { data?: unknown }).data;
+}
+
+/** A list with `q`/sort already applied, paginated or not, as a document. */
+export function listDocument<T>(items: T[], page: PageRequest | undefined, req: EmuRequest, render: (t: T) => unknown,
+  extraMeta: Record<string, unknown> = {}): EmuResponse {
+  if (!page) return doc(200, { data: items.map(render), ...(Object.keys(extraMeta).length ? { meta: extraMeta } : {}) });
+  const p = paginate(items, page, req);
+  return doc(200, { data: p.items.map(render), links: p.links, meta: { ...extraMeta, pagination: p.pagination } });
+}

@@ -2,7 +2,7 @@ import { EmuRequest, EmuResponse } from '../../core/emulator/types';
 import { Router } from '../../core/emulator/router';
 import { canAccess, canManage, PlatformContext, visibleOrganization } from './context';
 import { ApiFailure, BASE, doc, notFound, pageRequest, paginate, readData, unprocessable } from './jsonapi';
-import { newId, OrganizationRecord } from './state';
+import { newId, OrganizationRecord, purgeOrganization } from './state';
 
 /** Request attributes of create/update with their defaults (spec: body of create and update). */
 export const ORGANIZATION_DEFAULTS: Record<string, unknown> = {
@@ -123,12 +123,7 @@ function destroy(name: string, ctx: PlatformContext): EmuResponse {
   const org = visibleOrganization(ctx, name);
   if (!org || !canManage(ctx, org)) return notFound();
   delete ctx.state.organizations[org.externalId];
-  for (const [id, pool] of Object.entries(ctx.state.agentPools)) {
-    if (pool.organizationId === org.externalId) delete ctx.state.agentPools[id];
-  }
-  for (const [digest, t] of Object.entries(ctx.state.tokens)) {
-    if (t.organizationId === org.externalId) delete ctx.state.tokens[digest];
-  }
+  purgeOrganization(ctx.state, org.externalId);
   return { status: 204 };
 }
 

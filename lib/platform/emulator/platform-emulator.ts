@@ -3,7 +3,11 @@ import { ApiEmulator, EmuRequest, EmuResponse, json } from '../../core/emulator/
 import { AdminContext, registerAdminRoutes, tokenDigest } from './admin';
 import { PlatformContext } from './context';
 import { ApiFailure, doc, errors, unauthorized } from './jsonapi';
+import { registerAgentPoolRoutes } from './agent-pools';
+import { registerNoCodeRoutes, registerWorkspaceRoutes } from './no-code-modules';
+import { registerOAuthClientRoutes } from './oauth-clients';
 import { registerOrganizationRoutes } from './organizations';
+import { registerSelfHostedRoutes } from './self-hosted';
 import { UserRateLimit } from './rate-limit';
 import { Edition, emptyState, PlatformState, TokenRecord, UserRecord } from './state';
 
@@ -14,6 +18,8 @@ export interface PlatformEmulatorOptions {
   readonly edition?: Edition;
   /** Requests per second per user; 0 disables enforcement (the headers still say 30). @default 30 */
   readonly rateLimit?: number;
+  /** Milliseconds a no-code upgrade run spends in each status (pending, fetching, planning, …). @default 500 */
+  readonly upgradeStepMs?: number;
 }
 
 /** The published limit, announced in `X-RateLimit-Limit`. */
@@ -34,13 +40,20 @@ export class PlatformEmulator implements ApiEmulator {
   private readonly admin = new Router<AdminContext>();
   private readonly limiter: UserRateLimit;
   private readonly adminDigest: string;
+  private readonly upgradeStepMs?: number;
 
   constructor(options: PlatformEmulatorOptions) {
     if (!options.adminToken) throw new Error('the platform emulator needs an administrator token');
     this.edition = options.edition ?? 'hosted';
     this.limiter = new UserRateLimit(options.rateLimit ?? PUBLISHED_LIMIT);
     this.adminDigest = tokenDigest(options.adminToken);
+    this.upgradeStepMs = options.upgradeStepMs;
     registerOrganizationRoutes(this.router);
+    registerOAuthClientRoutes(this.router);
+    registerAgentPoolRoutes(this.router);
+    registerNoCodeRoutes(this.router);
+    registerWorkspaceRoutes(this.router);
+    registerSelfHostedRoutes(this.router);
     registerAdminRoutes(this.admin);
     this.seed();
   }
@@ -106,6 +119,7 @@ export class PlatformEmulator implements ApiEmulator {
 
   /** The administrator user and its token exist in every state (also after a restore). */
   private seed(): void {
+    if (this.upgradeStepMs !== undefined) this.state.upgradeStepMs = this.upgradeStepMs;
     this.state.users[ADMIN_USER_ID] = { id: ADMIN_USER_ID, username: 'admin', email: 'admin@emulator.invalid', admin: true };
     this.state.tokens[this.adminDigest] = { id: 'at-admin', kind: 'user', userId: ADMIN_USER_ID };
   }

@@ -21,6 +21,12 @@ export interface TokenRecord {
   readonly userId: string;
   /** Organization external id, for team and organization tokens. */
   readonly organizationId?: string;
+  /**
+   * What a team token may do in its organization (`manage-vcs`, `manage-agent-pools`, `manage-modules`,
+   * `create-workspaces`); without any, a team token only reads. User tokens of owners and organization
+   * tokens may do everything (organization tokens are still refused on the no-code endpoints).
+   */
+  readonly permissions?: string[];
 }
 
 export interface OrganizationRecord {
@@ -36,7 +42,6 @@ export interface OrganizationRecord {
   entitlements: Record<string, boolean | number | null>;
 }
 
-/** An agent pool, as far as the organization slice needs it (issue 3 fills in the rest). */
 export interface AgentPoolRecord {
   readonly id: string;
   name: string;
@@ -44,6 +49,125 @@ export interface AgentPoolRecord {
   organizationId: string;
   createdAt: string;
   organizationScoped: boolean;
+  /** Workspace ids permitted to use the pool. */
+  allowedWorkspaces?: string[];
+}
+
+export type AgentStatus = 'idle' | 'busy' | 'exited' | 'errored' | 'unknown';
+
+export interface AgentRecord {
+  readonly id: string;
+  readonly poolId: string;
+  name: string | null;
+  status: AgentStatus;
+  ipAddress: string;
+  lastPingAt: string;
+}
+
+export interface ProjectRecord {
+  readonly id: string;
+  name: string;
+  readonly organizationId: string;
+}
+
+export interface VarRecord {
+  key: string;
+  /** Empty for a sensitive variable is never returned; the value is kept (the emulator is no vault). */
+  value: string;
+  description: string;
+  category: 'engine' | 'env';
+  hcl: boolean;
+  sensitive: boolean;
+}
+
+export interface WorkspaceRecord {
+  readonly id: string;
+  name: string;
+  readonly organizationId: string;
+  projectId: string;
+  createdAt: string;
+  updatedAt: string;
+  description: string;
+  autoApply: boolean;
+  agentPoolId: string | null;
+  /** Set for workspaces created from a no-code module. */
+  noCodeModuleId?: string;
+  /** The module version the workspace runs (no-code workspaces). */
+  moduleVersion?: string;
+  /** `nocodever-…`, changes whenever the workspace moves to another version. */
+  noCodeModuleVersionId?: string;
+  vars: VarRecord[];
+}
+
+/** OAuth client; the request-only secrets are kept as SHA-256 digests (the snapshot is written to disk). */
+export interface OAuthClientRecord {
+  readonly id: string;
+  readonly organizationId: string;
+  readonly createdAt: string;
+  readonly serviceProvider: string;
+  name: string | null;
+  key: string;
+  readonly httpUrl: string;
+  readonly apiUrl: string;
+  rsaPublicKey: string | null;
+  organizationScoped: boolean;
+  projects: string[];
+  readonly oauthTokenId: string;
+  readonly digests: Record<string, string>;
+}
+
+export interface RegistryModuleVersion {
+  readonly version: string;
+  /** A plan of this version fails (to test upgrade failures). */
+  failing?: boolean;
+}
+
+export interface RegistryModuleRecord {
+  readonly id: string;
+  readonly organizationId: string;
+  readonly name: string;
+  readonly provider: string;
+  versions: RegistryModuleVersion[];
+  /** Meets the no-code design requirements (a single provider block, no nested modules…). */
+  noCodeReady: boolean;
+}
+
+export interface NoCodeModuleRecord {
+  readonly id: string;
+  readonly organizationId: string;
+  registryModuleId: string;
+  enabled: boolean;
+  versionPin: string;
+  variableOptionIds: string[];
+}
+
+export interface VariableOptionsRecord {
+  readonly id: string;
+  readonly noCodeModuleId: string;
+  variableName: string;
+  variableType: string;
+  options: unknown[];
+}
+
+/** A workspace upgrade run; its status follows from the time elapsed since `startedAt`. */
+export interface UpgradeRunRecord {
+  readonly id: string;
+  readonly workspaceId: string;
+  readonly noCodeModuleId: string;
+  readonly startedAt: number;
+  readonly targetVersion: string;
+  readonly vars: VarRecord[];
+  /** `changes` ends planned (or cost_estimated), `none` planned_and_finished, `error` errored. */
+  readonly outcome: 'changes' | 'none' | 'error';
+  readonly costEstimation: boolean;
+  /** Set once confirmed: the run is `applied`. */
+  appliedAt?: number;
+}
+
+export interface DataRetentionPolicyRecord {
+  readonly id: string;
+  readonly type: 'data-retention-policy-delete-olders' | 'data-retention-policy-dont-deletes';
+  readonly deleteOlderThanNDays?: number;
 }
 
 export interface PlatformState {
@@ -54,12 +178,55 @@ export interface PlatformState {
   organizations: Record<string, OrganizationRecord>;
   /** Keyed by pool id `apool-…`. */
   agentPools: Record<string, AgentPoolRecord>;
+  agents: Record<string, AgentRecord>;
+  projects: Record<string, ProjectRecord>;
+  workspaces: Record<string, WorkspaceRecord>;
+  oauthClients: Record<string, OAuthClientRecord>;
+  registryModules: Record<string, RegistryModuleRecord>;
+  noCodeModules: Record<string, NoCodeModuleRecord>;
+  variableOptions: Record<string, VariableOptionsRecord>;
+  upgradeRuns: Record<string, UpgradeRunRecord>;
+  /** Explicit data retention policy per organization external id (self-hosted). */
+  dataRetentionPolicies: Record<string, DataRetentionPolicyRecord>;
+  /** The installation default an organization inherits when it has no explicit policy. */
+  installationDataRetentionPolicy: DataRetentionPolicyRecord;
+  /** Module producers per organization external id: external ids of organizations sharing modules with it (self-hosted). */
+  moduleProducers: Record<string, string[]>;
+  /** Milliseconds a workspace upgrade run spends in each status before the next. */
+  upgradeStepMs: number;
   /** Monotonic counter for generated ids. */
   serial: number;
 }
 
 export function emptyState(): PlatformState {
-  return { users: {}, tokens: {}, organizations: {}, agentPools: {}, serial: 0 };
+  return {
+    users: {}, tokens: {}, organizations: {}, agentPools: {}, agents: {}, projects: {}, workspaces: {}, oauthClients: {},
+    registryModules: {}, noCodeModules: {}, variableOptions: {}, upgradeRuns: {}, dataRetentionPolicies: {},
+    installationDataRetentionPolicy: { id: 'drp-installation', type: 'data-retention-policy-dont-deletes' },
+    moduleProducers: {}, upgradeStepMs: 500, serial: 0,
+  };
+}
+
+/** Removes everything that belongs to an organization (it is being destroyed). */
+export function purgeOrganization(state: PlatformState, externalId: string): void {
+  const drop = <T>(m: Record<string, T>, owned: (v: T) => boolean): void => {
+    for (const [k, v] of Object.entries(m)) if (owned(v)) delete m[k];
+  };
+  const pools = new Set(Object.values(state.agentPools).filter((p) => p.organizationId === externalId).map((p) => p.id));
+  const modules = new Set(Object.values(state.noCodeModules).filter((m) => m.organizationId === externalId).map((m) => m.id));
+  const workspaces = new Set(Object.values(state.workspaces).filter((w) => w.organizationId === externalId).map((w) => w.id));
+  drop(state.agents, (a) => pools.has(a.poolId));
+  drop(state.agentPools, (p) => pools.has(p.id));
+  drop(state.variableOptions, (v) => modules.has(v.noCodeModuleId));
+  drop(state.noCodeModules, (m) => modules.has(m.id));
+  drop(state.upgradeRuns, (r) => workspaces.has(r.workspaceId));
+  drop(state.workspaces, (w) => workspaces.has(w.id));
+  drop(state.projects, (p) => p.organizationId === externalId);
+  drop(state.oauthClients, (c) => c.organizationId === externalId);
+  drop(state.registryModules, (m) => m.organizationId === externalId);
+  drop(state.tokens, (t) => t.organizationId === externalId);
+  delete state.dataRetentionPolicies[externalId];
+  delete state.moduleProducers[externalId];
 }
 
 /** A fresh id with a prefix, e.g. `org-3Fk…`. Random part plus a serial, so ids never repeat. */
