@@ -13,8 +13,9 @@ export interface KvSecretProps extends ResourceProps {
   /** Key path below the mount, e.g. `app/db` (no leading `/`, no `..` segments). A change replaces the secret. */
   readonly path: string;
   /**
-   * The secret's data: each value a string, number, boolean or `SecretValue` (a `SecretValue`
-   * is synthesized as where to find it, never as its value). A change writes a new version.
+   * The secret's data: each value a string, number, boolean, `SecretValue` (synthesized as where
+   * to find it, never as its value) or an attribute of another converge construct (e.g. an
+   * organization's `externalId`). A change writes a new version.
    */
   readonly data: { [key: string]: any };
   /**
@@ -72,6 +73,11 @@ export class KvSecret extends Resource {
     checkKvData(this, props.data);
     checkCustomMetadata(this, props.customMetadata ?? {});
     checkVersionSettings(this, props.maxVersions ?? 0, props.deleteVersionAfter ?? '0s');
+  }
+
+  /** The key's current version after converge wrote it, resolved when converge applies. */
+  public get version(): any {
+    return this._attrRef('version');
   }
 
   /** @internal */

@@ -1,6 +1,7 @@
 import { Construct } from 'constructs';
 import { SecretValue } from '../core/constructs/secret-value';
 import { check, checkDuration, checkInt } from '../core/constructs/validation';
+import { isAttrRef } from '../core/model';
 
 /** Custom metadata limits of the service. */
 export const KV_CUSTOM_METADATA_LIMITS = { maxKeys: 64, maxKeyLength: 128, maxValueLength: 512 };
@@ -22,14 +23,14 @@ export function checkKvPath(scope: Construct, path: string): void {
   check(path.split('/').every((s) => s !== '' && s !== '.'), scope, 'path', `"${path}" must not contain empty or "." segments`);
 }
 
-/** KV data values: strings, finite numbers, booleans or SecretValues. */
+/** KV data values: strings, finite numbers, booleans, SecretValues or references to another construct's attribute. */
 export function checkKvData(scope: Construct, data: { [key: string]: any }): void {
   check(typeof data === 'object' && data !== null && !Array.isArray(data), scope, 'data', 'must be a map of key to value');
   for (const [k, v] of Object.entries(data)) {
     check(k.length > 0, scope, 'data', 'keys must not be empty');
     const ok = typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v))
-      || SecretValue.isSecretValue(v);
-    check(ok, scope, `data.${k}`, 'must be a string, a finite number, a boolean or a SecretValue');
+      || SecretValue.isSecretValue(v) || isAttrRef(v);
+    check(ok, scope, `data.${k}`, 'must be a string, a finite number, a boolean, a SecretValue or an attribute of another converge construct');
   }
 }
 

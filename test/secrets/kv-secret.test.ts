@@ -50,9 +50,18 @@ describe('KvSecret', () => {
     expect(() => new KvSecret(stack(), 'x', { path, data: {} })).toThrow(message);
   });
 
+  test('data may hold an attribute of another construct; the dependency is recorded', () => {
+    const s = stack();
+    const a = new KvSecret(s, 'a', { path: 'a', data: { x: '1' } });
+    new KvSecret(s, 'b', { path: 'b', data: { aVersion: a.version } });
+    const b = ConvergeTesting.desiredState(s).resources.b;
+    expect(b.spec.data).toEqual({ aVersion: { $ref: 'a', attr: 'version' } });
+    expect(b.dependsOn).toEqual(['a']);
+  });
+
   test('refuses bad data values, naming the key', () => {
     expect(() => new KvSecret(stack(), 'x', { path: 'p', data: { nested: { a: 1 } } }))
-      .toThrow(/test\/x: data\.nested must be a string, a finite number, a boolean or a SecretValue/);
+      .toThrow(/test\/x: data\.nested must be a string, a finite number, a boolean, a SecretValue or an attribute/);
     expect(() => new KvSecret(stack(), 'x', { path: 'p', data: { n: NaN } })).toThrow(/data\.n must be/);
     expect(() => new KvSecret(stack(), 'x', { path: 'p', data: { n: null } })).toThrow(/data\.n must be/);
   });

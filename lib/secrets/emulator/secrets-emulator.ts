@@ -1,7 +1,7 @@
 import { timingSafeEqual } from 'crypto';
 import { ApiEmulator, BodyError, EmuRequest, EmuResponse, json, parseJsonBody } from '../../core/emulator/types';
-import { Engine, EngineFactory } from './engine';
-import { KvEngine } from './kv-engine';
+import { Engine } from './engine';
+import { ENGINE_FACTORIES } from './engines';
 import { errors, notFound, objectBody, RequestError } from './responses';
 
 /** Options of the secrets service emulator. */
@@ -12,10 +12,6 @@ export interface SecretsEmulatorOptions {
   readonly mounts?: Record<string, string>;
 }
 
-/** Engine types this emulator can mount; later engines add themselves here. */
-export const ENGINE_FACTORIES: Record<string, EngineFactory> = {
-  kv: () => new KvEngine(),
-};
 
 interface Mount {
   readonly type: string;
