@@ -1,5 +1,6 @@
 import { timingSafeEqual } from 'crypto';
 import { ApiEmulator, BodyError, EmuRequest, EmuResponse, json, parseJsonBody } from '../../core/emulator/types';
+import { Barrier } from './barrier';
 import { Engine } from './engine';
 import { ENGINE_FACTORIES } from './engines';
 import { errors, notFound, objectBody, RequestError } from './responses';
@@ -18,9 +19,9 @@ interface Mount {
   readonly engine: Engine;
 }
 
-/** The serialised state: engine type and engine state per mount. */
+/** The serialised state: engine type and sealed engine state per mount (`state`: unsealed, accepted on restore). */
 interface SecretsSnapshot {
-  mounts: Record<string, { type: string; state: unknown }>;
+  mounts: Record<string, { type: string; sealed?: string; state?: unknown }>;
 }
 
 const READ_METHODS = new Set(['GET', 'LIST', 'HEAD']);
@@ -40,14 +41,19 @@ const READ_METHODS = new Set(['GET', 'LIST', 'HEAD']);
  * - `POST /__admin/mounts/<path>` with `{"type":"kv"}` -> 204 (mounts a new engine; 400 when the
  *   type is unknown or the path is taken)
  * - `DELETE /__admin/mounts/<path>` -> 204 (unmounts and drops the engine's data)
+ *
+ * `snapshot()` seals each engine's state (AES-GCM under a key derived from the root token), as the
+ * real service's storage barrier does, so the data directory never holds a secret in clear.
  */
 export class SecretsEmulator implements ApiEmulator {
   public readonly name = 'secrets';
   private mounts = new Map<string, Mount>();
   private readonly rootToken: string;
+  private readonly barrier: Barrier;
 
   constructor(options: SecretsEmulatorOptions) {
     this.rootToken = options.rootToken;
+    this.barrier = new Barrier(options.rootToken);
     for (const [path, type] of Object.entries(options.mounts ?? { secret: 'kv' })) this.mount(path, type);
   }
 
@@ -70,7 +76,7 @@ export class SecretsEmulator implements ApiEmulator {
 
   public snapshot(): unknown {
     const out: SecretsSnapshot = { mounts: {} };
-    for (const [path, m] of this.mounts) out.mounts[path] = { type: m.type, state: m.engine.snapshot() };
+    for (const [path, m] of this.mounts) out.mounts[path] = { type: m.type, sealed: this.barrier.seal(m.engine.snapshot()) };
     return out;
   }
 
@@ -80,7 +86,7 @@ export class SecretsEmulator implements ApiEmulator {
     this.mounts = new Map();
     for (const [path, m] of Object.entries(snap.mounts)) {
       this.mount(path, m.type);
-      this.mounts.get(path)!.engine.restore(m.state);
+      this.mounts.get(path)!.engine.restore(m.sealed !== undefined ? this.barrier.open(m.sealed) : m.state);
     }
   }
 

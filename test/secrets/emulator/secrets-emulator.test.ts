@@ -63,12 +63,15 @@ describe('persistence', () => {
   test('state survives a restart through the data directory, without the token', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'secrets-emu-'));
     const a = await ServedApi.start(new SecretsEmulator({ rootToken: ROOT_TOKEN }), { port: 0, dataDir: dir });
-    await call(a, 'POST', '/v1/secret/data/keep', { body: { data: { k: 'v' } } });
+    await call(a, 'POST', '/v1/secret/data/keep', { body: { data: { k: 'planted-secret-value' } } });
     await a.stop();
-    expect(fs.readFileSync(path.join(dir, 'secrets.json'), 'utf8')).not.toContain(ROOT_TOKEN);
+    const file = fs.readFileSync(path.join(dir, 'secrets.json'), 'utf8');
+    expect(file).not.toContain(ROOT_TOKEN);
+    expect(file).not.toContain('planted-secret-value');
+    expect(() => new SecretsEmulator({ rootToken: 'another' }).restore(JSON.parse(file))).toThrow(/another root token/);
     const b = await ServedApi.start(new SecretsEmulator({ rootToken: ROOT_TOKEN }), { port: 0, dataDir: dir });
     try {
-      expect((await call(b, 'GET', '/v1/secret/data/keep')).body.data.data).toEqual({ k: 'v' });
+      expect((await call(b, 'GET', '/v1/secret/data/keep')).body.data.data).toEqual({ k: 'planted-secret-value' });
     } finally { await b.stop(); fs.rmSync(dir, { recursive: true, force: true }); }
   });
 });
