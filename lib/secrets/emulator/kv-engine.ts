@@ -15,6 +15,20 @@ type Op = (r: EngineRequest, path: string) => EmuResponse;
  * The key-value version 2 engine: `config`, `data`, `subkeys`, `delete`, `undelete`, `destroy`
  * and `metadata` below its mount, with the version states, check-and-set, trimming and
  * `delete_version_after` rules of the spec.
+ *
+ * Where the spec is silent, as the real service does:
+ * - PATCH without `Content-Type: application/merge-patch+json` answers 415.
+ * - Delete, undelete and destroy of an absent key or unknown versions answer 204; `versions`
+ *   missing or empty answers 400 "no version number provided"; destroyed versions stay listed in
+ *   `versions` with `destroyed: true` and cannot be undeleted.
+ * - A subkeys read of a deleted or destroyed version answers 404 with `subkeys` null and the
+ *   version metadata, like a data read.
+ * - `oldest_version` is 0 until trimming has removed a version, then the oldest version kept.
+ * - Lowering `max_versions` trims nothing until the next data write.
+ * - Metadata write and patch change only the fields present; `custom_metadata` `{}` or null
+ *   clears it (read back as null); patch merges `custom_metadata` (null removes a key).
+ * - Negative durations and `max_versions` are refused with 400 (the real service would take a
+ *   negative `delete_version_after` as "disabled").
  */
 export class KvEngine implements Engine {
   public readonly type = 'kv';
