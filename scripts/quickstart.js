@@ -3,7 +3,7 @@
 // Starts the emulator in this process, then plans, applies, plans again (no changes), changes
 // objects behind converge's back, shows the drift, converges it back and destroys.
 'use strict';
-const { spawnSync } = require('child_process');
+const { spawn } = require('child_process');
 const crypto = require('crypto');
 const fs = require('fs');
 const os = require('os');
@@ -17,13 +17,16 @@ function step(title) {
   process.stdout.write(`\n\x1b[1m==> ${title}\x1b[0m\n`);
 }
 
-function converge(env, args, expected = [0]) {
+// The CLI runs as a child process; never synchronously, since the emulator answers from this process.
+async function converge(env, args, expected = [0]) {
   process.stdout.write(`$ converge ${args.join(' ')}\n`);
-  const r = spawnSync(process.execPath, [cli, ...args], { cwd: root, env, stdio: 'inherit' });
-  if (!expected.includes(r.status)) {
-    throw new Error(`converge ${args.join(' ')} exited with ${r.status} (expected ${expected.join(' or ')})`);
+  const status = await new Promise((resolve) => {
+    spawn(process.execPath, [cli, ...args], { cwd: root, env, stdio: 'inherit' }).on('close', resolve);
+  });
+  if (!expected.includes(status)) {
+    throw new Error(`converge ${args.join(' ')} exited with ${status} (expected ${expected.join(' or ')})`);
   }
-  return r.status;
+  return status;
 }
 
 async function main() {
@@ -40,13 +43,13 @@ async function main() {
     for (const [k, v] of Object.entries(emulator.env)) if (k.endsWith('ADDRESS') || k.endsWith('ADDR')) process.stdout.write(`${k}=${v}\n`);
 
     step('Plan: everything is new');
-    converge(env, ['plan', '--detailed-exitcode'], [2]);
+    await converge(env, ['plan', '--detailed-exitcode'], [2]);
 
     step('Apply');
-    converge(env, ['apply', '--auto-approve']);
+    await converge(env, ['apply', '--auto-approve']);
 
     step('Plan again: nothing to do');
-    converge(env, ['plan', '--detailed-exitcode'], [0]);
+    await converge(env, ['plan', '--detailed-exitcode'], [0]);
 
     step('Someone changes objects behind converge\'s back');
     await fetch(`${emulator.env.SECRETS_ADDR}/v1/secret/data/acme/db`, {
@@ -60,14 +63,14 @@ async function main() {
     process.stdout.write('changed the password of secret/acme/db and the email of organization acme\n');
 
     step('Plan: the drift is found (the password is never shown)');
-    converge(env, ['plan', '--detailed-exitcode'], [2]);
+    await converge(env, ['plan', '--detailed-exitcode'], [2]);
 
     step('Apply: converge it back');
-    converge(env, ['apply', '--auto-approve']);
-    converge(env, ['plan', '--detailed-exitcode'], [0]);
+    await converge(env, ['apply', '--auto-approve']);
+    await converge(env, ['plan', '--detailed-exitcode'], [0]);
 
     step('Destroy (the organization is retained: it is only forgotten)');
-    converge(env, ['destroy', '--auto-approve']);
+    await converge(env, ['destroy', '--auto-approve']);
 
     step('Done: the quick start ran end to end against the emulator.');
   } finally {

@@ -85,7 +85,8 @@ export async function planStack(desired: DesiredStack, state: StateStore, client
 
   // Objects in state that the app no longer has: delete, or forget when retained.
   const orphans = Object.entries(state.records).filter(([addr]) => !resources[addr]);
-  const orphanItems = await Promise.all(orphans.map(([addr, rec]) => sem.run(() => planRemoval(addr, rec, clients, refresh))));
+  const why = opts.destroy ? 'the stack is destroyed' : 'no longer in the app';
+  const orphanItems = await Promise.all(orphans.map(([addr, rec]) => sem.run(() => planRemoval(addr, rec, clients, refresh, why))));
   // An orphan whose object a new address adopts has moved: forget it instead of deleting what was adopted.
   const adopted = new Map(items.filter((x) => x.action === 'adopt').map((x) => [`${x.kind}|${x.id}`, x]));
   for (let i = 0; i < orphanItems.length; i++) {
@@ -143,7 +144,8 @@ async function planResource(address: string, r: DesiredResource, resolved: Resol
   if (id) observed = await handler.read(ctx, id, resolved.value);
 
   if (!observed) {
-    const changes = diffSpec(resolved, undefined, undefined, handler);
+    // Everything is new: no field forces anything.
+    const changes = diffSpec(resolved, undefined, undefined, handler).map((c) => ({ ...c, replace: false }));
     const drift: FieldChange[] = rec?.status === 'created'
       ? [{ path: '(object)', sensitive: false, replace: false, before: 'exists', after: 'deleted outside converge' }] : [];
     return { item: { ...base, drift, action: 'create', changes }, resolved };
@@ -169,15 +171,15 @@ function classify(base: { address: string; kind: string; drift: FieldChange[]; w
   return { ...base, id, action: 'update', changes };
 }
 
-async function planRemoval(address: string, rec: StateRecord, clients: ApiClients, refresh: boolean): Promise<PlanItem> {
+async function planRemoval(address: string, rec: StateRecord, clients: ApiClients, refresh: boolean, why: string): Promise<PlanItem> {
   const base = { address, kind: rec.kind, id: rec.id, changes: [] as FieldChange[], drift: [] as FieldChange[], warnings: [] as string[] };
   if (rec.dataSource) return { ...base, action: 'forget', reason: 'data source removed', dataSource: true };
   if (rec.removalPolicy === 'retain') return { ...base, action: 'forget', reason: 'removal policy retain: the object stays on the API' };
   const handler = resourceHandler(rec.kind);
-  let reason = 'no longer in the app';
+  let reason = why;
   if (refresh && rec.id) {
     const observed = await handler.read({ address: rec.path ?? address, http: clients.for(rec.provider) }, rec.id);
-    if (!observed) reason = 'no longer in the app (already deleted outside converge)';
+    if (!observed) reason = `${why}; already deleted outside converge`;
   }
   return { ...base, action: 'delete', reason, warnings: handler.destroyWarning ? [handler.destroyWarning] : [] };
 }
