@@ -56,15 +56,15 @@ export type ConfigEntry = ServiceDefaultsEntry | ProxyDefaultsEntry | ServiceRes
 /** A body the mesh system cannot decode (answered 400 "Request decoding failed: …"). */
 export class DecodeError extends Error {}
 
-type Field = 'string' | 'bool' | 'int' | 'number' | 'duration' | 'any'
+export type Field = 'string' | 'bool' | 'int' | 'number' | 'duration' | 'any'
   | { obj: Schema } | { map: Field } | { list: Field };
-interface Schema { [canonical: string]: Field }
+export interface Schema { [canonical: string]: Field }
 
 const MESH_GATEWAY: Field = { obj: { Mode: 'string' } };
 const META: Field = { map: 'string' };
 const COMMON: Schema = { Kind: 'string', Name: 'string', Namespace: 'string', Meta: META, CreateIndex: 'int', ModifyIndex: 'int' };
 
-const SCHEMAS: Record<EntryKind, Schema> = {
+export const SCHEMAS: Record<EntryKind, Schema> = {
   [SERVICE_DEFAULTS]: { ...COMMON, Protocol: 'string', MeshGateway: MESH_GATEWAY, ExternalSNI: 'string' },
   [PROXY_DEFAULTS]: { ...COMMON, Config: { map: 'any' }, MeshGateway: MESH_GATEWAY },
   [SERVICE_RESOLVER]: {

@@ -1,0 +1,107 @@
+import { Construct } from 'constructs';
+import { MeshConfigEntry, MeshConfigEntryProps } from './config-entry';
+
+/** A named subset of a service's instances. */
+export interface ResolverSubset {
+  /**
+   * Filter expression over the catalog (`Service.Meta.version == v1`).
+   * @default - every instance
+   */
+  readonly filter?: string;
+  /**
+   * Only instances whose checks all pass (warning counts as failing).
+   * @default false
+   */
+  readonly onlyPassing?: boolean;
+}
+
+/** Where a resolver sends all traffic instead. At least one field; `serviceSubset` and `namespace` need `service`. */
+export interface ResolverRedirect {
+  /** @default - this service */
+  readonly service?: string;
+  /** @default - the target service's default subset */
+  readonly serviceSubset?: string;
+  /** @default - this entry's namespace */
+  readonly namespace?: string;
+  /** @default - the datacenter of compilation */
+  readonly datacenter?: string;
+}
+
+/** Where traffic goes when a subset (or every subset, `*`) has no healthy instance. */
+export interface ResolverFailover {
+  /** @default - this service */
+  readonly service?: string;
+  /** @default - the same subset */
+  readonly serviceSubset?: string;
+  /** @default - this entry's namespace */
+  readonly namespace?: string;
+  /**
+   * Datacenters to try, in order.
+   * @default - the same datacenter
+   */
+  readonly datacenters?: string[];
+}
+
+/** Props of a `service-resolver` configuration entry. */
+export interface ServiceResolverProps extends MeshConfigEntryProps {
+  /** The service resolved. A change replaces the entry. */
+  readonly name: string;
+  /**
+   * Timeout of new connections to the service's instances (a duration: `"15s"`, `"1m"`).
+   * @default - "0s": the mesh's 5s
+   */
+  readonly connectTimeout?: string;
+  /**
+   * The subset used when none is asked for.
+   * @default - no subset: every instance
+   */
+  readonly defaultSubset?: string;
+  /**
+   * Named subsets (names are DNS labels: lower case letters, digits and `-`).
+   * @default {}
+   */
+  readonly subsets?: { [name: string]: ResolverSubset };
+  /**
+   * Sends all traffic to another service, subset, namespace or datacenter. Not with `failover`.
+   * @default - no redirect
+   */
+  readonly redirect?: ResolverRedirect;
+  /**
+   * Failover per subset name, or `*` for every subset. Not with `redirect`.
+   * @default {}
+   */
+  readonly failover?: { [subset: string]: ResolverFailover };
+}
+
+/**
+ * A `service-resolver` configuration entry: subsets, default subset, redirect, failover and
+ * connect timeout of one service.
+ *
+ * @example
+ * new mesh.ServiceResolver(stack, 'web-resolver', {
+ *   name: 'web', connectTimeout: '15s', defaultSubset: 'v1',
+ *   subsets: { v1: { filter: 'Service.Meta.version == v1' }, v2: { filter: 'Service.Meta.version == v2' } },
+ *   failover: { '*': { datacenters: ['dc2'] } },
+ * });
+ */
+export class ServiceResolver extends MeshConfigEntry {
+  private readonly props: ServiceResolverProps;
+
+  constructor(scope: Construct, id: string, props: ServiceResolverProps) {
+    super(scope, id, 'mesh.ServiceResolver', 'service-resolver', props, {
+      name: props.name, connectTimeout: props.connectTimeout, defaultSubset: props.defaultSubset, subsets: props.subsets,
+      redirect: props.redirect, failover: props.failover,
+    });
+    this.props = props;
+  }
+
+  /** @internal */
+  protected _referencedServices(): { namespace: string; service: string }[] {
+    const ns = this.namespace;
+    const out = [{ namespace: ns, service: this.name }];
+    const r = this.props.redirect;
+    if (r?.service) out.push({ namespace: r.namespace || ns, service: r.service });
+    for (const f of Object.values(this.props.failover ?? {})) if (f.service) out.push({ namespace: f.namespace || ns, service: f.service });
+    return out;
+  }
+}

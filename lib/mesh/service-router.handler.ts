@@ -1,0 +1,4 @@
+import { configEntryHandler } from './config-entry.handler';
+
+/** Lifecycle of `mesh.ServiceRouter`: the `service-router` configuration entry. */
+export const serviceRouterHandler = configEntryHandler('mesh.ServiceRouter', 'service-router');

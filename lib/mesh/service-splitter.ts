@@ -1,0 +1,53 @@
+import { Construct } from 'constructs';
+import { MeshConfigEntry, MeshConfigEntryProps } from './config-entry';
+
+/** One share of a split. */
+export interface ServiceSplit {
+  /** Share of the traffic, 0 to 100 (hundredths count); all weights sum to 100. */
+  readonly weight: number;
+  /** @default - this service */
+  readonly service?: string;
+  /** @default - the service's default subset */
+  readonly serviceSubset?: string;
+  /** @default - this entry's namespace */
+  readonly namespace?: string;
+}
+
+/** Props of a `service-splitter` configuration entry. */
+export interface ServiceSplitterProps extends MeshConfigEntryProps {
+  /** The service whose traffic is split. A change replaces the entry. */
+  readonly name: string;
+  /** The splits: weights sum to 100, each destination once. */
+  readonly splits: ServiceSplit[];
+}
+
+/**
+ * A `service-splitter` configuration entry: shares of a service's traffic to subsets or other
+ * services. Needs an L7 protocol (http, http2, grpc): the ServiceDefaults/ProxyDefaults and the
+ * ServiceResolvers (subsets) of the same stack are ordered before it automatically.
+ *
+ * @example
+ * new mesh.ServiceSplitter(stack, 'web-split', {
+ *   name: 'web', splits: [{ weight: 90, serviceSubset: 'v1' }, { weight: 10, serviceSubset: 'v2' }],
+ * });
+ */
+export class ServiceSplitter extends MeshConfigEntry {
+  private readonly props: ServiceSplitterProps;
+
+  constructor(scope: Construct, id: string, props: ServiceSplitterProps) {
+    super(scope, id, 'mesh.ServiceSplitter', 'service-splitter', props, { name: props.name, splits: props.splits });
+    this.props = props;
+  }
+
+  /** @internal */
+  protected _referencedServices(): { namespace: string; service: string }[] {
+    const ns = this.namespace;
+    return [{ namespace: ns, service: this.name },
+      ...(this.props.splits ?? []).map((s) => ({ namespace: s.namespace || ns, service: s.service || this.name }))];
+  }
+
+  /** @internal */
+  protected _needsResolvers(): boolean {
+    return true;
+  }
+}

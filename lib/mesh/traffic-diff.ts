@@ -1,0 +1,4 @@
+import { PlanHook } from '../core/engine/registry';
+
+/** Placeholder until the traffic diff lands (next commit). */
+export const trafficDiffHook: PlanHook = async () => ({ notes: [], errors: [] });
