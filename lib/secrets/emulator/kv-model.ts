@@ -209,11 +209,14 @@ export function mergePatch(target: unknown, patch: unknown): unknown {
   return out;
 }
 
-/** The structure of `data` with leaf values replaced by null, down to `depth` levels (0: no limit). */
+/**
+ * The structure of `data` with leaf values replaced by null, down to `depth` levels (0: no limit).
+ * As the real service: a map with no keys is a leaf too, and keys at `depth` are leaves.
+ */
 export function subkeys(data: unknown, depth: number, level = 1): unknown {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(data as Record<string, unknown>)) {
-    const nested = typeof v === 'object' && v !== null && !Array.isArray(v);
+    const nested = typeof v === 'object' && v !== null && !Array.isArray(v) && Object.keys(v).length > 0;
     out[k] = nested && (depth === 0 || level < depth) ? subkeys(v, depth, level + 1) : null;
   }
   return out;

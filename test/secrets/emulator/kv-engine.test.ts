@@ -162,11 +162,11 @@ describe('subkeys', () => {
     await write('s', data);
     const all = await call(served, 'GET', '/v1/secret/subkeys/s');
     expect(all.status).toBe(200);
-    expect(all.body.data.subkeys).toEqual({ foo: null, bar: { baz: null, deep: { x: null } }, quux: {} });
+    expect(all.body.data.subkeys).toEqual({ foo: null, bar: { baz: null, deep: { x: null } }, quux: null });
     expect(all.body.data.metadata.version).toBe(1);
     expect((await call(served, 'GET', '/v1/secret/subkeys/s?depth=1')).body.data.subkeys).toEqual({ foo: null, bar: null, quux: null });
     expect((await call(served, 'GET', '/v1/secret/subkeys/s?depth=2')).body.data.subkeys)
-      .toEqual({ foo: null, bar: { baz: null, deep: null }, quux: {} });
+      .toEqual({ foo: null, bar: { baz: null, deep: null }, quux: null });
   });
 
   test('by version; absent is 404; deleted version 404 with metadata', async () => {
