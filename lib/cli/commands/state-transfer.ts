@@ -39,7 +39,7 @@ export async function statePush(file: string, opts: { stack?: string; force?: bo
       }
     }
     const serial = exists ? Math.max(doc.serial, state.serial + 1) : doc.serial;
-    await state.replace({ ...doc, stack, serial });
+    await state.replace({ ...doc, stack, serial }, opts.force);
     out.result(`Pushed the state of stack ${stack} (serial ${serial}, ${Object.keys(doc.resources).length} objects).`);
     return 0;
   });

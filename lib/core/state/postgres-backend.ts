@@ -71,23 +71,23 @@ export class PostgresBackend implements StateBackend {
     return r.rows[0]?.document;
   }
 
-  public async write(doc: StateDocument): Promise<void> {
+  public async write(doc: StateDocument, options: { force?: boolean } = {}): Promise<void> {
     await this.ensureTables();
     await this.transaction(async (c) => {
       const cur = await c.query<{ serial: string; lineage: string }>(
         `SELECT serial, lineage FROM ${this.stateTable} WHERE stack = $1 FOR UPDATE`, [doc.stack]);
       const row = cur.rows[0];
       if (row) {
-        if (row.lineage !== doc.lineage) {
+        if (!options.force && row.lineage !== doc.lineage) {
           throw new Error(`refusing to write the state of stack "${doc.stack}": its lineage ${doc.lineage} differs from ` +
             `the lineage ${row.lineage} stored in ${this.describe()} (they are unrelated states)`);
         }
-        if (!(doc.serial > Number(row.serial))) {
+        if (!options.force && !(doc.serial > Number(row.serial))) {
           throw new Error(`refusing to write the state of stack "${doc.stack}" with serial ${doc.serial}: ` +
             `${this.describe()} already holds serial ${row.serial} (another run wrote it; the serial only moves forward)`);
         }
-        await c.query(`UPDATE ${this.stateTable} SET serial = $2, document = $3, updated_at = now() WHERE stack = $1`,
-          [doc.stack, doc.serial, JSON.stringify(doc)]);
+        await c.query(`UPDATE ${this.stateTable} SET serial = $2, lineage = $4, document = $3, updated_at = now() WHERE stack = $1`,
+          [doc.stack, doc.serial, JSON.stringify(doc), doc.lineage]);
       } else {
         // ON CONFLICT: another run created the row between our SELECT and INSERT; refuse rather than overwrite.
         const ins = await c.query(`INSERT INTO ${this.stateTable} (stack, serial, lineage, document, updated_at) ` +

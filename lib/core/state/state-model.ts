@@ -73,8 +73,11 @@ export interface StateBackend {
   /** For messages: `local (.converge)`, `postgres (host/db)`. */
   describe(): string;
   read(stack: string): Promise<StateDocument | undefined>;
-  /** Writes atomically (all or nothing). */
-  write(doc: StateDocument): Promise<void>;
+  /**
+   * Writes atomically (all or nothing). A shared backend refuses another lineage or a serial
+   * that does not move forward, unless `force` (`state push --force`).
+   */
+  write(doc: StateDocument, options?: { force?: boolean }): Promise<void>;
   /**
    * Optional: appends changes of records durably without rewriting the whole document (a
    * journal), so that a state of thousands of objects is still written after every operation.

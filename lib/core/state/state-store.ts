@@ -42,12 +42,15 @@ export class StateStore {
     return this.schedule();
   }
 
-  /** Replaces the whole document (state push). */
-  public replace(doc: StateDocument): Promise<void> {
+  /** Replaces the whole document (state push); `force` overrides a shared backend's lineage check. */
+  public async replace(doc: StateDocument, force = false): Promise<void> {
+    await this.queue;
     this.doc = doc;
-    this.pending.push(...Object.entries(doc.resources).map(([address, record]) => ({ address, record })));
-    this.appends = COMPACT_EVERY; // force a whole write
-    return this.schedule();
+    this.pending = [];
+    this.queue = this.backend.write(doc, { force });
+    await this.queue;
+    this.persisted = true;
+    this.appends = 0;
   }
 
   /** Waits for every write and leaves the backend with one whole document. */
