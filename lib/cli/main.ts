@@ -1,4 +1,6 @@
+import * as fs from 'fs';
 import { Command, Option } from 'commander';
+import { HttpStats } from '../core/http/http-client';
 import './register-kinds';
 import { applyCommand } from './commands/apply';
 import { emulatorCommand } from './commands/emulator';
@@ -11,6 +13,16 @@ import { colorWanted, Output } from './output';
 
 type Handler = (out: Output) => Promise<number>;
 
+/** With CONVERGE_STATS_FILE, writes the run's request count, retries, CPU and peak memory (for `npm run bench`). */
+function writeStats(): void {
+  const file = process.env.CONVERGE_STATS_FILE;
+  if (!file) return;
+  const u = process.resourceUsage();
+  fs.writeFileSync(file, JSON.stringify({
+    ...HttpStats.process, cpuUserMs: u.userCPUTime / 1000, cpuSystemMs: u.systemCPUTime / 1000, maxRssKb: u.maxRSS,
+  }));
+}
+
 /** Runs a command body; an error prints one clear line (never a stack trace, never a secret) and exits 1. */
 async function run(program: Command, cmd: Command, body: Handler): Promise<void> {
   const g = program.opts<{ color?: boolean; quiet?: boolean; logLevel?: string }>();
@@ -18,6 +30,7 @@ async function run(program: Command, cmd: Command, body: Handler): Promise<void>
   const out = new Output({ color: colorWanted(g.color), quiet: g.quiet, json: local.json, debug: g.logLevel === 'debug' });
   try {
     process.exitCode = await body(out);
+    writeStats();
   } catch (e) {
     out.error((e as Error).message);
     out.debug((e as Error).stack ?? '');

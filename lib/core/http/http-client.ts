@@ -55,6 +55,8 @@ const RETRY_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'UND_ERR_SOC
 
 /** Counters shared by every client of a run, reported in the final summary. */
 export class HttpStats {
+  /** Totals of the whole process (the CLI reports them with CONVERGE_STATS_FILE). */
+  public static readonly process = { requests: 0, retries: 0 };
   public requests = 0;
   public retries = 0;
 }
@@ -95,6 +97,7 @@ export class HttpClient {
     for (let attempt = 0; ; attempt++) {
       await this.limiter.acquire();
       this.stats.requests++;
+      HttpStats.process.requests++;
       let res: HttpResponse<T> | undefined;
       let failure: unknown;
       try {
@@ -109,6 +112,7 @@ export class HttpClient {
           const wait = this.serverWait(res) ?? this.backoff(attempt);
           if (res.status === 429) this.limiter.pause(wait);
           this.stats.retries++;
+          HttpStats.process.retries++;
           await sleep(wait);
           continue;
         }
@@ -121,6 +125,7 @@ export class HttpClient {
       const code = (failure as { code?: string }).code ?? '';
       if (idempotent && RETRY_CODES.has(code) && attempt < retries) {
         this.stats.retries++;
+        HttpStats.process.retries++;
         await sleep(this.backoff(attempt));
         continue;
       }
