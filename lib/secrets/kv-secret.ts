@@ -19,7 +19,7 @@ export interface KvSecretProps extends ResourceProps {
    */
   readonly data: { [key: string]: any };
   /**
-   * Custom metadata of the key (at most 64 keys; keys up to 128, values up to 512 characters).
+   * Custom metadata of the key (at most 64 keys; keys 1 to 128, values 1 to 512 characters).
    * @default {}
    */
   readonly customMetadata?: { [key: string]: string };

@@ -34,7 +34,7 @@ export function checkKvData(scope: Construct, data: { [key: string]: any }): voi
   }
 }
 
-/** Custom metadata: at most 64 keys, keys up to 128 and values up to 512 characters. */
+/** Custom metadata: at most 64 keys, keys 1 to 128 and values 1 to 512 characters (the service refuses empty ones). */
 export function checkCustomMetadata(scope: Construct, cm: { [key: string]: string }): void {
   const entries = Object.entries(cm);
   const l = KV_CUSTOM_METADATA_LIMITS;
@@ -43,8 +43,8 @@ export function checkCustomMetadata(scope: Construct, cm: { [key: string]: strin
     check(k.length > 0 && k.length <= l.maxKeyLength, scope, `customMetadata.${k.slice(0, 40)}`,
       `key must be 1 to ${l.maxKeyLength} characters (got ${k.length})`);
     check(typeof v === 'string', scope, `customMetadata.${k}`, 'value must be a string');
-    check(v.length <= l.maxValueLength, scope, `customMetadata.${k}`,
-      `value must be at most ${l.maxValueLength} characters (got ${v.length})`);
+    check(v.length > 0 && v.length <= l.maxValueLength, scope, `customMetadata.${k}`,
+      `value must be 1 to ${l.maxValueLength} characters (got ${v.length})`);
   }
 }
 

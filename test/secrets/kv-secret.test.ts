@@ -74,7 +74,9 @@ describe('KvSecret', () => {
     expect(() => new KvSecret(stack(), 'x', { path: 'p', data: {}, customMetadata: { ['k'.repeat(129)]: 'v' } }))
       .toThrow(/key must be 1 to 128 characters \(got 129\)/);
     expect(() => new KvSecret(stack(), 'x', { path: 'p', data: {}, customMetadata: { k: 'v'.repeat(513) } }))
-      .toThrow(/test\/x: customMetadata\.k value must be at most 512 characters \(got 513\)/);
+      .toThrow(/test\/x: customMetadata\.k value must be 1 to 512 characters \(got 513\)/);
+    expect(() => new KvSecret(stack(), 'x', { path: 'p', data: {}, customMetadata: { k: '' } }))
+      .toThrow(/test\/x: customMetadata\.k value must be 1 to 512 characters \(got 0\)/);
     expect(() => new KvSecret(stack(), 'x', { path: 'p', data: {}, customMetadata: { ['k'.repeat(128)]: 'v'.repeat(512) } })).not.toThrow();
   });
 

@@ -131,7 +131,7 @@ export class KvEngine implements Engine {
     const b = objectBody(r.body);
     const data = this.dataOf(b);
     const existing = this.key(path);
-    checkCas(b.options, existing, this.state.config, false);
+    checkCas(b.options, existing, this.state.config);
     const key = existing ?? newKey();
     const version = writeVersion(key, this.state.config, data);
     this.state.keys[path] = key;
@@ -143,9 +143,12 @@ export class KvEngine implements Engine {
     const b = objectBody(r.body);
     const patch = this.dataOf(b);
     const key = this.key(path);
-    const current = key?.versions[String(key.currentVersion)];
-    if (!key || !current || current.destroyed || isDeleted(current)) return notFound();
-    checkCas(b.options, key, this.state.config, true);
+    if (!key) return notFound();
+    checkCas(b.options, key, this.state.config);
+    const current = key.versions[String(key.currentVersion)];
+    if (!current) return notFound();
+    // As the real service: a deleted or destroyed latest version answers 404 with its metadata.
+    if (current.destroyed || isDeleted(current)) return envelope(versionMetadata(key, key.currentVersion), 404);
     const version = writeVersion(key, this.state.config, mergePatch(current.data, patch) as Record<string, unknown>);
     return envelope(versionMetadata(key, version));
   }
@@ -238,35 +241,52 @@ export class KvEngine implements Engine {
     return envelope({ keys: [...names].sort() });
   }
 
-  /** Applies the metadata fields present in a body (write and patch). */
-  private applyMetadata(key: KvKey, b: Record<string, unknown>, patch: boolean): void {
+  /** Applies the metadata fields present in a body (write and patch); a warning when the engine overrides cas_required. */
+  private applyMetadata(key: KvKey, b: Record<string, unknown>, patch: boolean): string[] {
     const next = { ...key };
+    const warnings: string[] = [];
     if (b.max_versions !== undefined) next.maxVersions = parseMaxVersions(b.max_versions);
-    if (b.cas_required !== undefined) next.casRequired = parseBool('cas_required', b.cas_required);
-    if (b.delete_version_after !== undefined) next.deleteVersionAfter = parseDeleteAfter(b.delete_version_after);
-    if (b.custom_metadata !== undefined) {
-      if (b.custom_metadata === null) {
-        next.customMetadata = null;
-      } else if (patch) {
-        const merged = mergePatch(key.customMetadata ?? {}, checkPatchMap(b.custom_metadata));
-        const cm = checkCustomMetadata(merged);
-        next.customMetadata = Object.keys(cm).length ? cm : null;
-      } else {
-        const cm = checkCustomMetadata(b.custom_metadata);
-        next.customMetadata = Object.keys(cm).length ? cm : null;
+    if (b.cas_required !== undefined) {
+      next.casRequired = parseBool('cas_required', b.cas_required);
+      if (!next.casRequired && this.state.config.casRequired) {
+        warnings.push('"cas_required" set to false, but is mandated by backend config. This value will be ignored.');
       }
+    }
+    if (b.delete_version_after !== undefined) next.deleteVersionAfter = parseDeleteAfter(b.delete_version_after);
+    if (b.custom_metadata !== undefined && b.custom_metadata !== null) {
+      const given = checkCustomMetadata(b.custom_metadata, patch);
+      let cm = given;
+      if (patch) {
+        // Merge: null removes a key; the result must still be within the limits.
+        const p: Record<string, unknown> = {};
+        for (const k of Object.keys(b.custom_metadata as object)) p[k] = k in given ? given[k] : null;
+        cm = checkCustomMetadata(mergePatch(key.customMetadata ?? {}, p));
+      }
+      next.customMetadata = Object.keys(cm).length ? cm : null;
+    } else if (b.custom_metadata === null && !patch) {
+      next.customMetadata = null;
     }
     next.updatedTime = rfc3339Nano(nowNanos());
     Object.assign(key, next);
+    return warnings;
+  }
+
+  /** 204, or 200 with only warnings (as the real service answers a write that warns). */
+  private written(warnings: string[]): EmuResponse {
+    return warnings.length ? envelope(null, 200, warnings) : noContent();
   }
 
   private writeMetadata(r: EngineRequest, path: string): EmuResponse {
     const b = objectBody(r.body);
+    // As the real service: a body without any metadata field changes nothing (not even creating the key).
+    if (!['max_versions', 'cas_required', 'delete_version_after', 'custom_metadata'].some((f) => b[f] !== undefined)) {
+      return noContent();
+    }
     const existing = this.key(path);
     const key = existing ? { ...existing } : newKey();
-    this.applyMetadata(key, b, false);
+    const warnings = this.applyMetadata(key, b, false);
     this.state.keys[path] = key;
-    return noContent();
+    return this.written(warnings);
   }
 
   private patchMetadata(r: EngineRequest, path: string): EmuResponse {
@@ -275,9 +295,9 @@ export class KvEngine implements Engine {
     const existing = this.key(path);
     if (!existing) return notFound();
     const key = { ...existing };
-    this.applyMetadata(key, b, true);
+    const warnings = this.applyMetadata(key, b, true);
     this.state.keys[path] = key;
-    return noContent();
+    return this.written(warnings);
   }
 
   private deleteMetadata(path: string): EmuResponse {
@@ -291,12 +311,4 @@ export class KvEngine implements Engine {
       throw new RequestError(415, `PATCH requires Content-Type of ${MERGE_PATCH}, provided ${type || 'none'}`);
     }
   }
-}
-
-/** A custom-metadata patch: string values, or null to remove a key. */
-function checkPatchMap(v: unknown): Record<string, unknown> {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) {
-    throw new RequestError(400, 'custom_metadata must be a map of string to string');
-  }
-  return v as Record<string, unknown>;
 }

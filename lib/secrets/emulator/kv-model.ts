@@ -137,42 +137,59 @@ export function writeVersion(key: KvKey, config: KvConfig, data: Record<string, 
   return version;
 }
 
-/** Checks `options.cas` of a write against the key's current version (rule 2). */
-export function checkCas(options: unknown, key: KvKey | undefined, config: KvConfig, patch: boolean): void {
-  const cas = (options && typeof options === 'object') ? (options as Record<string, unknown>).cas : undefined;
-  const required = config.casRequired || (key?.casRequired ?? false);
-  if (cas === undefined || cas === null) {
-    if (required) throw new RequestError(400, CAS_REQUIRED);
+/** Checks `options.cas` of a write against the key's current version (rule 2), as the real service does. */
+export function checkCas(options: unknown, key: KvKey | undefined, config: KvConfig): void {
+  const opts = (options && typeof options === 'object') ? options as Record<string, unknown> : {};
+  if (!('cas' in opts)) {
+    if (config.casRequired || (key?.casRequired ?? false)) throw new RequestError(400, CAS_REQUIRED);
     return;
   }
-  if (typeof cas !== 'number' || !Number.isInteger(cas) || cas < 0) {
-    throw new RequestError(400, 'check-and-set parameter must be a non-negative integer');
-  }
-  if (patch && cas === 0) throw new RequestError(400, CAS_MISMATCH);
+  // Weakly decoded like the real service: a number or a numeric string.
+  const raw = opts.cas;
+  const cas = typeof raw === 'string' && /^\d+$/.test(raw) ? Number(raw) : raw;
+  if (typeof cas !== 'number' || !Number.isInteger(cas) || cas < 0) throw new RequestError(400, 'error parsing check-and-set parameter');
   if (cas !== (key?.currentVersion ?? 0)) throw new RequestError(400, CAS_MISMATCH);
 }
 
-/** Validates custom metadata against the service limits. */
-export function checkCustomMetadata(cm: unknown): Record<string, string> {
+/** Several problems in the real service's (go-multierror) wording. */
+function multiError(problems: string[]): string {
+  const n = problems.length;
+  return `${n} error${n === 1 ? '' : 's'} occurred:\n${problems.map((p) => `\t* ${p}`).join('\n')}\n\n`;
+}
+
+const CM_PREFIX = 'custom_metadata validation failed';
+
+/**
+ * Parses custom metadata as the real service does: values weakly decoded to strings (numbers and
+ * booleans become their text; `null` entries dropped when `dropNulls`, for a patch), then checked
+ * against the limits: at most 64 keys, keys 1 to 128 and values 1 to 512 characters.
+ */
+export function checkCustomMetadata(cm: unknown, dropNulls = false): Record<string, string> {
   if (typeof cm !== 'object' || cm === null || Array.isArray(cm)) {
-    throw new RequestError(400, 'custom_metadata must be a map of string to string');
+    throw new RequestError(400, `${CM_PREFIX}: custom_metadata must be a map of string to string`);
   }
-  const entries = Object.entries(cm as Record<string, unknown>);
-  const problems: string[] = [];
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(cm as Record<string, unknown>)) {
+    if (v === null && dropNulls) continue;
+    if (v === null) { out[k] = ''; continue; }
+    if (typeof v === 'object') throw new RequestError(400, `${CM_PREFIX}: value of key "${k}" must be a string`);
+    out[k] = String(v);
+  }
+  const entries = Object.entries(out);
   if (entries.length > CUSTOM_METADATA_MAX_KEYS) {
-    problems.push(`payload must contain at most ${CUSTOM_METADATA_MAX_KEYS} keys, provided ${entries.length}`);
+    throw new RequestError(400, multiError([`${CM_PREFIX}: payload must contain at most ${CUSTOM_METADATA_MAX_KEYS} keys, provided ${entries.length}`]));
   }
+  const problems: string[] = [];
   for (const [k, v] of entries) {
-    if (typeof v !== 'string') { problems.push(`custom_metadata value of key "${k}" must be a string`); continue; }
-    if (k.length > CUSTOM_METADATA_MAX_KEY_LENGTH) {
-      problems.push(`length of key "${k}" is ${k.length} but exceeds maximum key length of ${CUSTOM_METADATA_MAX_KEY_LENGTH}`);
+    if (k.length === 0 || k.length > CUSTOM_METADATA_MAX_KEY_LENGTH) {
+      problems.push(`${CM_PREFIX}: length of key "${k}" is ${k.length} but must be 0 < len(key) <= ${CUSTOM_METADATA_MAX_KEY_LENGTH}`);
     }
-    if (v.length > CUSTOM_METADATA_MAX_VALUE_LENGTH) {
-      problems.push(`length of value for key "${k}" is ${v.length} but exceeds maximum value length of ${CUSTOM_METADATA_MAX_VALUE_LENGTH}`);
+    if (v.length === 0 || v.length > CUSTOM_METADATA_MAX_VALUE_LENGTH) {
+      problems.push(`${CM_PREFIX}: length of value for key "${k}" is ${v.length} but must be 0 < len(value) <= ${CUSTOM_METADATA_MAX_VALUE_LENGTH}`);
     }
   }
-  if (problems.length) throw new RequestError(400, problems.join('; '));
-  return cm as Record<string, string>;
+  if (problems.length) throw new RequestError(400, multiError(problems));
+  return out;
 }
 
 /** Parses `max_versions`. */

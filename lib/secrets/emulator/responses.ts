@@ -17,12 +17,12 @@ export function noContent(): EmuResponse {
 }
 
 /** The standard response envelope wrapped around `data`. */
-export function envelope(data: unknown, status = 200): EmuResponse {
+export function envelope(data: unknown, status = 200, warnings?: string[]): EmuResponse {
   return {
     status,
     body: {
       request_id: randomUUID(), lease_id: '', renewable: false, lease_duration: 0,
-      data, wrap_info: null, warnings: null, auth: null,
+      data, wrap_info: null, warnings: warnings?.length ? warnings : null, auth: null,
     },
   };
 }

@@ -100,6 +100,10 @@ describe('read and write', () => {
     await write('c', { a: 1 });
     expect((await write('c', { a: 2 }, 2)).body).toEqual({ errors: ['check-and-set parameter did not match the current version'] });
     expect((await write('c', { a: 2 }, 1)).body.data.version).toBe(2);
+    // Weakly decoded like the real service: a numeric string works, anything else is a parse error.
+    expect((await call(served, 'POST', '/v1/secret/data/c', { body: { options: { cas: '2' }, data: { a: 3 } } })).body.data.version).toBe(3);
+    expect((await call(served, 'POST', '/v1/secret/data/c', { body: { options: { cas: 'x' }, data: { a: 3 } } })).body)
+      .toEqual({ errors: ['error parsing check-and-set parameter'] });
   });
 
   test('a soft-deleted key still has its version, so cas must match it', async () => {
@@ -141,7 +145,11 @@ describe('patch', () => {
     expect((await call(served, 'PATCH', '/v1/secret/data/none', { headers: MP, body: { data: { a: 1 } } })).status).toBe(404);
     await write('p', { a: 1 });
     await call(served, 'DELETE', '/v1/secret/data/p');
-    expect((await call(served, 'PATCH', '/v1/secret/data/p', { headers: MP, body: { data: { a: 2 } } })).status).toBe(404);
+    const del = await call(served, 'PATCH', '/v1/secret/data/p', { headers: MP, body: { data: { a: 2 } } });
+    expect(del.status).toBe(404);
+    expect(del.body.data).toMatchObject({ version: 1, destroyed: false, deletion_time: expect.stringMatching(RFC3339_NANO) });
+    await call(served, 'POST', '/v1/secret/metadata/m', { body: { max_versions: 1 } });
+    expect(await call(served, 'PATCH', '/v1/secret/data/m', { headers: MP, body: { data: { a: 2 } } })).toMatchObject({ status: 404, body: { errors: [] } });
     await write('q', { a: 1 });
     await call(served, 'PUT', '/v1/secret/destroy/q', { body: { versions: [1] } });
     expect((await call(served, 'PATCH', '/v1/secret/data/q', { headers: MP, body: { data: { a: 2 } } })).status).toBe(404);
@@ -378,9 +386,26 @@ describe('metadata', () => {
     expect((await post({ ['k'.repeat(128)]: 'v' })).status).toBe(204);
     const long = await post({ k: 'v'.repeat(513) });
     expect(long.status).toBe(400);
-    expect(long.body.errors[0]).toMatch(/512/);
+    expect(long.body.errors).toEqual(['1 error occurred:\n\t* custom_metadata validation failed: length of value for key "k" is 513 but must be 0 < len(value) <= 512\n\n']);
     expect((await post({ k: 'v'.repeat(512) })).status).toBe(204);
-    expect((await post({ k: 1 })).status).toBe(400);
+    expect((await post({ k: '' })).status).toBe(400);
+    expect((await post({ k: { nested: 1 } })).status).toBe(400);
+    // Values are weakly decoded to strings, as the real service does.
+    expect((await post({ n: 1, b: true })).status).toBe(204);
+    expect((await meta('lim')).body.data.custom_metadata).toEqual({ n: '1', b: 'true' });
+  });
+
+  test('a metadata write without any field changes nothing, not even creating the key', async () => {
+    expect((await call(served, 'POST', '/v1/secret/metadata/nothing', { body: {} })).status).toBe(204);
+    expect((await meta('nothing')).status).toBe(404);
+  });
+
+  test('cas_required false on a key while the engine requires it answers a warning', async () => {
+    await call(served, 'POST', '/v1/secret/config', { body: { cas_required: true } });
+    const a = await call(served, 'POST', '/v1/secret/metadata/w', { body: { cas_required: false } });
+    expect(a.status).toBe(200);
+    expect(a.body.warnings).toEqual(['"cas_required" set to false, but is mandated by backend config. This value will be ignored.']);
+    expect((await write('w', { a: 1 })).body).toEqual({ errors: ['check-and-set parameter required for this call'] });
   });
 
   test('delete metadata removes every version; deleting again succeeds', async () => {
