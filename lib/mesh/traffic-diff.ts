@@ -1,4 +1,148 @@
-import { PlanHook } from '../core/engine/registry';
+/**
+ * The traffic diff of a plan: before anything is written, the chain of every service that the
+ * planned configuration-entry changes touch is compiled before and after, and the plan shows what
+ * changes for traffic. A change that would break compilation fails the plan with the compile error.
+ *
+ * "Before" is the entries the mesh API holds now (all kinds, every namespace, read through the
+ * plan's mesh client); when they cannot be read, the items' last-applied specs stand in for them.
+ * "After" is "before" with each planned create, update, replace and delete applied.
+ */
+import { HttpClient } from '../core/http/http-client';
+import { PlanHook, PlanHookItem, PlanHookResult } from '../core/engine/registry';
+import { diffChains } from './chain-diff';
+import { MeshClient } from './client/mesh-client';
+import { CompiledChain, CompileError } from './compiler/chain';
+import { compileWithTrace } from './compiler/compile';
+import { ConfigEntry, decodeEntry, ENTRY_KINDS, entryKey, EntryKind } from './compiler/entries';
+import { servicesNamedBy } from './compiler/graph';
+import { EntryValidationError, validateEntry } from './compiler/validate';
+import { specToEntry } from './entry-spec';
 
-/** Placeholder until the traffic diff lands (next commit). */
-export const trafficDiffHook: PlanHook = async () => ({ notes: [], errors: [] });
+/** Construct kinds and the entry kinds they manage. */
+export const ENTRY_KIND_OF: Record<string, EntryKind> = {
+  'mesh.ServiceDefaults': 'service-defaults',
+  'mesh.ProxyDefaults': 'proxy-defaults',
+  'mesh.ServiceResolver': 'service-resolver',
+  'mesh.ServiceSplitter': 'service-splitter',
+  'mesh.ServiceRouter': 'service-router',
+};
+
+const CHANGING = new Set(['create', 'update', 'replace', 'delete', 'adopt']);
+/** Used when the API cannot tell its own (only SNI names depend on them, which the diff does not show). */
+const FALLBACK = { datacenter: 'dc1', trustDomain: 'unknown.consul' };
+
+/** Everything the hook needs from the API; the defaults read it through the plan's mesh client. */
+export interface MeshView {
+  /** Every entry the API holds, or undefined when they cannot be read. */
+  entries(): Promise<ConfigEntry[] | undefined>;
+  /** The agent's datacenter and the trust domain. */
+  basis(): Promise<{ datacenter: string; trustDomain: string }>;
+}
+
+/** A view of the API through an HttpClient (undefined: no client, nothing to read). */
+export function apiView(http: HttpClient | undefined): MeshView {
+  const client = http ? new MeshClient(http) : undefined;
+  return {
+    async entries() {
+      if (!client) return undefined;
+      try {
+        const all: ConfigEntry[] = [];
+        for (const kind of ENTRY_KINDS) {
+          for (const e of (await client.listConfigEntries(kind, { namespace: '*' })).value) all.push(decodeEntry(e));
+        }
+        return all;
+      } catch {
+        return undefined;
+      }
+    },
+    async basis() {
+      if (!client) return FALLBACK;
+      try {
+        const chain = (await client.discoveryChain('converge-probe')).value;
+        const target = Object.values(chain.Targets)[0];
+        const trustDomain = target?.Name.split('.internal.')[1];
+        return { datacenter: chain.Datacenter, trustDomain: trustDomain || FALLBACK.trustDomain };
+      } catch {
+        return FALLBACK;
+      }
+    },
+  };
+}
+
+function entryOf(item: PlanHookItem, spec: Record<string, unknown> | undefined): ConfigEntry | undefined {
+  if (!spec) return undefined;
+  return specToEntry(ENTRY_KIND_OF[item.kind], spec);
+}
+
+/** The traffic diff of a set of planned items against a view of the API. */
+export async function trafficDiff(items: readonly PlanHookItem[], view: MeshView): Promise<PlanHookResult> {
+  const mesh = items.filter((i) => ENTRY_KIND_OF[i.kind] && CHANGING.has(i.action));
+  if (!mesh.length) return { notes: [], errors: [] };
+  const errors: string[] = [];
+
+  const before = new Map<string, ConfigEntry>();
+  const current = await view.entries();
+  if (current) {
+    for (const e of current) before.set(entryKey(e), e);
+  } else {
+    for (const i of items) {
+      const e = ENTRY_KIND_OF[i.kind] ? entryOf(i, i.before) : undefined;
+      if (e) before.set(entryKey(e), e);
+    }
+  }
+  const after = new Map(before);
+  const changedKeys = new Set<string>();
+  for (const i of mesh) {
+    const old = entryOf(i, i.before);
+    const next = i.action === 'delete' ? undefined : entryOf(i, i.after);
+    if (old) { after.delete(entryKey(old)); changedKeys.add(entryKey(old)); }
+    if (next) {
+      try {
+        validateEntry(next);
+      } catch (e) {
+        if (e instanceof EntryValidationError) { errors.push(`${i.address}: ${e.message}`); continue; }
+        throw e;
+      }
+      after.set(entryKey(next), next);
+      changedKeys.add(entryKey(next));
+    }
+  }
+  if (errors.length) return { notes: [], errors };
+
+  const changed = [...changedKeys].map((k) => k.split('/'));
+  const proxyChanged = changed.some(([kind]) => kind === 'proxy-defaults');
+  const changedServices = new Set(changed.map(([, ns, name]) => `${ns}/${name}`));
+  const { datacenter, trustDomain } = await view.basis();
+  const compile = (entries: ConfigEntry[], namespace: string, service: string) => {
+    try {
+      return compileWithTrace({ service, namespace, entries, datacenter, trustDomain });
+    } catch (e) {
+      if (e instanceof CompileError) return e;
+      throw e;
+    }
+  };
+
+  const notes: string[] = [];
+  const beforeList = [...before.values()];
+  const afterList = [...after.values()];
+  for (const { namespace, service } of servicesNamedBy([...beforeList, ...afterList])) {
+    const b = compile(beforeList, namespace, service);
+    const a = compile(afterList, namespace, service);
+    const touches = (r: typeof a) => !(r instanceof CompileError) && r.services.some((s) => changedServices.has(s));
+    if (!proxyChanged && !touches(b) && !touches(a) && !changedServices.has(`${namespace}/${service}`)) continue;
+    const label = namespace === 'default' ? service : `${namespace}/${service}`;
+    if (a instanceof CompileError) {
+      if (!(b instanceof CompileError)) errors.push(`traffic ${label}: the planned change breaks the discovery chain: ${a.message}`);
+      continue;
+    }
+    if (b instanceof CompileError) {
+      notes.push(`traffic ${label}: the discovery chain compiles again (it failed: ${b.message})`);
+      continue;
+    }
+    for (const line of diffChains(b.chain as CompiledChain, a.chain)) notes.push(`traffic ${label}: ${line}`);
+  }
+  return { notes, errors };
+}
+
+/** The plan hook: the traffic diff over the plan's mesh client. */
+export const trafficDiffHook: PlanHook = async ({ items, http }) => trafficDiff(items, apiView(http('mesh')));
