@@ -1,6 +1,10 @@
 import { HttpClient, HttpResponse, HttpStats } from '../../core/http/http-client';
 import { Document, documentToPlain, PlainResource } from './jsonapi';
+import { AgentPoolsClient } from './agent-pools';
+import { NoCodeModulesClient } from './no-code-modules';
+import { OAuthClientsClient } from './oauth-clients';
 import { OrganizationsClient } from './organizations';
+import { SelfHostedClient } from './self-hosted';
 
 export const JSONAPI_TYPE = 'application/vnd.api+json';
 export const API_PREFIX = '/api/v2';
@@ -52,10 +56,19 @@ export class PlatformClient {
   }
 
   public readonly organizations: OrganizationsClient;
+  public readonly oauthClients: OAuthClientsClient;
+  public readonly agentPools: AgentPoolsClient;
+  public readonly noCodeModules: NoCodeModulesClient;
+  /** Module producers and the data retention policy (self-hosted edition). */
+  public readonly selfHosted: SelfHostedClient;
 
   /** @param constructPath the construct the calls are made for, named in errors. */
   constructor(public readonly http: HttpClient, private readonly constructPath?: string) {
     this.organizations = new OrganizationsClient(this);
+    this.oauthClients = new OAuthClientsClient(this);
+    this.agentPools = new AgentPoolsClient(this);
+    this.noCodeModules = new NoCodeModulesClient(this);
+    this.selfHosted = new SelfHostedClient(this);
   }
 
   public close(): Promise<void> {
