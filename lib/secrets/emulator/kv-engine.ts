@@ -1,7 +1,7 @@
 import { EmuResponse } from '../../core/emulator/types';
 import { Engine, EngineRequest } from './engine';
 import {
-  checkCas, checkCustomMetadata, emptyState, isDeleted, keyMetadata, KvKey, KvState, mergePatch, newKey,
+  checkCas, checkCustomMetadata, effectiveDeleteAfter, emptyState, isDeleted, keyMetadata, KvKey, KvState, mergePatch, newKey,
   parseBool, parseDeleteAfter, parseMaxVersions, subkeys, versionMetadata, writeVersion,
 } from './kv-model';
 import { envelope, errors, noContent, notFound, objectBody, RequestError } from './responses';
@@ -19,7 +19,8 @@ type Op = (r: EngineRequest, path: string) => EmuResponse;
  * Where the spec is silent, as the real service does:
  * - PATCH without `Content-Type: application/merge-patch+json` answers 415.
  * - Delete, undelete and destroy of an absent key or unknown versions answer 204; `versions`
- *   missing or empty answers 400 "no version number provided"; destroyed versions stay listed in
+ *   missing or empty answers 400 "No version number provided"; undelete restarts a version's
+ *   `delete_version_after` clock; destroyed versions stay listed in
  *   `versions` with `destroyed: true` and cannot be undeleted.
  * - A subkeys read of a deleted or destroyed version answers 404 with `subkeys` null and the
  *   version metadata, like a data read.
@@ -182,12 +183,12 @@ export class KvEngine implements Engine {
     v.deletionTime = rfc3339Nano(now);
   }
 
+  /** `versions`: a list of integers or a comma-separated string, as the real service accepts. */
   private versionsOf(body: unknown): number[] {
     const vs = objectBody(body).versions;
-    if (vs === undefined || vs === null || (Array.isArray(vs) && vs.length === 0)) {
-      throw new RequestError(400, 'no version number provided');
-    }
-    const list = Array.isArray(vs) ? vs : [vs];
+    const list = typeof vs === 'string' ? vs.split(',').map((x) => x.trim()).filter((x) => x !== '')
+      : Array.isArray(vs) ? vs : vs === undefined || vs === null ? [] : [vs];
+    if (list.length === 0) throw new RequestError(400, 'No version number provided');
     return list.map((x) => {
       const n = typeof x === 'string' && /^\d+$/.test(x) ? Number(x) : x;
       if (typeof n !== 'number' || !Number.isInteger(n) || n < 0) throw new RequestError(400, 'versions must be a list of integers');
@@ -202,8 +203,15 @@ export class KvEngine implements Engine {
     for (const n of versions) {
       const v = key.versions[String(n)];
       if (!v || v.destroyed) continue;
-      if (deleted && !isDeleted(v)) this.markDeleted(v);
-      if (!deleted) { v.deletionNanos = ''; v.deletionTime = ''; }
+      if (deleted) {
+        if (!isDeleted(v)) this.markDeleted(v);
+      } else {
+        // As the real service: an undeleted version gets a fresh deletion time when one applies.
+        const after = effectiveDeleteAfter(key, this.state.config);
+        const at = after > 0 ? nowNanos() + BigInt(after) * 1_000_000_000n : undefined;
+        v.deletionNanos = at === undefined ? '' : at.toString();
+        v.deletionTime = at === undefined ? '' : rfc3339Nano(at);
+      }
     }
     return noContent();
   }

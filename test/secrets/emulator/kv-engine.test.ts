@@ -210,7 +210,7 @@ describe('version states', () => {
     expect((await call(served, 'POST', '/v1/secret/delete/d', { body: { versions: [1, 2] } })).status).toBe(204);
     expect((await read('d', 1)).status).toBe(404);
     expect((await read('d', 2)).status).toBe(404);
-    expect((await call(served, 'POST', '/v1/secret/undelete/d', { body: { versions: [1] } })).status).toBe(204);
+    expect((await call(served, 'POST', '/v1/secret/undelete/d', { body: { versions: '1' } })).status).toBe(204);
     expect((await read('d', 1)).body.data).toMatchObject({ data: { a: 1 }, metadata: { deletion_time: '' } });
     expect((await read('d', 2)).status).toBe(404);
   });
@@ -237,7 +237,7 @@ describe('version states', () => {
     await write('x', { a: 1 });
     for (const [m, p] of [['POST', 'delete'], ['POST', 'undelete'], ['PUT', 'destroy']]) {
       const a = await call(served, m, `/v1/secret/${p}/x`, { body: {} });
-      expect(a).toMatchObject({ status: 400, body: { errors: ['no version number provided'] } });
+      expect(a).toMatchObject({ status: 400, body: { errors: ['No version number provided'] } });
     }
   });
 });
@@ -313,9 +313,11 @@ describe('delete_version_after', () => {
     expect(r.body.data.data).toBeNull();
     expect(r.body.data.metadata).toMatchObject({ version: 1, destroyed: false, deletion_time: w.body.data.deletion_time });
     expect((await call(served, 'GET', '/v1/secret/subkeys/exp')).status).toBe(404);
-    // Undelete brings an expired version back.
+    // Undelete brings an expired version back, with a fresh deletion time.
     await call(served, 'POST', '/v1/secret/undelete/exp', { body: { versions: [1] } });
-    expect((await read('exp')).body.data.data).toEqual({ a: 1 });
+    const back = await read('exp');
+    expect(back.body.data.data).toEqual({ a: 1 });
+    expect(Date.parse(back.body.data.metadata.deletion_time)).toBeGreaterThan(Date.parse(w.body.data.deletion_time));
   });
 
   test("a key's value greater than the engine's is replaced by the engine's", async () => {
