@@ -19,7 +19,7 @@ type Op = (r: EngineRequest, path: string) => EmuResponse;
  * Where the spec is silent, as the real service does:
  * - PATCH without `Content-Type: application/merge-patch+json` answers 415.
  * - Delete, undelete and destroy of an absent key or unknown versions answer 204; `versions`
- *   missing or empty answers 400 "No version number provided"; undelete restarts a version's
+ *   missing or empty answers 400 "No version number provided" ("no …" on destroy); undelete restarts a version's
  *   `delete_version_after` clock; destroyed versions stay listed in
  *   `versions` with `destroyed: true` and cannot be undeleted.
  * - A subkeys read of a deleted or destroyed version answers 404 with `subkeys` null and the
@@ -184,11 +184,11 @@ export class KvEngine implements Engine {
   }
 
   /** `versions`: a list of integers or a comma-separated string, as the real service accepts. */
-  private versionsOf(body: unknown): number[] {
+  private versionsOf(body: unknown, missing = 'No version number provided'): number[] {
     const vs = objectBody(body).versions;
     const list = typeof vs === 'string' ? vs.split(',').map((x) => x.trim()).filter((x) => x !== '')
       : Array.isArray(vs) ? vs : vs === undefined || vs === null ? [] : [vs];
-    if (list.length === 0) throw new RequestError(400, 'No version number provided');
+    if (list.length === 0) throw new RequestError(400, missing);
     return list.map((x) => {
       const n = typeof x === 'string' && /^\d+$/.test(x) ? Number(x) : x;
       if (typeof n !== 'number' || !Number.isInteger(n) || n < 0) throw new RequestError(400, 'versions must be a list of integers');
@@ -217,7 +217,8 @@ export class KvEngine implements Engine {
   }
 
   private destroy(r: EngineRequest, path: string): EmuResponse {
-    const versions = this.versionsOf(r.body);
+    // The real service words this one in lower case.
+    const versions = this.versionsOf(r.body, 'no version number provided');
     const key = this.key(path);
     if (!key) return noContent();
     for (const n of versions) {

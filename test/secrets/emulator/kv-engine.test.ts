@@ -235,9 +235,9 @@ describe('version states', () => {
 
   test('versions are required on delete, undelete, destroy', async () => {
     await write('x', { a: 1 });
-    for (const [m, p] of [['POST', 'delete'], ['POST', 'undelete'], ['PUT', 'destroy']]) {
+    for (const [m, p, msg] of [['POST', 'delete', 'No'], ['POST', 'undelete', 'No'], ['PUT', 'destroy', 'no']]) {
       const a = await call(served, m, `/v1/secret/${p}/x`, { body: {} });
-      expect(a).toMatchObject({ status: 400, body: { errors: ['No version number provided'] } });
+      expect(a).toMatchObject({ status: 400, body: { errors: [`${msg} version number provided`] } });
     }
   });
 });
