@@ -81,3 +81,22 @@ test('snapshot and restore keep entries, indexes and tokens but no token secret'
     await other.api.stop();
   }
 });
+
+test('state survives a restart through the data directory', async () => {
+  const fs = await import('fs');
+  const os = await import('os');
+  const path = await import('path');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mesh-data-'));
+  try {
+    const a = await serveMesh({ dataDir: dir });
+    await a.call('PUT', '/v1/config', { body: { Kind: 'service-resolver', Name: 'web', ConnectTimeout: '3s' } });
+    await a.api.stop();
+    expect(fs.readFileSync(path.join(dir, 'mesh.json'), 'utf8')).not.toContain(MGMT);
+    const b = await serveMesh({ dataDir: dir });
+    expect((await b.call('GET', '/v1/config/service-resolver/web')).body).toMatchObject({ ConnectTimeout: '3s', ModifyIndex: 2 });
+    expect((await b.call('GET', '/v1/discovery-chain/web')).body.Chain.Nodes['resolver:web.default.dc1'].Resolver.ConnectTimeout).toBe('3s');
+    await b.api.stop();
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -94,3 +94,19 @@ test('blocking query answers when wait elapses; an older index answers at once',
   expect((await s.call('GET', '/v1/discovery-chain/web?index=abc')).status).toBe(400);
   expect((await s.call('GET', '/v1/discovery-chain/web?wait=forever')).text.trim()).toBe('Invalid wait time');
 });
+
+test('compile errors are 500 with the message (state restored from a snapshot written elsewhere)', async () => {
+  s.emu.restore({
+    index: 5,
+    entries: { 'service-splitter/default/web': { entry: { Kind: 'service-splitter', Name: 'web', Splits: [{ Weight: 100 }] }, namespace: 'default', createIndex: 5, modifyIndex: 5 } },
+  });
+  const r = await s.call('GET', '/v1/discovery-chain/web');
+  expect(r.status).toBe(500);
+  expect(r.text.trim()).toBe('discovery chain "web" uses a protocol "tcp" that does not permit advanced routing or splitting behavior');
+});
+
+test('missing chain name, unknown paths and methods', async () => {
+  expect((await s.call('GET', '/v1/discovery-chain/')).text.trim()).toBe('Missing chain name');
+  expect((await s.call('GET', '/v1/nothing')).status).toBe(404);
+  expect((await s.call('DELETE', '/v1/discovery-chain/web')).status).toBe(405);
+});
