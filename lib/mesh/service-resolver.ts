@@ -17,23 +17,44 @@ export interface ResolverSubset {
 
 /** Where a resolver sends all traffic instead. At least one field; `serviceSubset` and `namespace` need `service`. */
 export interface ResolverRedirect {
-  /** @default - this service */
+  /**
+   * The service to send traffic to.
+   * @default - this service
+   */
   readonly service?: string;
-  /** @default - the target service's default subset */
+  /**
+   * The subset of that service.
+   * @default - the target service's default subset
+   */
   readonly serviceSubset?: string;
-  /** @default - this entry's namespace */
+  /**
+   * The namespace of that service.
+   * @default - this entry's namespace
+   */
   readonly namespace?: string;
-  /** @default - the datacenter of compilation */
+  /**
+   * The datacenter to send traffic to.
+   * @default - the datacenter of compilation
+   */
   readonly datacenter?: string;
 }
 
 /** Where traffic goes when a subset (or every subset, `*`) has no healthy instance. */
 export interface ResolverFailover {
-  /** @default - this service */
+  /**
+   * The service to fail over to.
+   * @default - this service
+   */
   readonly service?: string;
-  /** @default - the same subset */
+  /**
+   * The subset to fail over to.
+   * @default - the same subset
+   */
   readonly serviceSubset?: string;
-  /** @default - this entry's namespace */
+  /**
+   * The namespace to fail over to.
+   * @default - this entry's namespace
+   */
   readonly namespace?: string;
   /**
    * Datacenters to try, in order.

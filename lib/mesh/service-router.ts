@@ -5,13 +5,25 @@ import { MeshConfigEntry, MeshConfigEntryProps } from './config-entry';
 export interface RouteHeaderMatch {
   /** The header name. */
   readonly name: string;
-  /** @default - not compared exactly */
+  /**
+   * The value the header must equal.
+   * @default - not compared exactly
+   */
   readonly exact?: string;
-  /** @default false */
+  /**
+   * The header must be present (any value).
+   * @default false
+   */
   readonly present?: boolean;
-  /** @default - not compared by prefix */
+  /**
+   * The value must start with this.
+   * @default - not compared by prefix
+   */
   readonly prefix?: string;
-  /** @default - not compared by suffix */
+  /**
+   * The value must end with this.
+   * @default - not compared by suffix
+   */
   readonly suffix?: string;
 }
 
@@ -45,11 +57,20 @@ export interface RouteMatch {
 
 /** Where a matched request goes and how. */
 export interface RouteDestination {
-  /** @default - this service */
+  /**
+   * The service the request goes to.
+   * @default - this service
+   */
   readonly service?: string;
-  /** @default - the service's default subset (through its splitter when no subset is given) */
+  /**
+   * The subset of that service.
+   * @default - the service's default subset (through its splitter when no subset is given)
+   */
   readonly serviceSubset?: string;
-  /** @default - this entry's namespace */
+  /**
+   * The namespace of that service.
+   * @default - this entry's namespace
+   */
   readonly namespace?: string;
   /**
    * Replaces the matched path prefix (needs `pathPrefix` or `pathExact`).
@@ -80,9 +101,15 @@ export interface RouteDestination {
 
 /** One route: the first whose match holds wins. */
 export interface ServiceRoute {
-  /** @default - every request */
+  /**
+   * What the route matches.
+   * @default - every request
+   */
   readonly match?: RouteMatch;
-  /** @default - this service */
+  /**
+   * Where matched requests go.
+   * @default - this service
+   */
   readonly destination?: RouteDestination;
 }
 

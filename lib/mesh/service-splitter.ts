@@ -5,11 +5,20 @@ import { MeshConfigEntry, MeshConfigEntryProps } from './config-entry';
 export interface ServiceSplit {
   /** Share of the traffic, 0 to 100 (hundredths count); all weights sum to 100. */
   readonly weight: number;
-  /** @default - this service */
+  /**
+   * The service this share goes to.
+   * @default - this service
+   */
   readonly service?: string;
-  /** @default - the service's default subset */
+  /**
+   * The subset this share goes to.
+   * @default - the service's default subset
+   */
   readonly serviceSubset?: string;
-  /** @default - this entry's namespace */
+  /**
+   * The namespace of the service.
+   * @default - this entry's namespace
+   */
   readonly namespace?: string;
 }
 

@@ -35,8 +35,8 @@ const FALLBACK = { datacenter: 'dc1', trustDomain: 'unknown.consul' };
 export interface MeshView {
   /** Every entry the API holds, or undefined when they cannot be read. */
   entries(): Promise<ConfigEntry[] | undefined>;
-  /** The agent's datacenter and the trust domain. */
-  basis(): Promise<{ datacenter: string; trustDomain: string }>;
+  /** The agent's datacenter and the trust domain, read from the chain of a service the plan touches. */
+  basis(service: string, namespace: string): Promise<{ datacenter: string; trustDomain: string }>;
 }
 
 /** A view of the API through an HttpClient (undefined: no client, nothing to read). */
@@ -55,10 +55,10 @@ export function apiView(http: HttpClient | undefined): MeshView {
         return undefined;
       }
     },
-    async basis() {
+    async basis(service, namespace) {
       if (!client) return FALLBACK;
       try {
-        const chain = (await client.discoveryChain('converge-probe')).value;
+        const chain = (await client.discoveryChain(service, { namespace })).value;
         const target = Object.values(chain.Targets)[0];
         const trustDomain = target?.Name.split('.internal.')[1];
         return { datacenter: chain.Datacenter, trustDomain: trustDomain || FALLBACK.trustDomain };
@@ -112,7 +112,8 @@ export async function trafficDiff(items: readonly PlanHookItem[], view: MeshView
   const changed = [...changedKeys].map((k) => k.split('/'));
   const proxyChanged = changed.some(([kind]) => kind === 'proxy-defaults');
   const changedServices = new Set(changed.map(([, ns, name]) => `${ns}/${name}`));
-  const { datacenter, trustDomain } = await view.basis();
+  const [ns0, name0] = [...changedServices][0].split('/');
+  const { datacenter, trustDomain } = await view.basis(name0, ns0);
   const compile = (entries: ConfigEntry[], namespace: string, service: string) => {
     try {
       return compileWithTrace({ service, namespace, entries, datacenter, trustDomain });
