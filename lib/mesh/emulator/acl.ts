@@ -52,9 +52,14 @@ export interface Caller {
   readonly operatorWrite: boolean;
 }
 
-/** `undefined`: no token; `'unknown'`: a token the store does not know. */
-export function resolveCaller(secret: string | undefined, managementDigest: string, acl: AclState): Caller | 'unknown' | undefined {
-  if (!secret) return undefined;
+/** A request without a token: the anonymous token, which may do nothing (ACLs deny by default). */
+export const ANONYMOUS: Caller = {
+  management: false, accessorId: 'anonymous', canReadService: () => false, canWriteService: () => false, operatorWrite: false,
+};
+
+/** The caller of a request (anonymous without a token); `'unknown'` for a token the store does not know. */
+export function resolveCaller(secret: string | undefined, managementDigest: string, acl: AclState): Caller | 'unknown' {
+  if (!secret) return ANONYMOUS;
   const d = digest(secret);
   const all = (): boolean => true;
   if (d === managementDigest) {

@@ -52,5 +52,6 @@ export function consistencyOf(req: EmuRequest): string | { error: string } {
 
 /** The permission message, naming the token by its accessor id (never its secret). */
 export function permissionDenied(caller: Caller, permission: string, resource: string): EmuResponse {
-  return text(403, `Permission denied: token with AccessorID '${caller.accessorId}' lacks permission '${permission}' on "${resource}"`);
+  const who = caller.accessorId === 'anonymous' ? 'anonymous token' : `token with AccessorID '${caller.accessorId}'`;
+  return text(403, `Permission denied: ${who} lacks permission '${permission}' on "${resource}"`);
 }

@@ -5,7 +5,7 @@
 import { Router } from '../../core/emulator/router';
 import { EmuRequest, EmuResponse, json } from '../../core/emulator/types';
 import { Change, DEFAULT_WAIT_MS, MAX_WAIT_MS } from './blocking';
-import { consistencyOf, queryMeta, RequestContext, selectNamespace, text } from './context';
+import { consistencyOf, permissionDenied, queryMeta, RequestContext, selectNamespace, text } from './context';
 import { ChainOverrides, CompileError, compileWithTrace, MESH_GATEWAY_MODES, parseGoDuration, PROXY_DEFAULTS, rawField } from '../compiler';
 
 class BadRequest extends Error {}
@@ -54,7 +54,7 @@ async function readChain(req: EmuRequest, service: string, ctx: RequestContext):
   }
   const namespace = selectNamespace(req, ctx.caller);
   if (!ctx.caller.canReadService(namespace, service)) {
-    return text(403, `Permission denied: token with AccessorID '${ctx.caller.accessorId}' lacks permission 'service:read' on "${service}"`);
+    return permissionDenied(ctx.caller, 'service:read', service);
   }
   const compile = () => compileWithTrace({
     service, namespace, entries: ctx.core.allEntries(), datacenter: req.query.get('compile-dc') || dc,

@@ -75,7 +75,6 @@ export class MeshEmulator implements ApiEmulator, MeshCore {
     try {
       const caller = this.authenticate(req);
       if (req.path === '/__admin' || req.path.startsWith('/__admin/')) return this.handleAdmin(req, caller);
-      if (caller === undefined) return text(403, 'Permission denied: anonymous token lacks permission');
       if (caller === 'unknown') return text(403, 'ACL not found');
       const match = this.router.match(req);
       if (match === undefined) return text(404, `Invalid URL path: not a recognized HTTP API endpoint: ${req.path}`);
@@ -111,14 +110,14 @@ export class MeshEmulator implements ApiEmulator, MeshCore {
   }
 
   /** The token from `X-Mesh-Token`, else `Authorization: Bearer`. */
-  private authenticate(req: EmuRequest): Caller | 'unknown' | undefined {
+  private authenticate(req: EmuRequest): Caller | 'unknown' {
     const bearer = /^Bearer\s+(.+)$/i.exec(req.headers.authorization ?? '')?.[1];
     const secret = req.headers['x-mesh-token'] || bearer;
     return resolveCaller(secret, this.managementDigest, this._state.acl);
   }
 
-  private handleAdmin(req: EmuRequest, caller: Caller | 'unknown' | undefined): EmuResponse | Promise<EmuResponse> {
-    if (!caller || caller === 'unknown' || !caller.management) return text(403, 'Permission denied: the admin interface needs the management token');
+  private handleAdmin(req: EmuRequest, caller: Caller | 'unknown'): EmuResponse | Promise<EmuResponse> {
+    if (caller === 'unknown' || !caller.management) return text(403, 'Permission denied: the admin interface needs the management token');
     const match = this.admin.match(req);
     if (match === undefined) return text(404, `no admin endpoint ${req.path}`);
     if (match === 'method') return text(405, `method ${req.method} not allowed`);

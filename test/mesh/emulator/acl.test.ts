@@ -7,6 +7,9 @@ afterEach(async () => { await s.api.stop(); });
 test('missing and unknown tokens are 403', async () => {
   const none = await s.call('GET', '/v1/discovery-chain/web', { token: null });
   expect(none.status).toBe(403);
+  expect(none.text.trim()).toBe('Permission denied: anonymous token lacks permission \'service:read\' on "web"');
+  expect((await s.call('PUT', '/v1/config', { token: null, body: { Kind: 'service-defaults', Name: 'web' } })).status).toBe(403);
+  expect((await s.call('GET', '/v1/config/proxy-defaults', { token: null })).status).toBe(200);
   const wrong = await s.call('GET', '/v1/discovery-chain/web', { token: 'nope' });
   expect(wrong.status).toBe(403);
   expect(wrong.text.trim()).toBe('ACL not found');
