@@ -254,3 +254,41 @@ test('compileWithTrace names the services consulted', () => {
   const r = compileWithTrace({ service: 'web', entries: [decodeEntry({ Kind: 'service-resolver', Name: 'web', Redirect: { Service: 'api' } })] as ConfigEntry[], datacenter: 'dc1', trustDomain: TD });
   expect(r.services).toEqual(['default/api', 'default/web']);
 });
+
+describe('more redirects, failover and sharing', () => {
+  test('a redirect to a subset of another service in another namespace', () => {
+    const chain = compile('web', [
+      { Kind: 'service-resolver', Name: 'web', Redirect: { Service: 'api', ServiceSubset: 'v2', Namespace: 'ops' } },
+      { Kind: 'service-resolver', Name: 'api', Namespace: 'ops', Subsets: { v2: { Filter: 'Service.Meta.v == 2' } } },
+    ]);
+    expect(chain.StartNode).toBe('resolver:v2.api.ops.dc1');
+    expect(chain.Targets['v2.api.ops.dc1']).toMatchObject({ Service: 'api', ServiceSubset: 'v2', Namespace: 'ops', SNI: `v2.api.ops.dc1.internal.${TD}` });
+  });
+  test('failover to another service keeps the subset only for the same service; redirects of failover targets are followed', () => {
+    const chain = compile('web', [
+      { Kind: 'service-resolver', Name: 'web', Failover: { '*': { Service: 'backup', Datacenters: ['dc2', 'dc3'] } } },
+      { Kind: 'service-resolver', Name: 'backup', Redirect: { Service: 'archive' } },
+    ]);
+    expect(chain.Nodes['resolver:web.default.dc1'].Resolver!.Failover).toEqual({ Targets: ['archive.default.dc2', 'archive.default.dc3'] });
+    expect(Object.keys(chain.Targets)).toEqual(['archive.default.dc2', 'archive.default.dc3', 'web.default.dc1']);
+  });
+  test('splits to the same target share one resolver node', () => {
+    const chain = compile('web', [
+      http('web'), http('a'),
+      { Kind: 'service-splitter', Name: 'web', Splits: [{ Weight: 50, Service: 'a' }, { Weight: 50, Service: 'b' }] },
+      { Kind: 'service-resolver', Name: 'b', Redirect: { Service: 'a' } },
+      http('b'),
+    ]);
+    expect(chain.Nodes['splitter:web'].Splits).toEqual([
+      { Weight: 50, NextNode: 'resolver:a.default.dc1' }, { Weight: 50, NextNode: 'resolver:a.default.dc1' }]);
+    expect(Object.keys(chain.Nodes)).toEqual(['resolver:a.default.dc1', 'splitter:web']);
+  });
+  test('a failover target in the agent datacenter keeps no mesh gateway mode while others get it', () => {
+    const chain = compile('web', [
+      { Kind: 'service-defaults', Name: 'web', MeshGateway: { Mode: 'remote' } },
+      { Kind: 'service-resolver', Name: 'web', Redirect: { Datacenter: 'dc2' } },
+    ], { overrides: { OverrideMeshGateway: { Mode: 'remote' } } });
+    expect(chain.Targets['web.default.dc2'].MeshGateway).toEqual({ Mode: 'remote' });
+    expect(chain.CustomizationHash).toBeUndefined(); // the override changed nothing
+  });
+});
