@@ -14,7 +14,7 @@ for (let i = 0; i < mix.platform; i++) {
   new converge.platform.Organization(stack, `org${i}`, { name: `bench-org-${i}`, email: `ops${i}@bench.io`, removalPolicy: converge.RemovalPolicy.DESTROY });
 }
 for (let i = 0; i < mix.mesh; i++) {
-  new converge.mesh.ServiceDefaults(stack, `svc${i}`, { name: `svc-${i}`, protocol: converge.mesh.Protocol.HTTP });
+  new converge.mesh.ServiceDefaults(stack, `svc${i}`, { name: `svc-${i}`, protocol: converge.mesh.MeshProtocol.HTTP });
 }
 for (let i = 0; i < mix.secrets; i++) {
   new converge.secrets.KvSecret(stack, `kv${i}`, { path: `bench/app${i % 100}/s${i}`, data: { user: `u${i}`, n: String(i) } });

@@ -5,3 +5,4 @@ export * from './constructs/secret-value';
 export * from './constructs/api-provider';
 export * from './constructs/resource';
 export * from './constructs/testing';
+export * from './constructs/terraform-bridge';

@@ -31,6 +31,8 @@ export interface EmulatorOptions {
   readonly meshDatacenter?: string;
   readonly meshDatacenters?: string[];
   readonly meshTrustDomain?: string;
+  /** How long an injected timeout holds a request before dropping it. @default 2000 */
+  readonly faultTimeoutMs?: number;
   /** Called for every injected fault. */
   readonly onFault?: (api: string, kind: FaultKind) => void;
 }
@@ -74,9 +76,15 @@ function loadTokens(dataDir?: string): Tokens {
 export class Emulator {
   public static async start(options: EmulatorOptions = {}): Promise<Emulator> {
     const tokens = loadTokens(options.dataDir);
+    const faults: Record<string, number> = {};
     const serve = (api: ConstructorParameters<typeof Object>[0], port: number) => ServedApi.start(api, {
       port, latencyMs: options.latencyMs, faultRate: options.faultRate, faultRetryAfterSeconds: options.faultRetryAfterSeconds,
-      dataDir: options.dataDir, onFault: options.onFault ? (k) => options.onFault!((api as { name: string }).name, k) : undefined,
+      faultTimeoutMs: options.faultTimeoutMs, dataDir: options.dataDir,
+      onFault: (k: FaultKind) => {
+        const name = (api as { name: string }).name;
+        faults[`${name} ${k}`] = (faults[`${name} ${k}`] ?? 0) + 1;
+        options.onFault?.(name, k);
+      },
     });
     const platform = new PlatformEmulator({ adminToken: tokens.platform, edition: options.platformEdition, rateLimit: options.platformRateLimit });
     const secrets = new SecretsEmulator({ rootToken: tokens.secrets, mounts: { secret: 'kv', ...(options.secretsMounts ?? {}) } });
@@ -92,9 +100,13 @@ export class Emulator {
       await Promise.all(served.map((s) => s.stop()));
       throw e;
     }
-    return new Emulator(served, tokens, { platform, secrets, mesh });
+    const emulator = new Emulator(served, tokens, { platform, secrets, mesh });
+    emulator.faults = faults;
+    return emulator;
   }
 
+  /** Injected faults so far, by `<api> <kind>`. */
+  public faults: Record<string, number> = {};
   /** Addresses (without `/api/v2` or `/v1`) and administrator tokens. */
   public readonly env: EmulatorEnv;
 

@@ -9,6 +9,8 @@ export interface EmulatorCommandOptions {
   readonly dataDir?: string;
   readonly latencyMs?: string;
   readonly faultRate?: string;
+  readonly faultRetryAfter?: string;
+  readonly faultTimeoutMs?: string;
   readonly envFile?: string;
   readonly platformEdition?: string;
   readonly platformRateLimit?: string;
@@ -38,7 +40,8 @@ export async function emulatorCommand(opts: EmulatorCommandOptions, out: Output)
   const emulator = await Emulator.start({
     platformPort: num(opts.platformPort, '--platform-port'), secretsPort: num(opts.secretsPort, '--secrets-port'),
     meshPort: num(opts.meshPort, '--mesh-port'), dataDir: opts.dataDir, latencyMs: num(opts.latencyMs, '--latency-ms'),
-    faultRate: num(opts.faultRate, '--fault-rate'), platformEdition: edition, platformRateLimit: num(opts.platformRateLimit, '--platform-rate-limit'),
+    faultRate: num(opts.faultRate, '--fault-rate'), faultRetryAfterSeconds: num(opts.faultRetryAfter, '--fault-retry-after'),
+    faultTimeoutMs: num(opts.faultTimeoutMs, '--fault-timeout-ms'), platformEdition: edition, platformRateLimit: num(opts.platformRateLimit, '--platform-rate-limit'),
     secretsMounts: mounts, meshDatacenter: opts.meshDatacenter,
     meshDatacenters: opts.meshDatacenters ? opts.meshDatacenters.split(',').filter(Boolean) : undefined, meshTrustDomain: opts.meshTrustDomain,
   });

@@ -17,12 +17,20 @@ export interface ServeOptions {
   readonly faultRetryAfterSeconds?: number;
   /** Directory where the API's state is persisted after every write. */
   readonly dataDir?: string;
+  /** How long a `timeout` fault holds the request before dropping it. @default 2000 */
+  readonly faultTimeoutMs?: number;
   /** Called for each injected fault (tests count them). */
   readonly onFault?: (kind: FaultKind) => void;
 }
 
-export type FaultKind = '429' | '500' | '503' | 'drop';
-const FAULTS: FaultKind[] = ['429', '500', '503', 'drop'];
+/**
+ * Injected faults: 429 (with Retry-After), 500 and 503 answered without doing anything; `timeout`
+ * holds the request past the client's patience and drops it; `drop` closes the connection
+ * before handling; `drop-after` handles the request (the write happens) and then closes the
+ * connection without an answer: the ambiguous case a client must read back to resolve.
+ */
+export type FaultKind = '429' | '500' | '503' | 'timeout' | 'drop' | 'drop-after';
+const FAULTS: FaultKind[] = ['429', '500', '503', 'timeout', 'drop', 'drop-after'];
 
 /** One API emulator listening on its own port. */
 export class ServedApi {
@@ -85,9 +93,14 @@ export class ServedApi {
     if (this.options.latencyMs) await new Promise((r) => setTimeout(r, this.options.latencyMs));
 
     const fault = this.pickFault();
-    if (fault) {
+    if (fault && fault !== 'drop-after') {
       this.options.onFault?.(fault);
       if (fault === 'drop') { req.socket.destroy(); return; }
+      if (fault === 'timeout') {
+        await new Promise((r) => setTimeout(r, this.options.faultTimeoutMs ?? 2000));
+        req.socket.destroy();
+        return;
+      }
       const headers: Record<string, string> = { 'content-type': 'application/json' };
       if (fault === '429') headers['retry-after'] = String(this.options.faultRetryAfterSeconds ?? 1);
       res.writeHead(Number(fault), headers);
@@ -122,6 +135,11 @@ export class ServedApi {
       if (this.api.mutates(emuReq) && answer.status < 400) this.persist();
     } catch (e) {
       answer = { status: 500, body: { errors: [`internal error: ${(e as Error).message}`] } };
+    }
+    if (fault === 'drop-after') {
+      this.options.onFault?.(fault);
+      req.socket.destroy();
+      return;
     }
     this.send(res, answer);
   }

@@ -7,6 +7,7 @@ import { Semaphore } from './graph';
 import { HandlerContext, Written } from './handler';
 import { PlanItem, StackPlan } from './plan-model';
 import { dataSourceHandler, resourceHandler } from './registry';
+import { createSafely, isAmbiguous, reconcile } from './recovery';
 import { isUnknown, resolveSpec, UNKNOWN } from './resolve-spec';
 
 export interface ApplyOptions {
@@ -157,8 +158,8 @@ export async function applyPlan(plan: StackPlan, state: StateStore, clients: Api
     const create = async (): Promise<void> => {
       // The intent: if converge dies between the create and the record, the next run adopts by natural key.
       const naturalId = handler.naturalId(resolved.value);
-      await state.put(item.address, record({ id: naturalId ?? '' , outputs: {} }, 'creating'));
-      const w = await handler.create(ctx, resolved.value);
+      await state.put(item.address, record({ id: naturalId ?? '', outputs: {} }, 'creating'));
+      const w = await createSafely(handler, ctx, resolved);
       await state.put(item.address, record(w));
     };
     switch (item.action) {
@@ -173,14 +174,20 @@ export async function applyPlan(plan: StackPlan, state: StateStore, clients: Api
       case 'adopt': {
         const id = item.id ?? prior?.id;
         if (!id) throw new Error(`${r.path}: no identity to update`);
-        const priorRec = { id, spec: prior?.spec ?? {}, outputs: prior?.outputs ?? {} };
-        let w: Written;
+        const known = prior?.status === 'created' ? prior : undefined;
+        let w: Written | undefined;
         if (item.changes.length) {
-          w = await handler.update(ctx, id, resolved.value, item.changes, priorRec);
-        } else {
+          try {
+            w = await handler.update(ctx, id, resolved.value, item.changes, { id, spec: prior?.spec ?? {}, outputs: prior?.outputs ?? {} });
+          } catch (e) {
+            if (!isAmbiguous(e)) throw e;
+          }
+        }
+        if (!w) {
+          // Nothing to write (adoption), or an ambiguous failure: read what is there and converge from it.
           const observed = await handler.read(ctx, id, resolved.value);
-          if (!observed) throw new Error(`${r.path}: the object ${id} disappeared while being adopted`);
-          w = { id, outputs: observed.outputs };
+          if (!observed) throw new Error(`${r.path}: the object ${id} disappeared while being ${item.action === 'adopt' ? 'adopted' : 'updated'}`);
+          w = await reconcile(handler, ctx, id, observed, resolved, known);
         }
         await state.put(item.address, record({ ...w, outputs: { ...(prior?.outputs ?? {}), ...(w.outputs ?? {}) } }));
         return;

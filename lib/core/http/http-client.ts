@@ -49,7 +49,8 @@ export interface HttpResponse<T = unknown> {
 }
 
 const IDEMPOTENT = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'LIST', 'OPTIONS']);
-const RETRY_STATUS = new Set([502, 503, 504]);
+// A server error on an idempotent request is safe to retry (500 included: reads fail that way too).
+const RETRY_STATUS = new Set([500, 502, 503, 504]);
 const RETRY_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED',
   'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT', 'ETIMEDOUT']);
 
