@@ -5,7 +5,7 @@ import { HandlerContext, Observed, ResourceHandler, Written } from './handler';
 import { ResolvedSpec } from './resolve-spec';
 
 /** Attempts after an ambiguous failure before giving up. */
-const ATTEMPTS = 3;
+const ATTEMPTS = 6;
 
 /**
  * A failure after which nobody knows whether the request took effect: no answer (timeout,
