@@ -1,4 +1,5 @@
 import { request } from 'undici';
+import { HttpClient } from '../../lib/core/http/http-client';
 import { ServedApi } from '../../lib/core/emulator/server';
 import { PlatformEmulator, PlatformEmulatorOptions } from '../../lib/platform/emulator/platform-emulator';
 
@@ -119,4 +120,9 @@ export function workspaceDoc(name: string, projectId: string, vars: Record<strin
 
 export function orgDoc(attributes: Record<string, unknown>): unknown {
   return { data: { type: 'organizations', attributes } };
+}
+
+/** A handler context over a served platform emulator, with a token (default: the admin token). */
+export function handlerContext(fx: PlatformFixture, token: string = ADMIN_TOKEN, address = 'test/construct'): { address: string; http: HttpClient } {
+  return { address, http: new HttpClient({ api: 'platform', baseUrl: fx.address, authHeaders: { authorization: `Bearer ${token}` }, rateLimit: 0 }) };
 }

@@ -69,6 +69,13 @@ export interface Workspace extends PlainResource {
   readonly noCodeModuleVersion?: ResourceIdentifier;
 }
 
+export interface RegistryModule extends PlainResource {
+  readonly name: string;
+  readonly provider: string;
+  readonly versionStatuses: { version: string; status: string }[];
+  readonly noCodeModules: ResourceIdentifier[];
+}
+
 export type UpgradeStatus = 'pending' | 'fetching' | 'planning' | 'planned' | 'cost_estimated' | 'planned_and_finished' | 'errored' | 'applied' | string;
 
 export interface WorkspaceUpgrade extends PlainResource {
@@ -192,9 +199,23 @@ export class NoCodeModulesClient {
     return { run, message: await this.confirmUpgrade(id, workspaceId, started.id) };
   }
 
+  /**
+   * A private-registry module (the platform's registry-module show); its `noCodeModules` relationship
+   * names the no-code settings of the module. undefined when absent.
+   */
+  public registryModule(organization: string, name: string, provider: string): Promise<RegistryModule | undefined> {
+    const o = encodeURIComponent(organization);
+    return this.client.getOne(`/organizations/${o}/registry-modules/private/${o}/${encodeURIComponent(name)}/${encodeURIComponent(provider)}`) as Promise<RegistryModule | undefined>;
+  }
+
   /** A workspace (the platform's `GET /workspaces/<id>`); undefined when absent. */
   public showWorkspace(workspaceId: string): Promise<Workspace | undefined> {
     return this.client.getOne(`/workspaces/${encodeURIComponent(workspaceId)}`) as Promise<Workspace | undefined>;
+  }
+
+  /** A workspace by organization and name (the platform's `GET /organizations/<org>/workspaces/<name>`). */
+  public showWorkspaceByName(organization: string, name: string): Promise<Workspace | undefined> {
+    return this.client.getOne(`/organizations/${encodeURIComponent(organization)}/workspaces/${encodeURIComponent(name)}`) as Promise<Workspace | undefined>;
   }
 
   /** Deletes a workspace (the platform's `DELETE /workspaces/<id>`); false when already absent. */

@@ -95,7 +95,7 @@ function showPool(req: EmuRequest, p: Record<string, string>, ctx: PlatformConte
   const wanted = includes(req.query);
   const bad = wanted.filter((i) => i !== 'workspaces');
   if (bad.length) return badRequest(`Invalid include parameter: ${bad.join(',')} (allowed: workspaces)`);
-  const included = wanted.length ? usingWorkspaces(ctx, found.pool).map((w) => workspaceStub(ctx, w)) : undefined;
+  const included = wanted.length ? usingWorkspaces(ctx, found.pool).map((w) => workspaceStub(w)) : undefined;
   return doc(200, { data: poolResource(found.pool, ctx), ...(included ? { included } : {}) });
 }
 
@@ -158,7 +158,7 @@ function usingWorkspaces(ctx: PlatformContext, pool: AgentPoolRecord) {
   return Object.values(ctx.state.workspaces).filter((w) => w.agentPoolId === pool.id);
 }
 
-export function workspaceStub(ctx: PlatformContext, w: { id: string; name: string }): Record<string, unknown> {
+export function workspaceStub(w: { id: string; name: string }): Record<string, unknown> {
   return { id: w.id, type: 'workspaces', attributes: { name: w.name }, links: { self: `${BASE}/workspaces/${w.id}` } };
 }
 

@@ -405,7 +405,8 @@ export function workspaceResource(ctx: PlatformContext, ws: WorkspaceRecord): Re
 
 /**
  * Reading and deleting a workspace: not in the spec's excerpt, but the real platform's
- * `GET`/`DELETE /workspaces/<id>`; the NoCodeWorkspace lifecycle needs them.
+ * `GET`/`DELETE /workspaces/<id>` and `GET /organizations/<org>/workspaces/<name>`; the
+ * NoCodeWorkspace lifecycle needs them.
  */
 export function registerWorkspaceRoutes(router: Router<PlatformContext>): void {
   const visibleWs = (ctx: PlatformContext, id: string): WorkspaceRecord | undefined => {
@@ -414,6 +415,11 @@ export function registerWorkspaceRoutes(router: Router<PlatformContext>): void {
   };
   router.add('GET', `${BASE}/workspaces/:id`, (_req, p, ctx) => {
     const ws = visibleWs(ctx, p.id);
+    return ws ? doc(200, { data: workspaceResource(ctx, ws) }) : notFound();
+  });
+  router.add('GET', `${BASE}/organizations/:org/workspaces/:name`, (_req, p, ctx) => {
+    const org = visibleOrganization(ctx, p.org);
+    const ws = org && Object.values(ctx.state.workspaces).find((w) => w.organizationId === org.externalId && w.name === p.name);
     return ws ? doc(200, { data: workspaceResource(ctx, ws) }) : notFound();
   });
   router.add('DELETE', `${BASE}/workspaces/:id`, (_req, p, ctx) => {
@@ -425,5 +431,36 @@ export function registerWorkspaceRoutes(router: Router<PlatformContext>): void {
       if (pool.allowedWorkspaces) pool.allowedWorkspaces = pool.allowedWorkspaces.filter((id) => id !== ws.id);
     }
     return { status: 204 };
+  });
+}
+
+/**
+ * Reading a private-registry module: not in the spec's excerpt, but the real platform's
+ * `GET /organizations/<org>/registry-modules/private/<namespace>/<name>/<provider>`, whose
+ * `no-code-modules` relationship lets a client find a module's no-code settings.
+ */
+export function registerRegistryModuleRoutes(router: Router<PlatformContext>): void {
+  router.add('GET', `${BASE}/organizations/:org/registry-modules/private/:namespace/:name/:provider`, (_req, p, ctx) => {
+    const org = visibleOrganization(ctx, p.org);
+    if (!org || org.entitlements[ENTITLEMENT] !== true || p.namespace !== org.name) return notFound();
+    const reg = Object.values(ctx.state.registryModules)
+      .find((m) => m.organizationId === org.externalId && m.name === p.name && m.provider === p.provider);
+    if (!reg) return notFound();
+    const noCode = Object.values(ctx.state.noCodeModules).filter((m) => m.registryModuleId === reg.id);
+    return doc(200, {
+      data: {
+        id: reg.id,
+        type: 'registry-modules',
+        attributes: {
+          name: reg.name, namespace: org.name, provider: reg.provider, 'registry-name': 'private', status: 'setup_complete',
+          'version-statuses': reg.versions.map((v) => ({ version: v.version, status: 'ok' })), 'no-code': noCode.some((m) => m.enabled),
+        },
+        relationships: {
+          organization: { data: { id: org.name, type: 'organizations' } },
+          'no-code-modules': { data: noCode.map((m) => ({ id: m.id, type: 'no-code-modules' })) },
+        },
+        links: { self: `${BASE}/organizations/${encodeURIComponent(org.name)}/registry-modules/private/${encodeURIComponent(org.name)}/${reg.name}/${reg.provider}` },
+      },
+    });
   });
 }

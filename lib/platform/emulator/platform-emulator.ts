@@ -4,7 +4,7 @@ import { AdminContext, registerAdminRoutes, tokenDigest } from './admin';
 import { PlatformContext } from './context';
 import { ApiFailure, doc, errors, unauthorized } from './jsonapi';
 import { registerAgentPoolRoutes } from './agent-pools';
-import { registerNoCodeRoutes, registerWorkspaceRoutes } from './no-code-modules';
+import { registerNoCodeRoutes, registerRegistryModuleRoutes, registerWorkspaceRoutes } from './no-code-modules';
 import { registerOAuthClientRoutes } from './oauth-clients';
 import { registerOrganizationRoutes } from './organizations';
 import { registerSelfHostedRoutes } from './self-hosted';
@@ -53,6 +53,7 @@ export class PlatformEmulator implements ApiEmulator {
     registerAgentPoolRoutes(this.router);
     registerNoCodeRoutes(this.router);
     registerWorkspaceRoutes(this.router);
+    registerRegistryModuleRoutes(this.router);
     registerSelfHostedRoutes(this.router);
     registerAdminRoutes(this.admin);
     this.seed();

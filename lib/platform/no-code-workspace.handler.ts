@@ -1,0 +1,111 @@
+import { HandlerContext, Observed, ResourceHandler, Spec, Written } from '../core/engine/handler';
+import { ApiError } from '../core/http/api-error';
+import { durationSeconds } from '../core/constructs/validation';
+import { NoCodeVariable, Workspace } from './client/no-code-modules';
+import { orgAndName, platformClient } from './handler-util';
+
+/** Fields no upgrade can change: the workspace is replaced (the spec has no workspace update). */
+const REPLACE = ['organization', 'noCodeModuleId', 'projectId', 'name', 'description', 'autoApply'];
+
+/** The module version a workspace runs, from `source-module-id` (`private/<org>/<name>/<provider>/<version>`). */
+export function workspaceVersion(ws: Workspace): string | null {
+  const parts = (ws.sourceModuleId ?? '').split('/');
+  return parts.length === 5 ? parts[4] : null;
+}
+
+function outputsOf(ws: Workspace): Record<string, unknown> {
+  return { id: ws.id, moduleVersion: workspaceVersion(ws), noCodeModuleVersionId: ws.noCodeModuleVersion?.id ?? null };
+}
+
+async function show(ctx: HandlerContext, id: string): Promise<Workspace | undefined> {
+  const api = platformClient(ctx).noCodeModules;
+  const named = orgAndName(id);
+  return named ? api.showWorkspaceByName(named.organization, named.name) : api.showWorkspace(id);
+}
+
+function varsOf(spec: Spec): NoCodeVariable[] {
+  return ((spec.variables ?? []) as any[]).map((v) => ({
+    key: v.key, value: String(v.value ?? ''), category: v.category, hcl: v.hcl === true, sensitive: v.sensitive === true, description: v.description ?? '',
+  }));
+}
+
+/**
+ * `platform.NoCodeWorkspace`: identity `ws-…`. Variables are not read back (sensitive ones cannot
+ * be): they are compared with the last apply. A change of variables or of `moduleVersion` (with an
+ * upgrade available) runs the upgrade: initiate, poll until the plan has finished, confirm.
+ */
+export const noCodeWorkspaceHandler: ResourceHandler = {
+  kind: 'platform.NoCodeWorkspace',
+  api: 'platform',
+  replaceFields: REPLACE,
+  destroyWarning: 'deleting a workspace deletes its state and run history; the infrastructure it manages is not destroyed',
+
+  naturalId(): undefined {
+    return undefined;
+  },
+
+  async find(ctx, spec): Promise<string | undefined> {
+    const ws = await platformClient(ctx).noCodeModules.showWorkspaceByName(String(spec.organization), String(spec.name));
+    return ws?.id;
+  },
+
+  importId(id: string): string {
+    if (/^ws-[A-Za-z0-9]+$/.test(id) || orgAndName(id)) return id;
+    throw new Error(`workspace import id "${id}" must be a workspace id (ws-…) or <organization>/<workspace name>`);
+  },
+
+  async read(ctx, id, desired): Promise<Observed | undefined> {
+    const ws = await show(ctx, id);
+    if (!ws) return undefined;
+    const version = workspaceVersion(ws);
+    const fields: Spec = {
+      organization: (ws.organization as { id: string }).id,
+      projectId: ws.project.id,
+      name: ws.name,
+      description: ws.description,
+      autoApply: ws.autoApply,
+      // Unmanaged (null) unless the app names a version; an available upgrade shows as a version change.
+      moduleVersion: desired?.moduleVersion == null ? (desired ? null : version) : version,
+    };
+    // The workspace document names its no-code module version, not the module: the desired one stands.
+    if (desired?.noCodeModuleId !== undefined) fields.noCodeModuleId = desired.noCodeModuleId;
+    return { fields, outputs: outputsOf(ws) };
+  },
+
+  async create(ctx, spec): Promise<Written> {
+    const ws = await platformClient(ctx).noCodeModules.createWorkspace(String(spec.noCodeModuleId), {
+      name: spec.name as string, description: spec.description as string, autoApply: spec.autoApply as boolean,
+      projectId: spec.projectId as string, vars: varsOf(spec),
+    });
+    return { id: ws.id, outputs: outputsOf(ws) };
+  },
+
+  async update(ctx, id, spec, changes): Promise<Written> {
+    const api = platformClient(ctx).noCodeModules;
+    const ws = await show(ctx, id);
+    if (!ws) throw new Error(`${ctx.address}: workspace ${id} no longer exists`);
+    const wantsVersion = changes.some((c) => c.path === 'moduleVersion');
+    const varsChanged = changes.some((c) => c.path === 'variables' || c.path.startsWith('variables'));
+    if (wantsVersion && !ws.noCodeUpgradeAvailable && spec.moduleVersion !== workspaceVersion(ws)) {
+      throw new Error(`${ctx.address}: workspace ${ws.name} runs ${workspaceVersion(ws)} and reports no upgrade available to ${String(spec.moduleVersion)}; `
+        + 'pin that version on the no-code module first');
+    }
+    if (wantsVersion || varsChanged) {
+      const timeoutMs = durationSeconds(spec.upgradeTimeout as string) * 1000;
+      const pollMs = durationSeconds(spec.upgradePollInterval as string) * 1000;
+      try {
+        await api.upgrade(String(spec.noCodeModuleId), ws.id, varsOf(spec), { timeoutMs, pollMs });
+      } catch (e) {
+        if (e instanceof ApiError) throw e;
+        throw new Error(`${ctx.address}: ${(e as Error).message}`);
+      }
+    }
+    const after = await api.showWorkspace(ws.id);
+    return { id: ws.id, outputs: outputsOf(after ?? ws) };
+  },
+
+  async delete(ctx, id): Promise<void> {
+    const ws = await show(ctx, id);
+    if (ws) await platformClient(ctx).noCodeModules.deleteWorkspace(ws.id);
+  },
+};

@@ -1,0 +1,70 @@
+import { HandlerContext } from '../../lib/core/engine/handler';
+import { resourceHandler } from '../../lib/core/engine/registry';
+import '../../lib/platform/handlers';
+import { admin, handlerContext, PlatformFixture, seedOrg } from './helpers';
+
+const handler = resourceHandler('platform.OAuthClient');
+let fx: PlatformFixture;
+let ctx: HandlerContext;
+let projects: string[];
+
+function spec(over: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    organization: 'h-vcs', name: 'main', serviceProvider: 'provider_a', key: 'k', httpUrl: 'https://vcs.example.com',
+    apiUrl: 'https://api.vcs.example.com', oauthToken: 'token-string', privateKey: null, secret: null, rsaPublicKey: null,
+    organizationScoped: true, projects: [], ...over,
+  };
+}
+const prior = (id: string, s: Record<string, unknown>) => ({ id, spec: s, outputs: {} });
+
+beforeAll(async () => {
+  fx = await PlatformFixture.start();
+  ctx = handlerContext(fx);
+  const { project } = await seedOrg(fx, 'h-vcs');
+  const other = await admin(fx, 'POST', '/organizations/h-vcs/projects', { name: 'other' });
+  projects = [project.id, other.id].sort();
+});
+afterAll(async () => {
+  await ctx.http.close();
+  await fx.stop();
+});
+
+test('contract: server-assigned id, replace fields, destroy warning, import ids', () => {
+  expect(handler.naturalId(spec())).toBeUndefined();
+  expect(handler.replaceFields).toEqual(expect.arrayContaining(['serviceProvider', 'httpUrl', 'apiUrl', 'oauthToken', 'privateKey', 'organization']));
+  expect(handler.replaceFields).not.toContain('name');
+  expect(handler.destroyWarning).toMatch(/unlinks every workspace/);
+  expect(handler.importId!('oc-abc123')).toBe('oc-abc123');
+  expect(() => handler.importId!('h-vcs/main')).toThrow(/oc-/);
+});
+
+test('create, read (write-only fields left out), no-op, update in place with project sync, delete', async () => {
+  const desired = spec({ projects: [projects[0]] });
+  const w = await handler.create(ctx, desired);
+  expect(w.id).toMatch(/^oc-/);
+  expect(w.outputs!.oauthTokenId).toMatch(/^ot-/);
+  const read = await handler.read(ctx, w.id, desired);
+  const { oauthToken: _t, privateKey: _p, secret: _s, ...returned } = desired;
+  expect(read!.fields).toEqual(returned);
+  const updated = spec({ name: 'renamed', key: 'k2', organizationScoped: false, projects: [projects[1]], secret: 'new-secret' });
+  await handler.update(ctx, w.id, updated, [{ path: 'secret', sensitive: true, replace: false }], prior(w.id, desired));
+  const after = await handler.read(ctx, w.id, updated);
+  expect(after!.fields).toMatchObject({ name: 'renamed', key: 'k2', organizationScoped: false, projects: [projects[1]] });
+  await handler.delete(ctx, w.id, prior(w.id, updated));
+  expect(await handler.read(ctx, w.id)).toBeUndefined();
+  await handler.delete(ctx, w.id, prior(w.id, updated));
+});
+
+test('find after a crash between create and record: the same name, provider and URL', async () => {
+  const desired = spec({ name: 'crashy' });
+  const w = await handler.create(ctx, desired);
+  expect(await handler.find!(ctx, desired)).toBe(w.id);
+  expect(await handler.find!(ctx, spec({ name: 'crashy', httpUrl: 'https://other.example.com' }))).toBeUndefined();
+  expect(await handler.find!(ctx, spec({ name: 'never' }))).toBeUndefined();
+});
+
+test('a refusal keeps the status: provider_c_server without a private key is a 422', async () => {
+  const err = await handler.create(ctx, spec({ serviceProvider: 'provider_c_server' })).catch((e) => e);
+  expect(err.status).toBe(422);
+  expect(err.message).toMatch(/private-key can't be blank/);
+});
