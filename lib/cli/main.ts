@@ -3,6 +3,7 @@ import { Command, Option } from 'commander';
 import { HttpStats } from '../core/http/http-client';
 import './register-kinds';
 import { applyCommand } from './commands/apply';
+import { bridgeApply, bridgeDestroy } from './commands/bridge';
 import { emulatorCommand } from './commands/emulator';
 import { importCommand } from './commands/import';
 import { planCommand } from './commands/plan';
@@ -119,6 +120,14 @@ export function buildProgram(): Command {
     .option('--mesh-datacenters <list>', 'other known datacenters, comma-separated')
     .option('--mesh-trust-domain <domain>', 'trust domain used in SNI');
   emu.action(() => run(program, emu, (out) => emulatorCommand(emu.opts(), out)));
+  const bridge = program.command('bridge').description("run by the Terraform bridge's provisioners (TerraformBridge)");
+  for (const [name, fn, what] of [['apply', bridgeApply, 'record this generation, then apply the stack'],
+    ['destroy', bridgeDestroy, 'destroy the stack unless a newer generation replaced this one']] as const) {
+    const c = bridge.command(name).description(what)
+      .requiredOption('--stack <name>', 'stack').requiredOption('--generation <id>', "the bridge resource's id")
+      .option('--synth-dir <dir>', 'the synthesized app').option('--parallelism <n>', 'operations at once');
+    c.action(() => run(program, c, (out) => fn(c.opts(), out)));
+  }
   return program;
 }
 
