@@ -37,6 +37,8 @@ export interface HttpRequest {
   readonly idempotent?: boolean;
   /** Construct address, for error messages. */
   readonly constructPath?: string;
+  /** This request's timeout (a blocking query waits longer than usual). @default the client's */
+  readonly timeoutMs?: number;
   /** Statuses answered without throwing (404 is usually "absent"). */
   readonly accept?: number[];
 }
@@ -142,7 +144,10 @@ export class HttpClient {
       body = typeof req.body === 'string' ? req.body : JSON.stringify(req.body);
       headers['content-type'] ??= 'application/json';
     }
-    const res = await this.pool.request({ method: method as Dispatcher.HttpMethod, path: fullPath, headers, body });
+    const res = await this.pool.request({
+      method: method as Dispatcher.HttpMethod, path: fullPath, headers, body,
+      ...(req.timeoutMs ? { headersTimeout: req.timeoutMs, bodyTimeout: req.timeoutMs } : {}),
+    });
     const text = await res.body.text();
     const type = String(res.headers['content-type'] ?? '');
     let parsed: unknown = text.length ? text : undefined;
