@@ -38,7 +38,7 @@ function timed(cmd, args, env) {
 
 async function startEmulator(latency, dir) {
   const envFile = path.join(dir, 'emulator.env');
-  const p = spawn(process.execPath, [cli, 'emulator', '--platform-port', '0', '--secrets-port', '0', '--mesh-port', '0',
+  const p = spawn(cli, ['emulator', '--platform-port', '0', '--secrets-port', '0', '--mesh-port', '0',
     '--latency-ms', String(latency), '--env-file', envFile], { stdio: 'ignore' });
   for (let i = 0; i < 200 && !fs.existsSync(envFile); i++) await new Promise((r) => setTimeout(r, 50));
   const env = Object.fromEntries(fs.readFileSync(envFile, 'utf8').trim().split('\n').map((l) => l.split(/=(.*)/s).slice(0, 2)));
@@ -49,7 +49,7 @@ async function startEmulator(latency, dir) {
 async function converge(args, env) {
   const statsFile = path.join(env.CONVERGE_DIR, `stats-${Date.now()}.json`);
   fs.mkdirSync(env.CONVERGE_DIR, { recursive: true });
-  const { wall, rssMb } = await timed(process.execPath, [cli, '--quiet', ...args], { ...env, CONVERGE_STATS_FILE: statsFile });
+  const { wall, rssMb } = await timed(cli, ['--quiet', ...args], { ...env, CONVERGE_STATS_FILE: statsFile });
   const s = JSON.parse(fs.readFileSync(statsFile, 'utf8'));
   return { wall, rssMb, requests: s.requests, retries: s.retries, cpuMs: s.cpuUserMs + s.cpuSystemMs };
 }

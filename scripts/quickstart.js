@@ -21,7 +21,7 @@ function step(title) {
 async function converge(env, args, expected = [0]) {
   process.stdout.write(`$ converge ${args.join(' ')}\n`);
   const status = await new Promise((resolve) => {
-    spawn(process.execPath, [cli, ...args], { cwd: root, env, stdio: 'inherit' }).on('close', resolve);
+    spawn(cli, args, { cwd: root, env, stdio: 'inherit' }).on('close', resolve);
   });
   if (!expected.includes(status)) {
     throw new Error(`converge ${args.join(' ')} exited with ${status} (expected ${expected.join(' or ')})`);

@@ -109,6 +109,7 @@ export function buildProgram(): Command {
     .option('--mesh-port <port>', 'mesh API port (default 8500; 0: any free port)')
     .option('--data-dir <dir>', 'keep state here across restarts')
     .option('--env-file <file>', 'also write the KEY=value lines to this file')
+    .addOption(new Option('--write-env-file <file>').hideHelp())
     .option('--latency-ms <ms>', 'latency added to every answer')
     .option('--fault-rate <rate>', 'share of requests (0..1) answered by a fault: 429, 500, 503, timeout, dropped connection (before or after the write)')
     .option('--fault-retry-after <seconds>', 'Retry-After of injected 429s (default 1)')
@@ -119,7 +120,7 @@ export function buildProgram(): Command {
     .option('--mesh-datacenter <dc>', "the mesh agent's datacenter (default dc1)")
     .option('--mesh-datacenters <list>', 'other known datacenters, comma-separated')
     .option('--mesh-trust-domain <domain>', 'trust domain used in SNI');
-  emu.action(() => run(program, emu, (out) => emulatorCommand(emu.opts(), out)));
+  emu.action(() => run(program, emu, (out) => emulatorCommand({ ...emu.opts(), envFile: emu.opts().envFile ?? emu.opts().writeEnvFile }, out)));
   const bridge = program.command('bridge').description("run by the Terraform bridge's provisioners (TerraformBridge)");
   for (const [name, fn, what] of [['apply', bridgeApply, 'record this generation, then apply the stack'],
     ['destroy', bridgeDestroy, 'destroy the stack unless a newer generation replaced this one']] as const) {

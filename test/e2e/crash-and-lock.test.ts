@@ -22,7 +22,7 @@ describe('crash safety and locking', () => {
     const dir = build();
     // Kill the CLI once it has made some progress (it prints a line per finished operation).
     const killed = await new Promise<string>((resolve) => {
-      const p = spawn(process.execPath, [CLI, 'apply', '--synth-dir', dir, '--auto-approve'], { env: world.env });
+      const p = spawn(CLI, ['apply', '--synth-dir', dir, '--auto-approve'], { env: world.env });
       let out = '';
       p.stdout.on('data', (d) => {
         out += d;
@@ -58,7 +58,7 @@ describe('crash safety and locking', () => {
     const dir = synthApp((stack) => {
       for (let i = 0; i < 40; i++) new KvSecret(stack, `kv${i}`, { path: `lock/s${i}`, data: { n: String(i) } });
     }, 'locked');
-    const first = spawn(process.execPath, [CLI, 'apply', '--synth-dir', dir, '--auto-approve', '--parallelism', '1'], { env: world.env });
+    const first = spawn(CLI, ['apply', '--synth-dir', dir, '--auto-approve', '--parallelism', '1'], { env: world.env });
     await new Promise<void>((resolve) => first.stdout.on('data', (d) => { if (String(d).includes('✓')) resolve(); }));
     const second = await cliAsync(['apply', '--synth-dir', dir, '--auto-approve'], world.env);
     expect(second.status).toBe(1);

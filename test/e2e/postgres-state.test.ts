@@ -53,7 +53,7 @@ describe('the CLI with its state in PostgreSQL', () => {
     const dir = synthApp((stack) => {
       for (let i = 0; i < 30; i++) new KvSecret(stack, `kv${i}`, { path: `pglock/s${i}`, data: { n: String(i) } });
     }, 'pglocked');
-    const first = spawn(process.execPath, [CLI, 'apply', '--synth-dir', dir, '--auto-approve', '--parallelism', '1'], { env: world.env });
+    const first = spawn(CLI, ['apply', '--synth-dir', dir, '--auto-approve', '--parallelism', '1'], { env: world.env });
     let firstErr = '';
     first.stderr.on('data', (d) => { firstErr += d; });
     const firstCode = new Promise<number | null>((resolve) => first.on('close', resolve));

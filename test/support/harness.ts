@@ -51,14 +51,14 @@ export interface CliResult {
 
 /** Runs the real CLI (built into dist/) synchronously. */
 export function cli(args: string[], env: NodeJS.ProcessEnv, cwd = ROOT): CliResult {
-  const r: SpawnSyncReturns<string> = spawnSync(process.execPath, [CLI, ...args], { env, cwd, encoding: 'utf8', timeout: 120_000 });
+  const r: SpawnSyncReturns<string> = spawnSync(CLI, args, { env, cwd, encoding: 'utf8', timeout: 120_000 });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
 /** Runs the real CLI without blocking the event loop (the emulator lives in this process). */
 export function cliAsync(args: string[], env: NodeJS.ProcessEnv, cwd = ROOT): Promise<CliResult> {
   return new Promise((resolve) => {
-    const p = spawn(process.execPath, [CLI, ...args], { env, cwd });
+    const p = spawn(CLI, args, { env, cwd });
     let stdout = '';
     let stderr = '';
     p.stdout.on('data', (d) => { stdout += d; });
