@@ -1,4 +1,5 @@
 import { EngineFactory } from './engine';
+import { DatabaseEngine } from './database/database-engine';
 import { KvEngine } from './kv-engine';
 
 /**
@@ -7,4 +8,5 @@ import { KvEngine } from './kv-engine';
  */
 export const ENGINE_FACTORIES: Record<string, EngineFactory> = {
   kv: () => new KvEngine(),
+  database: (mount) => new DatabaseEngine(mount),
 };

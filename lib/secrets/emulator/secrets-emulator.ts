@@ -24,6 +24,12 @@ interface SecretsSnapshot {
   mounts: Record<string, { type: string; sealed?: string; state?: unknown }>;
 }
 
+/** Engines mounted when no mounts are given: path -> engine type. */
+const DEFAULT_MOUNTS: Record<string, string> = {
+  secret: 'kv',
+  database: 'database',
+};
+
 const READ_METHODS = new Set(['GET', 'LIST', 'HEAD']);
 
 /**
@@ -54,7 +60,7 @@ export class SecretsEmulator implements ApiEmulator {
   constructor(options: SecretsEmulatorOptions) {
     this.rootToken = options.rootToken;
     this.barrier = new Barrier(options.rootToken);
-    for (const [path, type] of Object.entries(options.mounts ?? { secret: 'kv' })) this.mount(path, type);
+    for (const [path, type] of Object.entries(options.mounts ?? DEFAULT_MOUNTS)) this.mount(path, type);
   }
 
   public async handle(req: EmuRequest): Promise<EmuResponse> {
