@@ -35,7 +35,7 @@ describe('mounts and admin', () => {
       expect((await call(s, 'POST', '/v1/other/data/a', { body: { data: { a: 1 } } })).status).toBe(200);
       expect((await call(s, 'DELETE', '/__admin/mounts/other')).status).toBe(204);
       expect((await call(s, 'GET', '/v1/other/data/a')).status).toBe(404);
-      expect(Object.keys((await call(s, 'GET', '/__admin/mounts')).body.mounts)).toEqual(['secret']);
+      expect(Object.keys((await call(s, 'GET', '/__admin/mounts')).body.mounts)).not.toContain('other');
     } finally { await s.stop(); }
   });
 });
