@@ -39,7 +39,7 @@ function timed(cmd, args, env) {
 async function startEmulator(latency, dir) {
   const envFile = path.join(dir, 'emulator.env');
   const p = spawn(cli, ['emulator', '--platform-port', '0', '--secrets-port', '0', '--mesh-port', '0',
-    '--latency-ms', String(latency), '--env-file', envFile], { stdio: 'ignore' });
+    '--latency-ms', String(latency), '--env-file', envFile], { stdio: ['ignore', 'ignore', 'inherit'] });
   for (let i = 0; i < 200 && !fs.existsSync(envFile); i++) await new Promise((r) => setTimeout(r, 50));
   const env = Object.fromEntries(fs.readFileSync(envFile, 'utf8').trim().split('\n').map((l) => l.split(/=(.*)/s).slice(0, 2)));
   return { env, stop: () => new Promise((r) => { p.on('close', r); p.kill('SIGTERM'); }) };
