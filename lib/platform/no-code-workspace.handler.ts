@@ -86,13 +86,21 @@ export const noCodeWorkspaceHandler: ResourceHandler = {
     if (!ws) throw new Error(`${ctx.address}: workspace ${id} no longer exists`);
     const wantsVersion = changes.some((c) => c.path === 'moduleVersion');
     const varsChanged = changes.some((c) => c.path === 'variables' || c.path.startsWith('variables'));
+    if (wantsVersion && spec.moduleVersion != null) {
+      // The platform upgrades to the module's pinned version: it must be the one asked for.
+      const mod = await api.show(String(spec.noCodeModuleId));
+      if (mod && mod.versionPin !== spec.moduleVersion) {
+        throw new Error(`${ctx.address}: the no-code module pins ${mod.versionPin}, not ${String(spec.moduleVersion)}; `
+          + 'pin that version on the no-code module first');
+      }
+    }
     if (wantsVersion && !ws.noCodeUpgradeAvailable && spec.moduleVersion !== workspaceVersion(ws)) {
       throw new Error(`${ctx.address}: workspace ${ws.name} runs ${workspaceVersion(ws)} and reports no upgrade available to ${String(spec.moduleVersion)}; `
         + 'pin that version on the no-code module first');
     }
     if (wantsVersion || varsChanged) {
-      const timeoutMs = durationSeconds(spec.upgradeTimeout as string) * 1000;
-      const pollMs = durationSeconds(spec.upgradePollInterval as string) * 1000;
+      const timeoutMs = millis(spec.upgradeTimeout, 600_000);
+      const pollMs = millis(spec.upgradePollInterval, 2000);
       try {
         await api.upgrade(String(spec.noCodeModuleId), ws.id, varsOf(spec), { timeoutMs, pollMs });
       } catch (e) {
@@ -109,3 +117,9 @@ export const noCodeWorkspaceHandler: ResourceHandler = {
     if (ws) await platformClient(ctx).noCodeModules.deleteWorkspace(ws.id);
   },
 };
+
+/** A duration of the spec in milliseconds, or the fallback when absent or invalid. */
+function millis(v: unknown, fallback: number): number {
+  const s = typeof v === 'string' || typeof v === 'number' ? durationSeconds(v) : NaN;
+  return Number.isFinite(s) ? s * 1000 : fallback;
+}
