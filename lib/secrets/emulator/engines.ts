@@ -1,6 +1,9 @@
 import { EngineFactory } from './engine';
 import { DatabaseEngine } from './database/database-engine';
 import { KvEngine } from './kv-engine';
+import { MeshTokenEngine } from './mesh-token/mesh-token-engine';
+import { PlatformTokenEngine } from './platform-token/platform-token-engine';
+import { TotpEngine } from './totp/totp-engine';
 
 /**
  * Engine types the secrets emulator can mount, by type name. Each engine lives in its own
@@ -8,5 +11,8 @@ import { KvEngine } from './kv-engine';
  */
 export const ENGINE_FACTORIES: Record<string, EngineFactory> = {
   kv: () => new KvEngine(),
+  totp: () => new TotpEngine(),
+  platform: (mount) => new PlatformTokenEngine(mount),
+  mesh: (mount) => new MeshTokenEngine(mount),
   database: (mount) => new DatabaseEngine(mount),
 };

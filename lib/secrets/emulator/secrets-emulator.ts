@@ -3,6 +3,7 @@ import { ApiEmulator, BodyError, EmuRequest, EmuResponse, json, parseJsonBody } 
 import { Barrier } from './barrier';
 import { Engine } from './engine';
 import { ENGINE_FACTORIES } from './engines';
+import { PUSH_MFA_PATH, PushMfaMethods } from './push-mfa';
 import { errors, notFound, objectBody, RequestError } from './responses';
 
 /** Options of the secrets service emulator. */
@@ -22,11 +23,16 @@ interface Mount {
 /** The serialised state: engine type and sealed engine state per mount (`state`: unsealed, accepted on restore). */
 interface SecretsSnapshot {
   mounts: Record<string, { type: string; sealed?: string; state?: unknown }>;
+  /** Sealed push-MFA methods and login enforcements. */
+  identity?: string;
 }
 
 /** Engines mounted when no mounts are given: path -> engine type. */
 const DEFAULT_MOUNTS: Record<string, string> = {
   secret: 'kv',
+  totp: 'totp',
+  platform: 'platform',
+  mesh: 'mesh',
   database: 'database',
 };
 
@@ -47,6 +53,12 @@ const READ_METHODS = new Set(['GET', 'LIST', 'HEAD']);
  * - `POST /__admin/mounts/<path>` with `{"type":"kv"}` -> 204 (mounts a new engine; 400 when the
  *   type is unknown or the path is taken)
  * - `DELETE /__admin/mounts/<path>` -> 204 (unmounts and drops the engine's data)
+ * - `GET /__admin/mfa/enforcements` -> `{"enforcements":[{"name","mfa_method_ids"}]}`;
+ *   `POST /__admin/mfa/enforcements` with `{"name":"…","mfa_method_ids":["<uuid>"]}` -> 204 (seeds a
+ *   login enforcement, which keeps its push-MFA methods from being deleted; 400 for an unknown id);
+ *   `DELETE /__admin/mfa/enforcements/<name>` -> 204
+ *
+ * Push-MFA methods live at `/v1/identity/mfa/method/pushmfa` (see `push-mfa.ts`), outside any mount.
  *
  * `snapshot()` seals each engine's state (AES-GCM under a key derived from the root token), as the
  * real service's storage barrier does, so the data directory never holds a secret in clear.
@@ -56,6 +68,7 @@ export class SecretsEmulator implements ApiEmulator {
   private mounts = new Map<string, Mount>();
   private readonly rootToken: string;
   private readonly barrier: Barrier;
+  private readonly pushMfa = new PushMfaMethods();
 
   constructor(options: SecretsEmulatorOptions) {
     this.rootToken = options.rootToken;
@@ -68,6 +81,8 @@ export class SecretsEmulator implements ApiEmulator {
     try {
       if (req.path === '/__admin' || req.path.startsWith('/__admin/')) return this.admin(req);
       if (!req.path.startsWith('/v1/')) return notFound();
+      const mfa = this.routePushMfa(req);
+      if (mfa) return mfa;
       return await this.route(req);
     } catch (e) {
       if (e instanceof RequestError) return errors(e.status, e.message);
@@ -83,12 +98,14 @@ export class SecretsEmulator implements ApiEmulator {
   public snapshot(): unknown {
     const out: SecretsSnapshot = { mounts: {} };
     for (const [path, m] of this.mounts) out.mounts[path] = { type: m.type, sealed: this.barrier.seal(m.engine.snapshot()) };
+    out.identity = this.barrier.seal(this.pushMfa.snapshot());
     return out;
   }
 
   public restore(data: unknown): void {
     const snap = data as SecretsSnapshot | undefined;
     if (!snap?.mounts) return;
+    this.pushMfa.restore(snap.identity !== undefined ? this.barrier.open(snap.identity) : undefined);
     this.mounts = new Map();
     for (const [path, m] of Object.entries(snap.mounts)) {
       this.mount(path, m.type);
@@ -129,7 +146,18 @@ export class SecretsEmulator implements ApiEmulator {
     });
   }
 
+  /** `/v1/identity/mfa/method/pushmfa[/<id>]`, or undefined for any other path. */
+  private routePushMfa(req: EmuRequest): EmuResponse | undefined {
+    const rest = req.path.slice('/v1/'.length).replace(/\/+$/, '');
+    if (rest !== PUSH_MFA_PATH && !rest.startsWith(`${PUSH_MFA_PATH}/`)) return undefined;
+    const isList = req.method === 'LIST' || (req.method === 'GET' && req.query.get('list') === 'true');
+    const method = isList ? 'LIST' : req.method === 'PUT' ? 'POST' : req.method;
+    return this.pushMfa.handle(method, rest.slice(PUSH_MFA_PATH.length + 1), parseJsonBody(req));
+  }
+
   private admin(req: EmuRequest): EmuResponse {
+    const enf = /^\/__admin\/mfa\/enforcements(?:\/([^/]+))?\/?$/.exec(req.path);
+    if (enf) return this.pushMfa.admin(req.method, enf[1], parseJsonBody(req));
     const m = /^\/__admin\/mounts(?:\/(.+))?\/?$/.exec(req.path);
     if (!m) return notFound();
     const path = m[1];

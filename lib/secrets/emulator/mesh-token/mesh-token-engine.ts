@@ -1,0 +1,219 @@
+import { EmuResponse } from '../../../core/emulator/types';
+import { Engine, EngineRequest } from '../engine';
+import { boolParam, durationParam, listParam, stringParam } from '../field-params';
+import { DEFAULT_LEASE_TTL, leased } from '../leases';
+import { callService } from '../outbound';
+import { envelope, errors, noContent, notFound, objectBody, RequestError } from '../responses';
+
+interface MeshAccess {
+  address: string;
+  scheme: string;
+  token: string;
+  caCert: string;
+  clientCert: string;
+  clientKey: string;
+}
+
+interface MeshRole {
+  meshPolicies: string[];
+  meshRoles: string[];
+  serviceIdentities: string[];
+  nodeIdentities: string[];
+  meshNamespace: string;
+  partition: string;
+  local: boolean;
+  ttl: number;
+  maxTtl: number;
+}
+
+interface MeshTokenState {
+  access?: MeshAccess;
+  roles: Record<string, MeshRole>;
+}
+
+/** Parameters of mesh versions below 1.11, which the emulated mesh (1.13) no longer takes. */
+const REMOVED_IN_1_11 = ['token_type', 'policy', 'policies', 'lease'];
+
+/**
+ * Service identities: a JSON list as given; a string split on commas, where a piece without
+ * `:` is one more datacenter of the item before it (`web:dc1,dc2,db:dc1` -> `web:dc1,dc2`, `db:dc1`).
+ */
+export function parseServiceIdentities(v: unknown): string[] | undefined {
+  if (v === undefined || v === null) return undefined;
+  if (Array.isArray(v)) return v.map(String).map((s) => s.trim()).filter(Boolean);
+  if (typeof v !== 'string') throw new RequestError(400, 'error converting input for field "service_identities": expected a list or a comma-separated string');
+  const out: string[] = [];
+  for (const piece of v.split(',').map((s) => s.trim()).filter(Boolean)) {
+    if (!piece.includes(':') && out.length) out[out.length - 1] += `,${piece}`;
+    else out.push(piece);
+  }
+  return out;
+}
+
+/**
+ * The mesh-token engine: `config/access`, `roles/<name>`, `creds/<name>`.
+ *
+ * Tokens are minted on the mesh at `<scheme>://<address>` through the mesh emulator's admin
+ * interface (`POST /__admin/tokens`, authenticated by the configured management token): the
+ * role's `mesh_policies` become the token's policies (they must exist there, else creds answer
+ * 500 with the mesh's error), its service identities `service:read` on those services, its
+ * `mesh_namespace` the token's namespace. `mesh_roles` and `node_identities` are kept on the
+ * role but the emulated mesh has no such rules.
+ *
+ * Roles are validated as for mesh 1.11 and later (the version the mesh emulator stands for):
+ * at least one of `mesh_policies`, `mesh_roles`, `service_identities`, `node_identities`
+ * (400 otherwise); `token_type`, `policy`, `policies` and `lease` refused with 400 (removed in
+ * 1.11). The `MeshTokenRole` construct validates the older versions' rules against its `meshVersion`.
+ *
+ * As the real service does, where the spec is silent:
+ * - `config/access` without `token` bootstraps the mesh's ACL system (`PUT /v1/acl/bootstrap`);
+ *   if that fails: 400 "Token not provided and failed to bootstrap ACLs: <error>". Read answers
+ *   `address` and `scheme` only (404 before any write).
+ * - Node identities must be `<node>:<datacenter>`; service identities `<service>[:<dc>[,<dc>]]`.
+ * - Creds answer `token`, `accessor`, `local`, `mesh_namespace`, `partition` with a lease
+ *   `<mount>/creds/<role>/<id>` of the role's `ttl` (768h when unset); an absent role: 400.
+ */
+export class MeshTokenEngine implements Engine {
+  public readonly type = 'mesh';
+  private state: MeshTokenState = { roles: {} };
+
+  constructor(private readonly mount: string) {}
+
+  public async handle(r: EngineRequest): Promise<EmuResponse> {
+    if (r.subPath === 'config/access') {
+      if (r.method === 'GET') return this.readAccess();
+      if (r.method === 'POST') return this.writeAccess(objectBody(r.body));
+      return errors(405, 'unsupported operation');
+    }
+    const m = /^(roles|creds)(?:\/(.*))?$/.exec(r.subPath);
+    if (!m) return errors(404, 'unsupported path');
+    const [, section, raw = ''] = m;
+    const name = raw.replace(/\/$/, '');
+    if (section === 'roles' && name === '') return r.method === 'LIST' ? this.list() : errors(405, 'unsupported operation');
+    if (name === '' || name.includes('/')) return errors(404, 'unsupported path');
+    if (section === 'roles') {
+      if (r.method === 'GET') return this.readRole(name);
+      if (r.method === 'POST') return this.writeRole(name, objectBody(r.body));
+      if (r.method === 'DELETE') { delete this.state.roles[name]; return noContent(); }
+      return errors(405, 'unsupported operation');
+    }
+    return r.method === 'GET' ? this.creds(name) : errors(405, 'unsupported operation');
+  }
+
+  public snapshot(): unknown {
+    return this.state;
+  }
+
+  public restore(data: unknown): void {
+    const d = data as Partial<MeshTokenState> | undefined;
+    this.state = { ...(d?.access ? { access: d.access } : {}), roles: d?.roles ?? {} };
+  }
+
+  private readAccess(): EmuResponse {
+    const a = this.state.access;
+    return a ? envelope({ address: a.address, scheme: a.scheme }) : notFound();
+  }
+
+  private async writeAccess(b: Record<string, unknown>): Promise<EmuResponse> {
+    const address = stringParam(b, 'address');
+    if (!address) throw new RequestError(400, 'missing mesh address');
+    const scheme = stringParam(b, 'scheme', 'http') || 'http';
+    if (scheme !== 'http' && scheme !== 'https') throw new RequestError(400, `scheme must be "http" or "https"`);
+    const clientCert = stringParam(b, 'client_cert');
+    const clientKey = stringParam(b, 'client_key');
+    if (!!clientCert !== !!clientKey) throw new RequestError(400, 'client_cert and client_key must be given together');
+    let token = stringParam(b, 'token');
+    if (!token) {
+      try {
+        const res = await callService(`${scheme}://${address}/v1/acl/bootstrap`, { method: 'PUT', headers: {} }) as { SecretID?: string } | undefined;
+        if (!res?.SecretID) throw new Error('no SecretID in the answer');
+        token = res.SecretID;
+      } catch (e) {
+        throw new RequestError(400, `Token not provided and failed to bootstrap ACLs: ${(e as Error).message}`);
+      }
+    }
+    this.state.access = { address, scheme, token, caCert: stringParam(b, 'ca_cert'), clientCert, clientKey };
+    return noContent();
+  }
+
+  private role(name: string): MeshRole | undefined {
+    return Object.prototype.hasOwnProperty.call(this.state.roles, name) ? this.state.roles[name] : undefined;
+  }
+
+  private list(): EmuResponse {
+    const keys = Object.keys(this.state.roles).sort();
+    return keys.length ? envelope({ keys }) : notFound();
+  }
+
+  private readRole(name: string): EmuResponse {
+    const r = this.role(name);
+    if (!r) return notFound();
+    return envelope({
+      mesh_policies: r.meshPolicies, mesh_roles: r.meshRoles, service_identities: r.serviceIdentities,
+      node_identities: r.nodeIdentities, mesh_namespace: r.meshNamespace, partition: r.partition,
+      local: r.local, ttl: r.ttl, max_ttl: r.maxTtl,
+    });
+  }
+
+  private writeRole(name: string, b: Record<string, unknown>): EmuResponse {
+    for (const f of REMOVED_IN_1_11) {
+      if (b[f] !== undefined && b[f] !== null && b[f] !== '') {
+        throw new RequestError(400, `"${f}" was removed in mesh 1.11; use mesh_policies, mesh_roles, service_identities or node_identities`);
+      }
+    }
+    const prev = this.role(name);
+    const role: MeshRole = {
+      meshPolicies: listParam(b, 'mesh_policies') ?? prev?.meshPolicies ?? [],
+      meshRoles: listParam(b, 'mesh_roles') ?? prev?.meshRoles ?? [],
+      serviceIdentities: parseServiceIdentities(b.service_identities) ?? prev?.serviceIdentities ?? [],
+      nodeIdentities: listParam(b, 'node_identities') ?? prev?.nodeIdentities ?? [],
+      meshNamespace: stringParam(b, 'mesh_namespace', prev?.meshNamespace ?? 'default') || 'default',
+      partition: stringParam(b, 'partition', prev?.partition ?? 'default') || 'default',
+      local: boolParam(b, 'local', prev?.local ?? false),
+      ttl: durationParam(b, 'ttl', prev?.ttl ?? 0),
+      maxTtl: durationParam(b, 'max_ttl', prev?.maxTtl ?? 0),
+    };
+    if (!role.meshPolicies.length && !role.meshRoles.length && !role.serviceIdentities.length && !role.nodeIdentities.length) {
+      throw new RequestError(400, 'Use either a list of policies or roles, or a set of service or node identities');
+    }
+    for (const s of role.serviceIdentities) {
+      const [svc, dcs, extra] = s.split(':');
+      if (!svc || extra !== undefined || (dcs !== undefined && dcs.split(',').some((d) => !d.trim()))) {
+        throw new RequestError(400, `invalid service identity "${s}": expected <service>:<datacenter>[,<datacenter>]`);
+      }
+    }
+    for (const n of role.nodeIdentities) {
+      const parts = n.split(':');
+      if (parts.length !== 2 || !parts[0] || !parts[1]) throw new RequestError(400, `invalid node identity "${n}": expected <node>:<datacenter>`);
+    }
+    if (role.ttl > 0 && role.maxTtl > 0 && role.ttl > role.maxTtl) throw new RequestError(400, 'ttl cannot be greater than max_ttl');
+    this.state.roles[name] = role;
+    return noContent();
+  }
+
+  private async creds(name: string): Promise<EmuResponse> {
+    const role = this.role(name);
+    if (!role) throw new RequestError(400, `role "${name}" not found`);
+    const a = this.state.access;
+    if (!a) throw new RequestError(500, `no access configuration: write ${this.mount}/config/access first`);
+    let minted: { secretId?: string; accessorId?: string } | undefined;
+    try {
+      minted = await callService(`${a.scheme}://${a.address}/__admin/tokens`, {
+        method: 'POST', headers: { 'x-mesh-token': a.token },
+        body: {
+          policies: role.meshPolicies,
+          serviceRead: role.serviceIdentities.map((s) => s.split(':')[0]),
+          namespace: role.meshNamespace,
+          description: `secrets service ${this.mount} role ${name}`,
+        },
+      }) as typeof minted;
+      if (!minted?.secretId) throw new Error('the mesh answered without a token');
+    } catch (e) {
+      throw new RequestError(500, `error creating the mesh token: ${(e as Error).message}`);
+    }
+    return leased({
+      token: minted.secretId, accessor: minted.accessorId, local: role.local,
+      mesh_namespace: role.meshNamespace, partition: role.partition,
+    }, this.mount, name, role.ttl || DEFAULT_LEASE_TTL);
+  }
+}
