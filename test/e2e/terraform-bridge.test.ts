@@ -51,7 +51,7 @@ describe('TerraformBridge', () => {
   const outdir = tempDir('converge-bridge-');
   const synth = (value: string, bridgeEnv?: Record<string, string>) => synthApp((stack) => {
     new KvSecret(stack, 'app', { path: 'bridge/app', data: { value, token: SecretValue.unsafePlainText('in-app-secret-5c1d') } });
-    new TerraformBridge(stack, 'bridge', { convergeCommand: `${process.execPath} ${CLI}`, environment: bridgeEnv });
+    new TerraformBridge(stack, 'bridge', { convergeCommand: CLI, environment: bridgeEnv });
   }, STACK, outdir);
 
   test('synthesizes a null_resource with a desired-state trigger, create_before_destroy and both provisioners', () => {
@@ -108,7 +108,7 @@ describe('TerraformBridge', () => {
   test('a failed apply fails the provisioner (Terraform then marks the resource tainted)', async () => {
     synthApp((stack) => {
       new KvSecret(stack, 'app', { path: 'bridge/failing', data: { p: SecretValue.fromEnv('BRIDGE_UNSET_VARIABLE') } });
-      new TerraformBridge(stack, 'bridge', { convergeCommand: `${process.execPath} ${CLI}` });
+      new TerraformBridge(stack, 'bridge', { convergeCommand: CLI });
     }, STACK, outdir);
     const r0 = readBridge(outdir);
     const r = await runAsTerraform(r0.provisioner[0]['local-exec'], { id: '3333', triggers: r0.triggers }, path.join(outdir, 'stacks', STACK), world.env);

@@ -1,6 +1,7 @@
+import './cdk-adapter';
 import * as crypto from 'crypto';
-import { NullProvider } from '@cdktf/provider-null/lib/provider';
-import { Resource as NullResource } from '@cdktf/provider-null/lib/resource';
+import type { NullProvider as NullProviderType } from '@cdktf/provider-null/lib/provider';
+import type { Resource as NullResource } from '@cdktf/provider-null/lib/resource';
 import { Lazy, TerraformStack } from 'cdktf';
 import { Construct, IConstruct } from 'constructs';
 import { ConvergeElement } from './resource';
@@ -71,11 +72,16 @@ export class TerraformBridge extends Construct {
     super(scope, id);
     const stack = TerraformStack.of(this);
     this.stackName = stack.node.id;
+    // Loaded here, so that @cdktf/provider-null (an optional peer) is needed only by apps that use the bridge.
+    /* eslint-disable @typescript-eslint/no-require-imports */
+    const { NullProvider } = require('@cdktf/provider-null/lib/provider') as { NullProvider: typeof NullProviderType };
+    const { Resource } = require('@cdktf/provider-null/lib/resource') as { Resource: typeof NullResource };
+    /* eslint-enable @typescript-eslint/no-require-imports */
     if (!stack.node.findAll().some((c: IConstruct) => c instanceof NullProvider)) new NullProvider(this, 'null');
     const cmd = props.convergeCommand ?? 'npx --no-install converge';
     const synthDir = props.synthDir ?? '../..';
     const common = `--stack \${self.triggers.stack} --synth-dir ${shellQuote(synthDir)} --generation \${self.id}`;
-    this.resource = new NullResource(this, 'apply', {
+    this.resource = new Resource(this, 'apply', {
       triggers: {
         stack: this.stackName,
         desired_state: Lazy.stringValue({ produce: () => TerraformBridge.desiredStateHash(stack) }),
