@@ -1,0 +1,104 @@
+import { ServedApi } from '../../../lib/core/emulator/server';
+import { MGMT, Served, serveMesh } from '../../mesh/emulator/helpers';
+import { call, startSecrets } from '../emulator-helpers';
+
+let s: ServedApi;
+let mesh: Served;
+beforeEach(async () => {
+  s = await startSecrets({ mesh: 'mesh', consul2: 'mesh' });
+  mesh = await serveMesh();
+});
+afterEach(async () => { await s.stop(); await mesh.api.stop(); });
+
+const hostPort = () => new URL(mesh.api.address).host;
+
+describe('config/access', () => {
+  test('write and read (address and scheme only); address required; cert pairs; bootstrap failure without a token', async () => {
+    expect((await call(s, 'GET', '/v1/mesh/config/access')).status).toBe(404);
+    expect((await call(s, 'POST', '/v1/mesh/config/access', { body: { address: hostPort(), token: MGMT } })).status).toBe(204);
+    const r = await call(s, 'GET', '/v1/mesh/config/access');
+    expect(r.body.data).toEqual({ address: hostPort(), scheme: 'http' });
+    expect(JSON.stringify(r.body)).not.toContain(MGMT);
+    expect(await call(s, 'POST', '/v1/mesh/config/access', { body: { token: 't' } })).toMatchObject({ status: 400, body: { errors: ['missing mesh address'] } });
+    expect(await call(s, 'POST', '/v1/mesh/config/access', { body: { address: 'x:1', token: 't', client_cert: 'PEM' } }))
+      .toMatchObject({ status: 400, body: { errors: ['client_cert and client_key must be given together'] } });
+    expect((await call(s, 'POST', '/v1/mesh/config/access', { body: { address: 'x:1', token: 't', scheme: 'ftp' } })).status).toBe(400);
+    const boot = await call(s, 'POST', '/v1/mesh/config/access', { body: { address: hostPort() } });
+    expect(boot.status).toBe(400);
+    expect(boot.body.errors[0]).toMatch(/^Token not provided and failed to bootstrap ACLs: /);
+  });
+});
+
+describe('roles', () => {
+  test('create, read, list, delete (also absent); comma-separated lists', async () => {
+    expect((await call(s, 'GET', '/v1/mesh/roles/r')).status).toBe(404);
+    const w = await call(s, 'POST', '/v1/mesh/roles/r', {
+      body: { mesh_policies: 'read-web, ops', service_identities: 'web:dc1,dc2,db:dc1', node_identities: 'n1:dc1', ttl: '1h', local: true },
+    });
+    expect(w.status).toBe(204);
+    expect((await call(s, 'GET', '/v1/mesh/roles/r')).body.data).toEqual({
+      mesh_policies: ['read-web', 'ops'], mesh_roles: [], service_identities: ['web:dc1,dc2', 'db:dc1'], node_identities: ['n1:dc1'],
+      mesh_namespace: 'default', partition: 'default', local: true, ttl: 3600, max_ttl: 0,
+    });
+    await call(s, 'POST', '/v1/mesh/roles/q', { body: { mesh_roles: ['admins'] } });
+    expect((await call(s, 'GET', '/v1/mesh/roles?list=true')).body.data.keys).toEqual(['q', 'r']);
+    expect((await call(s, 'GET', '/v1/consul2/roles?list=true')).status).toBe(404);
+    expect((await call(s, 'DELETE', '/v1/mesh/roles/r')).status).toBe(204);
+    expect((await call(s, 'DELETE', '/v1/mesh/roles/r')).status).toBe(204);
+    expect((await call(s, 'GET', '/v1/mesh/roles/r')).status).toBe(404);
+  });
+
+  test('version rules of mesh 1.11+: one of policies/roles/identities; removed fields refused; identity formats', async () => {
+    const bad: [object, RegExp][] = [
+      [{}, /^Use either a list of policies or roles, or a set of service or node identities$/],
+      [{ mesh_policies: [], local: true }, /^Use either/],
+      [{ mesh_policies: ['p'], token_type: 'management' }, /^"token_type" was removed in mesh 1\.11/],
+      [{ policy: 'a2V5', mesh_policies: ['p'] }, /^"policy" was removed in mesh 1\.11/],
+      [{ policies: ['p'] }, /^"policies" was removed in mesh 1\.11/],
+      [{ lease: '1h', mesh_policies: ['p'] }, /^"lease" was removed in mesh 1\.11/],
+      [{ node_identities: ['n1'] }, /^invalid node identity "n1": expected <node>:<datacenter>$/],
+      [{ service_identities: [':dc1'] }, /^invalid service identity ":dc1"/],
+      [{ mesh_policies: ['p'], ttl: '2h', max_ttl: '1h' }, /^ttl cannot be greater than max_ttl$/],
+    ];
+    for (const [body, msg] of bad) {
+      const a = await call(s, 'POST', '/v1/mesh/roles/bad', { body });
+      expect(a.status).toBe(400);
+      expect(a.body.errors[0]).toMatch(msg);
+    }
+    expect((await call(s, 'GET', '/v1/mesh/roles/bad')).status).toBe(404);
+  });
+});
+
+describe('credentials minted on the mesh emulator', () => {
+  test('a leased token the mesh accepts, with the rules of the role', async () => {
+    await call(s, 'POST', '/v1/mesh/config/access', { body: { address: hostPort(), token: MGMT } });
+    await call(s, 'POST', '/v1/mesh/roles/web', { body: { service_identities: ['web:dc1'], ttl: '30m' } });
+    const a = await call(s, 'GET', '/v1/mesh/creds/web');
+    expect(a.status).toBe(200);
+    expect(a.body).toMatchObject({ lease_duration: 1800, renewable: true, data: { local: false, mesh_namespace: 'default', partition: 'default' } });
+    expect(a.body.lease_id).toMatch(/^mesh\/creds\/web\/.+/);
+    const token = a.body.data.token;
+    expect((await mesh.call('GET', '/v1/discovery-chain/web', { token })).status).toBe(200);
+    expect((await mesh.call('GET', '/v1/discovery-chain/db', { token })).status).toBe(403);
+    const b = await call(s, 'GET', '/v1/mesh/creds/web');
+    expect(b.body.data.token).not.toBe(token);
+    const listed = await mesh.call('GET', '/__admin/tokens');
+    expect(listed.body.map((t: any) => t.accessorId)).toEqual(expect.arrayContaining([a.body.data.accessor, b.body.data.accessor]));
+  });
+
+  test('policies of the role are the token\'s; an unknown policy, an absent role or an unreachable mesh fail', async () => {
+    await call(s, 'POST', '/v1/mesh/config/access', { body: { address: hostPort(), token: MGMT } });
+    await call(s, 'POST', '/v1/mesh/roles/admin', { body: { mesh_policies: ['global-management'], ttl: 60 } });
+    const a = await call(s, 'GET', '/v1/mesh/creds/admin');
+    expect((await mesh.call('GET', '/v1/discovery-chain/anything', { token: a.body.data.token })).status).toBe(200);
+    await call(s, 'POST', '/v1/mesh/roles/ghost', { body: { mesh_policies: ['no-such-policy'] } });
+    const g = await call(s, 'GET', '/v1/mesh/creds/ghost');
+    expect(g.status).toBe(500);
+    expect(g.body.errors[0]).toMatch(/cannot find policy "no-such-policy"/);
+    expect(await call(s, 'GET', '/v1/mesh/creds/none')).toMatchObject({ status: 400, body: { errors: ['role "none" not found'] } });
+    await call(s, 'POST', '/v1/mesh/config/access', { body: { address: hostPort(), token: 'wrong' } });
+    const w = await call(s, 'GET', '/v1/mesh/creds/admin');
+    expect(w.status).toBe(500);
+    expect(w.body.errors[0]).not.toContain('wrong"');
+  });
+});
