@@ -26,6 +26,8 @@ export const oauthClientHandler: ResourceHandler = {
 
   /** After a crash between create and record: the organization's client with the same name, provider and URL. */
   async find(ctx, spec): Promise<string | undefined> {
+    // The organization may not exist yet (it is created in the same apply): then neither does the client.
+    if (!(await platformClient(ctx).organizations.show(String(spec.organization)))) return undefined;
     for await (const c of platformClient(ctx).oauthClients.iterate(String(spec.organization))) {
       if (c.name === spec.name && c.serviceProvider === spec.serviceProvider && c.httpUrl === spec.httpUrl) return c.id;
     }

@@ -68,3 +68,10 @@ test('a refusal keeps the status: provider_c_server without a private key is a 4
   expect(err.status).toBe(422);
   expect(err.message).toMatch(/private-key can't be blank/);
 });
+
+test('find for an organization that does not exist yet answers nothing (no error)', async () => {
+  expect(await handler.find!(ctx, spec({ organization: 'h-not-yet' }))).toBeUndefined();
+  expect(await resourceHandler('platform.AgentPool').find!(ctx, { organization: 'h-not-yet', name: 'p' })).toBeUndefined();
+  expect(await resourceHandler('platform.NoCodeModule').find!(ctx, { organization: 'h-not-yet', moduleName: 'm', moduleProvider: 'aws' })).toBeUndefined();
+  expect(await resourceHandler('platform.NoCodeWorkspace').find!(ctx, { organization: 'h-not-yet', name: 'w' })).toBeUndefined();
+});
