@@ -4,7 +4,8 @@ import { StateStore } from '../state/state-store';
 import { ApiClients } from './api-clients';
 import { diffAgainstPrior, diffSpec, driftOf } from './diff';
 import { assertAcyclic, Semaphore } from './graph';
-import { FieldChange, HandlerContext, Observed, Spec } from './handler';
+import { ApiError } from '../http/api-error';
+import { FieldChange, HandlerContext, Observed, ResourceHandler, Spec } from './handler';
 import { PlanItem, StackPlan } from './plan-model';
 import { dataSourceHandler, PlanHookItem, registeredPlanHooks, resourceHandler } from './registry';
 import { isUnknown, resolveSpec, ResolvedSpec, UNKNOWN } from './resolve-spec';
@@ -138,7 +139,7 @@ async function planResource(address: string, r: DesiredResource, resolved: Resol
   // The identity: from state, else (new object, or a create interrupted by a crash) the natural key.
   let id = rec?.status === 'created' ? rec.id : rec?.id;
   if (!id && !resolved.hasUnknown) {
-    id = handler.naturalId(resolved.value) ?? (handler.find ? await handler.find(ctx, resolved.value) : undefined);
+    id = handler.naturalId(resolved.value) ?? (handler.find ? await findOrNone(handler, ctx, resolved.value) : undefined);
   }
   let observed: Observed | undefined;
   if (id) observed = await handler.read(ctx, id, resolved.value);
@@ -158,6 +159,16 @@ async function planResource(address: string, r: DesiredResource, resolved: Resol
     return { item: { ...base, action: 'adopt', id, changes, reason: 'exists on the API: adopted by its natural key' }, resolved, outputs: observed.outputs };
   }
   return { item: { ...classify(base, id, changes, handler.destroyWarning), drift }, resolved, outputs: observed.outputs };
+}
+
+/** A search that meets a 404 (its parent does not exist yet) found nothing. */
+async function findOrNone(handler: ResourceHandler, ctx: HandlerContext, spec: Spec): Promise<string | undefined> {
+  try {
+    return await handler.find!(ctx, spec);
+  } catch (e) {
+    if (e instanceof ApiError && e.status === 404) return undefined;
+    throw e;
+  }
 }
 
 function classify(base: { address: string; kind: string; drift: FieldChange[]; warnings: string[] }, id: string | undefined,

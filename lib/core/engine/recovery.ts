@@ -17,7 +17,14 @@ export function isAmbiguous(e: unknown): boolean {
 
 /** The existing object a spec names: by natural key, else by the handler's search. */
 async function findExisting(handler: ResourceHandler, ctx: HandlerContext, resolved: ResolvedSpec): Promise<{ id: string; observed: Observed } | undefined> {
-  const id = handler.naturalId(resolved.value) ?? (handler.find ? await handler.find(ctx, resolved.value) : undefined);
+  let id = handler.naturalId(resolved.value);
+  if (!id && handler.find) {
+    try {
+      id = await handler.find(ctx, resolved.value);
+    } catch (e) {
+      if (!(e instanceof ApiError && e.status === 404)) throw e;
+    }
+  }
   if (!id) return undefined;
   const observed = await handler.read(ctx, id, resolved.value);
   return observed ? { id, observed } : undefined;
