@@ -35,9 +35,10 @@ export class StateStore {
 
   /** Sets (or with undefined removes) one record; resolves when the change is durable. */
   public put(address: string, record: StateRecord | undefined): Promise<void> {
-    const resources = { ...this.doc.resources };
+    // In place: copying thousands of records per operation would make an apply quadratic.
+    const resources = this.doc.resources as Record<string, StateRecord>;
     if (record) resources[address] = record; else delete resources[address];
-    this.doc = { ...this.doc, serial: this.doc.serial + 1, resources };
+    (this.doc as { serial: number }).serial++;
     this.pending.push({ address, record });
     return this.schedule();
   }
