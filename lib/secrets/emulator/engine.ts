@@ -26,6 +26,8 @@ export interface Engine {
   snapshot(): unknown;
   restore(data: unknown): void;
   close?(): void | Promise<void>;
+  /** Engine-specific admin routes below `/__admin/<type>/<mount>/` (the directory's accounts, say). */
+  admin?(method: string, subPath: string, body: unknown): EmuResponse;
 }
 
 /** Creates an engine of one type for a mount. */

@@ -1,5 +1,6 @@
 import { EngineFactory } from './engine';
 import { DatabaseEngine } from './database/database-engine';
+import { DirectoryEngine } from './directory/directory-engine';
 import { KvEngine } from './kv-engine';
 import { MeshTokenEngine } from './mesh-token/mesh-token-engine';
 import { PlatformTokenEngine } from './platform-token/platform-token-engine';
@@ -15,4 +16,5 @@ export const ENGINE_FACTORIES: Record<string, EngineFactory> = {
   platform: (mount) => new PlatformTokenEngine(mount),
   mesh: (mount) => new MeshTokenEngine(mount),
   database: (mount) => new DatabaseEngine(mount),
+  directory: () => new DirectoryEngine(),
 };

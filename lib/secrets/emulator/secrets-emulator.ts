@@ -34,6 +34,7 @@ const DEFAULT_MOUNTS: Record<string, string> = {
   platform: 'platform',
   mesh: 'mesh',
   database: 'database',
+  directory: 'directory',
 };
 
 const READ_METHODS = new Set(['GET', 'LIST', 'HEAD']);
@@ -53,6 +54,10 @@ const READ_METHODS = new Set(['GET', 'LIST', 'HEAD']);
  * - `POST /__admin/mounts/<path>` with `{"type":"kv"}` -> 204 (mounts a new engine; 400 when the
  *   type is unknown or the path is taken)
  * - `DELETE /__admin/mounts/<path>` -> 204 (unmounts and drops the engine's data)
+ * - `POST /__admin/tokens` with `{"token":"…"}` -> 204: one more token accepted below `/v1` (not on
+ *   `/__admin`), a second caller (the directory library tells borrowers apart by token); not persisted
+ * - `/__admin/directory/<mount>/accounts[/<name>]` and `/__admin/directory/<mount>/settings`: the
+ *   simulated directory of a directory engine (see `DirectoryEngine.admin`)
  * - `GET /__admin/mfa/enforcements` -> `{"enforcements":[{"name","mfa_method_ids"}]}`;
  *   `POST /__admin/mfa/enforcements` with `{"name":"…","mfa_method_ids":["<uuid>"]}` -> 204 (seeds a
  *   login enforcement, which keeps its push-MFA methods from being deleted; 400 for an unknown id);
@@ -68,6 +73,8 @@ export class SecretsEmulator implements ApiEmulator {
   private mounts = new Map<string, Mount>();
   private readonly rootToken: string;
   private readonly barrier: Barrier;
+  /** Further tokens accepted below `/v1` (admin `POST /__admin/tokens`). */
+  private readonly callerTokens = new Set<string>();
   private readonly pushMfa = new PushMfaMethods();
 
   constructor(options: SecretsEmulatorOptions) {
@@ -77,7 +84,9 @@ export class SecretsEmulator implements ApiEmulator {
   }
 
   public async handle(req: EmuRequest): Promise<EmuResponse> {
-    if (!this.authorised(req)) return errors(403, 'permission denied');
+    if (!this.authorised(req) && !(req.path.startsWith('/v1/') && this.callerTokens.has(req.headers['x-secrets-token'] ?? ''))) {
+      return errors(403, 'permission denied');
+    }
     try {
       if (req.path === '/__admin' || req.path.startsWith('/__admin/')) return this.admin(req);
       if (!req.path.startsWith('/v1/')) return notFound();
@@ -156,6 +165,14 @@ export class SecretsEmulator implements ApiEmulator {
   }
 
   private admin(req: EmuRequest): EmuResponse {
+    if (req.path === '/__admin/tokens' && (req.method === 'POST' || req.method === 'PUT')) {
+      const token = objectBody(parseJsonBody(req)).token;
+      if (typeof token !== 'string' || token === '') return errors(400, 'token is required');
+      this.callerTokens.add(token);
+      return { status: 204 };
+    }
+    const dir = /^\/__admin\/directory\/(.+)$/.exec(req.path);
+    if (dir) return this.engineAdmin('directory', dir[1], req);
     const enf = /^\/__admin\/mfa\/enforcements(?:\/([^/]+))?\/?$/.exec(req.path);
     if (enf) return this.pushMfa.admin(req.method, enf[1], parseJsonBody(req));
     const m = /^\/__admin\/mounts(?:\/(.+))?\/?$/.exec(req.path);
@@ -178,5 +195,16 @@ export class SecretsEmulator implements ApiEmulator {
       return { status: 204 };
     }
     return errors(405, 'unsupported operation');
+  }
+
+  /** Routes `/__admin/<type>/<mount>/<rest>` to the admin routes of the engine mounted there (longest mount). */
+  private engineAdmin(type: string, rest: string, req: EmuRequest): EmuResponse {
+    let best: string | undefined;
+    for (const [path, m] of this.mounts) {
+      if (m.type === type && rest.startsWith(`${path}/`) && (!best || path.length > best.length)) best = path;
+    }
+    const engine = best === undefined ? undefined : this.mounts.get(best)!.engine;
+    if (!engine?.admin) return notFound();
+    return engine.admin(req.method, rest.slice(best!.length + 1), parseJsonBody(req));
   }
 }
