@@ -51,7 +51,7 @@ async function converge(args, env) {
   fs.mkdirSync(env.CONVERGE_DIR, { recursive: true });
   const { wall, rssMb } = await timed(cli, ['--quiet', ...args], { ...env, CONVERGE_STATS_FILE: statsFile });
   const s = JSON.parse(fs.readFileSync(statsFile, 'utf8'));
-  return { wall, rssMb, requests: s.requests, retries: s.retries, cpuMs: s.cpuUserMs + s.cpuSystemMs };
+  return { wall, rssMb, requests: s.requests, byApi: s.byApi, retries: s.retries, cpuMs: s.cpuUserMs + s.cpuSystemMs };
 }
 
 /** The same number of KV reads fired by a bare undici loop at the same parallelism: the emulator's own speed. */
@@ -116,9 +116,8 @@ async function main() {
           const r = await converge(args, env);
           // Lower bound: every request costs L and at most `parallelism` are in flight; platform requests also
           // cannot go faster than its published 30 per second.
-          const platformShare = mix(n).platform / n;
           const latencyBound = (r.requests * latency) / 1000 / parallelism;
-          const rateBound = (r.requests * platformShare) / 30;
+          const rateBound = (r.byApi.platform ?? 0) / 30;
           const bound = Math.max(latencyBound, rateBound);
           let bare = null;
           if (name === 'plan (no changes)') bare = await bareLoop(emu.env, r.requests, parallelism, n);

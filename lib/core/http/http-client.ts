@@ -59,7 +59,7 @@ const RETRY_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'UND_ERR_SOC
 /** Counters shared by every client of a run, reported in the final summary. */
 export class HttpStats {
   /** Totals of the whole process (the CLI reports them with CONVERGE_STATS_FILE). */
-  public static readonly process = { requests: 0, retries: 0 };
+  public static readonly process = { requests: 0, retries: 0, byApi: {} as Record<string, number> };
   public requests = 0;
   public retries = 0;
 }
@@ -101,6 +101,7 @@ export class HttpClient {
       await this.limiter.acquire();
       this.stats.requests++;
       HttpStats.process.requests++;
+      HttpStats.process.byApi[this.options.api] = (HttpStats.process.byApi[this.options.api] ?? 0) + 1;
       let res: HttpResponse<T> | undefined;
       let failure: unknown;
       try {
