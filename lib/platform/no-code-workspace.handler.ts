@@ -84,19 +84,19 @@ export const noCodeWorkspaceHandler: ResourceHandler = {
     const api = platformClient(ctx).noCodeModules;
     const ws = await show(ctx, id);
     if (!ws) throw new Error(`${ctx.address}: workspace ${id} no longer exists`);
-    const wantsVersion = changes.some((c) => c.path === 'moduleVersion');
-    const varsChanged = changes.some((c) => c.path === 'variables' || c.path.startsWith('variables'));
-    if (wantsVersion && spec.moduleVersion != null) {
-      // The platform upgrades to the module's pinned version: it must be the one asked for.
+    const current = workspaceVersion(ws);
+    const wantsVersion = spec.moduleVersion != null && spec.moduleVersion !== current;
+    const varsChanged = changes.some((c) => c.path.startsWith('variables'));
+    if (wantsVersion) {
+      // The platform upgrades to the module's pinned version: it must be the one asked for, and offered.
       const mod = await api.show(String(spec.noCodeModuleId));
       if (mod && mod.versionPin !== spec.moduleVersion) {
         throw new Error(`${ctx.address}: the no-code module pins ${mod.versionPin}, not ${String(spec.moduleVersion)}; `
           + 'pin that version on the no-code module first');
       }
-    }
-    if (wantsVersion && !ws.noCodeUpgradeAvailable && spec.moduleVersion !== workspaceVersion(ws)) {
-      throw new Error(`${ctx.address}: workspace ${ws.name} runs ${workspaceVersion(ws)} and reports no upgrade available to ${String(spec.moduleVersion)}; `
-        + 'pin that version on the no-code module first');
+      if (!ws.noCodeUpgradeAvailable) {
+        throw new Error(`${ctx.address}: workspace ${ws.name} runs ${current} and reports no upgrade available to ${String(spec.moduleVersion)}`);
+      }
     }
     if (wantsVersion || varsChanged) {
       const timeoutMs = millis(spec.upgradeTimeout, 600_000);

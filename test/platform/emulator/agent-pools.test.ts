@@ -139,3 +139,17 @@ test('a team token without manage-agent-pools reads but cannot create (404)', as
   const org = await fx.seedToken('ap-orgtoken', 'organization', 'apt');
   expect((await fx.api('POST', '/organizations/apt/agent-pools', poolDoc({ name: 'p' }), org)).status).toBe(201);
 });
+
+test('agents list: default page size 20, page[size] capped at 100', async () => {
+  await fx.createOrg('app');
+  const pool = await admin(fx, 'POST', '/organizations/app/agent-pools', { name: 'p' });
+  for (let i = 0; i < 23; i++) await admin(fx, 'POST', `/agent-pools/${pool.id}/agents`, { name: `a${i}` });
+  const first = await fx.api('GET', `/agent-pools/${pool.id}/agents`);
+  expect(first.body.data).toHaveLength(20);
+  expect(first.body.meta.pagination).toEqual({ 'current-page': 1, 'prev-page': null, 'next-page': 2, 'total-pages': 2, 'total-count': 23 });
+  expect(first.body.links.prev).toBeNull();
+  const big = await fx.api('GET', `/agent-pools/${pool.id}/agents?page[size]=500`);
+  expect(big.body.data).toHaveLength(23);
+  expect(big.body.links.next).toBeNull();
+  expect(new URL(big.body.links.self).searchParams.get('page[size]')).toBe('100');
+});
