@@ -38,6 +38,26 @@ export abstract class ConvergeElement extends TerraformElement {
     this.address = this.node.path.slice(stack.node.path.length + 1);
   }
 
+  /** @internal */
+  private readonly _namedDeps: { kind: string; key: string }[] = [];
+
+  /**
+   * The natural key other constructs name this one by (an organization's name), if any.
+   * @internal
+   */
+  public _naturalKey(): string | undefined {
+    return undefined;
+  }
+
+  /**
+   * Depends on the construct of `kind` in this stack whose natural key is `key`, when the app
+   * has one: naming an object by its key (`organization: 'acme'`) orders it like a reference.
+   * @internal
+   */
+  protected _dependOnNamed(kind: string, key: string): void {
+    this._namedDeps.push({ kind, key });
+  }
+
   /** A reference to an attribute the API assigns (an id), resolved when converge applies. @internal */
   public _attrRef(attr: string): any {
     return { $ref: this.address, attr };
@@ -62,6 +82,13 @@ export abstract class ConvergeElement extends TerraformElement {
     collectRefs(spec, deps);
     for (const d of this.node.dependencies) {
       for (const c of d.node.findAll()) if (c instanceof ConvergeElement) deps.add(c.address);
+    }
+    if (this._namedDeps.length) {
+      const named = namedIndex(TerraformStack.of(this));
+      for (const d of this._namedDeps) {
+        const address = named.get(`${d.kind}|${d.key}`);
+        if (address) deps.add(address);
+      }
     }
     deps.delete(this.address);
     const provider = this._provider ?? findProvider(TerraformStack.of(this), this._api);
@@ -110,6 +137,24 @@ export abstract class DataSource extends ConvergeElement {
   protected _isDataSource(): boolean {
     return true;
   }
+}
+
+const namedCache = new WeakMap<TerraformStack, { size: number; index: Map<string, string> }>();
+
+/** `kind|natural key` -> address of the converge constructs of a stack (built once per synth). */
+function namedIndex(stack: TerraformStack): Map<string, string> {
+  const size = stack.node.children.length;
+  const cached = namedCache.get(stack);
+  if (cached && cached.size === size) return cached.index;
+  const index = new Map<string, string>();
+  for (const c of stack.node.findAll()) {
+    if (c instanceof ConvergeElement) {
+      const key = c._naturalKey();
+      if (key !== undefined) index.set(`${c.kind}|${key}`, c.address);
+    }
+  }
+  namedCache.set(stack, { size, index });
+  return index;
 }
 
 function findProvider(stack: TerraformStack, api: string): ApiProvider | undefined {
