@@ -13,7 +13,7 @@ const root = path.resolve(__dirname, '..');
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'converge-api-'));
 const fresh = path.join(tmp, 'API.md');
 try {
-  execFileSync(process.execPath, [require.resolve('jsii-docgen/bin/jsii-docgen', { paths: [root] }), '-o', fresh], { cwd: root, stdio: 'inherit' });
+  execFileSync(process.execPath, [path.join(root, 'node_modules', 'jsii-docgen', 'bin', 'jsii-docgen'), '-o', fresh], { cwd: root, stdio: 'inherit' });
   let committed;
   try {
     committed = execFileSync('git', ['show', ':API.md'], { cwd: root, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024, stdio: ['ignore', 'pipe', 'ignore'] });

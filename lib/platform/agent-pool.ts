@@ -37,6 +37,10 @@ const NAME_RE = /^[A-Za-z0-9_-]+$/;
 /**
  * An agent pool of an organization (agents are a paid feature: the organization needs the `agents`
  * entitlement; the platform allows one pool per organization).
+ *
+ * @example
+ * const org = new platform.Organization(stack, 'org', { name: 'acme', email: 'ops@acme.io' });
+ * new platform.AgentPool(stack, 'on-prem', { organization: org.name, name: 'on-prem', organizationScoped: true });
  */
 export class AgentPool extends Resource {
   /** The pool name. */

@@ -41,6 +41,10 @@ export interface AgentsProps {
 /**
  * Reads the agents of a pool at plan time. Outputs: `agents` (list of `{id, name, status,
  * ipAddress, lastPingAt}`), `ids` and `count`.
+ *
+ * @example
+ * const pool = new platform.AgentPool(stack, 'pool', { organization: 'acme', name: 'on-prem' });
+ * new platform.Agents(stack, 'busy-agents', { agentPoolId: pool.agentPoolId, statuses: [platform.AgentStatus.BUSY] });
  */
 export class Agents extends DataSource {
   private readonly props: AgentsProps;

@@ -24,6 +24,9 @@ export interface DataRetentionPolicyProps extends ResourceProps {
  * The data retention policy set explicitly on an organization (self-hosted edition only; the
  * hosted edition answers 404). Destroying it removes the explicit policy: the organization
  * inherits the installation default again.
+ *
+ * @example
+ * new platform.DataRetentionPolicy(stack, 'retention', { organization: 'acme', deleteOlderThanNDays: 90 });
  */
 export class DataRetentionPolicy extends Resource {
   private readonly props: DataRetentionPolicyProps;

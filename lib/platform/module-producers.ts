@@ -17,6 +17,9 @@ export interface ModuleProducersProps {
 /**
  * Reads the organizations that produce modules for an organization (self-hosted edition only).
  * Outputs: `producers` (list of `{name, externalId}`) and `names`.
+ *
+ * @example
+ * new platform.ModuleProducers(stack, 'producers', { organization: 'acme' });
  */
 export class ModuleProducers extends DataSource {
   private readonly organization: string;

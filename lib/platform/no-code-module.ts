@@ -48,6 +48,14 @@ const NAME_RE = /^[A-Za-z0-9_-]+$/;
 /**
  * No-code provisioning of a private-registry module (with allowed variable values). The platform has
  * no delete for it: destroying the construct disables no-code provisioning.
+ *
+ * @example
+ * new platform.NoCodeModule(stack, 'bucket-module', {
+ *   organization: 'acme',
+ *   moduleName: 'bucket',
+ *   moduleProvider: 'aws',
+ *   versionPin: '1.2.0',
+ * });
  */
 export class NoCodeModule extends Resource {
   private readonly props: NoCodeModuleProps;

@@ -96,6 +96,16 @@ const NAME_RE = /^[A-Za-z0-9_-]+$/;
 /**
  * A workspace created from a no-code module, with its variables (sensitive ones from
  * `SecretValue`s). Version and variable changes run the platform's upgrade sequence.
+ *
+ * @example
+ * const mod = new platform.NoCodeModule(stack, 'bucket-module', { organization: 'acme', moduleName: 'bucket', moduleProvider: 'aws' });
+ * new platform.NoCodeWorkspace(stack, 'team-bucket', {
+ *   organization: 'acme',
+ *   name: 'team-bucket',
+ *   noCodeModuleId: mod.noCodeModuleId,
+ *   projectId: 'prj-AbCdEf123456',
+ *   variables: [{ key: 'region', value: 'eu-west-1' }],
+ * });
  */
 export class NoCodeWorkspace extends Resource {
   /** The workspace name. */

@@ -76,6 +76,17 @@ const ORG_RE = /^[A-Za-z0-9_-]+$/;
 /**
  * An OAuth client: connects an organization to a VCS provider with a pre-generated token. Replacing
  * or destroying it unlinks every workspace that uses it from its repository.
+ *
+ * @example
+ * new platform.OAuthClient(stack, 'vcs', {
+ *   organization: 'acme',
+ *   name: 'vcs',
+ *   serviceProvider: platform.VcsServiceProvider.PROVIDER_A,
+ *   httpUrl: 'https://vcs.example.com',
+ *   apiUrl: 'https://api.vcs.example.com',
+ *   key: 'oauth-app-client-id',
+ *   oauthToken: SecretValue.fromEnv('VCS_OAUTH_TOKEN'),
+ * });
  */
 export class OAuthClient extends Resource {
   private readonly props: OAuthClientProps;

@@ -17,6 +17,9 @@ export interface OrganizationEntitlementsProps {
 /**
  * Reads an organization's entitlement set at plan time. Outputs: `id` (the organization external id)
  * and every attribute camelCased (`agents`, `auditLogging`, …, `policyLimit`, `userLimit`, …).
+ *
+ * @example
+ * new platform.OrganizationEntitlements(stack, 'entitlements', { organization: 'acme' });
  */
 export class OrganizationEntitlements extends DataSource {
   /** The organization whose entitlements are read. */

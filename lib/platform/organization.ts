@@ -98,7 +98,16 @@ export interface OrganizationProps extends ResourceProps {
 const NAME_RE = /^[A-Za-z0-9_-]+$/;
 const EMAIL_RE = /^[^@\s]+@[^@\s]+\.[^@\s]+$/;
 
-/** An organization of the platform. Retained by default when removed: deleting one deletes all its data. */
+/**
+ * An organization of the platform. Retained by default when removed: deleting one deletes all its data.
+ *
+ * @example
+ * new platform.Organization(stack, 'org', {
+ *   name: 'acme',
+ *   email: 'ops@acme.io',
+ *   collaboratorAuthPolicy: platform.CollaboratorAuthPolicy.TWO_FACTOR_MANDATORY,
+ * });
+ */
 export class Organization extends Resource {
   /** The organization name (its id on the platform), for other constructs to reference. */
   public readonly name: string;

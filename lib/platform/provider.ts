@@ -7,6 +7,9 @@ export interface PlatformProviderProps extends ApiProviderProps {}
 /**
  * How the platform constructs of a stack reach the platform API: its address and the environment
  * variable that holds the token (the token is never synthesized).
+ *
+ * @example
+ * new platform.PlatformProvider(stack, 'platform', { address: 'https://platform.example.com', tokenEnv: 'PLATFORM_PROD_TOKEN' });
  */
 export class PlatformProvider extends ApiProvider {
   constructor(scope: Construct, id: string, props: PlatformProviderProps = {}) {

@@ -35,6 +35,9 @@ export interface KvEngineConfigProps extends ResourceProps {
 /**
  * The configuration of a key-value version 2 engine (`{mount}/config`). Removing it resets the
  * engine to its defaults.
+ *
+ * @example
+ * new secrets.KvEngineConfig(stack, 'kv', { mount: 'secret', maxVersions: 10, casRequired: true, deleteVersionAfter: '720h' });
  */
 export class KvEngineConfig extends Resource {
   /** Mount path of the engine. */

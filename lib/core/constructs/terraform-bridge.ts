@@ -45,14 +45,8 @@ export interface TerraformBridgeProps {
  * the apply (run `converge apply`, or change the secret's source).
  *
  * @example
- * import { App, TerraformStack } from 'cdktf';
- * import { TerraformBridge } from 'cdk-converge';
- *
- * const app = new App();
- * const stack = new TerraformStack(app, 'prod');
- * // ... converge constructs in `stack` ...
+ * // In a stack that `cdktf deploy` deploys: Terraform runs converge for the stack's converge constructs.
  * new TerraformBridge(stack, 'converge');
- * app.synth();
  */
 export class TerraformBridge extends Construct {
   /** The `null_resource` whose provisioners run converge. */

@@ -1,0 +1,32 @@
+import { spawnSync } from 'child_process';
+import * as fs from 'fs';
+import * as path from 'path';
+import { ROOT, tempDir } from '../support/harness';
+
+// `npm run package` in a test: jsii-pacmak turns the built assembly (.jsii) into the npm tarball
+// and the sources of the Python, Java, .NET and Go packages. Their toolchains are not installed
+// here, so those four are generated with --code-only; docs/packages.md says how to build them.
+describe('jsii-pacmak', () => {
+  const out = tempDir('converge-pacmak-');
+  afterAll(() => fs.rmSync(out, { recursive: true, force: true }));
+
+  const pacmak = (args: string[]) => {
+    const r = spawnSync(process.execPath, [path.join(ROOT, 'node_modules', 'jsii-pacmak', 'bin', 'jsii-pacmak'), '--outdir', out, ...args],
+      { cwd: ROOT, encoding: 'utf8', timeout: 300_000, env: { ...process.env, JSII_SILENCE_WARNING_DEPRECATED_NODE_VERSION: '1' } });
+    expect(`${r.status}\n${r.stderr.replace(/^(!!.*|npm warn.*)\n/gm, '')}`).toMatch(/^0\n/);
+  };
+
+  test('generates the npm tarball and the Python, Java, .NET and Go packages cleanly', () => {
+    pacmak(['--targets', 'js']);
+    pacmak(['--code-only', '--targets', 'python', 'java', 'dotnet', 'go']);
+    const read = (...p: string[]) => fs.readFileSync(path.join(out, ...p), 'utf8');
+    expect(fs.readdirSync(path.join(out, 'js'))).toEqual([expect.stringMatching(/^cdk-converge@[\d.]+\.jsii\.tgz$/)]);
+    expect(read('python', 'setup.py')).toMatch(/"name": "cdk-converge"/);
+    expect(fs.existsSync(path.join(out, 'python', 'src', 'cdk_converge', '__init__.py'))).toBe(true);
+    expect(fs.existsSync(path.join(out, 'python', 'src', 'cdk_converge', 'platform', '__init__.py'))).toBe(true);
+    expect(read('java', 'pom.xml')).toMatch(/<groupId>io\.converge<\/groupId>\s*<artifactId>cdk-converge<\/artifactId>/);
+    expect(read('dotnet', 'Converge.Cdk', 'Converge.Cdk.csproj')).toMatch(/<PackageId>Converge\.Cdk<\/PackageId>/);
+    expect(read('go', 'cdkconverge', 'go.mod')).toMatch(/^module github\.com\/converge-iac\/cdk-converge-go\/cdkconverge$/m);
+    expect(fs.existsSync(path.join(out, 'go', 'cdkconverge', 'TerraformBridge.go'))).toBe(true);
+  }, 300_000);
+});
