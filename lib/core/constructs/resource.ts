@@ -157,8 +157,21 @@ function namedIndex(stack: TerraformStack): Map<string, string> {
   return index;
 }
 
+const providerCache = new WeakMap<TerraformStack, { size: number; byApi: Map<string, ApiProvider> }>();
+
+/** The stack's provider construct of an API (looked up once per synth, not once per construct). */
 function findProvider(stack: TerraformStack, api: string): ApiProvider | undefined {
-  return stack.node.findAll().find((c: IConstruct): c is ApiProvider => c instanceof ApiProvider && c.api === api);
+  const size = stack.node.children.length;
+  let cached = providerCache.get(stack);
+  if (!cached || cached.size !== size) {
+    const byApi = new Map<string, ApiProvider>();
+    for (const c of stack.node.findAll()) {
+      if (c instanceof ApiProvider && !byApi.has(c.api)) byApi.set(c.api, c as IConstruct as ApiProvider);
+    }
+    cached = { size, byApi };
+    providerCache.set(stack, cached);
+  }
+  return cached.byApi.get(api);
 }
 
 /** Converts a spec to plain JSON, refusing Terraform tokens, which converge cannot resolve. */
