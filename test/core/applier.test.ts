@@ -1,0 +1,96 @@
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { ApiClients } from '../../lib/core/engine/api-clients';
+import { applyPlan } from '../../lib/core/engine/applier';
+import { ResourceHandler, Spec } from '../../lib/core/engine/handler';
+import { planStack } from '../../lib/core/engine/planner';
+import { registerResource } from '../../lib/core/engine/registry';
+import { DesiredResource, DesiredStack } from '../../lib/core/model';
+import { LocalBackend } from '../../lib/core/state/local-backend';
+import { StateStore } from '../../lib/core/state/state-store';
+
+process.env.CONVERGE_STATE_KEY = 'unit-test-key';
+process.env.FAKE_ADDR = 'http://127.0.0.1:9';
+process.env.FAKE_TOKEN = 't';
+
+// An in-memory API behind a test kind, recording the order of writes.
+const store = new Map<string, Spec>();
+const log: string[] = [];
+let failOn: string | undefined;
+const fake: ResourceHandler = {
+  kind: 'test.Fake', api: 'secrets',
+  naturalId: (spec) => String(spec.name),
+  read: async (_ctx, id) => (store.has(id) ? { fields: store.get(id)!, outputs: { id, ref: `ref-${id}` } } : undefined),
+  create: async (_ctx, spec) => {
+    await new Promise((r) => setTimeout(r, 5));
+    if (spec.name === failOn) throw new Error(`create of ${spec.name} failed`);
+    log.push(`create ${spec.name}`);
+    store.set(String(spec.name), spec);
+    return { id: String(spec.name), outputs: { id: spec.name, ref: `ref-${spec.name}` } };
+  },
+  update: async (_ctx, id, spec) => { log.push(`update ${id}`); store.set(id, spec); return { id }; },
+  delete: async (_ctx, id) => { log.push(`delete ${id}`); store.delete(id); },
+};
+registerResource(fake);
+
+const res = (name: string, deps: string[] = [], extra: Spec = {}): DesiredResource => ({
+  kind: 'test.Fake', spec: { name, ...extra }, dependsOn: deps, removalPolicy: 'destroy', path: `s/${name}`,
+  provider: { api: 'secrets', addressEnv: 'FAKE_ADDR', tokenEnv: 'FAKE_TOKEN' },
+});
+const stack = (resources: Record<string, DesiredResource>): DesiredStack => ({ version: 1, stack: 's', resources });
+
+async function run(desired: DesiredStack, state: StateStore, destroy = false) {
+  const clients = new ApiClients();
+  const plan = await planStack(desired, state, clients, { destroy });
+  const result = await applyPlan(plan, state, clients, { parallelism: 4 });
+  await clients.close();
+  return { plan, result };
+}
+
+describe('applier', () => {
+  beforeEach(() => { store.clear(); log.length = 0; failOn = undefined; });
+
+  test('creates in dependency order, resolves references, destroys in reverse order', async () => {
+    const state = await StateStore.open(new LocalBackend(fs.mkdtempSync(path.join(os.tmpdir(), 'applier-'))), 's');
+    const desired = stack({
+      a: res('a'),
+      b: res('b', ['a'], { parent: { $ref: 'a', attr: 'ref' } }),
+      c: res('c', ['b']),
+    });
+    const { plan, result } = await run(desired, state);
+    expect(plan.items.map((i) => i.action)).toEqual(['create', 'create', 'create']);
+    expect(log).toEqual(['create a', 'create b', 'create c']);
+    expect(store.get('b')!.parent).toBe('ref-a');
+    expect(result.failed).toEqual([]);
+    expect(state.record('b')!.spec.parent).toBe('ref-a');
+
+    log.length = 0;
+    await run(desired, state, true);
+    expect(log).toEqual(['delete c', 'delete b', 'delete a']);
+    expect(Object.keys(state.records)).toEqual([]);
+  });
+
+  test('after a failure, dependents are skipped and independent branches go on', async () => {
+    const state = await StateStore.open(new LocalBackend(fs.mkdtempSync(path.join(os.tmpdir(), 'applier-'))), 's');
+    failOn = 'a';
+    const { result } = await run(stack({ a: res('a'), b: res('b', ['a']), x: res('x'), y: res('y', ['x']) }), state);
+    expect(result.failed.map((f) => f.address)).toEqual(['a']);
+    expect(result.skipped).toEqual([{ address: 'b', action: 'create', because: 'a dependency failed' }]);
+    expect(result.done.map((d) => d.address).sort()).toEqual(['x', 'y']);
+    // The failed create left an intent, and nothing else.
+    expect(state.record('a')).toMatchObject({ status: 'creating', id: 'a' });
+    expect(state.record('b')).toBeUndefined();
+  });
+
+  test('an interrupted create (intent in state, object on the API) is adopted, not duplicated', async () => {
+    const state = await StateStore.open(new LocalBackend(fs.mkdtempSync(path.join(os.tmpdir(), 'applier-'))), 's');
+    store.set('a', { name: 'a' });
+    await state.put('a', { kind: 'test.Fake', status: 'creating', id: 'a', spec: {}, hmacs: {}, outputs: {}, dependsOn: [], removalPolicy: 'destroy',
+      provider: { api: 'secrets', addressEnv: 'FAKE_ADDR', tokenEnv: 'FAKE_TOKEN' } });
+    const { plan } = await run(stack({ a: res('a') }), state);
+    expect(plan.items[0].action).toBe('adopt');
+    expect(log).toEqual([]);
+    expect(state.record('a')!.status).toBe('created');
+  });
+});
