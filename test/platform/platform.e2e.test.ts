@@ -1,0 +1,85 @@
+import { SecretValue } from '../../lib';
+import { AgentPool } from '../../lib/platform/agent-pool';
+import { NoCodeModule } from '../../lib/platform/no-code-module';
+import { NoCodeWorkspace, VariableCategory } from '../../lib/platform/no-code-workspace';
+import { OAuthClient, VcsServiceProvider } from '../../lib/platform/oauth-client';
+import { allFiles, cliAsync, startWorld, synthApp, TestWorld } from '../support/harness';
+
+// Through the real CLI (dist/) against the emulator: the issue-3 constructs, and the no-code upgrade sequence.
+describe('platform constructs through the CLI', () => {
+  let world: TestWorld;
+  let project: string;
+  const token = 'vcs-token-e2e-5c1b9e';
+  const sensitive = 'nc-sensitive-e2e-77a2d4';
+
+  const call = async (method: string, path: string, body?: unknown) => {
+    const res = await fetch(`${world.env.PLATFORM_ADDRESS}${path}`, {
+      method, headers: { authorization: `Bearer ${world.env.PLATFORM_TOKEN}`, 'content-type': 'application/vnd.api+json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await res.text();
+    return { status: res.status, body: text ? JSON.parse(text) : undefined };
+  };
+
+  const build = (versionPin: string, sizes: string[]) => synthApp((stack) => {
+    const mod = new NoCodeModule(stack, 'mod', {
+      organization: 'e2e-nc', moduleName: 'bucket', moduleProvider: 'aws', versionPin,
+      variableOptions: [{ variableName: 'size', variableType: 'string', options: sizes }],
+    });
+    new NoCodeWorkspace(stack, 'ws', {
+      organization: 'e2e-nc', noCodeModuleId: mod.noCodeModuleId, moduleVersion: mod.pinnedVersion, projectId: project, name: 'bucket-prod',
+      variables: [{ key: 'size', value: 's' }, { key: 'TOKEN', sensitiveValue: SecretValue.fromEnv('NC_SENSITIVE'), category: VariableCategory.ENV }],
+      upgradePollInterval: '20ms', upgradeTimeout: '30s',
+    });
+    new OAuthClient(stack, 'vcs', {
+      organization: 'e2e-nc', name: 'main', serviceProvider: VcsServiceProvider.PROVIDER_A, key: 'k', httpUrl: 'https://vcs.example.com',
+      apiUrl: 'https://api.vcs.example.com', oauthToken: SecretValue.fromEnv('VCS_TOKEN'), organizationScoped: false, projects: [project],
+    });
+    new AgentPool(stack, 'pool', { organization: 'e2e-nc', name: 'onprem' });
+  }, 'nc');
+
+  beforeAll(async () => {
+    world = await startWorld({}, { VCS_TOKEN: token, NC_SENSITIVE: sensitive });
+    expect((await call('POST', '/api/v2/organizations', { data: { type: 'organizations', attributes: { name: 'e2e-nc', email: 'a@b.io' } } })).status).toBe(201);
+    project = (await call('POST', '/__admin/organizations/e2e-nc/projects', { name: 'apps' })).body.id;
+    await call('POST', '/__admin/organizations/e2e-nc/registry-modules', { name: 'bucket', provider: 'aws', versions: ['1.0.0', '1.1.0'] });
+    await call('PATCH', '/__admin/settings', { upgradeStepMs: 20 });
+  });
+  afterAll(async () => { await world.stop(); });
+
+  test('apply, no-op plan, the module pin moves and the workspace upgrades, destroy', async () => {
+    const v1 = build('1.0.0', ['s', 'l']);
+    let r = await cliAsync(['apply', '--synth-dir', v1, '--auto-approve'], world.env);
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/Apply complete: 4 done, 0 failed, 0 skipped/);
+    r = await cliAsync(['plan', '--synth-dir', v1, '--detailed-exitcode'], world.env);
+    expect(r.stdout).toMatch(/No changes/);
+    expect(r.status).toBe(0);
+
+    const v2 = build('1.1.0', ['s', 'm', 'l']);
+    r = await cliAsync(['plan', '--synth-dir', v2, '--detailed-exitcode', '--json'], world.env);
+    expect(r.status).toBe(2);
+    const changes = JSON.parse(r.stdout).stacks[0].changes;
+    expect(changes.find((c: any) => c.address === 'mod').action).toBe('update');
+    expect(changes.find((c: any) => c.address === 'ws').action).toBe('update');
+    r = await cliAsync(['apply', '--synth-dir', v2, '--auto-approve'], world.env);
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    const ws = await call('GET', '/api/v2/organizations/e2e-nc/workspaces/bucket-prod');
+    expect(ws.body.data.attributes).toMatchObject({ 'source-module-id': 'private/e2e-nc/bucket/aws/1.1.0', 'no-code-upgrade-available': false });
+    r = await cliAsync(['plan', '--synth-dir', v2, '--detailed-exitcode'], world.env);
+    expect(r.stdout).toMatch(/No changes/);
+
+    // Neither secret is ever written in clear to the state directory.
+    for (const f of allFiles(world.dir)) {
+      expect([f.file, f.text.includes(token) || f.text.includes(sensitive)]).toEqual([f.file, false]);
+    }
+
+    r = await cliAsync(['destroy', '--synth-dir', v2, '--auto-approve'], world.env);
+    expect(r.status).toBe(0);
+    expect((await call('GET', '/api/v2/organizations/e2e-nc/workspaces/bucket-prod')).status).toBe(404);
+    expect((await call('GET', '/api/v2/organizations/e2e-nc/oauth-clients')).body.data).toEqual([]);
+    expect((await call('GET', '/api/v2/organizations/e2e-nc/agent-pools')).body.data).toEqual([]);
+  });
+});
