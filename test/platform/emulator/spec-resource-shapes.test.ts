@@ -107,3 +107,43 @@ test('the agent rows of the state table match the deletable statuses', () => {
   for (const s of DELETABLE_STATUSES) expect(removable.state).toContain(s);
   expect(STATE_TABLE.find((r) => r.also === '412')!.state).toBe('agent with any other status');
 });
+
+describe('body tables: every default the spec gives is applied when the key is left out', () => {
+  const valueOf = (text: string): unknown => (text === 'empty string' ? '' : text === '[]' ? [] : text === 'true' ? true : text === 'false' ? false : text);
+
+  test('OAuth client create', async () => {
+    const d = (await fx.api('POST', '/organizations/shape/oauth-clients', oauthClientDoc())).body.data;
+    for (const row of OAUTH_CLIENT_CREATE_BODY.filter((r) => r.default !== '')) {
+      if (row.key.startsWith('data.attributes.')) {
+        const name = row.key.replace('data.attributes.', '');
+        expect([name, d.attributes[name]]).toEqual([name, row.default === 'null' ? null : valueOf(row.default)]);
+      } else {
+        expect([row.key, d.relationships.projects.data]).toEqual([row.key, valueOf(row.default)]);
+      }
+    }
+  });
+
+  test('no-code enable and workspace creation', async () => {
+    await fx.createOrg('shape-defaults');
+    const project = await admin(fx, 'POST', '/organizations/shape-defaults/projects', { name: 'p' });
+    const reg = await admin(fx, 'POST', '/organizations/shape-defaults/registry-modules', { name: 'm', provider: 'aws', versions: ['0.9.0', '1.10.0', '1.9.0'] });
+    const mod = (await fx.api('POST', '/organizations/shape-defaults/no-code-modules', noCodeDoc(reg.id))).body.data;
+    for (const row of NO_CODE_ENABLE_BODY.filter((r) => r.default !== '')) {
+      const name = row.key.replace('data.attributes.', '');
+      const want = row.default === 'latest module version' ? '1.10.0' : valueOf(row.default);
+      expect([name, mod.attributes[name]]).toEqual([name, want]);
+    }
+    await fx.api('PATCH', `/no-code-modules/${mod.id}`, { data: { type: 'no-code-modules', attributes: { enabled: true } } });
+    const ws = (await fx.api('POST', `/no-code-modules/${mod.id}/workspaces`, {
+      data: { type: 'workspaces', attributes: { name: 'defaults' }, relationships: {
+        project: { data: { id: project.id, type: 'project' } }, vars: { data: [{ type: 'vars', attributes: { key: 'a', category: 'engine' } }] },
+      } },
+    })).body.data;
+    const stored = (fx.emulator.snapshot() as any).workspaces[ws.id];
+    for (const row of NO_CODE_WORKSPACE_BODY.filter((r) => r.default !== '')) {
+      const name = row.key.split('.').pop()!;
+      const actual = row.key.includes('.vars.') ? stored.vars[0][name] : name === 'auto_apply' ? ws.attributes['auto-apply'] : ws.attributes[name];
+      expect([row.key, actual]).toEqual([row.key, valueOf(row.default)]);
+    }
+  });
+});
