@@ -1,0 +1,58 @@
+import { HandlerContext, Observed, ResourceHandler, Spec, Written } from '../core/engine/handler';
+import { MeshRoleInput, MeshTokenClient } from './client/mesh-token-client';
+import { observedSeconds, pathImportId, secretsOf, splitPathId } from './engine-handler-util';
+
+const client = (ctx: HandlerContext) => new MeshTokenClient(secretsOf(ctx), ctx.address);
+
+/** The API parameters of the fields the spec holds (the construct kept only those of its mesh version). */
+function body(spec: Spec): MeshRoleInput {
+  const map: Record<string, string> = {
+    meshPolicies: 'mesh_policies', meshRoles: 'mesh_roles', serviceIdentities: 'service_identities',
+    nodeIdentities: 'node_identities', meshNamespace: 'mesh_namespace', partition: 'partition', local: 'local',
+    ttl: 'ttl', maxTtl: 'max_ttl', tokenType: 'token_type', policy: 'policy', lease: 'lease',
+  };
+  const out: Record<string, unknown> = {};
+  for (const [k, api] of Object.entries(map)) if (spec[k] !== undefined) out[api] = spec[k];
+  return out as MeshRoleInput;
+}
+
+async function write(ctx: HandlerContext, spec: Spec): Promise<Written> {
+  await client(ctx).writeRole(spec.mount as string, spec.name as string, body(spec));
+  return { id: `${spec.mount}/roles/${spec.name}` };
+}
+
+/**
+ * Lifecycle of `secrets.MeshTokenRole` (`{mount}/roles/<name>`). Fields the read does not
+ * answer (`meshVersion`, and `tokenType`, `policy`, `lease` of old versions) are compared with the last apply.
+ */
+export const meshTokenRoleHandler: ResourceHandler = {
+  kind: 'secrets.MeshTokenRole',
+  api: 'secrets',
+  replaceFields: ['mount', 'name'],
+
+  naturalId: (spec) => `${spec.mount}/roles/${spec.name}`,
+  importId: (id) => pathImportId(id, 'roles', 'mesh/roles/web'),
+
+  async read(ctx, id, desired): Promise<Observed | undefined> {
+    const at = splitPathId(id, 'roles')!;
+    const r = await client(ctx).readRole(at.mount, at.name);
+    if (!r) return undefined;
+    const fields: Record<string, unknown> = {
+      mount: at.mount, name: at.name, meshPolicies: r.mesh_policies, meshRoles: r.mesh_roles,
+      serviceIdentities: r.service_identities, nodeIdentities: r.node_identities, meshNamespace: r.mesh_namespace,
+      partition: r.partition, local: r.local,
+      ttl: observedSeconds(r.ttl, desired?.ttl), maxTtl: observedSeconds(r.max_ttl, desired?.maxTtl),
+    };
+    // Only the fields of the desired mesh version are managed.
+    if (desired) for (const k of Object.keys(fields)) if (!(k in desired) && k !== 'mount' && k !== 'name') delete fields[k];
+    return { fields };
+  },
+
+  create: (ctx, spec) => write(ctx, spec),
+  update: (ctx, _id, spec) => write(ctx, spec),
+
+  async delete(ctx, id) {
+    const at = splitPathId(id, 'roles')!;
+    await client(ctx).deleteRole(at.mount, at.name);
+  },
+};

@@ -1,0 +1,84 @@
+import { Construct } from 'constructs';
+import { Resource, ResourceProps } from '../core/constructs/resource';
+import { check, checkDuration } from '../core/constructs/validation';
+import { checkMount } from './kv-validation';
+import { SecretsProvider } from './provider';
+
+/** Props of a platform-token role. Exactly one kind: `organization` (with `teamId` for a team token) or `userId`. */
+export interface PlatformTokenRoleProps extends ResourceProps {
+  /**
+   * Mount path of the platform-token engine.
+   * @default 'platform'
+   */
+  readonly mount?: string;
+  /** Name of the role. */
+  readonly name: string;
+  /**
+   * Organization whose token the role issues (conflicts with `userId`).
+   * @default ''
+   */
+  readonly organization?: string;
+  /**
+   * Team whose token the role issues (conflicts with `userId`).
+   * @default ''
+   */
+  readonly teamId?: string;
+  /**
+   * User whose tokens the role issues, a new one per request (conflicts with `organization` and `teamId`).
+   * @default ''
+   */
+  readonly userId?: string;
+  /**
+   * Lease of a user token (`"1h"`, or seconds); `"0s"` uses the service default. User roles only.
+   * @default '0s'
+   */
+  readonly ttl?: string;
+  /**
+   * Longest lease of a user token; `"0s"` uses the service default. User roles only.
+   * @default '0s'
+   */
+  readonly maxTtl?: string;
+  /**
+   * How to reach the secrets service.
+   * @default - the stack's SecretsProvider, else the `SECRETS_ADDR` and `SECRETS_TOKEN` environment variables
+   */
+  readonly provider?: SecretsProvider;
+}
+
+/**
+ * A role of the platform-token engine (`{mount}/role/<name>`): an organization, team or user
+ * token. Organization and team roles hand out one stored token until rotated; user roles a new
+ * leased token per request.
+ */
+export class PlatformTokenRole extends Resource {
+  /** Mount path of the engine. */
+  public readonly mount: string;
+  /** Name of the role. */
+  public readonly name: string;
+  private readonly props: PlatformTokenRoleProps;
+
+  constructor(scope: Construct, id: string, props: PlatformTokenRoleProps) {
+    super(scope, id, 'secrets.PlatformTokenRole', 'secrets', props, props.provider);
+    this.props = props;
+    this.mount = props.mount ?? 'platform';
+    this.name = props.name;
+    checkMount(this, this.mount);
+    check(typeof props.name === 'string' && /^[^/]+$/.test(props.name), this, 'name', `"${props.name}" must be a non-empty name without "/"`);
+    check(!(props.userId && (props.organization || props.teamId)), this, 'userId', 'conflicts with organization and teamId');
+    check(!!(props.userId || props.organization || props.teamId), this, 'organization', 'teamId or userId is required');
+    const ttl = checkDuration(this, 'ttl', props.ttl, 0) ?? 0;
+    const maxTtl = checkDuration(this, 'maxTtl', props.maxTtl, 0) ?? 0;
+    if (!props.userId) check(ttl === 0 && maxTtl === 0, this, 'ttl', 'and maxTtl apply only to user roles (userId)');
+    check(ttl === 0 || maxTtl === 0 || ttl <= maxTtl, this, 'ttl', `must not exceed maxTtl (${props.ttl} > ${props.maxTtl})`);
+  }
+
+  /** @internal */
+  protected _renderSpec(): Record<string, any> {
+    const p = this.props;
+    return {
+      mount: this.mount, name: this.name,
+      organization: p.organization ?? '', teamId: p.teamId ?? '', userId: p.userId ?? '',
+      ttl: p.ttl ?? '0s', maxTtl: p.maxTtl ?? '0s',
+    };
+  }
+}
