@@ -6,6 +6,7 @@ import { applyCommand } from './commands/apply';
 import { bridgeApply, bridgeDestroy } from './commands/bridge';
 import { emulatorCommand } from './commands/emulator';
 import { importCommand } from './commands/import';
+import { initCommand } from './commands/init';
 import { planCommand } from './commands/plan';
 import { statePull, statePush } from './commands/state-transfer';
 import { refreshCommand } from './commands/refresh';
@@ -121,6 +122,10 @@ export function buildProgram(): Command {
     .option('--mesh-datacenters <list>', 'other known datacenters, comma-separated')
     .option('--mesh-trust-domain <domain>', 'trust domain used in SNI');
   emu.action(() => run(program, emu, (out) => emulatorCommand({ ...emu.opts(), envFile: emu.opts().envFile ?? emu.opts().writeEnvFile }, out)));
+  const init = program.command('init [dir]').description('create a new cdktf app that uses converge (default: here)')
+    .option('--stack <name>', 'name of its stack', 'dev');
+  init.action((dir?: string) => run(program, init, (out) => initCommand(dir, init.opts(), out)));
+
   const bridge = program.command('bridge').description("run by the Terraform bridge's provisioners (TerraformBridge)");
   for (const [name, fn, what] of [['apply', bridgeApply, 'record this generation, then apply the stack'],
     ['destroy', bridgeDestroy, 'destroy the stack unless a newer generation replaced this one']] as const) {
