@@ -83,3 +83,61 @@ describe('platform constructs through the CLI', () => {
     expect((await call('GET', '/api/v2/organizations/e2e-nc/agent-pools')).body.data).toEqual([]);
   });
 });
+
+describe('import and drift through the CLI', () => {
+  let world: TestWorld;
+  const call = async (method: string, path: string, body?: unknown) => {
+    const res = await fetch(`${world.env.PLATFORM_ADDRESS}${path}`, {
+      method, headers: { authorization: `Bearer ${world.env.PLATFORM_TOKEN}`, 'content-type': 'application/vnd.api+json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await res.text();
+    return { status: res.status, body: text ? JSON.parse(text) : undefined };
+  };
+  beforeAll(async () => {
+    world = await startWorld({}, { VCS_TOKEN: 'vcs-token-import-1d2e' });
+    await call('POST', '/api/v2/organizations', { data: { type: 'organizations', attributes: { name: 'e2e-imp', email: 'a@b.io' } } });
+  });
+  afterAll(async () => { await world.stop(); });
+
+  test('an agent pool imported by <organization>/<name>, an OAuth client by id; drift is found and converged', async () => {
+    const pool = (await call('POST', '/api/v2/organizations/e2e-imp/agent-pools', { data: { type: 'agent-pools', attributes: { name: 'onprem' } } })).body.data;
+    const client = (await call('POST', '/api/v2/organizations/e2e-imp/oauth-clients', { data: { type: 'oauth-clients', attributes: {
+      'service-provider': 'provider_a', name: 'main', key: 'k', 'http-url': 'https://vcs.example.com', 'api-url': 'https://api.vcs.example.com',
+      'oauth-token-string': 'vcs-token-import-1d2e' } } })).body.data;
+    const dir = synthApp((stack) => {
+      new AgentPool(stack, 'pool', { organization: 'e2e-imp', name: 'onprem' });
+      new OAuthClient(stack, 'vcs', {
+        organization: 'e2e-imp', name: 'main', serviceProvider: VcsServiceProvider.PROVIDER_A, key: 'k', httpUrl: 'https://vcs.example.com',
+        apiUrl: 'https://api.vcs.example.com', oauthToken: SecretValue.fromEnv('VCS_TOKEN'),
+      });
+    }, 'imp');
+    let r = await cliAsync(['import', 'pool', 'e2e-imp/onprem', '--synth-dir', dir], world.env);
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    r = await cliAsync(['import', 'vcs', client.id, '--synth-dir', dir], world.env);
+    expect(r.status).toBe(0);
+    r = await cliAsync(['import', 'vcs', 'e2e-imp/main', '--synth-dir', dir], world.env);
+    expect(r.status).not.toBe(0);
+    // The token string was never recorded: the plan replaces the client (the platform cannot update it in place),
+    // and warns what a replace does; the pool, fully readable, is a no-op.
+    r = await cliAsync(['plan', '--synth-dir', dir, '--json'], world.env);
+    const changes = JSON.parse(r.stdout).stacks[0].changes;
+    expect(changes.find((c: any) => c.address === 'vcs')).toMatchObject({ action: 'replace' });
+    expect(JSON.stringify(changes.find((c: any) => c.address === 'vcs'))).toMatch(/unlinks every workspace/);
+    expect(changes.find((c: any) => c.address === 'pool')).toMatchObject({ action: 'noop' });
+    r = await cliAsync(['apply', '--synth-dir', dir, '--auto-approve'], world.env);
+    expect(r.status).toBe(0);
+    r = await cliAsync(['plan', '--synth-dir', dir, '--detailed-exitcode'], world.env);
+    expect(r.stdout).toMatch(/No changes/);
+
+    // Drift: the pool is made project-scoped by hand.
+    await call('PATCH', `/api/v2/agent-pools/${pool.id}`, { data: { type: 'agent-pools', attributes: { 'organization-scoped': false } } });
+    r = await cliAsync(['plan', '--synth-dir', dir, '--detailed-exitcode'], world.env);
+    expect(r.status).toBe(2);
+    expect(r.stdout).toMatch(/organizationScoped/);
+    r = await cliAsync(['apply', '--synth-dir', dir, '--auto-approve'], world.env);
+    expect(r.status).toBe(0);
+    expect((await call('GET', `/api/v2/agent-pools/${pool.id}`)).body.data.attributes['organization-scoped']).toBe(true);
+  });
+});
