@@ -102,3 +102,22 @@ describe('credentials minted on the mesh emulator', () => {
     expect(w.body.errors[0]).not.toContain('wrong"');
   });
 });
+
+describe('lease expiry', () => {
+  test('the token is revoked on the mesh when its lease expires', async () => {
+    await call(s, 'POST', '/v1/mesh/config/access', { body: { address: hostPort(), token: MGMT } });
+    await call(s, 'POST', '/v1/mesh/roles/short', { body: { service_identities: ['web'], ttl: 1 } });
+    const a = await call(s, 'GET', '/v1/mesh/creds/short');
+    expect(a.body.lease_duration).toBe(1);
+    const token = a.body.data.token;
+    expect((await mesh.call('GET', '/v1/discovery-chain/web', { token })).status).toBe(200);
+    let status = 200;
+    for (let i = 0; i < 50 && status === 200; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      status = (await mesh.call('GET', '/v1/discovery-chain/web', { token })).status;
+    }
+    expect(status).toBe(403);
+    const listed = await mesh.call('GET', '/__admin/tokens');
+    expect(listed.body.map((t: any) => t.accessorId)).not.toContain(a.body.data.accessor);
+  });
+});

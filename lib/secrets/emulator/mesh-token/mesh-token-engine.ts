@@ -26,10 +26,19 @@ interface MeshRole {
   maxTtl: number;
 }
 
+/** A token handed out under a lease; revoked on the mesh when the lease expires. */
+interface MeshLease {
+  accessor: string;
+  expiresMs: number;
+}
+
 interface MeshTokenState {
   access?: MeshAccess;
   roles: Record<string, MeshRole>;
+  leases: Record<string, MeshLease>;
 }
+
+const REVOKE_RETRY_MS = 5000;
 
 /** Parameters of mesh versions below 1.11, which the emulated mesh (1.13) no longer takes. */
 const REMOVED_IN_1_11 = ['token_type', 'policy', 'policies', 'lease'];
@@ -72,12 +81,22 @@ export function parseServiceIdentities(v: unknown): string[] | undefined {
  * - Node identities must be `<node>:<datacenter>`; service identities `<service>[:<dc>[,<dc>]]`.
  * - Creds answer `token`, `accessor`, `local`, `mesh_namespace`, `partition` with a lease
  *   `<mount>/creds/<role>/<id>` of the role's `ttl` (768h when unset); an absent role: 400.
+ * - When a lease expires its token is revoked on the mesh (`DELETE /__admin/tokens/<accessor>`),
+ *   retried every 5 seconds while the mesh cannot be reached; a token already gone counts as revoked.
  */
 export class MeshTokenEngine implements Engine {
   public readonly type = 'mesh';
-  private state: MeshTokenState = { roles: {} };
+  private state: MeshTokenState = { roles: {}, leases: {} };
+  private readonly timers = new Map<string, NodeJS.Timeout>();
+  private closed = false;
 
   constructor(private readonly mount: string) {}
+
+  public close(): void {
+    this.closed = true;
+    for (const t of this.timers.values()) clearTimeout(t);
+    this.timers.clear();
+  }
 
   public async handle(r: EngineRequest): Promise<EmuResponse> {
     if (r.subPath === 'config/access') {
@@ -106,7 +125,38 @@ export class MeshTokenEngine implements Engine {
 
   public restore(data: unknown): void {
     const d = data as Partial<MeshTokenState> | undefined;
-    this.state = { ...(d?.access ? { access: d.access } : {}), roles: d?.roles ?? {} };
+    for (const t of this.timers.values()) clearTimeout(t);
+    this.timers.clear();
+    this.state = { ...(d?.access ? { access: d.access } : {}), roles: d?.roles ?? {}, leases: d?.leases ?? {} };
+    for (const [id, lease] of Object.entries(this.state.leases)) this.scheduleRevocation(id, lease.expiresMs - Date.now());
+  }
+
+  private scheduleRevocation(leaseId: string, delayMs: number): void {
+    if (this.closed) return;
+    clearTimeout(this.timers.get(leaseId));
+    const t = setTimeout(() => { this.timers.delete(leaseId); void this.revoke(leaseId); }, Math.max(0, Math.min(delayMs, 2 ** 31 - 1)));
+    t.unref?.();
+    this.timers.set(leaseId, t);
+  }
+
+  /** Lease expiry: revokes the token on the mesh, then forgets the lease. */
+  private async revoke(leaseId: string): Promise<void> {
+    const lease = this.state.leases[leaseId];
+    const a = this.state.access;
+    if (!lease || this.closed) return;
+    if (a) {
+      try {
+        await callService(`${a.scheme}://${a.address}/__admin/tokens/${encodeURIComponent(lease.accessor)}`, {
+          method: 'DELETE', headers: { 'x-mesh-token': a.token },
+        });
+      } catch (e) {
+        if (!/: 404 /.test((e as Error).message)) {
+          this.scheduleRevocation(leaseId, REVOKE_RETRY_MS);
+          return;
+        }
+      }
+    }
+    delete this.state.leases[leaseId];
   }
 
   private readAccess(): EmuResponse {
@@ -211,9 +261,15 @@ export class MeshTokenEngine implements Engine {
     } catch (e) {
       throw new RequestError(500, `error creating the mesh token: ${(e as Error).message}`);
     }
-    return leased({
+    const ttl = role.ttl || DEFAULT_LEASE_TTL;
+    const res = leased({
       token: minted.secretId, accessor: minted.accessorId, local: role.local,
       mesh_namespace: role.meshNamespace, partition: role.partition,
-    }, this.mount, name, role.ttl || DEFAULT_LEASE_TTL);
+    }, this.mount, name, ttl);
+    const leaseId = (res.body as { lease_id: string }).lease_id;
+    const expiresMs = Date.now() + ttl * 1000;
+    this.state.leases[leaseId] = { accessor: minted.accessorId ?? '', expiresMs };
+    this.scheduleRevocation(leaseId, expiresMs - Date.now());
+    return res;
   }
 }
