@@ -4,8 +4,8 @@ import { durationSeconds } from '../core/constructs/validation';
 import { NoCodeVariable, Workspace } from './client/no-code-modules';
 import { orgAndName, platformClient } from './handler-util';
 
-/** Fields no upgrade can change: the workspace is replaced (the spec has no workspace update). */
-const REPLACE = ['organization', 'noCodeModuleId', 'projectId', 'name', 'description', 'autoApply'];
+/** Fields neither a workspace update nor an upgrade can change: the workspace is replaced. */
+const REPLACE = ['organization', 'noCodeModuleId', 'projectId'];
 
 /** The module version a workspace runs, from `source-module-id` (`private/<org>/<name>/<provider>/<version>`). */
 export function workspaceVersion(ws: Workspace): string | null {
@@ -30,7 +30,8 @@ function varsOf(spec: Spec): NoCodeVariable[] {
 }
 
 /**
- * `platform.NoCodeWorkspace`: identity `ws-…`. Variables are not read back (sensitive ones cannot
+ * `platform.NoCodeWorkspace`: identity `ws-…`. Name, description and auto-apply change in place
+ * (the platform's workspace update). Variables are not read back (sensitive ones cannot
  * be): they are compared with the last apply. A change of variables or of `moduleVersion` (with an
  * upgrade available) runs the upgrade: initiate, poll until the plan has finished, confirm.
  */
@@ -84,6 +85,9 @@ export const noCodeWorkspaceHandler: ResourceHandler = {
     const api = platformClient(ctx).noCodeModules;
     const ws = await show(ctx, id);
     if (!ws) throw new Error(`${ctx.address}: workspace ${id} no longer exists`);
+    if (ws.name !== spec.name || ws.description !== spec.description || ws.autoApply !== spec.autoApply) {
+      await api.updateWorkspace(ws.id, { name: spec.name as string, description: spec.description as string, autoApply: spec.autoApply as boolean });
+    }
     const current = workspaceVersion(ws);
     const wantsVersion = spec.moduleVersion != null && spec.moduleVersion !== current;
     const varsChanged = changes.some((c) => c.path.startsWith('variables'));

@@ -51,15 +51,15 @@ export interface NoCodeWorkspaceProps extends ResourceProps {
   readonly noCodeModuleId: string;
   /** Project (`prj-…`) to create the workspace in. A change replaces the workspace. */
   readonly projectId: string;
-  /** Workspace name: letters, numbers, `-` and `_`; unique in the organization. A change replaces the workspace. */
+  /** Workspace name: letters, numbers, `-` and `_`; unique in the organization. Renamed in place. */
   readonly name: string;
   /**
-   * Description. A change replaces the workspace.
+   * Description.
    * @default ''
    */
   readonly description?: string;
   /**
-   * Apply automatically after a successful plan. A change replaces the workspace.
+   * Apply automatically after a successful plan.
    * @default false
    */
   readonly autoApply?: boolean;

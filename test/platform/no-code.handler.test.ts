@@ -100,6 +100,20 @@ test('NoCodeWorkspace: create, read, find, the upgrade sequence on a version cha
   await workspaces.delete(ctx, w.id, prior(w.id, vars));
 });
 
+test('NoCodeWorkspace: name, description and auto-apply change in place without an upgrade run', async () => {
+  const modId = (await modules.find!(ctx, modSpec()))!;
+  const pinned = (await fx.api('GET', `/no-code-modules/${modId}`)).body.data.attributes['version-pin'];
+  const desired = wsSpec(modId, { name: 'inplace', moduleVersion: pinned });
+  const w = await workspaces.create(ctx, desired);
+  expect(workspaces.replaceFields).toEqual(['organization', 'noCodeModuleId', 'projectId']);
+  const changed = wsSpec(modId, { name: 'inplace-2', description: 'edited', autoApply: true, moduleVersion: pinned });
+  const runsBefore = Object.keys((fx.emulator.snapshot() as any).upgradeRuns).length;
+  const up = await workspaces.update(ctx, w.id, changed, [{ path: 'name', before: 'inplace', after: 'inplace-2', sensitive: false, replace: false }], prior(w.id, desired));
+  expect(up.id).toBe(w.id);
+  expect((await workspaces.read(ctx, w.id, changed))!.fields).toMatchObject({ name: 'inplace-2', description: 'edited', autoApply: true });
+  expect(Object.keys((fx.emulator.snapshot() as any).upgradeRuns)).toHaveLength(runsBefore);
+});
+
 test('NoCodeWorkspace: an errored plan and a timeout fail the update clearly', async () => {
   const modId = (await modules.find!(ctx, modSpec()))!;
   const desired = wsSpec(modId, { name: 'failing', moduleVersion: '1.1.0' });

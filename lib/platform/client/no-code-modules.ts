@@ -213,6 +213,16 @@ export class NoCodeModulesClient {
     return this.client.getOne(`/workspaces/${encodeURIComponent(workspaceId)}`) as Promise<Workspace | undefined>;
   }
 
+  /** Updates a workspace's name, description or auto-apply (the platform's `PATCH /workspaces/<id>`). */
+  public async updateWorkspace(workspaceId: string, attributes: { name?: string; description?: string; autoApply?: boolean }): Promise<Workspace> {
+    const a: Record<string, unknown> = {};
+    if (attributes.name !== undefined) a.name = attributes.name;
+    if (attributes.description !== undefined) a.description = attributes.description;
+    if (attributes.autoApply !== undefined) a['auto-apply'] = attributes.autoApply;
+    const res = await this.client.request<Document>('PATCH', `/workspaces/${encodeURIComponent(workspaceId)}`, { body: { data: { type: 'workspaces', attributes: a } } });
+    return toPlain(res.body.data as any) as Workspace;
+  }
+
   /** A workspace by organization and name (the platform's `GET /organizations/<org>/workspaces/<name>`). */
   public showWorkspaceByName(organization: string, name: string): Promise<Workspace | undefined> {
     return this.client.getOne(`/organizations/${encodeURIComponent(organization)}/workspaces/${encodeURIComponent(name)}`) as Promise<Workspace | undefined>;

@@ -404,8 +404,8 @@ export function workspaceResource(ctx: PlatformContext, ws: WorkspaceRecord): Re
 }
 
 /**
- * Reading and deleting a workspace: not in the spec's excerpt, but the real platform's
- * `GET`/`DELETE /workspaces/<id>` and `GET /organizations/<org>/workspaces/<name>`; the
+ * Reading, updating and deleting a workspace: not in the spec's excerpt, but the real platform's
+ * `GET`/`PATCH`/`DELETE /workspaces/<id>` (PATCH: `name`, `description`, `auto-apply`) and `GET /organizations/<org>/workspaces/<name>`; the
  * NoCodeWorkspace lifecycle needs them.
  */
 export function registerWorkspaceRoutes(router: Router<PlatformContext>): void {
@@ -421,6 +421,24 @@ export function registerWorkspaceRoutes(router: Router<PlatformContext>): void {
     const org = visibleOrganization(ctx, p.org);
     const ws = org && Object.values(ctx.state.workspaces).find((w) => w.organizationId === org.externalId && w.name === p.name);
     return ws ? doc(200, { data: workspaceResource(ctx, ws) }) : notFound();
+  });
+  router.add('PATCH', `${BASE}/workspaces/:id`, (req, p, ctx) => {
+    const ws = visibleWs(ctx, p.id);
+    if (!ws || !canDo(ctx, ctx.state.organizations[ws.organizationId], 'create-workspaces')) return notFound();
+    const { attributes: a } = readData(req, 'workspaces');
+    const problems: string[] = [];
+    if ('name' in a) {
+      if (typeof a.name !== 'string' || !NAME_RE.test(a.name)) problems.push('Name can only contain letters, numbers, \'-\', and \'_\'');
+      else if (Object.values(ctx.state.workspaces).some((w) => w.organizationId === ws.organizationId && w.name === a.name && w !== ws)) problems.push('Name has already been taken');
+    }
+    if ('description' in a && typeof a.description !== 'string') problems.push('description must be a string');
+    if ('auto-apply' in a && typeof a['auto-apply'] !== 'boolean') problems.push('auto-apply must be a boolean');
+    if (problems.length) return unprocessable(...problems);
+    if ('name' in a) ws.name = a.name as string;
+    if ('description' in a) ws.description = a.description as string;
+    if ('auto-apply' in a) ws.autoApply = a['auto-apply'] as boolean;
+    ws.updatedAt = new Date().toISOString();
+    return doc(200, { data: workspaceResource(ctx, ws) });
   });
   router.add('DELETE', `${BASE}/workspaces/:id`, (_req, p, ctx) => {
     const ws = visibleWs(ctx, p.id);

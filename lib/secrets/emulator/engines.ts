@@ -15,6 +15,6 @@ export const ENGINE_FACTORIES: Record<string, EngineFactory> = {
   totp: () => new TotpEngine(),
   platform: (mount) => new PlatformTokenEngine(mount),
   mesh: (mount) => new MeshTokenEngine(mount),
-  database: (mount) => new DatabaseEngine(mount),
+  database: () => new DatabaseEngine(),
   directory: () => new DirectoryEngine(),
 };

@@ -196,3 +196,18 @@ describe('workspaces and upgrades', () => {
     expect((await fx.api('GET', `/no-code-modules/${id}`)).status).toBe(404);
   });
 });
+
+test('workspace extras: read by name, update name/description/auto-apply, delete', async () => {
+  const { project, module } = await seedOrg(fx, 'ncx');
+  const mod = (await fx.api('POST', '/organizations/ncx/no-code-modules', noCodeDoc(module.id, { enabled: true }))).body.data;
+  const ws = (await fx.api('POST', `/no-code-modules/${mod.id}/workspaces`, workspaceDoc('one', project.id))).body.data;
+  expect((await fx.api('GET', '/organizations/ncx/workspaces/one')).body.data.id).toBe(ws.id);
+  const upd = await fx.api('PATCH', `/workspaces/${ws.id}`, { data: { type: 'workspaces', attributes: { name: 'two', description: 'd', 'auto-apply': true } } });
+  expect(upd.status).toBe(200);
+  expect(upd.body.data.attributes).toMatchObject({ name: 'two', description: 'd', 'auto-apply': true });
+  expect((await fx.api('PATCH', `/workspaces/${ws.id}`, { data: { type: 'workspaces', attributes: { name: 'web' } } })).status).toBe(422);
+  expect((await fx.api('PATCH', '/workspaces/ws-none', { data: { type: 'workspaces', attributes: {} } })).status).toBe(404);
+  expect((await fx.api('GET', '/organizations/ncx/workspaces/one')).status).toBe(404);
+  expect((await fx.api('DELETE', `/workspaces/${ws.id}`)).status).toBe(204);
+  expect((await fx.api('DELETE', `/workspaces/${ws.id}`)).status).toBe(404);
+});
