@@ -1,4 +1,3 @@
-import { randomBytes } from 'crypto';
 import { EmuResponse } from '../../../core/emulator/types';
 import { Engine, EngineRequest } from '../engine';
 import { envelope, errors, noContent, notFound, objectBody, RequestError } from '../responses';
@@ -65,8 +64,6 @@ export class DatabaseEngine implements Engine {
     'static-creds': { GET: (_r, n) => this.staticCreds(n) },
     'rotate-role': { POST: (_r, n) => this.rotateRole(n) },
   };
-
-  constructor(private readonly mount: string) {}
 
   public async handle(r: EngineRequest): Promise<EmuResponse> {
     const slash = r.subPath.indexOf('/');

@@ -64,7 +64,7 @@ export class DirectoryEngine implements Engine {
     'rotate-root': { GET: () => this.rotateRoot(), POST: () => this.rotateRoot() },
     'rotate-role': { POST: (_r, n) => this.rotateRole(n) },
     library: {
-      LIST: () => this.list(this.state.sets), GET: (r, rest) => this.libraryGet(r, rest),
+      LIST: () => this.list(this.state.sets), GET: (_r, rest) => this.libraryGet(rest),
       POST: (r, rest) => this.libraryPost(r, rest), DELETE: (_r, n) => this.deleteSet(n),
     },
   };
@@ -342,7 +342,7 @@ export class DirectoryEngine implements Engine {
 
   // ---- library
 
-  private libraryGet(r: EngineRequest, rest: string): EmuResponse {
+  private libraryGet(rest: string): EmuResponse {
     const status = /^([^/]+)\/status$/.exec(rest);
     if (status) return this.status(status[1]);
     if (rest.includes('/')) return errors(404, 'unsupported path');
