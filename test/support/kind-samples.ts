@@ -90,6 +90,12 @@ export const KINDS_WITHOUT_SAMPLE: Record<string, string> = {
   'secrets.MeshTokenConfig': 'a singleton per mount; covered by test/secrets/engine-handlers.test.ts',
   'secrets.MeshTokenRole': 'not sampled yet (countObjects has no mesh-token count); covered by test/secrets/engine-handlers.test.ts',
   'secrets.PushMfaMethod': 'not sampled yet (countObjects has no push-MFA count); covered by test/secrets/engine-handlers.test.ts',
+  'secrets.DatabaseConnection': 'needs a PostgreSQL server; covered by test/secrets/database-handlers.test.ts',
+  'secrets.DatabaseRole': 'needs a DatabaseConnection (a PostgreSQL server); covered by test/secrets/database-handlers.test.ts',
+  'secrets.DatabaseStaticRole': 'needs a PostgreSQL server and its user; covered by test/secrets/database-handlers.test.ts',
+  'secrets.DirectoryConfig': 'a singleton per mount; covered by test/secrets/directory-handlers.test.ts',
+  'secrets.DirectoryRole': 'needs accounts seeded in the simulated directory (admin interface); covered by test/secrets/directory-handlers.test.ts',
+  'secrets.DirectoryLibrarySet': 'needs accounts seeded in the simulated directory (admin interface); covered by test/secrets/directory-handlers.test.ts',
 };
 
 /** A mixed stack: every sampled kind, each in its weight (samples that need an organization get one each). */
