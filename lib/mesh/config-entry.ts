@@ -1,10 +1,11 @@
 import { TerraformStack } from 'cdktf';
 import { Construct } from 'constructs';
 import { Resource, ResourceProps } from '../core/constructs/resource';
-import { ValidationError } from '../core/constructs/validation';
+import { check, checkOneOf, ValidationError } from '../core/constructs/validation';
 import { DecodeError, EntryKind } from './compiler/entries';
 import { EntryValidationError, validateEntry } from './compiler/validate';
 import { canonicalSpec, entryId, specToEntry } from './entry-spec';
+import { MeshGatewayMode, MeshProtocol } from './mesh-types';
 import { MeshProvider } from './provider';
 
 /** Props every mesh configuration entry accepts. */
@@ -45,6 +46,7 @@ export abstract class MeshConfigEntry extends Resource {
   protected constructor(scope: Construct, id: string, kind: string, entryKind: string, props: MeshConfigEntryProps, fields: Record<string, any>) {
     super(scope, id, kind, 'mesh', props, props.provider);
     this.entryKind = entryKind;
+    checkPropTypes(this, fields, props);
     const raw = { ...fields, namespace: props.namespace, meta: props.meta };
     let spec: Record<string, any>;
     try {
@@ -99,6 +101,29 @@ export abstract class MeshConfigEntry extends Resource {
       if (wanted) this.node.addDependency(c);
     }
   }
+}
+
+/**
+ * Types the mesh system's weak decoding would convert silently (a name `false` becomes "0") and
+ * values of the constructs' enums: refused here, naming the prop.
+ */
+function checkPropTypes(scope: Construct, fields: Record<string, any>, props: MeshConfigEntryProps): void {
+  const isMap = (v: unknown) => typeof v === 'object' && v !== null && !Array.isArray(v);
+  check(fields.name === undefined || typeof fields.name === 'string', scope, 'name', `must be a string (got ${JSON.stringify(fields.name)})`);
+  check(props.namespace === undefined || typeof props.namespace === 'string', scope, 'namespace', `must be a string (got ${JSON.stringify(props.namespace)})`);
+  check(props.meta === undefined || (isMap(props.meta) && Object.values(props.meta).every((v) => typeof v === 'string')), scope, 'meta',
+    'must be a map of key to string');
+  for (const f of ['externalSni', 'connectTimeout', 'defaultSubset']) {
+    check(fields[f] === undefined || typeof fields[f] === 'string', scope, f, `must be a string (got ${JSON.stringify(fields[f])})`);
+  }
+  for (const f of ['subsets', 'redirect', 'failover', 'meshGateway', 'config']) {
+    check(fields[f] === undefined || isMap(fields[f]), scope, f, `must be an object (got ${JSON.stringify(fields[f])})`);
+  }
+  for (const f of ['splits', 'routes']) {
+    check(fields[f] === undefined || Array.isArray(fields[f]), scope, f, `must be a list (got ${JSON.stringify(fields[f])})`);
+  }
+  checkOneOf(scope, 'meshGateway.mode', fields.meshGateway?.mode, Object.values(MeshGatewayMode));
+  if (fields.protocol !== undefined) checkOneOf(scope, 'protocol', fields.protocol, Object.values(MeshProtocol));
 }
 
 /** The prop a mesh-system message is about, for the error's field. */

@@ -64,10 +64,18 @@ export class DiscoveryChain extends DataSource {
     super(scope, id, 'mesh.DiscoveryChain', 'mesh', props.provider);
     this.props = props;
     if (typeof props.service !== 'string' || props.service === '') throw new ValidationError(this, 'service', 'is required');
+    for (const f of ['namespace', 'compileDatacenter'] as const) {
+      if (props[f] !== undefined && typeof props[f] !== 'string') throw new ValidationError(this, f, `must be a string (got ${JSON.stringify(props[f])})`);
+    }
     const o = props.overrides ?? {};
+    if (typeof o !== 'object' || o === null || Array.isArray(o)) throw new ValidationError(this, 'overrides', 'must be an object');
     if (o.connectTimeout !== undefined) {
-      try { canonicalDuration(o.connectTimeout); } catch (e) {
+      let canonical = '';
+      try { canonical = canonicalDuration(o.connectTimeout) ?? ''; } catch (e) {
         throw new ValidationError(this, 'overrides.connectTimeout', (e as Error).message);
+      }
+      if (canonical.startsWith('-')) {
+        throw new ValidationError(this, 'overrides.connectTimeout', `"${o.connectTimeout}" must not be negative`);
       }
     }
     checkOneOf(this, 'overrides.protocol', o.protocol, Object.values(MeshProtocol));

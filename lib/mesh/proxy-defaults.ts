@@ -1,5 +1,5 @@
 import { Construct } from 'constructs';
-import { ValidationError } from '../core/constructs/validation';
+import { checkOneOf, ValidationError } from '../core/constructs/validation';
 import { MeshConfigEntry, MeshConfigEntryProps } from './config-entry';
 import { MeshGatewayConfig, MeshProtocol } from './mesh-types';
 
@@ -37,6 +37,9 @@ export class ProxyDefaults extends MeshConfigEntry {
     super(scope, id, 'mesh.ProxyDefaults', 'proxy-defaults', props, {
       name: 'global', config, meshGateway: props.meshGateway,
     });
+    const c = props.config;
+    if (c !== undefined && (typeof c !== 'object' || c === null || Array.isArray(c))) throw new ValidationError(this, 'config', 'must be an object');
+    if (props.protocol !== undefined) checkOneOf(this, 'protocol', props.protocol, Object.values(MeshProtocol));
     if (props.protocol !== undefined && given && config[given] !== props.protocol) {
       throw new ValidationError(this, 'protocol', `"${props.protocol}" disagrees with config.${given} "${config[given]}"`);
     }

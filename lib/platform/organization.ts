@@ -122,6 +122,13 @@ export class Organization extends Resource {
     check(typeof props.email === 'string' && EMAIL_RE.test(props.email), this, 'email', `"${props.email}" is not an email address`);
     checkInt(this, 'sessionTimeout', props.sessionTimeout, 1);
     checkInt(this, 'sessionRemember', props.sessionRemember, 1);
+    for (const f of ['costEstimationEnabled', 'sendPassingStatusesForUntriggeredSpeculativePlans', 'aggregatedCommitStatusEnabled',
+      'assessmentsEnforced', 'allowForceDeleteWorkspaces'] as const) {
+      check(props[f] === undefined || typeof props[f] === 'boolean', this, f, `must be true or false (got ${JSON.stringify(props[f])})`);
+    }
+    for (const f of ['ownersTeamSamlRoleId', 'defaultAgentPoolId'] as const) {
+      check(props[f] === undefined || typeof props[f] === 'string', this, f, `must be a string (got ${JSON.stringify(props[f])})`);
+    }
     checkOneOf(this, 'collaboratorAuthPolicy', props.collaboratorAuthPolicy, Object.values(CollaboratorAuthPolicy));
     checkOneOf(this, 'defaultExecutionMode', props.defaultExecutionMode, Object.values(ExecutionMode));
     const mode = props.defaultExecutionMode ?? ExecutionMode.REMOTE;

@@ -49,7 +49,7 @@ export class KvEngineConfig extends Resource {
     this.mount = props.mount ?? 'secret';
     this.props = props;
     checkMount(this, this.mount);
-    checkVersionSettings(this, props.maxVersions ?? 0, props.deleteVersionAfter ?? '0s');
+    checkVersionSettings(this, props.maxVersions ?? 0, props.deleteVersionAfter ?? '0s', props.casRequired);
   }
 
   /** @internal */

@@ -72,7 +72,7 @@ export class KvSecret extends Resource {
     checkKvPath(this, props.path);
     checkKvData(this, props.data);
     checkCustomMetadata(this, props.customMetadata ?? {});
-    checkVersionSettings(this, props.maxVersions ?? 0, props.deleteVersionAfter ?? '0s');
+    checkVersionSettings(this, props.maxVersions ?? 0, props.deleteVersionAfter ?? '0s', props.casRequired);
   }
 
   /** The key's current version after converge wrote it, resolved when converge applies. */

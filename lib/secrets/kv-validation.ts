@@ -8,6 +8,7 @@ export const KV_CUSTOM_METADATA_LIMITS = { maxKeys: 64, maxKeyLength: 128, maxVa
 
 /** A mount path: not empty, no leading or trailing `/`, no `.` or `..` segment. */
 export function checkMount(scope: Construct, mount: string): void {
+  check(typeof mount === 'string', scope, 'mount', `must be a string (got ${JSON.stringify(mount)})`);
   check(mount.length > 0, scope, 'mount', 'must not be empty');
   check(!mount.startsWith('/') && !mount.endsWith('/'), scope, 'mount', `"${mount}" must not start or end with "/"`);
   check(mount.split('/').every((s) => s !== '' && s !== '.' && s !== '..'), scope, 'mount',
@@ -36,6 +37,7 @@ export function checkKvData(scope: Construct, data: { [key: string]: any }): voi
 
 /** Custom metadata: at most 64 keys, keys 1 to 128 and values 1 to 512 characters (the service refuses empty ones). */
 export function checkCustomMetadata(scope: Construct, cm: { [key: string]: string }): void {
+  check(typeof cm === 'object' && cm !== null && !Array.isArray(cm), scope, 'customMetadata', 'must be a map of key to string');
   const entries = Object.entries(cm);
   const l = KV_CUSTOM_METADATA_LIMITS;
   check(entries.length <= l.maxKeys, scope, 'customMetadata', `must have at most ${l.maxKeys} keys (got ${entries.length})`);
@@ -49,8 +51,11 @@ export function checkCustomMetadata(scope: Construct, cm: { [key: string]: strin
 }
 
 /** The engine/key settings shared by KvSecret and KvEngineConfig. */
-export function checkVersionSettings(scope: Construct, maxVersions: number, deleteVersionAfter: string): void {
+export function checkVersionSettings(scope: Construct, maxVersions: number, deleteVersionAfter: string, casRequired?: boolean): void {
   checkInt(scope, 'maxVersions', maxVersions, 0);
+  check(casRequired === undefined || typeof casRequired === 'boolean', scope, 'casRequired', `must be true or false (got ${JSON.stringify(casRequired)})`);
+  check(typeof deleteVersionAfter === 'string', scope, 'deleteVersionAfter',
+    `must be a duration string such as "1h" (got ${JSON.stringify(deleteVersionAfter)})`);
   const seconds = checkDuration(scope, 'deleteVersionAfter', deleteVersionAfter, 0);
   check(Number.isInteger(seconds), scope, 'deleteVersionAfter', `"${deleteVersionAfter}" must be a whole number of seconds (the service keeps seconds)`);
 }

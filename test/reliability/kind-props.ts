@@ -1,0 +1,279 @@
+import fc from 'fast-check';
+import { ConvergeElement } from '../../lib/core/constructs/resource';
+import { SecretValue } from '../../lib/core/constructs/secret-value';
+import { registeredKinds } from '../../lib/core/engine/registry';
+import * as mesh from '../../lib/mesh';
+import '../../lib/mesh/handlers';
+import * as platform from '../../lib/platform';
+import '../../lib/platform/handlers';
+import * as secrets from '../../lib/secrets';
+import '../../lib/secrets/handlers';
+
+/**
+ * Valid and invalid props of every construct kind, for the property-based tests. A generic driver
+ * cannot know what a construct accepts: every registered kind needs an entry here (the test fails
+ * for a kind without one).
+ */
+export interface KindProps {
+  /** The smallest valid props: the required fields. Removing any of them must fail. */
+  readonly base: Record<string, unknown>;
+  /** Valid values of optional fields (random subsets are added to `base`). */
+  readonly optional?: Record<string, unknown>;
+  /** Valid values generated for fields (overriding `base`/`optional`). */
+  readonly valid?: Record<string, fc.Arbitrary<unknown>>;
+  /** Invalid values of fields, beyond the generic ones (wrong types, empty required strings). */
+  readonly invalid?: Record<string, fc.Arbitrary<unknown>>;
+  /**
+   * Known gaps: `field` or `field:rule` the construct does not refuse yet. Their properties run as
+   * `test.failing`, so a fix makes the test fail until the gap is removed here.
+   */
+  readonly gaps?: string[];
+}
+
+export type ConstructClass = new (scope: any, id: string, props: any) => ConvergeElement;
+
+/** The construct classes the public modules export, by kind (`<api>.<ClassName>`). */
+export function exportedConstructClasses(): Map<string, ConstructClass> {
+  const out = new Map<string, ConstructClass>();
+  for (const [api, mod] of [['platform', platform], ['secrets', secrets], ['mesh', mesh]] as const) {
+    for (const [name, v] of Object.entries(mod)) {
+      if (typeof v === 'function' && v.prototype instanceof ConvergeElement) out.set(`${api}.${name}`, v as unknown as ConstructClass);
+    }
+  }
+  return out;
+}
+
+/** Exported abstract bases (they have no kind of their own). */
+export const ABSTRACT_BASES = ['mesh.MeshConfigEntry'];
+
+export function allKinds(): string[] {
+  const k = registeredKinds();
+  return [...k.resources, ...k.dataSources].sort();
+}
+
+/** A name a name-like field must refuse: spaces, slashes, traversal, unicode, control characters. */
+export const badName = fc.tuple(
+  fc.stringMatching(/^[a-z0-9]{0,8}$/),
+  fc.constantFrom(' ', '/', '../', '%2F', 'é', '名', '\u0000', '\n', '💥', '?', '#', '.'),
+  fc.stringMatching(/^[a-z0-9]{0,8}$/),
+).map(([a, b, c]) => a + b + c);
+export const goodName = fc.stringMatching(/^[a-z][a-z0-9_-]{0,30}$/);
+const badDuration = fc.constantFrom('abc', '10x', '-5s', '1h-', 's', ' 10s', '10 s', '1.5.5s', '∞');
+const notEnum = fc.stringMatching(/^[A-Z][a-z]{1,8}$/).map((s) => `not-${s}`);
+const badUrl = fc.constantFrom('', 'vcs.example.com', 'ftp://x', 'http://', 'https://a b', 'javascript:alert(1)');
+
+export const KIND_PROPS: Record<string, KindProps> = {
+  'platform.Organization': {
+    base: { name: 'acme', email: 'ops@acme.io' },
+    optional: {
+      sessionTimeout: 60, sessionRemember: 120, collaboratorAuthPolicy: platform.CollaboratorAuthPolicy.TWO_FACTOR_MANDATORY,
+      costEstimationEnabled: true, assessmentsEnforced: true, allowForceDeleteWorkspaces: false, ownersTeamSamlRoleId: 'role',
+      aggregatedCommitStatusEnabled: true, defaultExecutionMode: platform.ExecutionMode.LOCAL,
+    },
+    valid: { name: goodName, sessionTimeout: fc.integer({ min: 1, max: 1e6 }) },
+    invalid: {
+      name: badName, email: fc.constantFrom('no-at', 'a@b', 'a b@c.d', '@x.io'),
+      sessionTimeout: fc.oneof(fc.integer({ max: 0 }), fc.double({ min: 0.1, max: 100, noInteger: true }), fc.constant(NaN)),
+      sessionRemember: fc.integer({ max: 0 }),
+      collaboratorAuthPolicy: notEnum, defaultExecutionMode: notEnum,
+    },
+  },
+  'platform.OAuthClient': {
+    // Known gaps (lib/platform, owner's to fix): see docs/reliability.md.
+    gaps: ['serviceProvider:missing', 'organizationScoped:type', 'projects:type'],
+    base: {
+      organization: 'acme', name: 'vcs', serviceProvider: platform.VcsServiceProvider.PROVIDER_A, key: 'k',
+      httpUrl: 'https://vcs.example.com', apiUrl: 'https://api.vcs.example.com', oauthToken: SecretValue.unsafePlainText('t'),
+    },
+    optional: { organizationScoped: false, projects: ['prj-1'], secret: SecretValue.unsafePlainText('s') },
+    invalid: { organization: badName, serviceProvider: notEnum, httpUrl: badUrl, apiUrl: badUrl, projects: fc.constant(['abc']) },
+  },
+  'platform.AgentPool': {
+    // Known gaps (lib/platform, owner's to fix): see docs/reliability.md.
+    gaps: ['organizationScoped:type', 'allowedWorkspaces:type', 'deleteInactiveAgents:type'],
+    base: { organization: 'acme', name: 'pool' },
+    optional: { organizationScoped: false, allowedWorkspaces: ['ws-1'], deleteInactiveAgents: true },
+    valid: { name: goodName },
+    invalid: { organization: badName, name: badName, allowedWorkspaces: fc.constant(['x-1']) },
+  },
+  'platform.NoCodeModule': {
+    // Known gaps (lib/platform, owner's to fix): see docs/reliability.md.
+    gaps: ['enabled:type', 'variableOptions:type'],
+    base: { organization: 'acme', moduleName: 'net', moduleProvider: 'aws' },
+    optional: { versionPin: '1.0.0', enabled: false, variableOptions: [{ variableName: 'region', variableType: 'string', options: ['a'] }] },
+    invalid: { organization: badName, moduleName: badName, moduleProvider: badName },
+  },
+  'platform.NoCodeWorkspace': {
+    // Known gaps (lib/platform, owner's to fix): see docs/reliability.md.
+    gaps: ['noCodeModuleId:missing', 'projectId:missing', 'noCodeModuleId:type', 'projectId:type', 'description:type', 'autoApply:type',
+      'moduleVersion:type', 'upgradeTimeout:type', 'upgradePollInterval:type', 'variables:type'],
+    base: { organization: 'acme', noCodeModuleId: 'nocode-1', projectId: 'prj-1', name: 'ws' },
+    optional: {
+      description: 'd', autoApply: true, moduleVersion: '1.0.0', upgradeTimeout: '5m', upgradePollInterval: '1s',
+      variables: [{ key: 'k', value: 'v' }, { key: 'p', sensitiveValue: SecretValue.unsafePlainText('x') }],
+    },
+    invalid: {
+      organization: badName, name: badName, noCodeModuleId: fc.constant('mod-1'), projectId: fc.constant('ws-1'),
+      upgradeTimeout: badDuration, upgradePollInterval: badDuration,
+    },
+  },
+  'platform.DataRetentionPolicy': {
+    base: { organization: 'acme' },
+    optional: { deleteOlderThanNDays: 30 },
+    invalid: { organization: badName, deleteOlderThanNDays: fc.oneof(fc.integer({ max: 0 }), fc.constant(1.5)) },
+  },
+  'platform.OrganizationEntitlements': { base: { organization: 'acme' }, invalid: { organization: badName } },
+  'platform.ModuleProducers': { base: { organization: 'acme' }, invalid: { organization: badName } },
+  'platform.Agents': {
+    // Known gaps (lib/platform, owner's to fix): see docs/reliability.md.
+    gaps: ['agentPoolId:missing', 'agentPoolId:type', 'statuses:type', 'lastPingSince:type'],
+    base: { agentPoolId: 'apool-1' },
+    optional: { statuses: [platform.AgentStatus.IDLE], lastPingSince: '2026-01-01T00:00:00Z' },
+    invalid: { agentPoolId: fc.constantFrom('pool-1', ''), statuses: notEnum.map((s) => [s]), lastPingSince: fc.constantFrom('yesterday', 'x') },
+  },
+  'secrets.KvSecret': {
+    base: { path: 'app/db', data: { user: 'u', password: SecretValue.unsafePlainText('p') } },
+    optional: { mount: 'kv', customMetadata: { owner: 'ops' }, maxVersions: 5, casRequired: true, deleteVersionAfter: '1h' },
+    valid: { path: fc.array(goodName, { minLength: 1, maxLength: 4 }).map((a) => a.join('/')) },
+    invalid: {
+      path: fc.constantFrom('/a', 'a/', 'a//b', 'a/../b', '..', 'a/./b', '../x'),
+      mount: fc.constantFrom('/kv', 'kv/', 'a/../b', '..', 'a//b'),
+      maxVersions: fc.oneof(fc.integer({ max: -1 }), fc.constant(1.5)),
+      deleteVersionAfter: fc.oneof(badDuration, fc.constant('1.5s')),
+      data: fc.constantFrom({ k: { nested: 1 } }, { k: null }, { k: Infinity }, { '': 'v' }),
+      customMetadata: fc.constantFrom({ k: '' }, { k: 'x'.repeat(513) }, { ['k'.repeat(129)]: 'v' }, { k: 5 }),
+    },
+  },
+  'secrets.KvEngineConfig': {
+    base: {},
+    optional: { mount: 'kv', maxVersions: 10, casRequired: true, deleteVersionAfter: '24h' },
+    invalid: {
+      mount: fc.constantFrom('', '/kv', 'kv/', 'a/../b'), maxVersions: fc.integer({ max: -1 }),
+      deleteVersionAfter: badDuration,
+    },
+  },
+  // Secrets engines (their gaps belong to lib/secrets: see docs/reliability.md).
+  'secrets.DatabaseConnection': {
+    gaps: ['username:type', 'verifyConnection:type', 'name:invalid'],
+    base: { name: 'pg', connectionUrl: 'postgresql://{{username}}:{{password}}@db:5432/app' },
+    optional: { mount: 'database', username: 'root', password: SecretValue.unsafePlainText('pw'), allowedRoles: ['app'], verifyConnection: false },
+    invalid: { name: badName, mount: fc.constantFrom('/db', 'a/../b') },
+  },
+  'secrets.DatabaseRole': {
+    gaps: ['defaultTtl:type', 'maxTtl:type', 'name:invalid'],
+    base: { name: 'app', dbName: 'pg', creationStatements: ['CREATE ROLE "{{name}}"'] },
+    optional: { defaultTtl: '1h', maxTtl: '24h', revocationStatements: ['DROP ROLE "{{name}}"'] },
+    invalid: { name: badName, defaultTtl: badDuration, maxTtl: badDuration },
+  },
+  'secrets.DatabaseStaticRole': {
+    gaps: ['rotationPeriod:type', 'name:invalid'],
+    base: { name: 'app', dbName: 'pg', username: 'app_user', rotationPeriod: '24h' },
+    optional: { rotationStatements: ['ALTER ROLE x'] },
+    invalid: { name: badName, rotationPeriod: badDuration },
+  },
+  'secrets.DirectoryConfig': {
+    gaps: ['url:type', 'maxTtl:type', 'insecureTls:type'],
+    base: { binddn: 'cn=admin,dc=example,dc=org', bindpass: SecretValue.unsafePlainText('pw') },
+    optional: { url: 'ldaps://dir.example.org', maxTtl: '0s', length: 20, insecureTls: false },
+    invalid: { ttl: badDuration, length: fc.integer({ max: 0 }) },
+  },
+  'secrets.DirectoryRole': {
+    gaps: ['ttl:type', 'name:invalid'],
+    base: { name: 'app', serviceAccountName: 'svc-app' },
+    optional: { ttl: '1h' },
+    invalid: { name: badName, ttl: badDuration },
+  },
+  'secrets.DirectoryLibrarySet': {
+    gaps: ['maxTtl:type', 'disableCheckInEnforcement:type', 'name:invalid'],
+    base: { name: 'lib', serviceAccountNames: ['a', 'b'] },
+    optional: { maxTtl: '0s', disableCheckInEnforcement: true },
+    invalid: { name: badName, serviceAccountNames: fc.constantFrom([], ['a', 'a'], ['a,b'], ['']), ttl: badDuration },
+  },
+  'secrets.TotpKey': {
+    gaps: ['key:type', 'issuer:type', 'accountName:type'],
+    base: { name: 'login', key: SecretValue.unsafePlainText('JBSWY3DPEHPK3PXP') },
+    optional: { digits: 8, period: 60, algorithm: secrets.TotpAlgorithm.SHA256, issuer: 'Acme', accountName: 'ops@acme.io' },
+    invalid: { name: fc.constantFrom('a/b', ''), digits: fc.constantFrom(5, 7, 9), period: fc.integer({ max: 0 }), algorithm: notEnum },
+  },
+  'secrets.TotpKeyInfo': { base: { name: 'login' }, optional: { mount: 'totp' }, invalid: { mount: fc.constantFrom('/x', 'a/../b') } },
+  'secrets.PlatformTokenConfig': {
+    gaps: ['token:type'],
+    base: {},
+    optional: { address: 'https://platform.example.com', token: SecretValue.unsafePlainText('t') },
+    invalid: { mount: fc.constantFrom('/x', 'a/../b') },
+  },
+  'secrets.PlatformTokenRole': {
+    gaps: ['organization:type', 'name:invalid'],
+    base: { name: 'ci', organization: 'acme' },
+    invalid: { name: badName, ttl: badDuration },
+  },
+  'secrets.MeshTokenConfig': {
+    gaps: ['token:type'],
+    base: { address: 'mesh.example.com:8500' },
+    optional: { scheme: secrets.MeshScheme.HTTPS, token: SecretValue.unsafePlainText('t') },
+    invalid: { scheme: notEnum },
+  },
+  'secrets.MeshTokenRole': {
+    gaps: ['meshPolicies:type', 'ttl:type', 'maxTtl:type', 'name:invalid'],
+    base: { name: 'svc', meshPolicies: ['read'] },
+    optional: { ttl: '1h', maxTtl: '2h' },
+    invalid: { name: badName, tokenType: notEnum, ttl: badDuration },
+  },
+  'secrets.PushMfaMethod': {
+    gaps: ['usernameFormat:type', 'usePasscode:type', 'methodName:invalid'],
+    base: { methodName: 'push', secretKey: SecretValue.unsafePlainText('sk'), integrationKey: SecretValue.unsafePlainText('ik'), apiHostname: 'api.push.example.com' },
+    optional: { usernameFormat: '{{identity.entity.name}}', usePasscode: true },
+    invalid: { methodName: badName },
+  },
+  'secrets.KvSecretData': { base: { path: 'app/db' }, optional: { version: 2 }, invalid: { path: fc.constantFrom('a/../b', '/a', 'a/'), version: fc.integer({ max: -1 }) } },
+  'secrets.KvSecretSubkeys': {
+    base: { path: 'app/db' }, optional: { version: 2, depth: 1 },
+    invalid: { path: fc.constantFrom('a/../b', '/a', 'a/'), version: fc.integer({ max: -1 }), depth: fc.integer({ max: -1 }) },
+  },
+  'mesh.ServiceDefaults': {
+    base: { name: 'web' },
+    optional: { protocol: mesh.MeshProtocol.HTTP, namespace: 'default', meta: { team: 'a' }, externalSni: 'web.example.com', meshGateway: { mode: mesh.MeshGatewayMode.LOCAL } },
+    valid: { name: goodName },
+    invalid: { protocol: notEnum, meshGateway: notEnum.map((mode) => ({ mode })) },
+  },
+  'mesh.ProxyDefaults': {
+    base: {},
+    optional: { protocol: mesh.MeshProtocol.HTTP, config: { local_connect_timeout_ms: 1000 }, meshGateway: { mode: mesh.MeshGatewayMode.REMOTE } },
+    invalid: { protocol: notEnum, meshGateway: notEnum.map((mode) => ({ mode })) },
+  },
+  'mesh.ServiceResolver': {
+    base: { name: 'web' },
+    optional: { connectTimeout: '15s', subsets: { v1: { filter: 'Service.Meta.version == v1' } }, failover: { '*': { datacenters: ['dc2'] } } },
+    valid: { name: goodName },
+    invalid: { connectTimeout: badDuration, subsets: fc.constant({ v1: { filter: 'not a filter ((' } }) },
+  },
+  'mesh.ServiceSplitter': {
+    base: { name: 'web', splits: [{ weight: 100 }] },
+    optional: { namespace: 'default' },
+    valid: { name: goodName },
+    invalid: {
+      splits: fc.oneof(fc.constant([]), fc.integer({ min: 101, max: 1000 }).map((w) => [{ weight: w }]),
+        fc.integer({ min: 1, max: 99 }).map((w) => [{ weight: w }]), fc.constant([{ weight: -1 }, { weight: 101 }])),
+    },
+  },
+  'mesh.ServiceRouter': {
+    base: { name: 'web' },
+    optional: { routes: [{ match: { http: { pathPrefix: '/admin' } }, destination: { service: 'admin', requestTimeout: '30s' } }] },
+    valid: { name: goodName },
+    invalid: {
+      routes: fc.constantFrom(
+        [{ match: { http: { pathPrefix: 'admin' } } }],
+        [{ match: { http: { pathPrefix: '/a', pathExact: '/b' } } }],
+        [{ destination: { requestTimeout: 'abc' } }],
+      ),
+    },
+  },
+  'mesh.DiscoveryChain': {
+    base: { service: 'web' },
+    optional: { namespace: 'default', compileDatacenter: 'dc2', overrides: { connectTimeout: '5s', protocol: mesh.MeshProtocol.HTTP } },
+    invalid: {
+      overrides: fc.oneof(badDuration.map((connectTimeout) => ({ connectTimeout })), notEnum.map((protocol) => ({ protocol })),
+        notEnum.map((meshGatewayMode) => ({ meshGatewayMode }))),
+    },
+  },
+};
