@@ -1,5 +1,6 @@
 import { Client } from 'pg';
 import { ServedApi } from '../../../lib/core/emulator/server';
+import { ApiError } from '../../../lib/core/http/api-error';
 import { HttpClient } from '../../../lib/core/http/http-client';
 import { DatabaseClient } from '../../../lib/secrets/client/database-client';
 import { SecretsClient } from '../../../lib/secrets/client/secrets-client';
@@ -242,6 +243,23 @@ describe('dynamic roles', () => {
     expect(r.body.errors[0]).toMatch(/no_such_function/);
     expect((await asSuperuser<{ n: string }>('SELECT n FROM rollbacks'))[0].n).toMatch(/^v-root-bad-/);
   });
+});
+
+test('an engine mounted at another path names its leases after that mount; client errors keep status and messages', async () => {
+  expect((await call(served, 'POST', '/__admin/mounts/db2', { body: { type: 'database' } })).status).toBe(204);
+  await db.writeConnection('db2', 'pg', {
+    plugin_name: 'postgresql-database-plugin', connection_url: templateUrl(), username: rootUser, password: rootPassword, allowed_roles: ['app'],
+  });
+  await db.writeRole('db2', 'app', { db_name: 'pg', creation_statements: CREATE, default_ttl: '10m' });
+  await db.writeRole('db2', 'denied', { db_name: 'pg', creation_statements: CREATE });
+  const c = await db.generateCredentials('db2', 'app');
+  expect(c.lease_id.startsWith('db2/creds/app/')).toBe(true);
+  expect(c.lease_duration).toBe(600);
+  expect(await db.readConnection('database', 'pg')).toBeUndefined();
+  const err = await db.generateCredentials('db2', 'denied').catch((e) => e);
+  expect(err).toBeInstanceOf(ApiError);
+  expect(err).toMatchObject({ status: 500, apiMessages: ['"denied" is not an allowed role'] });
+  await asSuperuser(`DROP ROLE "${c.username}"`);
 });
 
 describe('static roles', () => {
