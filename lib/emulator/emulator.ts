@@ -4,7 +4,7 @@ import * as path from 'path';
 import { FaultKind, ServedApi } from '../core/emulator/server';
 import { MeshEmulator } from '../mesh/emulator/mesh-emulator';
 import { PlatformEmulator } from '../platform/emulator/platform-emulator';
-import { SecretsEmulator } from '../secrets/emulator/secrets-emulator';
+import { DEFAULT_MOUNTS as DEFAULT_SECRETS_MOUNTS, SecretsEmulator } from '../secrets/emulator/secrets-emulator';
 
 /** Options of `converge emulator` and `Emulator.start()`. */
 export interface EmulatorOptions {
@@ -87,7 +87,7 @@ export class Emulator {
       },
     });
     const platform = new PlatformEmulator({ adminToken: tokens.platform, edition: options.platformEdition, rateLimit: options.platformRateLimit });
-    const secrets = new SecretsEmulator({ rootToken: tokens.secrets, mounts: { secret: 'kv', ...(options.secretsMounts ?? {}) } });
+    const secrets = new SecretsEmulator({ rootToken: tokens.secrets, mounts: { ...DEFAULT_SECRETS_MOUNTS, ...(options.secretsMounts ?? {}) } });
     const mesh = new MeshEmulator({
       managementToken: tokens.mesh, datacenter: options.meshDatacenter, datacenters: options.meshDatacenters, trustDomain: options.meshTrustDomain,
     });

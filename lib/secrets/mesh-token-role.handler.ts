@@ -23,7 +23,8 @@ async function write(ctx: HandlerContext, spec: Spec): Promise<Written> {
 
 /**
  * Lifecycle of `secrets.MeshTokenRole` (`{mount}/roles/<name>`). Fields the read does not
- * answer (`meshVersion`, and `tokenType`, `policy`, `lease` of old versions) are compared with the last apply.
+ * answer (`tokenType`, `policy`, `lease` of old versions) are compared with the last apply;
+ * `meshVersion` is the construct's own (it picks the validation rules) and never differs.
  */
 export const meshTokenRoleHandler: ResourceHandler = {
   kind: 'secrets.MeshTokenRole',
@@ -45,6 +46,8 @@ export const meshTokenRoleHandler: ResourceHandler = {
     };
     // Only the fields of the desired mesh version are managed.
     if (desired) for (const k of Object.keys(fields)) if (!(k in desired) && k !== 'mount' && k !== 'name') delete fields[k];
+    // meshVersion only chooses how the construct validates: no API field, nothing to differ.
+    if (desired?.meshVersion !== undefined) fields.meshVersion = desired.meshVersion;
     return { fields };
   },
 

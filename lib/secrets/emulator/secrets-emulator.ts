@@ -28,7 +28,7 @@ interface SecretsSnapshot {
 }
 
 /** Engines mounted when no mounts are given: path -> engine type. */
-const DEFAULT_MOUNTS: Record<string, string> = {
+export const DEFAULT_MOUNTS: Record<string, string> = {
   secret: 'kv',
   totp: 'totp',
   platform: 'platform',
