@@ -1,6 +1,7 @@
 import { Construct } from 'constructs';
 import { Resource, ResourceProps } from '../core/constructs/resource';
 import { check } from '../core/constructs/validation';
+import { checkBoolean, checkStringList } from './prop-checks';
 import { PlatformProvider } from './provider';
 
 /** Props of an agent pool. */
@@ -55,6 +56,9 @@ export class AgentPool extends Resource {
       `"${props.organization}" may contain only letters, numbers, '-' and '_'`);
     check(typeof props.name === 'string' && NAME_RE.test(props.name), this, 'name',
       `"${props.name}" may contain only letters, numbers, '-' and '_'`);
+    checkBoolean(this, 'organizationScoped', props.organizationScoped);
+    checkBoolean(this, 'deleteInactiveAgents', props.deleteInactiveAgents);
+    checkStringList(this, 'allowedWorkspaces', props.allowedWorkspaces, true);
     for (const w of props.allowedWorkspaces ?? []) {
       check(typeof w !== 'string' || /^ws-/.test(w), this, 'allowedWorkspaces', `"${w}" is not a workspace id (ws-…)`);
     }

@@ -1,6 +1,7 @@
 import { Construct } from 'constructs';
 import { DataSource } from '../core/constructs/resource';
 import { check } from '../core/constructs/validation';
+import { checkString } from './prop-checks';
 import { PlatformProvider } from './provider';
 
 /** Status of an agent. */
@@ -52,6 +53,9 @@ export class Agents extends DataSource {
   constructor(scope: Construct, id: string, props: AgentsProps) {
     super(scope, id, 'platform.Agents', 'platform', props.provider);
     this.props = props;
+    checkString(this, 'agentPoolId', props.agentPoolId, { required: true, allowRef: true });
+    check(props.statuses === undefined || Array.isArray(props.statuses), this, 'statuses', 'must be a list of AgentStatus');
+    checkString(this, 'lastPingSince', props.lastPingSince);
     check(typeof props.agentPoolId !== 'string' || /^apool-/.test(props.agentPoolId), this, 'agentPoolId', `"${props.agentPoolId}" is not an agent pool id (apool-…)`);
     for (const s of props.statuses ?? []) check(Object.values(AgentStatus).includes(s), this, 'statuses', `"${s}" is not an agent status`);
     check(props.lastPingSince === undefined || !Number.isNaN(Date.parse(props.lastPingSince)), this, 'lastPingSince', `"${props.lastPingSince}" is not an ISO 8601 timestamp`);

@@ -1,6 +1,7 @@
 import { Construct } from 'constructs';
 import { Resource, ResourceProps } from '../core/constructs/resource';
 import { check } from '../core/constructs/validation';
+import { checkBoolean, checkObjectList } from './prop-checks';
 import { PlatformProvider } from './provider';
 
 /** Allowed values of one module variable in no-code workflows. */
@@ -67,6 +68,8 @@ export class NoCodeModule extends Resource {
       check(typeof props[f] === 'string' && NAME_RE.test(props[f]), this, f, `"${props[f]}" may contain only letters, numbers, '-' and '_'`);
     }
     check(props.versionPin === undefined || (typeof props.versionPin === 'string' && props.versionPin.length > 0), this, 'versionPin', 'must be a version');
+    checkBoolean(this, 'enabled', props.enabled);
+    checkObjectList(this, 'variableOptions', props.variableOptions);
     const names = new Set<string>();
     (props.variableOptions ?? []).forEach((o, i) => {
       check(typeof o.variableName === 'string' && o.variableName.length > 0, this, `variableOptions[${i}].variableName`, 'is required');

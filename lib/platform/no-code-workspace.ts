@@ -2,6 +2,7 @@ import { Construct } from 'constructs';
 import { Resource, ResourceProps } from '../core/constructs/resource';
 import { SecretValue } from '../core/constructs/secret-value';
 import { check, checkDuration, checkOneOf } from '../core/constructs/validation';
+import { checkBoolean, checkObjectList, checkString } from './prop-checks';
 import { PlatformProvider } from './provider';
 
 /** Where a workspace variable goes. */
@@ -119,6 +120,14 @@ export class NoCodeWorkspace extends Resource {
     check(typeof props.organization === 'string' && NAME_RE.test(props.organization), this, 'organization',
       `"${props.organization}" may contain only letters, numbers, '-' and '_'`);
     check(typeof props.name === 'string' && NAME_RE.test(props.name), this, 'name', `"${props.name}" may contain only letters, numbers, '-' and '_'`);
+    checkString(this, 'noCodeModuleId', props.noCodeModuleId, { required: true, allowRef: true });
+    checkString(this, 'projectId', props.projectId, { required: true, allowRef: true });
+    checkString(this, 'description', props.description);
+    checkBoolean(this, 'autoApply', props.autoApply);
+    checkString(this, 'moduleVersion', props.moduleVersion, { allowRef: true });
+    checkString(this, 'upgradeTimeout', props.upgradeTimeout);
+    checkString(this, 'upgradePollInterval', props.upgradePollInterval);
+    checkObjectList(this, 'variables', props.variables);
     check(typeof props.noCodeModuleId !== 'string' || /^nocode-/.test(props.noCodeModuleId), this, 'noCodeModuleId', `"${props.noCodeModuleId}" is not a no-code module id (nocode-…)`);
     check(typeof props.projectId !== 'string' || /^prj-/.test(props.projectId), this, 'projectId', `"${props.projectId}" is not a project id (prj-…)`);
     checkDuration(this, 'upgradeTimeout', props.upgradeTimeout, 1);

@@ -2,6 +2,7 @@ import { Construct } from 'constructs';
 import { Resource, ResourceProps } from '../core/constructs/resource';
 import { SecretValue } from '../core/constructs/secret-value';
 import { check, checkOneOf } from '../core/constructs/validation';
+import { checkBoolean, checkString, checkStringList } from './prop-checks';
 import { PlatformProvider } from './provider';
 
 /** The VCS providers an OAuth client connects to. */
@@ -97,7 +98,11 @@ export class OAuthClient extends Resource {
     check(typeof props.organization === 'string' && ORG_RE.test(props.organization), this, 'organization',
       `"${props.organization}" may contain only letters, numbers, '-' and '_'`);
     check(typeof props.name === 'string' && props.name.length > 0, this, 'name', 'is required (converge finds the client by it after a crash)');
+    check(props.serviceProvider !== undefined, this, 'serviceProvider', 'is required');
     checkOneOf(this, 'serviceProvider', props.serviceProvider, Object.values(VcsServiceProvider));
+    checkString(this, 'rsaPublicKey', props.rsaPublicKey);
+    checkBoolean(this, 'organizationScoped', props.organizationScoped);
+    checkStringList(this, 'projects', props.projects, true);
     check(typeof props.key === 'string' && props.key.length > 0, this, 'key', 'is required');
     for (const f of ['httpUrl', 'apiUrl'] as const) {
       check(typeof props[f] === 'string' && /^https?:\/\/\S+$/.test(props[f]), this, f, `"${props[f]}" must be an http(s) URL`);

@@ -79,8 +79,6 @@ export const KIND_PROPS: Record<string, KindProps> = {
     },
   },
   'platform.OAuthClient': {
-    // Known gaps (lib/platform, owner's to fix): see docs/reliability.md.
-    gaps: ['serviceProvider:missing', 'organizationScoped:type', 'projects:type'],
     base: {
       organization: 'acme', name: 'vcs', serviceProvider: platform.VcsServiceProvider.PROVIDER_A, key: 'k',
       httpUrl: 'https://vcs.example.com', apiUrl: 'https://api.vcs.example.com', oauthToken: SecretValue.unsafePlainText('t'),
@@ -89,24 +87,17 @@ export const KIND_PROPS: Record<string, KindProps> = {
     invalid: { organization: badName, serviceProvider: notEnum, httpUrl: badUrl, apiUrl: badUrl, projects: fc.constant(['abc']) },
   },
   'platform.AgentPool': {
-    // Known gaps (lib/platform, owner's to fix): see docs/reliability.md.
-    gaps: ['organizationScoped:type', 'allowedWorkspaces:type', 'deleteInactiveAgents:type'],
     base: { organization: 'acme', name: 'pool' },
     optional: { organizationScoped: false, allowedWorkspaces: ['ws-1'], deleteInactiveAgents: true },
     valid: { name: goodName },
     invalid: { organization: badName, name: badName, allowedWorkspaces: fc.constant(['x-1']) },
   },
   'platform.NoCodeModule': {
-    // Known gaps (lib/platform, owner's to fix): see docs/reliability.md.
-    gaps: ['enabled:type', 'variableOptions:type'],
     base: { organization: 'acme', moduleName: 'net', moduleProvider: 'aws' },
     optional: { versionPin: '1.0.0', enabled: false, variableOptions: [{ variableName: 'region', variableType: 'string', options: ['a'] }] },
     invalid: { organization: badName, moduleName: badName, moduleProvider: badName },
   },
   'platform.NoCodeWorkspace': {
-    // Known gaps (lib/platform, owner's to fix): see docs/reliability.md.
-    gaps: ['noCodeModuleId:missing', 'projectId:missing', 'noCodeModuleId:type', 'projectId:type', 'description:type', 'autoApply:type',
-      'moduleVersion:type', 'upgradeTimeout:type', 'upgradePollInterval:type', 'variables:type'],
     base: { organization: 'acme', noCodeModuleId: 'nocode-1', projectId: 'prj-1', name: 'ws' },
     optional: {
       description: 'd', autoApply: true, moduleVersion: '1.0.0', upgradeTimeout: '5m', upgradePollInterval: '1s',
@@ -125,8 +116,6 @@ export const KIND_PROPS: Record<string, KindProps> = {
   'platform.OrganizationEntitlements': { base: { organization: 'acme' }, invalid: { organization: badName } },
   'platform.ModuleProducers': { base: { organization: 'acme' }, invalid: { organization: badName } },
   'platform.Agents': {
-    // Known gaps (lib/platform, owner's to fix): see docs/reliability.md.
-    gaps: ['agentPoolId:missing', 'agentPoolId:type', 'statuses:type', 'lastPingSince:type'],
     base: { agentPoolId: 'apool-1' },
     optional: { statuses: [platform.AgentStatus.IDLE], lastPingSince: '2026-01-01T00:00:00Z' },
     invalid: { agentPoolId: fc.constantFrom('pool-1', ''), statuses: notEnum.map((s) => [s]), lastPingSince: fc.constantFrom('yesterday', 'x') },
