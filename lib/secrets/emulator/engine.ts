@@ -26,6 +26,8 @@ export interface Engine {
   snapshot(): unknown;
   restore(data: unknown): void;
   close?(): void | Promise<void>;
+  /** Whether a GET below the mount (path below it) changes state, so that the host persists after it (a read that opens a lease). */
+  mutatesOnRead?(subPath: string): boolean;
   /** Engine-specific admin routes below `/__admin/<type>/<mount>/` (the directory's accounts, say). */
   admin?(method: string, subPath: string, body: unknown): EmuResponse;
 }

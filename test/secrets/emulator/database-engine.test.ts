@@ -1,3 +1,6 @@
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
 import { Client } from 'pg';
 import { ServedApi } from '../../../lib/core/emulator/server';
 import { ApiError } from '../../../lib/core/http/api-error';
@@ -359,4 +362,26 @@ test('the LIST method (refused by Node\'s HTTP parser, so sent to the handler di
   expect(await req('LIST', '/v1/database/config')).toMatchObject({ status: 404 });
   expect(await req('LIST', '/v1/database/roles/r')).toMatchObject({ status: 405 });
   await emu.close();
+});
+
+test('a lease opened by a GET survives a restart from the data directory and is revoked by the restarted emulator', async () => {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'converge-db-'));
+  try {
+    const first = await ServedApi.start(new SecretsEmulator({ rootToken: ROOT_TOKEN }), { port: 0, dataDir });
+    await call(first, 'POST', '/v1/database/config/pg', {
+      body: { plugin_name: 'postgresql-database-plugin', connection_url: templateUrl(), username: rootUser, password: rootPassword, allowed_roles: '*' },
+    });
+    await call(first, 'POST', '/v1/database/roles/app', { body: { db_name: 'pg', creation_statements: CREATE, default_ttl: 3 } });
+    const creds = (await call(first, 'GET', '/v1/database/creds/app')).body.data;
+    await first.stop();
+    expect(fs.readFileSync(path.join(dataDir, fs.readdirSync(dataDir)[0]), 'utf8')).not.toContain(creds.username);
+    const second = await ServedApi.start(new SecretsEmulator({ rootToken: ROOT_TOKEN }), { port: 0, dataDir });
+    try {
+      await waitFor(async () => (await asSuperuser('SELECT 1 FROM pg_roles WHERE rolname = $1', [creds.username])).length === 0);
+    } finally {
+      await second.stop();
+    }
+  } finally {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
 });

@@ -296,3 +296,28 @@ test('LIST, 405 and 404 through the handler; snapshot seals passwords', async ()
   await emu.close();
   await copy.close();
 });
+
+test('a rotation made by a GET of creds is persisted in the data directory', async () => {
+  const fs = await import('fs');
+  const os = await import('os');
+  const path = await import('path');
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'converge-dir-'));
+  try {
+    const first = await ServedApi.start(new SecretsEmulator({ rootToken: ROOT_TOKEN }), { port: 0, dataDir });
+    await call(first, 'POST', `${ADMIN}/accounts/${BINDDN}`, { body: { password: 'bind-pass' } });
+    await call(first, 'POST', `${ADMIN}/accounts/svc-a`, { body: {} });
+    await call(first, 'POST', '/v1/directory/config', { body: { binddn: BINDDN, bindpass: 'bind-pass' } });
+    await call(first, 'POST', '/v1/directory/roles/r', { body: { service_account_name: 'svc-a' } });
+    const c1 = (await call(first, 'GET', '/v1/directory/creds/r')).body.data.current_password;
+    await first.stop();
+    const second = await ServedApi.start(new SecretsEmulator({ rootToken: ROOT_TOKEN }), { port: 0, dataDir });
+    try {
+      expect((await call(second, 'GET', `${ADMIN}/accounts/svc-a`)).body.password).toBe(c1);
+      expect((await call(second, 'GET', '/v1/directory/creds/r')).body.data.current_password).toBe(c1);
+    } finally {
+      await second.stop();
+    }
+  } finally {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+});

@@ -79,6 +79,11 @@ export class DatabaseEngine implements Engine {
     return op(r, name);
   }
 
+  /** Generating credentials opens a lease. */
+  public mutatesOnRead(subPath: string): boolean {
+    return subPath.startsWith('creds/');
+  }
+
   public snapshot(): unknown {
     return this.state;
   }

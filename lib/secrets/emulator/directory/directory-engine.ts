@@ -86,6 +86,11 @@ export class DirectoryEngine implements Engine {
     return op(r, rest);
   }
 
+  /** Reading credentials may rotate them; GET rotate-root rotates. */
+  public mutatesOnRead(subPath: string): boolean {
+    return subPath.startsWith('creds/') || subPath.replace(/\/$/, '') === 'rotate-root';
+  }
+
   public snapshot(): unknown {
     return this.state;
   }
