@@ -13,6 +13,7 @@ type Op = (r: EngineRequest, name: string) => EmuResponse | Promise<EmuResponse>
 const MIN_ROTATION_PERIOD = 5;
 /** Delay before retrying a revocation or rotation that failed (database down, say). */
 const RETRY_MS = 5000;
+const MAX_REVOKE_ATTEMPTS = 12;
 const CREDENTIAL_TYPES = ['password', 'rsa_private_key'];
 
 /** `2006-01-02 15:04:05+0000`, the `{{expiration}}` format of the real plugin (UTC). */
@@ -35,7 +36,8 @@ function expirationText(ms: number): string {
  * - Named password policies are not simulated: passwords follow the default policy.
  * - Creds for an unknown role answer 400 `unknown role: <name>`; rotate-role, static-creds for an
  *   unknown static role 400 likewise; reset and rotate-root of an unknown connection 400.
- * - A failed revocation at lease expiry (database unreachable) is retried every 5 seconds.
+ * - A failed revocation at lease expiry (database unreachable) is retried every 5 seconds, 12 times at
+ *   most; then the lease is dropped (irrevocable).
  * - Deleting a role or connection leaves existing leases to expire (their revocation needs the
  *   connection: with the connection gone the lease is dropped without revocation).
  */
@@ -43,6 +45,7 @@ export class DatabaseEngine implements Engine {
   public readonly type = 'database';
   private state: DbState = emptyDbState();
   private readonly timers = new Map<string, NodeJS.Timeout>();
+  private readonly revokeAttempts = new Map<string, number>();
   private closed = false;
 
   private readonly routes: Record<string, Record<string, Op>> = {
@@ -298,11 +301,17 @@ export class DatabaseEngine implements Engine {
         await runStatements(conn, statements, { name: lease.username, username: lease.username });
       } catch (e) {
         if (!(e instanceof PluginError) || this.closed) return;
-        this.setTimer(`lease:${id}`, RETRY_MS, () => { void this.revoke(id); });
-        return;
+        const attempts = (this.revokeAttempts.get(id) ?? 0) + 1;
+        this.revokeAttempts.set(id, attempts);
+        // Like the real service, give up after a bounded number of attempts (the lease becomes irrevocable).
+        if (attempts < MAX_REVOKE_ATTEMPTS) {
+          this.setTimer(`lease:${id}`, RETRY_MS, () => { void this.revoke(id); });
+          return;
+        }
       }
     }
     delete this.state.leases[id];
+    this.revokeAttempts.delete(id);
   }
 
   // ---- static roles
