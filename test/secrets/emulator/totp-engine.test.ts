@@ -1,3 +1,4 @@
+import jsQR from 'jsqr';
 import { authenticator } from 'otplib';
 import { ServedApi } from '../../../lib/core/emulator/server';
 import { base32Decode, base32Encode, totpAt } from '../../../lib/secrets/emulator/totp/otp';
@@ -22,6 +23,14 @@ function independent(o: { digits?: number; period?: number; algorithm?: string; 
   } as any);
 }
 
+/** Decodes the QR code in a base64 PNG with jsQR, an independent decoder (pixels read with pngjs, which qrcode uses). */
+function decodeQr(b64: string): string | undefined {
+  // eslint-disable-next-line @typescript-eslint/no-var-requires
+  const { PNG } = require('pngjs');
+  const png = PNG.sync.read(Buffer.from(b64, 'base64'));
+  return jsQR(new Uint8ClampedArray(png.data), png.width, png.height)?.data;
+}
+
 function pngSize(b64: string): { width: number; height: number; signature: string } {
   const buf = Buffer.from(b64, 'base64');
   return { signature: buf.subarray(0, 8).toString('hex'), width: buf.readUInt32BE(16), height: buf.readUInt32BE(20) };
@@ -33,6 +42,7 @@ describe('generated keys', () => {
     expect(a.status).toBe(200);
     expect(a.body.data.url).toMatch(/^otpauth:\/\/totp\/Acme:ann@example\.com\?algorithm=SHA1&digits=6&issuer=Acme&period=30&secret=[A-Z2-7]{32}$/);
     expect(pngSize(a.body.data.barcode)).toEqual({ signature: '89504e470d0a1a0a', width: 200, height: 200 });
+    expect(decodeQr(a.body.data.barcode)).toBe(a.body.data.url);
     const r = await call(s, 'GET', '/v1/totp/keys/app');
     expect(r.body.data).toEqual({ account_name: 'ann@example.com', algorithm: 'SHA1', digits: 6, issuer: 'Acme', period: 30 });
   });
