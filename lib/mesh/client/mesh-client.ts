@@ -57,6 +57,17 @@ export type ConfigEntryJson = Record<string, unknown> & { Kind: string; Name: st
  * Bearer <token>`, but `X-Mesh-Token` is chosen because it never collides with a proxy's or
  * load balancer's use of `Authorization`. The token never appears in an error.
  */
+/**
+ * One URL path segment: refuses names that would address another object once a server or proxy
+ * normalises the URL (empty, `.`, `..`); encodes the rest (a `/` becomes `%2F`).
+ */
+function segment(value: string, what: string): string {
+  if (typeof value !== 'string' || value === '' || value === '.' || value === '..') {
+    throw new Error(`mesh ${what} "${String(value)}" cannot be used as a URL path segment (empty, "." or "..")`);
+  }
+  return encodeURIComponent(value);
+}
+
 export class MeshClient {
   /** A client authenticated with a token. */
   public static connect(c: MeshConnection): MeshClient {
@@ -81,7 +92,7 @@ export class MeshClient {
       && !(typeof v === 'object' && !(v as { Mode?: string }).Mode));
     const res = await this.http.request<{ Chain: CompiledChain }>({
       method: hasOverrides ? 'POST' : 'GET',
-      path: `/v1/discovery-chain/${encodeURIComponent(service)}`,
+      path: `/v1/discovery-chain/${segment(service, 'service')}`,
       query: { ...readQuery(o), 'compile-dc': o.compileDatacenter, index: o.index, wait: o.wait },
       headers: readHeaders(o),
       body: hasOverrides ? o.overrides : undefined,
@@ -103,7 +114,7 @@ export class MeshClient {
   /** Reads a configuration entry; undefined when absent (404). */
   public async getConfigEntry(kind: string, name: string, o: MeshReadOptions = {}, constructPath?: string): Promise<ConfigEntryJson | undefined> {
     const res = await this.http.request<ConfigEntryJson>({
-      method: 'GET', path: `/v1/config/${encodeURIComponent(kind)}/${encodeURIComponent(name)}`,
+      method: 'GET', path: `/v1/config/${segment(kind, 'kind')}/${segment(name, 'name')}`,
       query: readQuery(o), headers: readHeaders(o), accept: [404], constructPath,
     });
     return res.status === 404 ? undefined : res.body;
@@ -112,7 +123,7 @@ export class MeshClient {
   /** Lists the entries of a kind in a namespace (`*`: every namespace). */
   public async listConfigEntries(kind: string, o: MeshReadOptions = {}, constructPath?: string): Promise<MeshQueryResult<ConfigEntryJson[]>> {
     const res = await this.http.request<ConfigEntryJson[]>({
-      method: 'GET', path: `/v1/config/${encodeURIComponent(kind)}`, query: readQuery(o), headers: readHeaders(o), constructPath,
+      method: 'GET', path: `/v1/config/${segment(kind, 'kind')}`, query: readQuery(o), headers: readHeaders(o), constructPath,
     });
     return queryResult(res, res.body ?? []);
   }
@@ -120,7 +131,7 @@ export class MeshClient {
   /** Deletes a configuration entry (absent is success); with `cas`, only at that ModifyIndex: false when the check failed. */
   public async deleteConfigEntry(kind: string, name: string, o: { cas?: number; namespace?: string } = {}, constructPath?: string): Promise<boolean> {
     const res = await this.http.request<unknown>({
-      method: 'DELETE', path: `/v1/config/${encodeURIComponent(kind)}/${encodeURIComponent(name)}`,
+      method: 'DELETE', path: `/v1/config/${segment(kind, 'kind')}/${segment(name, 'name')}`,
       query: { cas: o.cas, ns: o.namespace }, constructPath,
     });
     return res.body !== false;

@@ -39,6 +39,17 @@ export interface OrganizationListOptions {
   readonly name?: string;
 }
 
+/**
+ * An organization name as a URL path segment: refuses names that would address another object once
+ * a server or proxy normalises the URL (empty, `.`, `..`); encodes the rest (a `/` becomes `%2F`).
+ */
+function orgSegment(name: string): string {
+  if (typeof name !== 'string' || name === '' || name === '.' || name === '..') {
+    throw new Error(`organization name "${String(name)}" cannot be used as a URL path segment (empty, "." or "..")`);
+  }
+  return encodeURIComponent(name);
+}
+
 /** Organizations and their entitlement sets. */
 export class OrganizationsClient {
   constructor(private readonly client: PlatformClient) {}
@@ -55,7 +66,7 @@ export class OrganizationsClient {
 
   /** undefined when absent or not visible to the token (the platform does not tell them apart). */
   public async show(name: string): Promise<Organization | undefined> {
-    return this.client.getOne(`/organizations/${encodeURIComponent(name)}`) as Promise<Organization | undefined>;
+    return this.client.getOne(`/organizations/${orgSegment(name)}`) as Promise<Organization | undefined>;
   }
 
   /** Creates; the answer includes the entitlement set, resolved into `entitlementSet`. */
@@ -66,20 +77,20 @@ export class OrganizationsClient {
 
   /** Updates the organization named `name`; giving `attributes.name` renames it (the id changes). */
   public async update(name: string, attributes: OrganizationAttributes): Promise<Organization> {
-    const res = await this.client.request<Document>('PATCH', `/organizations/${encodeURIComponent(name)}`,
+    const res = await this.client.request<Document>('PATCH', `/organizations/${orgSegment(name)}`,
       { body: toDocument('organizations', { ...attributes }) });
     return toPlain(res.body.data as any, res.body.included) as Organization;
   }
 
   /** Destroys; false when it was already absent (404). */
   public async destroy(name: string): Promise<boolean> {
-    const res = await this.client.request('DELETE', `/organizations/${encodeURIComponent(name)}`, { accept: [404] });
+    const res = await this.client.request('DELETE', `/organizations/${orgSegment(name)}`, { accept: [404] });
     return res.status !== 404;
   }
 
   /** The organization's entitlement set; undefined when the organization is absent or not visible. */
   public entitlementSet(name: string): Promise<EntitlementSet | undefined> {
-    return this.client.getOne(`/organizations/${encodeURIComponent(name)}/entitlement-set`);
+    return this.client.getOne(`/organizations/${orgSegment(name)}/entitlement-set`);
   }
 }
 

@@ -52,17 +52,28 @@ export interface KvSubkeys {
 
 const MERGE_PATCH = { 'content-type': 'application/merge-patch+json' };
 
+/**
+ * Encodes a mount or key path segment by segment, refusing what would address another object once
+ * a server or proxy normalises the URL: empty segments (`a//b`, a leading or trailing `/`), `.` and `..`.
+ */
+function kvPath(p: string, what: string): string {
+  if (typeof p !== 'string' || p.split('/').some((s) => s === '')) {
+    throw new Error(`${what} "${p}" must not be empty, start or end with "/", or contain "//"`);
+  }
+  return encodePath(p);
+}
+
 /** Typed calls of the key-value version 2 engine. Reads answer undefined when the key is absent (404). */
 export class KvClient {
   constructor(private readonly secrets: SecretsClient, private readonly constructPath?: string) {}
 
   public async readConfig(mount: string): Promise<KvConfigData | undefined> {
-    const res = await this.get<KvConfigData>(`${encodePath(mount)}/config`);
+    const res = await this.get<KvConfigData>(`${kvPath(mount, 'mount')}/config`);
     return res?.data;
   }
 
   public async writeConfig(mount: string, config: Partial<KvConfigData> & { delete_version_after?: string | number }): Promise<void> {
-    await this.send('POST', `${encodePath(mount)}/config`, config);
+    await this.send('POST', `${kvPath(mount, 'mount')}/config`, config);
   }
 
   /**
@@ -122,7 +133,7 @@ export class KvClient {
   /** Names below a folder (`""` for the root); folders end with `/`; empty when none. */
   public list(mount: string, folder = ''): Promise<string[]> {
     const f = folder.replace(/\/+$/, '');
-    return this.secrets.list(`${encodePath(mount)}/metadata/${f ? `${encodePath(f)}/` : ''}`, this.constructPath);
+    return this.secrets.list(`${kvPath(mount, 'mount')}/metadata/${f ? `${kvPath(f, 'folder')}/` : ''}`, this.constructPath);
   }
 
   public async readMetadata(mount: string, path: string): Promise<KvKeyMetadata | undefined> {
@@ -144,7 +155,7 @@ export class KvClient {
   }
 
   private keyPath(mount: string, section: string, path: string): string {
-    return `${encodePath(mount)}/${section}/${encodePath(path)}`;
+    return `${kvPath(mount, 'mount')}/${section}/${kvPath(path, 'key path')}`;
   }
 
   private async get<T>(path: string): Promise<SecretsEnvelope<T> | undefined> {
