@@ -1,3 +1,4 @@
+import { seg } from './path';
 import { Document, PlainResource, ResourceIdentifier, toDocument, toPlain } from './jsonapi';
 import { Page, PlatformClient, RequestOptions } from './platform-client';
 
@@ -43,7 +44,7 @@ export interface AgentPoolPage extends Page<AgentPool> {
   readonly statusCounts: { total: number; matching: number };
 }
 
-const poolPath = (id: string) => `/agent-pools/${encodeURIComponent(id)}`;
+const poolPath = (id: string) => `/agent-pools/${seg(id)}`;
 
 function poolBody(a: AgentPoolAttributes): unknown {
   const { allowedWorkspaces, ...attrs } = a;
@@ -62,7 +63,7 @@ export class AgentPoolsClient {
   /** One page (default size 20), with the status counts. */
   public async list(organization: string, options: AgentPoolListOptions = {}, page?: { number: number; size: number }): Promise<AgentPoolPage> {
     const q = { ...poolQuery(options), ...(page ? { 'page[number]': page.number, 'page[size]': page.size } : {}) };
-    const res = await this.client.request<Document>('GET', `/organizations/${encodeURIComponent(organization)}/agent-pools`, { query: q });
+    const res = await this.client.request<Document>('GET', `/organizations/${seg(organization)}/agent-pools`, { query: q });
     const list = (res.body.data ?? []) as any[];
     return {
       items: list.map((r) => toPlain(r, res.body.included) as AgentPool),
@@ -71,7 +72,7 @@ export class AgentPoolsClient {
   }
 
   public iterate(organization: string, options: AgentPoolListOptions = {}, pageSize?: number): AsyncGenerator<AgentPool> {
-    return this.client.pages(`/organizations/${encodeURIComponent(organization)}/agent-pools`, poolQuery(options), pageSize) as AsyncGenerator<AgentPool>;
+    return this.client.pages(`/organizations/${seg(organization)}/agent-pools`, poolQuery(options), pageSize) as AsyncGenerator<AgentPool>;
   }
 
   /** undefined when absent; `includeWorkspaces` resolves the workspaces using the pool. */
@@ -80,7 +81,7 @@ export class AgentPoolsClient {
   }
 
   public async create(organization: string, attributes: AgentPoolAttributes & { name: string }): Promise<AgentPool> {
-    const res = await this.client.request<Document>('POST', `/organizations/${encodeURIComponent(organization)}/agent-pools`, { body: poolBody(attributes) });
+    const res = await this.client.request<Document>('POST', `/organizations/${seg(organization)}/agent-pools`, { body: poolBody(attributes) });
     return toPlain(res.body.data as any) as AgentPool;
   }
 
@@ -104,7 +105,7 @@ export class AgentPoolsClient {
   }
 
   public showAgent(id: string): Promise<Agent | undefined> {
-    return this.client.getOne(`/agents/${encodeURIComponent(id)}`) as Promise<Agent | undefined>;
+    return this.client.getOne(`/agents/${seg(id)}`) as Promise<Agent | undefined>;
   }
 
   /**
@@ -112,7 +113,7 @@ export class AgentPoolsClient {
    * `errored` or `exited` is refused (ApiError 412).
    */
   public async deleteAgent(id: string): Promise<boolean> {
-    return (await this.client.request('DELETE', `/agents/${encodeURIComponent(id)}`, { accept: [404] })).status !== 404;
+    return (await this.client.request('DELETE', `/agents/${seg(id)}`, { accept: [404] })).status !== 404;
   }
 }
 

@@ -1,3 +1,4 @@
+import { seg } from './path';
 import { Document, PlainResource, ResourceIdentifier, toPlain } from './jsonapi';
 import { PlatformClient } from './platform-client';
 
@@ -91,7 +92,7 @@ export const UPGRADE_CONFIRMABLE: readonly string[] = ['planned', 'cost_estimate
 /** Statuses after which the plan will not finish. */
 export const UPGRADE_FAILED: readonly string[] = ['errored', 'canceled', 'discarded', 'force_canceled'];
 
-const modPath = (id: string) => `/no-code-modules/${encodeURIComponent(id)}`;
+const modPath = (id: string) => `/no-code-modules/${seg(id)}`;
 
 function moduleBody(a: NoCodeModuleAttributes): unknown {
   const attributes: Record<string, unknown> = {};
@@ -128,7 +129,7 @@ export class NoCodeModulesClient {
 
   /** Enables no-code provisioning for a registry module (answers 200). */
   public async enable(organization: string, attributes: NoCodeModuleAttributes & { registryModuleId: string }): Promise<NoCodeModule> {
-    const res = await this.client.request<Document>('POST', `/organizations/${encodeURIComponent(organization)}/no-code-modules`, { body: moduleBody(attributes) });
+    const res = await this.client.request<Document>('POST', `/organizations/${seg(organization)}/no-code-modules`, { body: moduleBody(attributes) });
     return toPlain(res.body.data as any) as NoCodeModule;
   }
 
@@ -157,19 +158,19 @@ export class NoCodeModulesClient {
 
   /** Starts an upgrade plan of a workspace to the module's pinned version, with variables. */
   public async initiateUpgrade(id: string, workspaceId: string, vars: readonly NoCodeVariable[] = []): Promise<WorkspaceUpgrade> {
-    const res = await this.client.request<Document>('POST', `${modPath(id)}/workspaces/${encodeURIComponent(workspaceId)}/upgrade`,
+    const res = await this.client.request<Document>('POST', `${modPath(id)}/workspaces/${seg(workspaceId)}/upgrade`,
       { body: { data: { type: 'workspaces', relationships: { vars: varsData(vars) } } } });
     return toPlain(res.body.data as any) as WorkspaceUpgrade;
   }
 
   /** The upgrade run's current status; undefined when absent. */
   public upgradeStatus(id: string, workspaceId: string, runId: string): Promise<WorkspaceUpgrade | undefined> {
-    return this.client.getOne(`${modPath(id)}/workspaces/${encodeURIComponent(workspaceId)}/upgrade/${encodeURIComponent(runId)}`) as Promise<WorkspaceUpgrade | undefined>;
+    return this.client.getOne(`${modPath(id)}/workspaces/${seg(workspaceId)}/upgrade/${seg(runId)}`) as Promise<WorkspaceUpgrade | undefined>;
   }
 
   /** Confirms a planned upgrade; answers the platform's plain-text completion message. */
   public async confirmUpgrade(id: string, workspaceId: string, runId: string): Promise<string> {
-    const res = await this.client.request<unknown>('POST', `${modPath(id)}/workspaces/${encodeURIComponent(workspaceId)}/upgrade/${encodeURIComponent(runId)}`);
+    const res = await this.client.request<unknown>('POST', `${modPath(id)}/workspaces/${seg(workspaceId)}/upgrade/${seg(runId)}`);
     return typeof res.body === 'string' ? res.body : JSON.stringify(res.body ?? '');
   }
 
@@ -204,13 +205,13 @@ export class NoCodeModulesClient {
    * names the no-code settings of the module. undefined when absent.
    */
   public registryModule(organization: string, name: string, provider: string): Promise<RegistryModule | undefined> {
-    const o = encodeURIComponent(organization);
-    return this.client.getOne(`/organizations/${o}/registry-modules/private/${o}/${encodeURIComponent(name)}/${encodeURIComponent(provider)}`) as Promise<RegistryModule | undefined>;
+    const o = seg(organization);
+    return this.client.getOne(`/organizations/${o}/registry-modules/private/${o}/${seg(name)}/${seg(provider)}`) as Promise<RegistryModule | undefined>;
   }
 
   /** A workspace (the platform's `GET /workspaces/<id>`); undefined when absent. */
   public showWorkspace(workspaceId: string): Promise<Workspace | undefined> {
-    return this.client.getOne(`/workspaces/${encodeURIComponent(workspaceId)}`) as Promise<Workspace | undefined>;
+    return this.client.getOne(`/workspaces/${seg(workspaceId)}`) as Promise<Workspace | undefined>;
   }
 
   /** Updates a workspace's name, description or auto-apply (the platform's `PATCH /workspaces/<id>`). */
@@ -219,17 +220,17 @@ export class NoCodeModulesClient {
     if (attributes.name !== undefined) a.name = attributes.name;
     if (attributes.description !== undefined) a.description = attributes.description;
     if (attributes.autoApply !== undefined) a['auto-apply'] = attributes.autoApply;
-    const res = await this.client.request<Document>('PATCH', `/workspaces/${encodeURIComponent(workspaceId)}`, { body: { data: { type: 'workspaces', attributes: a } } });
+    const res = await this.client.request<Document>('PATCH', `/workspaces/${seg(workspaceId)}`, { body: { data: { type: 'workspaces', attributes: a } } });
     return toPlain(res.body.data as any) as Workspace;
   }
 
   /** A workspace by organization and name (the platform's `GET /organizations/<org>/workspaces/<name>`). */
   public showWorkspaceByName(organization: string, name: string): Promise<Workspace | undefined> {
-    return this.client.getOne(`/organizations/${encodeURIComponent(organization)}/workspaces/${encodeURIComponent(name)}`) as Promise<Workspace | undefined>;
+    return this.client.getOne(`/organizations/${seg(organization)}/workspaces/${seg(name)}`) as Promise<Workspace | undefined>;
   }
 
   /** Deletes a workspace (the platform's `DELETE /workspaces/<id>`); false when already absent. */
   public async deleteWorkspace(workspaceId: string): Promise<boolean> {
-    return (await this.client.request('DELETE', `/workspaces/${encodeURIComponent(workspaceId)}`, { accept: [404] })).status !== 404;
+    return (await this.client.request('DELETE', `/workspaces/${seg(workspaceId)}`, { accept: [404] })).status !== 404;
   }
 }

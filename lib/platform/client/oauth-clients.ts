@@ -1,3 +1,4 @@
+import { seg } from './path';
 import { Document, PlainResource, ResourceIdentifier, toDocument, toPlain } from './jsonapi';
 import { Page, PlatformClient } from './platform-client';
 
@@ -60,7 +61,7 @@ export interface OAuthClient extends PlainResource {
 /** Related resources `show` can include. */
 export type OAuthClientInclude = 'oauth_tokens' | 'projects';
 
-const path = (id: string) => `/oauth-clients/${encodeURIComponent(id)}`;
+const path = (id: string) => `/oauth-clients/${seg(id)}`;
 const projectIds = (ids: readonly string[]): ResourceIdentifier[] => ids.map((id) => ({ id, type: 'projects' }));
 
 /** OAuth clients (VCS connections) of organizations. */
@@ -69,12 +70,12 @@ export class OAuthClientsClient {
 
   /** One page; without `page` the unpaginated list of every client of the organization. */
   public list(organization: string, page?: { number: number; size: number }): Promise<Page<OAuthClient>> {
-    return this.client.page(`/organizations/${encodeURIComponent(organization)}/oauth-clients`, {}, page) as Promise<Page<OAuthClient>>;
+    return this.client.page(`/organizations/${seg(organization)}/oauth-clients`, {}, page) as Promise<Page<OAuthClient>>;
   }
 
   /** Every client, page by page. */
   public iterate(organization: string, pageSize?: number): AsyncGenerator<OAuthClient> {
-    return this.client.pages(`/organizations/${encodeURIComponent(organization)}/oauth-clients`, {}, pageSize) as AsyncGenerator<OAuthClient>;
+    return this.client.pages(`/organizations/${seg(organization)}/oauth-clients`, {}, pageSize) as AsyncGenerator<OAuthClient>;
   }
 
   /** undefined when absent or not visible. `include` resolves tokens and projects into the result. */
@@ -84,7 +85,7 @@ export class OAuthClientsClient {
 
   public async create(organization: string, attributes: OAuthClientCreate): Promise<OAuthClient> {
     const { projects, ...attrs } = attributes;
-    const res = await this.client.request<Document>('POST', `/organizations/${encodeURIComponent(organization)}/oauth-clients`, {
+    const res = await this.client.request<Document>('POST', `/organizations/${seg(organization)}/oauth-clients`, {
       body: toDocument('oauth-clients', { ...attrs }, projects ? { projects: projectIds(projects) } : undefined),
     });
     return toPlain(res.body.data as any, res.body.included) as OAuthClient;

@@ -1,3 +1,4 @@
+import { seg } from './path';
 import { Document, PlainResource } from './jsonapi';
 import { Page, PlatformClient } from './platform-client';
 
@@ -18,7 +19,7 @@ export interface ModuleProducer extends PlainResource {
   readonly externalId: string;
 }
 
-const orgPath = (o: string) => `/organizations/${encodeURIComponent(o)}/relationships`;
+const orgPath = (o: string) => `/organizations/${seg(o)}/relationships`;
 
 /** The self-hosted edition's endpoints (on the hosted edition they answer 404). */
 export class SelfHostedClient {

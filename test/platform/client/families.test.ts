@@ -210,3 +210,11 @@ test('brackets are percent-encoded on the wire; a 429 with X-RateLimit-Reset is 
     await new Promise((r) => server.close(r));
   }
 });
+
+test('names and ids that would address another object are refused before any request', async () => {
+  const later = <T>(f: () => Promise<T>) => (async () => f())();
+  await expect(later(() => client.oauthClients.list('..'))).rejects.toThrow(/cannot be used as a URL path segment/);
+  await expect(later(() => client.agentPools.show('.'))).rejects.toThrow(/cannot be used as a URL path segment/);
+  await expect(later(() => client.noCodeModules.showWorkspaceByName('fam', ''))).rejects.toThrow(/cannot be used as a URL path segment/);
+  await expect(client.selfHosted.dataRetentionPolicy('..')).rejects.toThrow(/cannot be used as a URL path segment/);
+});
