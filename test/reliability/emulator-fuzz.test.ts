@@ -89,7 +89,9 @@ describe.each(['platform', 'secrets', 'mesh'] as ApiName[])('%s', (api) => {
 
   test('malformed bodies: a 4xx (or the spec\'s own 500), never a crash; refused requests change nothing', async () => {
     await fc.assert(fc.asyncProperty(fc.constantFrom(...mine()), fc.constantFrom(...params), bodies, async (e, p, [kind, body]) => {
-      await check(e, e.method === 'LIST' ? 'LIST' : e.method, fill(e.template, [p]), body, kind);
+      // LIST as `GET ?list=true` (the spec's equivalent): Node's HTTP parser answers a LIST method with 400 itself.
+      const path = fill(e.template, [p]);
+      await check(e, e.method === 'LIST' ? 'GET' : e.method, e.method === 'LIST' ? `${path}?list=true` : path, body, kind);
     }), { numRuns: RUNS * 4 });
   });
 
