@@ -50,6 +50,8 @@ export class AgentPool extends Resource {
 
   constructor(scope: Construct, id: string, props: AgentPoolProps) {
     super(scope, id, 'platform.AgentPool', 'platform', props, props.provider);
+    // Naming the organization orders this construct after an Organization construct of that name.
+    if (typeof props.organization === 'string') this._dependOnNamed('platform.Organization', props.organization);
     this.props = props;
     this.name = props.name;
     check(typeof props.organization === 'string' && NAME_RE.test(props.organization), this, 'organization',

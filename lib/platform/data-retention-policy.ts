@@ -33,6 +33,8 @@ export class DataRetentionPolicy extends Resource {
 
   constructor(scope: Construct, id: string, props: DataRetentionPolicyProps) {
     super(scope, id, 'platform.DataRetentionPolicy', 'platform', props, props.provider);
+    // Naming the organization orders this construct after an Organization construct of that name.
+    if (typeof props.organization === 'string') this._dependOnNamed('platform.Organization', props.organization);
     this.props = props;
     check(typeof props.organization === 'string' && /^[A-Za-z0-9_-]+$/.test(props.organization), this, 'organization',
       `"${props.organization}" may contain only letters, numbers, '-' and '_'`);

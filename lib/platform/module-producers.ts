@@ -26,6 +26,8 @@ export class ModuleProducers extends DataSource {
 
   constructor(scope: Construct, id: string, props: ModuleProducersProps) {
     super(scope, id, 'platform.ModuleProducers', 'platform', props.provider);
+    // Naming the organization orders this construct after an Organization construct of that name.
+    if (typeof props.organization === 'string') this._dependOnNamed('platform.Organization', props.organization);
     check(typeof props.organization === 'string' && /^[A-Za-z0-9_-]+$/.test(props.organization), this, 'organization',
       `"${props.organization}" may contain only letters, numbers, '-' and '_'`);
     this.organization = props.organization;

@@ -63,6 +63,8 @@ export class NoCodeModule extends Resource {
 
   constructor(scope: Construct, id: string, props: NoCodeModuleProps) {
     super(scope, id, 'platform.NoCodeModule', 'platform', props, props.provider);
+    // Naming the organization orders this construct after an Organization construct of that name.
+    if (typeof props.organization === 'string') this._dependOnNamed('platform.Organization', props.organization);
     this.props = props;
     for (const f of ['organization', 'moduleName', 'moduleProvider'] as const) {
       check(typeof props[f] === 'string' && NAME_RE.test(props[f]), this, f, `"${props[f]}" may contain only letters, numbers, '-' and '_'`);

@@ -115,6 +115,8 @@ export class NoCodeWorkspace extends Resource {
 
   constructor(scope: Construct, id: string, props: NoCodeWorkspaceProps) {
     super(scope, id, 'platform.NoCodeWorkspace', 'platform', props, props.provider);
+    // Naming the organization orders this construct after an Organization construct of that name.
+    if (typeof props.organization === 'string') this._dependOnNamed('platform.Organization', props.organization);
     this.props = props;
     this.name = props.name;
     check(typeof props.organization === 'string' && NAME_RE.test(props.organization), this, 'organization',

@@ -94,6 +94,8 @@ export class OAuthClient extends Resource {
 
   constructor(scope: Construct, id: string, props: OAuthClientProps) {
     super(scope, id, 'platform.OAuthClient', 'platform', props, props.provider);
+    // Naming the organization orders this construct after an Organization construct of that name.
+    if (typeof props.organization === 'string') this._dependOnNamed('platform.Organization', props.organization);
     this.props = props;
     check(typeof props.organization === 'string' && ORG_RE.test(props.organization), this, 'organization',
       `"${props.organization}" may contain only letters, numbers, '-' and '_'`);

@@ -150,6 +150,11 @@ export class Organization extends Resource {
   }
 
   /** @internal */
+  public _naturalKey(): string | undefined {
+    return this.name;
+  }
+
+  /** @internal */
   protected _renderSpec(): Record<string, any> {
     const p = this.props;
     return {

@@ -38,18 +38,16 @@ export const KIND_SAMPLES: Record<string, KindSample> = {
   'platform.OAuthClient': {
     weight: 10,
     build: (stack, i) => {
-      const c = new OAuthClient(stack, `vcs${i}`, {
+      new OAuthClient(stack, `vcs${i}`, {
         organization: orgName(i), name: `vcs-${i}`, serviceProvider: VcsServiceProvider.PROVIDER_A, key: `key-${i}`,
         httpUrl: 'https://vcs.example.com', apiUrl: 'https://api.vcs.example.com', oauthToken: SecretValue.fromEnv('PLANTED_OAUTH_TOKEN'),
       });
-      c.node.addDependency(stack.node.findChild(`org${i}`));
     },
   },
   'platform.AgentPool': {
     weight: 10,
     build: (stack, i) => {
-      const p = new AgentPool(stack, `pool${i}`, { organization: orgName(i), name: `pool-${i}` });
-      p.node.addDependency(stack.node.findChild(`org${i}`));
+      new AgentPool(stack, `pool${i}`, { organization: orgName(i), name: `pool-${i}` });
     },
   },
   'secrets.KvSecret': {

@@ -103,7 +103,7 @@ export class SecretsEmulator implements ApiEmulator {
   public mutates(req: EmuRequest): boolean {
     if (!READ_METHODS.has(req.method)) return true;
     // Some reads change state (credentials that open a lease, a rotation a read triggers): ask the engine.
-    const rest = req.path.startsWith('/v1/') ? req.path.slice('/v1/'.length) : '';
+    const rest = req.path?.startsWith('/v1/') ? req.path.slice('/v1/'.length) : '';
     for (const [path, m] of this.mounts) {
       if (rest.startsWith(`${path}/`) && m.engine.mutatesOnRead?.(rest.slice(path.length + 1))) return true;
     }
