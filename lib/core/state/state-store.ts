@@ -84,7 +84,8 @@ export class StateStore {
   }
 
   private async writeWhole(): Promise<void> {
-    const doc = this.doc;
+    // A snapshot: records change in place while a (networked) write is under way.
+    const doc = { ...this.doc, resources: { ...this.doc.resources } };
     await this.backend.write(doc);
     this.persisted = true;
     this.appends = 0;
