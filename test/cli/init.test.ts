@@ -1,22 +1,10 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { cliAsync, ROOT, startWorld, tempDir, TestWorld } from '../support/harness';
-import { run } from '../support/packaged';
+import { linkModules, run } from '../support/packaged';
 
 // `converge init` creates an app that plans against the emulator out of the box. Instead of
-// `npm install`, the app's node_modules link to the repo: cdk-converge itself and the packages
-// its package.json names.
-const LINKED = ['cdktf', 'constructs', 'tsx', 'jest', 'ts-jest', 'typescript', '@types/jest', '@types/node'];
-
-function linkModules(app: string): void {
-  const nm = path.join(app, 'node_modules');
-  fs.mkdirSync(path.join(nm, '@types'), { recursive: true });
-  fs.mkdirSync(path.join(nm, '.bin'));
-  fs.symlinkSync(ROOT, path.join(nm, 'cdk-converge'), 'dir');
-  for (const p of LINKED) fs.symlinkSync(path.join(ROOT, 'node_modules', p), path.join(nm, p), 'dir');
-  fs.symlinkSync(path.join(ROOT, 'node_modules', '.bin', 'tsx'), path.join(nm, '.bin', 'tsx'));
-}
-
+// `npm install`, the app's node_modules link to the repo (linkModules).
 describe('converge init', () => {
   let world: TestWorld;
   beforeAll(async () => { world = await startWorld(); });

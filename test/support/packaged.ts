@@ -54,3 +54,16 @@ export function writeApp(dir: string, mainTs: string): void {
   const tsx = path.join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs');
   fs.writeFileSync(path.join(dir, 'cdktf.json'), JSON.stringify({ language: 'typescript', app: `"${process.execPath}" "${tsx}" main.ts`, output: 'cdktf.out' }));
 }
+
+/** Packages a `converge init` app names, linked from the repo instead of `npm install` (cdk-converge is the repo itself). */
+const INIT_LINKED = ['cdktf', 'constructs', 'tsx', 'jest', 'ts-jest', 'typescript', '@types/jest', '@types/node'];
+
+export function linkModules(app: string): void {
+  const nm = path.join(app, 'node_modules');
+  fs.mkdirSync(path.join(nm, '@types'), { recursive: true });
+  fs.mkdirSync(path.join(nm, '.bin'));
+  fs.symlinkSync(ROOT, path.join(nm, 'cdk-converge'), 'dir');
+  for (const p of INIT_LINKED) fs.symlinkSync(path.join(ROOT, 'node_modules', p), path.join(nm, p), 'dir');
+  fs.symlinkSync(path.join(ROOT, 'node_modules', '.bin', 'tsx'), path.join(nm, '.bin', 'tsx'));
+  fs.symlinkSync(path.join(ROOT, 'bin', 'converge'), path.join(nm, '.bin', 'converge'));
+}

@@ -38,7 +38,10 @@ export async function applyCommand(planFile: string | undefined, opts: ApplyComm
       let plan: StackPlan;
       if (saved) {
         plan = saved.find((p) => p.stack === desired.stack)!;
-        if (plan.lineage !== state.lineage || plan.serial !== state.serial) {
+        // A stack with no state yet gets a fresh random lineage each time it is opened: a plan made
+        // against no state stays valid as long as there is still none (serial 0).
+        const stillNoState = plan.serial === 0 && state.serial === 0;
+        if (!stillNoState && (plan.lineage !== state.lineage || plan.serial !== state.serial)) {
           throw new Error(`the saved plan is stale: the state of stack ${plan.stack} has changed since the plan was made ` +
             `(serial ${plan.serial} -> ${state.serial}${plan.lineage !== state.lineage ? ', other lineage' : ''}); run converge plan again`);
         }
