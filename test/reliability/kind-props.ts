@@ -28,6 +28,11 @@ export interface KindProps {
    * `test.failing`, so a fix makes the test fail until the gap is removed here.
    */
   readonly gaps?: string[];
+  /**
+   * Further valid props that set sensitive inputs `base`/`optional` cannot set together (mutually
+   * exclusive secrets): the secret hygiene test plants values in these too.
+   */
+  readonly secretVariants?: Record<string, unknown>[];
 }
 
 export type ConstructClass = new (scope: any, id: string, props: any) => ConvergeElement;
@@ -62,6 +67,9 @@ const badDuration = fc.constantFrom('abc', '10x', '-5s', '1h-', 's', ' 10s', '10
 const notEnum = fc.stringMatching(/^[A-Z][a-z]{1,8}$/).map((s) => `not-${s}`);
 const badUrl = fc.constantFrom('', 'vcs.example.com', 'ftp://x', 'http://', 'https://a b', 'javascript:alert(1)');
 
+/** A placeholder PEM block (the constructs check only its shape). */
+const TEST_PEM = '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n';
+
 export const KIND_PROPS: Record<string, KindProps> = {
   'platform.Organization': {
     base: { name: 'acme', email: 'ops@acme.io' },
@@ -84,6 +92,10 @@ export const KIND_PROPS: Record<string, KindProps> = {
       httpUrl: 'https://vcs.example.com', apiUrl: 'https://api.vcs.example.com', oauthToken: SecretValue.unsafePlainText('t'),
     },
     optional: { organizationScoped: false, projects: ['prj-1'], secret: SecretValue.unsafePlainText('s') },
+    secretVariants: [{
+      organization: 'acme', name: 'vcs-c', serviceProvider: platform.VcsServiceProvider.PROVIDER_C_SERVER, key: 'k', httpUrl: 'https://vcs.example.com',
+      apiUrl: 'https://api.vcs.example.com', oauthToken: SecretValue.unsafePlainText('t'), privateKey: SecretValue.unsafePlainText('pk'),
+    }],
     invalid: { organization: badName, serviceProvider: notEnum, httpUrl: badUrl, apiUrl: badUrl, projects: fc.constant(['abc']) },
   },
   'platform.AgentPool': {
@@ -182,6 +194,7 @@ export const KIND_PROPS: Record<string, KindProps> = {
     gaps: ['key:type', 'issuer:type', 'accountName:type'],
     base: { name: 'login', key: SecretValue.unsafePlainText('JBSWY3DPEHPK3PXP') },
     optional: { digits: 8, period: 60, algorithm: secrets.TotpAlgorithm.SHA256, issuer: 'Acme', accountName: 'ops@acme.io' },
+    secretVariants: [{ name: 'login-url', url: SecretValue.unsafePlainText('otpauth://totp/Acme:ops@acme.io?secret=JBSWY3DPEHPK3PXP&issuer=Acme') }],
     invalid: { name: fc.constantFrom('a/b', ''), digits: fc.constantFrom(5, 7, 9), period: fc.integer({ max: 0 }), algorithm: notEnum },
   },
   'secrets.TotpKeyInfo': { base: { name: 'login' }, optional: { mount: 'totp' }, invalid: { mount: fc.constantFrom('/x', 'a/../b') } },
@@ -200,6 +213,8 @@ export const KIND_PROPS: Record<string, KindProps> = {
     gaps: ['token:type'],
     base: { address: 'mesh.example.com:8500' },
     optional: { scheme: secrets.MeshScheme.HTTPS, token: SecretValue.unsafePlainText('t') },
+    secretVariants: [{ mount: 'mesh-tls', address: 'mesh.example.com:8501', scheme: secrets.MeshScheme.HTTPS, clientCert: TEST_PEM, clientKey: SecretValue.unsafePlainText('k'),
+      token: SecretValue.unsafePlainText('t') }],
     invalid: { scheme: notEnum },
   },
   'secrets.MeshTokenRole': {
