@@ -107,6 +107,9 @@ export class MeshClient {
   public async putConfigEntry(entry: ConfigEntryJson, o: { cas?: number; namespace?: string } = {}, constructPath?: string): Promise<boolean> {
     const res = await this.http.request<boolean>({
       method: 'PUT', path: '/v1/config', query: { cas: o.cas, ns: o.namespace }, body: entry, constructPath,
+      // A check-and-set write is not idempotent: repeated after a lost answer, it reports its own
+      // first write as a conflict. Left to the engine, which reads back before trying again.
+      idempotent: o.cas === undefined,
     });
     return res.body === true;
   }
@@ -132,7 +135,7 @@ export class MeshClient {
   public async deleteConfigEntry(kind: string, name: string, o: { cas?: number; namespace?: string } = {}, constructPath?: string): Promise<boolean> {
     const res = await this.http.request<unknown>({
       method: 'DELETE', path: `/v1/config/${segment(kind, 'kind')}/${segment(name, 'name')}`,
-      query: { cas: o.cas, ns: o.namespace }, constructPath,
+      query: { cas: o.cas, ns: o.namespace }, constructPath, idempotent: o.cas === undefined,
     });
     return res.body !== false;
   }
