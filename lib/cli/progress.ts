@@ -5,26 +5,101 @@ const PAST: Record<string, string> = {
   create: 'created', update: 'updated', replace: 'replaced', delete: 'destroyed', adopt: 'adopted', forget: 'forgotten', read: 'read',
 };
 
-/** Progress of an apply: one line per event (readable in CI logs as on a terminal). */
+/** Operations shown in the live block at most; the rest are counted. */
+const MAX_RUNNING_LINES = 8;
+
+/** Whether the live view fits: a terminal on stdout, output not quieted, and not in CI (whose logs keep every byte). */
+export function liveViewWanted(out: Output, stream: { isTTY?: boolean } = process.stdout): boolean {
+  if (out.options.quiet || out.options.json) return false;
+  if (process.env.CI && process.env.CI !== 'false') return false;
+  if (process.env.TERM === 'dumb') return false;
+  return Boolean(stream.isTTY);
+}
+
+/**
+ * Progress of an apply. On a terminal: a live block at the bottom (one line per running
+ * operation with its elapsed time, and a counter), redrawn in place, while each finished
+ * operation is printed above it once. Elsewhere (CI, a pipe, a file): one line per event.
+ */
 export class Progress {
   private finished = 0;
+  private readonly live: boolean;
+  private readonly running = new Map<string, { action: string; since: number }>();
+  private drawn = 0;
+  private timer?: NodeJS.Timeout;
 
-  constructor(private readonly out: Output, private readonly total: number) {}
+  constructor(private readonly out: Output, private readonly total: number, live = liveViewWanted(out)) {
+    this.live = live;
+    if (this.live) {
+      this.timer = setInterval(() => this.redraw(), 1000);
+      this.timer.unref();
+    }
+  }
 
   public event(e: ApplyEvent): void {
     const c = this.out.c;
     if (e.phase === 'start') {
-      this.out.info(c.dim(`  ${e.address}: ${e.action}…`));
+      if (this.live) {
+        this.running.set(e.address, { action: e.action, since: Date.now() });
+        this.redraw();
+      } else {
+        this.out.info(c.dim(`  ${e.address}: ${e.action}…`));
+      }
       return;
     }
     this.finished++;
+    this.running.delete(e.address);
     const n = `[${this.finished}/${this.total}]`;
-    if (e.phase === 'done') this.out.info(`  ${c.green('✓')} ${n} ${e.address}: ${PAST[e.action] ?? e.action} (${e.ms} ms)`);
-    else if (e.phase === 'failed') this.out.info(`  ${c.red('✗')} ${n} ${e.address}: ${e.action} failed: ${e.error}`);
-    else this.out.info(`  ${c.yellow('-')} ${n} ${e.address}: skipped (${e.error})`);
+    let line: string;
+    if (e.phase === 'done') line = `  ${c.green('✓')} ${n} ${e.address}: ${PAST[e.action] ?? e.action} (${e.ms} ms)`;
+    else if (e.phase === 'failed') line = `  ${c.red('✗')} ${n} ${e.address}: ${e.action} failed: ${e.error}`;
+    else line = `  ${c.yellow('-')} ${n} ${e.address}: skipped (${e.error})`;
+    if (!this.live) {
+      this.out.info(line);
+      return;
+    }
+    this.erase();
+    process.stdout.write(`${line}\n`);
+    this.draw();
   }
 
+  /** Removes the live block (the finished lines stay). */
   public finish(): void {
-    // Line-per-event output needs no cleanup; kept for a future live terminal view.
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+    if (this.live) this.erase();
   }
+
+  private redraw(): void {
+    this.erase();
+    this.draw();
+  }
+
+  private erase(): void {
+    // Cursor up over the block, then clear to the end of the screen.
+    if (this.drawn > 0) process.stdout.write(`\x1b[${this.drawn}A\x1b[J`);
+    this.drawn = 0;
+  }
+
+  private draw(): void {
+    const c = this.out.c;
+    const width = Math.max(40, process.stdout.columns ?? 80);
+    const lines: string[] = [];
+    const now = Date.now();
+    const all = [...this.running.entries()];
+    for (const [address, r] of all.slice(0, MAX_RUNNING_LINES)) {
+      lines.push(clip(`  ${c.cyan('…')} ${address}: ${r.action} (${((now - r.since) / 1000).toFixed(0)}s)`, width));
+    }
+    if (all.length > MAX_RUNNING_LINES) lines.push(c.dim(`  … and ${all.length - MAX_RUNNING_LINES} more running`));
+    if (this.finished < this.total) lines.push(c.bold(`  ${this.finished}/${this.total} done, ${all.length} running`));
+    if (lines.length) process.stdout.write(`${lines.join('\n')}\n`);
+    this.drawn = lines.length;
+  }
+}
+
+/** Keeps a line within the terminal width, so that a wrapped line cannot break the cursor arithmetic. */
+function clip(line: string, width: number): string {
+  // eslint-disable-next-line no-control-regex
+  const visible = line.replace(/\x1b\[[0-9;]*m/g, '');
+  return visible.length < width ? line : `${visible.slice(0, width - 2)}…`;
 }
