@@ -110,6 +110,9 @@ export abstract class MeshConfigEntry extends Resource {
 function checkPropTypes(scope: Construct, fields: Record<string, any>, props: MeshConfigEntryProps): void {
   const isMap = (v: unknown) => typeof v === 'object' && v !== null && !Array.isArray(v);
   check(fields.name === undefined || typeof fields.name === 'string', scope, 'name', `must be a string (got ${JSON.stringify(fields.name)})`);
+  // The entry is read and deleted at /v1/config/<kind>/<name>: a name that is not one path segment cannot be.
+  check(typeof fields.name !== 'string' || (!fields.name.includes('/') && fields.name !== '.' && fields.name !== '..'), scope, 'name',
+    `"${fields.name}" must not contain "/" or be "." or ".." (the API addresses the entry by name in its URL path)`);
   check(props.namespace === undefined || typeof props.namespace === 'string', scope, 'namespace', `must be a string (got ${JSON.stringify(props.namespace)})`);
   check(props.meta === undefined || (isMap(props.meta) && Object.values(props.meta).every((v) => typeof v === 'string')), scope, 'meta',
     'must be a map of key to string');

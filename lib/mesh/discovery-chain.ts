@@ -64,6 +64,9 @@ export class DiscoveryChain extends DataSource {
     super(scope, id, 'mesh.DiscoveryChain', 'mesh', props.provider);
     this.props = props;
     if (typeof props.service !== 'string' || props.service === '') throw new ValidationError(this, 'service', 'is required');
+    if (props.service.includes('/') || props.service === '.' || props.service === '..') {
+      throw new ValidationError(this, 'service', `"${props.service}" must not contain "/" or be "." or ".." (the API reads the chain at /v1/discovery-chain/<service>)`);
+    }
     for (const f of ['namespace', 'compileDatacenter'] as const) {
       if (props[f] !== undefined && typeof props[f] !== 'string') throw new ValidationError(this, f, `must be a string (got ${JSON.stringify(props[f])})`);
     }

@@ -65,6 +65,8 @@ export const badName = fc.tuple(
 export const goodName = fc.stringMatching(/^[a-z][a-z0-9_-]{0,30}$/);
 const badDuration = fc.constantFrom('abc', '10x', '-5s', '1h-', 's', ' 10s', '10 s', '1.5.5s', '∞');
 const notEnum = fc.stringMatching(/^[A-Z][a-z]{1,8}$/).map((s) => `not-${s}`);
+/** Names the mesh API cannot address in its URL paths. */
+const badMeshName = fc.oneof(fc.constantFrom('.', '..', '/x', 'x/'), fc.tuple(goodName, goodName).map(([a, b]) => `${a}/${b}`));
 const badUrl = fc.constantFrom('', 'vcs.example.com', 'ftp://x', 'http://', 'https://a b', 'javascript:alert(1)');
 
 /** A placeholder PEM block (the constructs check only its shape). */
@@ -238,7 +240,8 @@ export const KIND_PROPS: Record<string, KindProps> = {
     base: { name: 'web' },
     optional: { protocol: mesh.MeshProtocol.HTTP, namespace: 'default', meta: { team: 'a' }, externalSni: 'web.example.com', meshGateway: { mode: mesh.MeshGatewayMode.LOCAL } },
     valid: { name: goodName },
-    invalid: { protocol: notEnum, meshGateway: notEnum.map((mode) => ({ mode })) },
+    invalid: {
+      name: badMeshName, protocol: notEnum, meshGateway: notEnum.map((mode) => ({ mode })) },
   },
   'mesh.ProxyDefaults': {
     base: {},
@@ -249,13 +252,15 @@ export const KIND_PROPS: Record<string, KindProps> = {
     base: { name: 'web' },
     optional: { connectTimeout: '15s', subsets: { v1: { filter: 'Service.Meta.version == v1' } }, failover: { '*': { datacenters: ['dc2'] } } },
     valid: { name: goodName },
-    invalid: { connectTimeout: badDuration, subsets: fc.constant({ v1: { filter: 'not a filter ((' } }) },
+    invalid: {
+      name: badMeshName, connectTimeout: badDuration, subsets: fc.constant({ v1: { filter: 'not a filter ((' } }) },
   },
   'mesh.ServiceSplitter': {
     base: { name: 'web', splits: [{ weight: 100 }] },
     optional: { namespace: 'default' },
     valid: { name: goodName },
     invalid: {
+      name: badMeshName,
       splits: fc.oneof(fc.constant([]), fc.integer({ min: 101, max: 1000 }).map((w) => [{ weight: w }]),
         fc.integer({ min: 1, max: 99 }).map((w) => [{ weight: w }]), fc.constant([{ weight: -1 }, { weight: 101 }])),
     },
@@ -265,6 +270,7 @@ export const KIND_PROPS: Record<string, KindProps> = {
     optional: { routes: [{ match: { http: { pathPrefix: '/admin' } }, destination: { service: 'admin', requestTimeout: '30s' } }] },
     valid: { name: goodName },
     invalid: {
+      name: badMeshName,
       routes: fc.constantFrom(
         [{ match: { http: { pathPrefix: 'admin' } } }],
         [{ match: { http: { pathPrefix: '/a', pathExact: '/b' } } }],
@@ -276,6 +282,7 @@ export const KIND_PROPS: Record<string, KindProps> = {
     base: { service: 'web' },
     optional: { namespace: 'default', compileDatacenter: 'dc2', overrides: { connectTimeout: '5s', protocol: mesh.MeshProtocol.HTTP } },
     invalid: {
+      service: badMeshName,
       overrides: fc.oneof(badDuration.map((connectTimeout) => ({ connectTimeout })), notEnum.map((protocol) => ({ protocol })),
         notEnum.map((meshGatewayMode) => ({ meshGatewayMode }))),
     },
