@@ -4,7 +4,9 @@ import * as path from 'path';
 import { TerraformStack } from 'cdktf';
 import { SecretValue } from '../../lib/core/constructs/secret-value';
 import { Organization } from '../../lib/platform/organization';
+import { DatabaseConnection } from '../../lib/secrets/database-connection';
 import { allFiles, cliAsync, ROOT, startWorld, synthApp, TestWorld } from '../support/harness';
+import { startPostgres, TestPostgres } from '../support/postgres';
 import { allKinds, exportedConstructClasses, KIND_PROPS } from './kind-props';
 
 // Secret hygiene across every kind: distinct values planted in every sensitive input of every kind
@@ -83,11 +85,14 @@ function plant(kind: string, props: Record<string, unknown>, values: Map<string,
 /** Kinds whose apply needs what the emulator alone does not have: they take part in synth, plan and the failing apply. */
 const NOT_APPLIED: Record<string, string> = {
   'platform.NoCodeWorkspace': 'needs a no-code module and a project seeded through the admin interface',
-  'secrets.DatabaseConnection': 'needs a PostgreSQL server (test/secrets covers it against one)',
+  'secrets.DatabaseConnection': 'the table\'s connection names a made-up server; a live one to a real PostgreSQL is applied instead (below)',
 };
 
 describe('secret hygiene across every kind', () => {
   let world: TestWorld;
+  let pg: TestPostgres;
+  /** The live database connection's root password: PostgreSQL's own, planted from the environment. */
+  let pgUrl: URL;
   const values = new Map<string, string>();
   const env: Record<string, string> = {};
   const planted: Planted[] = [];
@@ -106,10 +111,14 @@ describe('secret hygiene across every kind', () => {
         if (p.keys.size) planted.push(p);
       }
     }
+    pg = await startPostgres();
+    pgUrl = new URL(pg.url);
+    env.PLANTED_PG_PASSWORD = decodeURIComponent(pgUrl.password);
+    values.set(env.PLANTED_PG_PASSWORD, 'secrets.DatabaseConnection password (live PostgreSQL)');
     // A second mesh-token mount for the variant with a client key.
     world = await startWorld({ secretsMounts: { 'mesh-tls': 'mesh' } }, env);
   });
-  afterAll(async () => { await world?.stop(); });
+  afterAll(async () => { await world?.stop(); await pg?.stop(); });
 
   test('every sensitive input of every kind gets a planted value', () => {
     expect(sensitive.size).toBeGreaterThan(3);
@@ -126,6 +135,10 @@ describe('secret hygiene across every kind', () => {
   test('no planted value in any file converge wrote or anything it printed', async () => {
     const build = (stack: TerraformStack, applied: boolean) => {
       new Organization(stack, 'acme', { name: 'acme', email: 'ops@acme.io' });
+      new DatabaseConnection(stack, 'live-db', {
+        name: 'live', connectionUrl: `postgresql://{{username}}:{{password}}@127.0.0.1:${pgUrl.port}/postgres`,
+        username: 'postgres', password: SecretValue.fromEnv('PLANTED_PG_PASSWORD'),
+      });
       planted.forEach((p, i) => {
         if (applied && NOT_APPLIED[p.kind]) return;
         const c = new (classes.get(p.kind)!)(stack, `k${i}`, p.props);
@@ -155,6 +168,10 @@ describe('secret hygiene across every kind', () => {
     for (const i of planted.map((p, j) => (NOT_APPLIED[p.kind] ? -1 : j)).filter((j) => j >= 0)) {
       await run(['state', 'show', `k${i}`, '--stack', 'hygiene'], 0);
     }
+    await run(['state', 'show', 'live-db', '--stack', 'hygiene'], 0);
+    // The live connection reached PostgreSQL with the planted password.
+    const live = await fetch(`${world.env.SECRETS_ADDR}/v1/database/config/live`, { headers: { 'x-secrets-token': world.env.SECRETS_TOKEN! } });
+    expect(live.status).toBe(200);
     // The kinds the emulator cannot apply alone make this apply fail, at debug level.
     await run(['plan', '--synth-dir', all, '--log-level', 'debug'], 0);
     await run(['apply', '--synth-dir', all, '--auto-approve', '--log-level', 'debug'], 1);
