@@ -138,3 +138,33 @@ describe('credentials minted on the platform emulator', () => {
     expect(down.body.errors[0]).not.toContain(PLATFORM_ADMIN);
   });
 });
+
+describe('persistence', () => {
+  test('the stored organization token survives a restart of the served emulator (creds reads are saved)', async () => {
+    const fs = await import('fs');
+    const os = await import('os');
+    const path = await import('path');
+    const { SecretsEmulator } = await import('../../../lib/secrets/emulator/secrets-emulator');
+    const { ROOT_TOKEN } = await import('../emulator-helpers');
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'secrets-platform-'));
+    const start = () => ServedApi.start(new SecretsEmulator({ rootToken: ROOT_TOKEN, mounts: { platform: 'platform' } }), { port: 0, dataDir });
+    const saved = s;
+    let first: ServedApi | undefined;
+    let second: ServedApi | undefined;
+    try {
+      s = first = await start();
+      await configure();
+      await call(s, 'POST', '/v1/platform/role/org', { body: { organization: 'acme' } });
+      const token = (await call(s, 'GET', '/v1/platform/creds/org')).body.data.token;
+      await first.stop();
+      first = undefined;
+      s = second = await start();
+      expect((await call(s, 'GET', '/v1/platform/creds/org')).body.data.token).toBe(token);
+    } finally {
+      await first?.stop();
+      await second?.stop();
+      s = saved;
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});

@@ -119,6 +119,11 @@ export class MeshTokenEngine implements Engine {
     return r.method === 'GET' ? this.creds(name) : errors(405, 'unsupported operation');
   }
 
+  /** Creds store a token (organization and team roles) or open a lease: a read that changes state. */
+  public mutatesOnRead(subPath: string): boolean {
+    return subPath.startsWith('creds/');
+  }
+
   public snapshot(): unknown {
     return this.state;
   }

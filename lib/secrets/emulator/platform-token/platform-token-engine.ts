@@ -83,6 +83,11 @@ export class PlatformTokenEngine implements Engine {
     return r.method === 'POST' ? this.rotate(name) : errors(405, 'unsupported operation');
   }
 
+  /** Creds store a token (organization and team roles) or open a lease: a read that changes state. */
+  public mutatesOnRead(subPath: string): boolean {
+    return subPath.startsWith('creds/');
+  }
+
   public snapshot(): unknown {
     return this.state;
   }
