@@ -1,4 +1,24 @@
+import { encodePath } from '../../core/http/http-client';
 import { SecretsClient, SecretsEnvelope } from './secrets-client';
+
+/**
+ * One path segment (a key, role or method name): refuses what would address another object once a
+ * server or proxy normalises the URL (empty, `.`, `..`) and encodes `/` and the rest.
+ */
+export function segment(name: string, what = 'name'): string {
+  if (typeof name !== 'string' || name === '' || name === '.' || name === '..') {
+    throw new Error(`${what} "${name}" must not be empty, "." or ".."`);
+  }
+  return encodeURIComponent(name);
+}
+
+/** A mount path (may hold `/`): refuses empty segments (`a//b`, a leading or trailing `/`), `.` and `..`. */
+export function mountPath(mount: string): string {
+  if (typeof mount !== 'string' || mount.split('/').some((s) => s === '' || s === '.' || s === '..')) {
+    throw new Error(`mount "${mount}" must not be empty, start or end with "/", or contain "//", "." or ".." segments`);
+  }
+  return encodePath(mount);
+}
 
 /** Shared calls of the engine clients: reads that answer undefined on 404, writes, lists. */
 export abstract class EngineClient {

@@ -1,5 +1,4 @@
-import { encodePath } from '../../core/http/http-client';
-import { EngineClient } from './engine-client';
+import { EngineClient, mountPath, segment } from './engine-client';
 
 /** Access configuration as read: address and scheme only. */
 export interface MeshAccessData {
@@ -64,11 +63,11 @@ export interface MeshCreds {
 /** Typed calls of the mesh-token engine. */
 export class MeshTokenClient extends EngineClient {
   public async readAccess(mount: string): Promise<MeshAccessData | undefined> {
-    return (await this.read<MeshAccessData>(`${encodePath(mount)}/config/access`))?.data;
+    return (await this.read<MeshAccessData>(`${mountPath(mount)}/config/access`))?.data;
   }
 
   public async writeAccess(mount: string, input: MeshAccessInput): Promise<void> {
-    await this.call('POST', `${encodePath(mount)}/config/access`, input);
+    await this.call('POST', `${mountPath(mount)}/config/access`, input);
   }
 
   public async readRole(mount: string, name: string): Promise<MeshRoleData | undefined> {
@@ -80,7 +79,7 @@ export class MeshTokenClient extends EngineClient {
   }
 
   public listRoles(mount: string): Promise<string[]> {
-    return this.names(`${encodePath(mount)}/roles`);
+    return this.names(`${mountPath(mount)}/roles`);
   }
 
   /** Deletes a role; success when absent. */
@@ -90,11 +89,11 @@ export class MeshTokenClient extends EngineClient {
 
   /** A new token of the role, with its lease. */
   public async creds(mount: string, name: string): Promise<MeshCreds> {
-    const e = (await this.call<Omit<MeshCreds, 'lease_id' | 'lease_duration' | 'renewable'>>('GET', `${encodePath(mount)}/creds/${encodePath(name)}`))!;
+    const e = (await this.call<Omit<MeshCreds, 'lease_id' | 'lease_duration' | 'renewable'>>('GET', `${mountPath(mount)}/creds/${segment(name)}`))!;
     return { ...e.data, lease_id: e.lease_id, lease_duration: e.lease_duration, renewable: e.renewable };
   }
 
   private rolePath(mount: string, name: string): string {
-    return `${encodePath(mount)}/roles/${encodePath(name)}`;
+    return `${mountPath(mount)}/roles/${segment(name)}`;
   }
 }

@@ -1,5 +1,4 @@
-import { encodePath } from '../../core/http/http-client';
-import { EngineClient } from './engine-client';
+import { EngineClient, mountPath, segment } from './engine-client';
 import { SecretsEnvelope } from './secrets-client';
 
 /** Configuration as read: never the token. */
@@ -46,15 +45,15 @@ export interface PlatformTokenCreds {
 /** Typed calls of the platform-token engine. */
 export class PlatformTokenClient extends EngineClient {
   public async readConfig(mount: string): Promise<PlatformTokenConfigData | undefined> {
-    return (await this.read<PlatformTokenConfigData>(`${encodePath(mount)}/config`))?.data;
+    return (await this.read<PlatformTokenConfigData>(`${mountPath(mount)}/config`))?.data;
   }
 
   public async writeConfig(mount: string, input: PlatformTokenConfigInput): Promise<void> {
-    await this.call('POST', `${encodePath(mount)}/config`, input);
+    await this.call('POST', `${mountPath(mount)}/config`, input);
   }
 
   public async deleteConfig(mount: string): Promise<void> {
-    await this.call('DELETE', `${encodePath(mount)}/config`);
+    await this.call('DELETE', `${mountPath(mount)}/config`);
   }
 
   public async readRole(mount: string, name: string): Promise<PlatformTokenRoleData | undefined> {
@@ -67,7 +66,7 @@ export class PlatformTokenClient extends EngineClient {
 
   /** Role names; empty when none. */
   public listRoles(mount: string): Promise<string[]> {
-    return this.names(`${encodePath(mount)}/role`);
+    return this.names(`${mountPath(mount)}/role`);
   }
 
   /** Deletes a role; success when absent. */
@@ -78,16 +77,16 @@ export class PlatformTokenClient extends EngineClient {
   /** A token of the role: the stored one for organization and team roles, a new leased one for user roles. */
   public async creds(mount: string, name: string): Promise<PlatformTokenCreds> {
     const e = (await this.call<{ token: string; token_id: string; organization?: string; team_id?: string }>(
-      'GET', `${encodePath(mount)}/creds/${encodePath(name)}`)) as SecretsEnvelope<{ token: string; token_id: string }>;
+      'GET', `${mountPath(mount)}/creds/${segment(name)}`)) as SecretsEnvelope<{ token: string; token_id: string }>;
     return { ...e.data, lease_id: e.lease_id, lease_duration: e.lease_duration, renewable: e.renewable };
   }
 
   /** Replaces the stored token of an organization or team role (a user role: 400). */
   public async rotateRole(mount: string, name: string): Promise<void> {
-    await this.call('POST', `${encodePath(mount)}/rotate-role/${encodePath(name)}`);
+    await this.call('POST', `${mountPath(mount)}/rotate-role/${segment(name)}`);
   }
 
   private rolePath(mount: string, name: string): string {
-    return `${encodePath(mount)}/role/${encodePath(name)}`;
+    return `${mountPath(mount)}/role/${segment(name)}`;
   }
 }

@@ -1,5 +1,4 @@
-import { encodePath } from '../../core/http/http-client';
-import { EngineClient } from './engine-client';
+import { EngineClient, segment } from './engine-client';
 
 const BASE = 'identity/mfa/method/pushmfa';
 
@@ -37,11 +36,11 @@ export class PushMfaClient extends EngineClient {
   }
 
   public async update(id: string, input: PushMfaMethodInput): Promise<void> {
-    await this.call('POST', `${BASE}/${encodePath(id)}`, input);
+    await this.call('POST', `${BASE}/${segment(id, 'method id')}`, input);
   }
 
   public async get(id: string): Promise<PushMfaMethodData | undefined> {
-    return (await this.read<PushMfaMethodData>(`${BASE}/${encodePath(id)}`))?.data;
+    return (await this.read<PushMfaMethodData>(`${BASE}/${segment(id, 'method id')}`))?.data;
   }
 
   /** UUIDs of the methods; empty when none. */
@@ -51,6 +50,6 @@ export class PushMfaClient extends EngineClient {
 
   /** Deletes a method (refused while a login enforcement uses it); success when absent. */
   public async delete(id: string): Promise<void> {
-    await this.call('DELETE', `${BASE}/${encodePath(id)}`);
+    await this.call('DELETE', `${BASE}/${segment(id, 'method id')}`);
   }
 }

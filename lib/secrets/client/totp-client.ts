@@ -1,5 +1,4 @@
-import { encodePath } from '../../core/http/http-client';
-import { EngineClient } from './engine-client';
+import { EngineClient, mountPath, segment } from './engine-client';
 
 export type TotpAlgorithm = 'SHA1' | 'SHA256' | 'SHA512';
 
@@ -68,7 +67,7 @@ export class TotpClient extends EngineClient {
 
   /** Key names; empty when none. */
   public listKeys(mount: string): Promise<string[]> {
-    return this.names(`${encodePath(mount)}/keys`);
+    return this.names(`${mountPath(mount)}/keys`);
   }
 
   /** Deletes a key; success when already gone. */
@@ -87,10 +86,10 @@ export class TotpClient extends EngineClient {
   }
 
   private keyPath(mount: string, name: string): string {
-    return `${encodePath(mount)}/keys/${encodePath(name)}`;
+    return `${mountPath(mount)}/keys/${segment(name)}`;
   }
 
   private codePath(mount: string, name: string): string {
-    return `${encodePath(mount)}/code/${encodePath(name)}`;
+    return `${mountPath(mount)}/code/${segment(name)}`;
   }
 }
