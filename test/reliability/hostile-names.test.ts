@@ -169,8 +169,7 @@ describe('domain clients', () => {
   ];
   /**
    * Known unsafe URL building (owner: lib/secrets/client): run as test.failing, see docs/reliability.md.
-   * database and directory send "." and ".." as they are (encodeURIComponent); the others pass a
-   * single name through encodePath, so "a/b", "y/" or "" spans or empties segments.
+   * database and directory send "." and ".." as they are (encodeURIComponent).
    */
   const ENGINE_GAPS = new Set<string>(['database.readConnection', 'database.deleteConnection', 'directory.readRole', 'directory.deleteRole']);
 
