@@ -81,6 +81,22 @@ export interface DatabaseRoleProps extends ResourceProps {
  * A dynamic role of the database engine: each credentials request creates a database user with
  * the creation statements, leased for `defaultTtl` and dropped by the revocation statements when
  * the lease ends.
+ *
+ * @example
+ * const db = new secrets.DatabaseConnection(stack, 'pg', {
+ *   name: 'app-db',
+ *   connectionUrl: 'postgresql://{{username}}:{{password}}@db:5432/app',
+ *   username: 'vault_root',
+ *   password: SecretValue.fromEnv('DB_ROOT_PASSWORD'),
+ *   allowedRoles: ['app'],
+ * });
+ * new secrets.DatabaseRole(stack, 'app', {
+ *   connection: db,
+ *   name: 'app',
+ *   creationStatements: ["CREATE ROLE \"{{name}}\" WITH LOGIN PASSWORD '{{password}}' VALID UNTIL '{{expiration}}'"],
+ *   defaultTtl: '1h',
+ *   maxTtl: '24h',
+ * });
  */
 export class DatabaseRole extends Resource {
   public readonly mount: string;

@@ -58,6 +58,14 @@ export interface DatabaseStaticRoleProps extends ResourceProps {
 /**
  * A static role of the database engine: an existing database user whose password the service
  * rotates at creation, every `rotationPeriod` and on demand. Deleting the role leaves the user.
+ *
+ * @example
+ * new secrets.DatabaseStaticRole(stack, 'reporting', {
+ *   dbName: 'app-db',
+ *   name: 'reporting',
+ *   username: 'reporting',
+ *   rotationPeriod: '24h',
+ * });
  */
 export class DatabaseStaticRole extends Resource {
   public readonly mount: string;

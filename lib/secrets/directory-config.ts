@@ -108,7 +108,17 @@ export interface DirectoryConfigProps extends ResourceProps {
   readonly provider?: SecretsProvider;
 }
 
-/** The directory engine's connection to the directory and its password rules. Deleting it unconfigures the engine. */
+/**
+ * The directory engine's connection to the directory and its password rules. Deleting it unconfigures the engine.
+ *
+ * @example
+ * new secrets.DirectoryConfig(stack, 'ldap', {
+ *   url: 'ldaps://ldap.example.com',
+ *   binddn: 'cn=vault,ou=services,dc=example,dc=com',
+ *   bindpass: SecretValue.fromEnv('LDAP_BIND_PASSWORD'),
+ *   userdn: 'ou=services,dc=example,dc=com',
+ * });
+ */
 export class DirectoryConfig extends Resource {
   public readonly mount: string;
   private readonly props: DirectoryConfigProps;

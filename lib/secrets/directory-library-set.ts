@@ -44,7 +44,16 @@ export interface DirectoryLibrarySetProps extends ResourceProps {
   readonly provider?: SecretsProvider;
 }
 
-/** A library set of the directory engine: service accounts that callers check out and in. */
+/**
+ * A library set of the directory engine: service accounts that callers check out and in.
+ *
+ * @example
+ * new secrets.DirectoryLibrarySet(stack, 'batch-accounts', {
+ *   name: 'batch',
+ *   serviceAccountNames: ['svc-batch-1', 'svc-batch-2'],
+ *   ttl: '1h',
+ * });
+ */
 export class DirectoryLibrarySet extends Resource {
   public readonly mount: string;
   public readonly name: string;

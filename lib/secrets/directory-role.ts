@@ -34,7 +34,12 @@ export interface DirectoryRoleProps extends ResourceProps {
   readonly provider?: SecretsProvider;
 }
 
-/** A role of the directory engine: the service manages (and rotates) one service account's password. */
+/**
+ * A role of the directory engine: the service manages (and rotates) one service account's password.
+ *
+ * @example
+ * new secrets.DirectoryRole(stack, 'backup', { name: 'backup', serviceAccountName: 'svc-backup', ttl: '24h' });
+ */
 export class DirectoryRole extends Resource {
   public readonly mount: string;
   public readonly name: string;

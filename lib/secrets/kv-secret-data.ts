@@ -29,6 +29,10 @@ export interface KvSecretDataProps {
  * Reads a KV secret's data at plan time. Outputs: `data` (the map; sensitive: kept encrypted in
  * state and masked in output), `version`, `createdTime`, `customMetadata`. A missing, deleted
  * or destroyed version fails the plan.
+ *
+ * @example
+ * const db = new secrets.KvSecretData(stack, 'db-settings', { path: 'acme/db' });
+ * // db.data and db.version are read at plan time and can feed other constructs.
  */
 export class KvSecretData extends DataSource {
   private readonly props: KvSecretDataProps;

@@ -33,6 +33,9 @@ export interface KvSecretSubkeysProps {
 /**
  * Reads the structure of a KV secret without its values at plan time. Outputs: `subkeys` (the
  * map with leaf values null), `keys` (the top-level names), `version`.
+ *
+ * @example
+ * new secrets.KvSecretSubkeys(stack, 'db-keys', { path: 'acme/db', depth: 1 });
  */
 export class KvSecretSubkeys extends DataSource {
   private readonly props: KvSecretSubkeysProps;

@@ -58,6 +58,13 @@ export interface MeshTokenConfigProps extends ResourceProps {
 /**
  * The access configuration of a mesh-token engine (`{mount}/config/access`). The service has
  * no delete for it: removing the construct leaves it in place until the mount is removed.
+ *
+ * @example
+ * new secrets.MeshTokenConfig(stack, 'mesh-tokens', {
+ *   address: 'mesh.example.com:8501',
+ *   scheme: secrets.MeshScheme.HTTPS,
+ *   token: SecretValue.fromEnv('MESH_MANAGEMENT_TOKEN'),
+ * });
  */
 export class MeshTokenConfig extends Resource {
   /** Mount path of the engine. */

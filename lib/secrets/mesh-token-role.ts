@@ -104,6 +104,13 @@ function versionNumber(v: string): number {
  * service's version (`meshVersion`) as the spec's table says: at least one of policies, roles,
  * service or node identities by version; `tokenType` and `policy` only below 1.11; `lease` only
  * below 1.4.
+ *
+ * @example
+ * new secrets.MeshTokenRole(stack, 'web-token', {
+ *   name: 'web',
+ *   serviceIdentities: ['web:dc1'],
+ *   ttl: '1h',
+ * });
  */
 export class MeshTokenRole extends Resource {
   /** Mount path of the engine. */

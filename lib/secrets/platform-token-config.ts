@@ -34,6 +34,11 @@ export interface PlatformTokenConfigProps extends ResourceProps {
 /**
  * The configuration of a platform-token engine (`{mount}/config`): where the platform is and
  * the token the engine uses there. Removing it deletes the configuration.
+ *
+ * @example
+ * new secrets.PlatformTokenConfig(stack, 'platform-tokens', {
+ *   token: SecretValue.fromEnv('PLATFORM_ADMIN_TOKEN'),
+ * });
  */
 export class PlatformTokenConfig extends Resource {
   /** Mount path of the engine. */

@@ -49,6 +49,9 @@ export interface PlatformTokenRoleProps extends ResourceProps {
  * A role of the platform-token engine (`{mount}/role/<name>`): an organization, team or user
  * token. Organization and team roles hand out one stored token until rotated; user roles a new
  * leased token per request.
+ *
+ * @example
+ * new secrets.PlatformTokenRole(stack, 'ci-token', { name: 'ci', organization: 'acme', ttl: '1h' });
  */
 export class PlatformTokenRole extends Resource {
   /** Mount path of the engine. */

@@ -40,6 +40,14 @@ export interface PushMfaMethodProps extends ResourceProps {
 /**
  * A push-MFA method (`/identity/mfa/method/pushmfa`), identified by a UUID the service assigns
  * (output `methodId`). It cannot be deleted while a login enforcement uses it.
+ *
+ * @example
+ * new secrets.PushMfaMethod(stack, 'push', {
+ *   methodName: 'push',
+ *   apiHostname: 'api-12345678.push.example.com',
+ *   integrationKey: SecretValue.fromEnv('PUSH_INTEGRATION_KEY'),
+ *   secretKey: SecretValue.fromEnv('PUSH_SECRET_KEY'),
+ * });
  */
 export class PushMfaMethod extends Resource {
   private readonly props: PushMfaMethodProps;

@@ -23,6 +23,9 @@ export interface TotpKeyInfoProps {
 /**
  * Reads a TOTP key's public fields at plan time. Outputs: `issuer`, `accountName`, `algorithm`,
  * `digits`, `period`. A missing key fails the plan.
+ *
+ * @example
+ * new secrets.TotpKeyInfo(stack, 'ann-mfa', { name: 'ann' });
  */
 export class TotpKeyInfo extends DataSource {
   private readonly props: TotpKeyInfoProps;
