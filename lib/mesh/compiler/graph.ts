@@ -41,3 +41,32 @@ export function checkGraph(entries: readonly ConfigEntry[], datacenter: string, 
     compileDiscoveryChain({ service, namespace: namespace || DEFAULT_NAMESPACE, entries, datacenter, trustDomain });
   }
 }
+
+/**
+ * The services whose chain can involve one of `changed` (`namespace/service`): the services
+ * themselves and every service whose entries lead to them through redirects, splits, routes or
+ * failover, transitively. A write needs to compile only these chains, not every chain.
+ */
+export function servicesReaching(entries: readonly ConfigEntry[], changed: ReadonlySet<string>): { namespace: string; service: string }[] {
+  // Reverse edges: named service -> the services whose entries name it.
+  const namedBy = new Map<string, Set<string>>();
+  for (const e of entries) {
+    if (e.Kind === 'proxy-defaults') continue;
+    const ns = entryNamespace(e);
+    const from = `${ns}/${e.Name}`;
+    for (const to of servicesNamedBy([e])) {
+      const key = `${to.namespace}/${to.service}`;
+      if (key === from) continue;
+      if (!namedBy.has(key)) namedBy.set(key, new Set());
+      namedBy.get(key)!.add(from);
+    }
+  }
+  const seen = new Set<string>(changed);
+  const queue = [...changed];
+  while (queue.length) {
+    for (const from of namedBy.get(queue.pop()!) ?? []) {
+      if (!seen.has(from)) { seen.add(from); queue.push(from); }
+    }
+  }
+  return [...seen].sort().map((k) => ({ namespace: k.slice(0, k.indexOf('/')), service: k.slice(k.indexOf('/') + 1) }));
+}

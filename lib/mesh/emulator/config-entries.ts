@@ -16,7 +16,7 @@ import { consistencyOf, permissionDenied, queryMeta, RequestContext, selectNames
 import { StoredEntry } from './state';
 import {
   CompileError, compileDiscoveryChain, ConfigEntry, decodeEntry, DecodeError, entryKey, EntryValidationError, isEntryKind,
-  PROXY_DEFAULTS, servicesNamedBy, validateEntry, withEntry,
+  PROXY_DEFAULTS, servicesNamedBy, servicesReaching, validateEntry, withEntry,
 } from '../compiler';
 
 export function registerConfigEntryRoutes(router: Router<RequestContext>): void {
@@ -49,8 +49,11 @@ function parseCas(req: EmuRequest): number | undefined | { error: string } {
   return Number(raw);
 }
 
-/** The compile error a change would introduce (a chain that compiled before and no longer does). */
-function graphError(ctx: RequestContext, before: ConfigEntry[], after: ConfigEntry[]): string | undefined {
+/**
+ * The compile error a change would introduce (a chain that compiled before and no longer does).
+ * Only the chains that can involve the changed entry are compiled (all of them for proxy-defaults).
+ */
+function graphError(ctx: RequestContext, before: ConfigEntry[], after: ConfigEntry[], changed?: ConfigEntry): string | undefined {
   const compiles = (entries: ConfigEntry[], namespace: string, service: string): string | undefined => {
     try {
       compileDiscoveryChain({ service, namespace, entries, datacenter: ctx.core.datacenter, trustDomain: ctx.core.trustDomain });
@@ -60,7 +63,11 @@ function graphError(ctx: RequestContext, before: ConfigEntry[], after: ConfigEnt
       throw e;
     }
   };
-  for (const { namespace, service } of servicesNamedBy([...after, ...before])) {
+  const all = [...after, ...before];
+  const candidates = !changed || changed.Kind === PROXY_DEFAULTS
+    ? servicesNamedBy(all)
+    : servicesReaching(all, new Set(servicesNamedBy([changed]).map((s) => `${s.namespace}/${s.service}`)));
+  for (const { namespace, service } of candidates) {
     const err = compiles(after, namespace, service);
     if (err && !compiles(before, namespace, service)) return err;
   }
@@ -93,7 +100,7 @@ function putEntry(req: EmuRequest, _p: unknown, ctx: RequestContext): EmuRespons
   const existing = state.entries[key];
   if (cas !== undefined && (existing ? existing.modifyIndex !== cas : cas !== 0)) return json(200, false);
   const before = ctx.core.allEntries();
-  const err = graphError(ctx, before, withEntry(before, entry));
+  const err = graphError(ctx, before, withEntry(before, entry), entry);
   if (err) return text(500, err);
   const index = ++state.index;
   const { Namespace: _ns, ...fields } = entry as ConfigEntry & { Namespace?: string };
@@ -142,7 +149,7 @@ function deleteEntry(req: EmuRequest, p: Record<string, string>, ctx: RequestCon
   if (existing) {
     const before = ctx.core.allEntries();
     const after = withEntry(before, { ...existing.entry, Namespace: ns } as ConfigEntry, true);
-    const err = graphError(ctx, before, after);
+    const err = graphError(ctx, before, after, { ...existing.entry, Namespace: ns } as ConfigEntry);
     if (err) return text(500, err);
     delete state.entries[key];
     state.index++;
