@@ -171,7 +171,7 @@ describe('domain clients', () => {
    * Known unsafe URL building (owner: lib/secrets/client): run as test.failing, see docs/reliability.md.
    * database and directory send "." and ".." as they are (encodeURIComponent).
    */
-  const ENGINE_GAPS = new Set<string>(['database.readConnection', 'database.deleteConnection', 'directory.readRole', 'directory.deleteRole']);
+  const ENGINE_GAPS = new Set<string>([]);
 
   for (const [name, call, prefix] of engineCalls) {
     (ENGINE_GAPS.has(name) ? test.failing : test)(`${name}: a hostile name is refused or stays in its own segment`, async () => {

@@ -147,6 +147,7 @@ export function readIdentifiers(req: EmuRequest, type: string): string[] {
   } catch {
     throw new ApiFailure(unprocessable('the request body is not valid JSON'));
   }
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new ApiFailure(unprocessable('the request body must be a JSON:API document'));
   const data = (body as { data?: unknown }).data ?? [];
   if (!Array.isArray(data)) throw new ApiFailure(unprocessable('data must be an array of resource identifiers'));
   return data.map((d, i) => {

@@ -1,4 +1,4 @@
-import { encodePath } from '../../core/http/http-client';
+import { mountPath, segment } from './engine-client';
 import { SecretsClient, SecretsEnvelope } from './secrets-client';
 
 /** Connection as read (`GET {mount}/config/<name>`); the password is never returned. */
@@ -104,7 +104,7 @@ export class DatabaseClient {
   }
 
   public listConnections(mount: string): Promise<string[]> {
-    return this.secrets.list(`${encodePath(mount)}/config`, this.constructPath);
+    return this.secrets.list(`${mountPath(mount)}/config`, this.constructPath);
   }
 
   public async deleteConnection(mount: string, name: string): Promise<void> {
@@ -130,7 +130,7 @@ export class DatabaseClient {
   }
 
   public listRoles(mount: string): Promise<string[]> {
-    return this.secrets.list(`${encodePath(mount)}/roles`, this.constructPath);
+    return this.secrets.list(`${mountPath(mount)}/roles`, this.constructPath);
   }
 
   public async deleteRole(mount: string, name: string): Promise<void> {
@@ -155,7 +155,7 @@ export class DatabaseClient {
   }
 
   public listStaticRoles(mount: string): Promise<string[]> {
-    return this.secrets.list(`${encodePath(mount)}/static-roles`, this.constructPath);
+    return this.secrets.list(`${mountPath(mount)}/static-roles`, this.constructPath);
   }
 
   /** Forgets the static role; the database user itself stays. */
@@ -176,7 +176,7 @@ export class DatabaseClient {
   }
 
   private path(mount: string, section: string, name: string): string {
-    return `${encodePath(mount)}/${section}/${encodeURIComponent(name)}`;
+    return `${mountPath(mount)}/${section}/${segment(name)}`;
   }
 
   private async read<T>(path: string): Promise<T | undefined> {

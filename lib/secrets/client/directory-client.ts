@@ -1,4 +1,4 @@
-import { encodePath } from '../../core/http/http-client';
+import { mountPath, segment } from './engine-client';
 import { SecretsClient, SecretsEnvelope } from './secrets-client';
 
 /** Directory engine configuration as read (`bindpass` is never returned); durations in seconds. */
@@ -101,15 +101,15 @@ export class DirectoryClient {
   constructor(private readonly secrets: SecretsClient, private readonly constructPath?: string) {}
 
   public readConfig(mount: string): Promise<DirectoryConfigData | undefined> {
-    return this.read(`${encodePath(mount)}/config`);
+    return this.read(`${mountPath(mount)}/config`);
   }
 
   public async writeConfig(mount: string, input: DirectoryConfigInput): Promise<void> {
-    await this.send('POST', `${encodePath(mount)}/config`, input);
+    await this.send('POST', `${mountPath(mount)}/config`, input);
   }
 
   public async deleteConfig(mount: string): Promise<void> {
-    await this.send('DELETE', `${encodePath(mount)}/config`);
+    await this.send('DELETE', `${mountPath(mount)}/config`);
   }
 
   public readRole(mount: string, name: string): Promise<DirectoryRoleData | undefined> {
@@ -121,7 +121,7 @@ export class DirectoryClient {
   }
 
   public listRoles(mount: string): Promise<string[]> {
-    return this.secrets.list(`${encodePath(mount)}/roles`, this.constructPath);
+    return this.secrets.list(`${mountPath(mount)}/roles`, this.constructPath);
   }
 
   public async deleteRole(mount: string, name: string): Promise<void> {
@@ -135,7 +135,7 @@ export class DirectoryClient {
 
   /** Rotates the bind password to one only the service knows. */
   public rotateRoot(mount: string): Promise<DirectoryRotation> {
-    return this.rotation(`${encodePath(mount)}/rotate-root`);
+    return this.rotation(`${mountPath(mount)}/rotate-root`);
   }
 
   public rotateRole(mount: string, role: string): Promise<DirectoryRotation> {
@@ -151,7 +151,7 @@ export class DirectoryClient {
   }
 
   public listLibrarySets(mount: string): Promise<string[]> {
-    return this.secrets.list(`${encodePath(mount)}/library`, this.constructPath);
+    return this.secrets.list(`${mountPath(mount)}/library`, this.constructPath);
   }
 
   public async deleteLibrarySet(mount: string, name: string): Promise<void> {
@@ -175,7 +175,7 @@ export class DirectoryClient {
 
   /** Forces the check-in of accounts whoever borrowed them. */
   public async manageCheckIn(mount: string, set: string, accounts?: string[]): Promise<string[]> {
-    return this.checkInAt(`${encodePath(mount)}/library/manage/${encodeURIComponent(set)}/check-in`, accounts);
+    return this.checkInAt(`${mountPath(mount)}/library/manage/${segment(set)}/check-in`, accounts);
   }
 
   public async status(mount: string, set: string): Promise<Record<string, DirectoryAccountStatus>> {
@@ -193,7 +193,7 @@ export class DirectoryClient {
   }
 
   private path(mount: string, section: string, name: string): string {
-    return `${encodePath(mount)}/${section}/${encodeURIComponent(name)}`;
+    return `${mountPath(mount)}/${section}/${segment(name)}`;
   }
 
   private async read<T>(path: string): Promise<T | undefined> {
