@@ -5,7 +5,7 @@ import { ApiClients } from '../../lib/core/engine/api-clients';
 import { applyPlan } from '../../lib/core/engine/applier';
 import { ResourceHandler, Spec } from '../../lib/core/engine/handler';
 import { planStack } from '../../lib/core/engine/planner';
-import { registerResource } from '../../lib/core/engine/registry';
+import { registerDataSource, registerResource } from '../../lib/core/engine/registry';
 import { DesiredResource, DesiredStack } from '../../lib/core/model';
 import { LocalBackend } from '../../lib/core/state/local-backend';
 import { StateStore } from '../../lib/core/state/state-store';
@@ -33,6 +33,14 @@ const fake: ResourceHandler = {
   delete: async (_ctx, id) => { log.push(`delete ${id}`); store.delete(id); },
 };
 registerResource(fake);
+registerDataSource({
+  kind: 'test.FakeRead', api: 'secrets',
+  read: async (_ctx, spec) => {
+    const found = store.get(String(spec.name));
+    if (!found) throw new Error(`no ${spec.name}`);
+    return { seen: found.name };
+  },
+});
 
 const res = (name: string, deps: string[] = [], extra: Spec = {}): DesiredResource => ({
   kind: 'test.Fake', spec: { name, ...extra }, dependsOn: deps, removalPolicy: 'destroy', path: `s/${name}`,
@@ -81,6 +89,15 @@ describe('applier', () => {
     // The failed create left an intent, and nothing else.
     expect(state.record('a')).toMatchObject({ status: 'creating', id: 'a' });
     expect(state.record('b')).toBeUndefined();
+  });
+
+  test('a data source on an object this apply creates is read during the apply', async () => {
+    const state = await StateStore.open(new LocalBackend(fs.mkdtempSync(path.join(os.tmpdir(), 'applier-'))), 's');
+    const read: DesiredResource = { ...res('a'), kind: 'test.FakeRead', dataSource: true, dependsOn: ['a'], path: 's/read' };
+    const { plan, result } = await run(stack({ a: res('a'), read }), state);
+    expect(plan.items.find((i) => i.address === 'read')).toMatchObject({ action: 'read', reason: expect.stringMatching(/during apply/) });
+    expect(result.failed).toEqual([]);
+    expect(state.record('read')!.outputs).toEqual({ seen: 'a' });
   });
 
   test('an interrupted create (intent in state, object on the API) is adopted, not duplicated', async () => {

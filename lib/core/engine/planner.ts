@@ -72,8 +72,10 @@ export async function planStack(desired: DesiredStack, state: StateStore, client
         const done = new Map<string, Planned>();
         for (const d of r.dependsOn) done.set(d, await planOne(d));
         const resolved = resolveSpec(r.spec, r.path, lookup(done));
+        // A data source that depends on an object this apply creates is read during the apply.
+        const deferred = [...done.values()].some((d) => ['create', 'replace'].includes(d.item.action) || (d.item.dataSource && !d.outputs));
         return sem.run(() => (r.dataSource
-          ? planDataSource(address, r, resolved, clients)
+          ? planDataSource(address, r, deferred ? { ...resolved, hasUnknown: true } : resolved, clients)
           : planResource(address, r, resolved, state.record(address), clients, refresh)));
       })();
       results.set(address, pr);
@@ -120,7 +122,7 @@ export async function planStack(desired: DesiredStack, state: StateStore, client
 async function planDataSource(address: string, r: DesiredResource, resolved: ResolvedSpec, clients: ApiClients): Promise<Planned> {
   const handler = dataSourceHandler(r.kind);
   const item: PlanItem = { address, kind: r.kind, action: 'read', changes: [], drift: [], warnings: [], dataSource: true };
-  if (resolved.hasUnknown) return { item, resolved };
+  if (resolved.hasUnknown) return { item: { ...item, reason: 'read during apply: it depends on objects not created yet' }, resolved };
   const outputs = await handler.read({ address: r.path, http: clients.for(r.provider) }, resolved.value);
   return { item, resolved, outputs };
 }
