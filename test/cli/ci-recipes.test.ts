@@ -6,7 +6,7 @@ import { startPostgres, TestPostgres } from '../support/postgres';
 
 // The recipes of docs/ci.md, run as their CI would run them: every step (GitHub Actions `run:`)
 // or script line (GitLab `script:`) that calls converge is taken from the Markdown and run with
-// the job's shell, in an app made by `converge init`, against the emulator.
+// the job's shell, in an app made by `converge init`, against the emulator, with the state in PostgreSQL.
 
 const DOC = fs.readFileSync(path.join(ROOT, 'docs', 'ci.md'), 'utf8');
 
@@ -57,14 +57,9 @@ function gitlabLines(job: string): string[] {
 describe('docs/ci.md recipes', () => {
   let pg: TestPostgres;
   let world: TestWorld;
-  // The recipes keep state in PostgreSQL. Here they do with CONVERGE_TEST_RECIPES_PG=1 only: an
-  // apply of a new stack there sometimes fails with "refusing to write the state ... with serial N:
-  // ... already holds serial N" (a state-writing race under investigation, reported); by default
-  // they run on the local backend, and test/e2e/postgres-state.test.ts covers PostgreSQL.
-  const withPg = process.env.CONVERGE_TEST_RECIPES_PG === '1';
   beforeAll(async () => {
-    if (withPg) pg = await startPostgres();
-    world = await startWorld({}, withPg ? { CONVERGE_STATE: pg.url } : {});
+    pg = await startPostgres();
+    world = await startWorld({}, { CONVERGE_STATE: pg.url });
   }, 120_000);
   afterAll(async () => {
     await world?.stop();
@@ -108,8 +103,9 @@ describe('docs/ci.md recipes', () => {
     }
     const after = await cliAsync(['plan', '--stack', 'gh', '--detailed-exitcode'], env, app);
     expect(after.status).toBe(0);
-    // With PostgreSQL, the state is not on the runner.
-    if (withPg) expect(fs.existsSync(path.join(world.dir, '.converge', 'stacks', 'gh'))).toBe(false);
+    // The state is in PostgreSQL, not on the runner.
+    expect(fs.existsSync(path.join(world.dir, '.converge', 'stacks', 'gh'))).toBe(false);
+    expect(fs.existsSync(path.join(app, '.converge', 'stacks', 'gh'))).toBe(false);
   }, 180_000);
 
   test('GitLab CI: plan on a merge request tolerates exit 2 and fails on 1; apply the saved plan on the default branch', async () => {
