@@ -1,6 +1,6 @@
 import { TerraformStack } from 'cdktf';
 import { Construct } from 'constructs';
-import { Resource, ResourceProps } from '../core/constructs/resource';
+import { convergeElementsOf, Resource, ResourceProps } from '../core/constructs/resource';
 import { check, checkOneOf, ValidationError } from '../core/constructs/validation';
 import { DecodeError, EntryKind } from './compiler/entries';
 import { EntryValidationError, validateEntry } from './compiler/validate';
@@ -92,15 +92,35 @@ export abstract class MeshConfigEntry extends Resource {
     if (!named.length) return;
     const keys = new Set(named.map((s) => `${s.namespace}/${s.service}`));
     const existing = new Set(this.node.dependencies);
-    for (const c of TerraformStack.of(this).node.findAll()) {
-      if (!(c instanceof MeshConfigEntry) || c === this || existing.has(c)) continue;
+    const index = entryIndex(TerraformStack.of(this));
+    const candidates = [...index.proxyDefaults, ...[...keys].flatMap((k) => index.byService.get(k) ?? [])];
+    for (const c of candidates) {
+      if (c === this || existing.has(c)) continue;
       const key = `${c.namespace}/${c.name}`;
       const wanted = c.entryKind === 'proxy-defaults'
         || (c.entryKind === 'service-defaults' && keys.has(key))
         || (c.entryKind === 'service-resolver' && this._needsResolvers() && keys.has(key));
-      if (wanted) this.node.addDependency(c);
+      if (wanted) { this.node.addDependency(c); existing.add(c); }
     }
   }
+}
+
+const entryIndexes = new WeakMap<TerraformStack, { size: number; proxyDefaults: MeshConfigEntry[]; byService: Map<string, MeshConfigEntry[]> }>();
+
+/** The stack's mesh entries by `namespace/name` (built once per synth, not walked per entry). */
+function entryIndex(stack: TerraformStack): { proxyDefaults: MeshConfigEntry[]; byService: Map<string, MeshConfigEntry[]> } {
+  const elements = convergeElementsOf(stack);
+  const cached = entryIndexes.get(stack);
+  if (cached && cached.size === elements.length) return cached;
+  const built = { size: elements.length, proxyDefaults: [] as MeshConfigEntry[], byService: new Map<string, MeshConfigEntry[]>() };
+  for (const c of elements) {
+    if (!(c instanceof MeshConfigEntry)) continue;
+    if (c.entryKind === 'proxy-defaults') { built.proxyDefaults.push(c); continue; }
+    const key = `${c.namespace}/${c.name}`;
+    built.byService.set(key, [...(built.byService.get(key) ?? []), c]);
+  }
+  entryIndexes.set(stack, built);
+  return built;
 }
 
 /**

@@ -1,3 +1,4 @@
+import { TerraformStack } from 'cdktf';
 import { Construct } from 'constructs';
 
 /** Where an API provider reads its address and token. */
@@ -36,6 +37,8 @@ export abstract class ApiProvider extends Construct {
   protected constructor(scope: Construct, id: string, api: string, props: ApiProviderProps) {
     super(scope, id);
     const defaults = API_DEFAULTS[api];
+    const stack = TerraformStack.of(this);
+    providers.set(stack, [...(providers.get(stack) ?? []), this]);
     this.api = api;
     this.address = props.address;
     this.addressEnv = props.addressEnv ?? defaults.addressEnv;
@@ -54,3 +57,10 @@ export const API_DEFAULTS: Record<string, { addressEnv: string; tokenEnv: string
   secrets: { addressEnv: 'SECRETS_ADDR', tokenEnv: 'SECRETS_TOKEN' },
   mesh: { addressEnv: 'MESH_HTTP_ADDR', tokenEnv: 'MESH_HTTP_TOKEN' },
 };
+
+const providers = new WeakMap<TerraformStack, ApiProvider[]>();
+
+/** The provider constructs of a stack, in the order they were made. */
+export function providersOf(stack: TerraformStack): readonly ApiProvider[] {
+  return providers.get(stack) ?? [];
+}

@@ -1,6 +1,6 @@
 import { TerraformElement, TerraformStack, Token } from 'cdktf';
-import { Construct, IConstruct } from 'constructs';
-import { API_DEFAULTS, ApiProvider } from './api-provider';
+import { Construct } from 'constructs';
+import { API_DEFAULTS, ApiProvider, providersOf } from './api-provider';
 import { RemovalPolicy } from './removal-policy';
 import { SecretValue } from './secret-value';
 import { DESIRED_FORMAT, DesiredResource, isAttrRef } from '../model';
@@ -36,6 +36,10 @@ export abstract class ConvergeElement extends TerraformElement {
     this._provider = provider;
     const stack = TerraformStack.of(this);
     this.address = this.node.path.slice(stack.node.path.length + 1);
+    // Kept per stack as constructs are made: looking them up at synth must not walk the tree each time.
+    const list = stackElements.get(stack) ?? [];
+    list.push(this);
+    stackElements.set(stack, list);
   }
 
   /** @internal */
@@ -139,39 +143,31 @@ export abstract class DataSource extends ConvergeElement {
   }
 }
 
+const stackElements = new WeakMap<TerraformStack, ConvergeElement[]>();
 const namedCache = new WeakMap<TerraformStack, { size: number; index: Map<string, string> }>();
 
-/** `kind|natural key` -> address of the converge constructs of a stack (built once per synth). */
+/** `kind|natural key` -> address of the converge constructs of a stack (rebuilt only when constructs were added). */
 function namedIndex(stack: TerraformStack): Map<string, string> {
-  const size = stack.node.children.length;
+  const elements = stackElements.get(stack) ?? [];
   const cached = namedCache.get(stack);
-  if (cached && cached.size === size) return cached.index;
+  if (cached && cached.size === elements.length) return cached.index;
   const index = new Map<string, string>();
-  for (const c of stack.node.findAll()) {
-    if (c instanceof ConvergeElement) {
-      const key = c._naturalKey();
-      if (key !== undefined) index.set(`${c.kind}|${key}`, c.address);
-    }
+  for (const c of elements) {
+    const key = c._naturalKey();
+    if (key !== undefined) index.set(`${c.kind}|${key}`, c.address);
   }
-  namedCache.set(stack, { size, index });
+  namedCache.set(stack, { size: elements.length, index });
   return index;
 }
 
-const providerCache = new WeakMap<TerraformStack, { size: number; byApi: Map<string, ApiProvider> }>();
+/** The converge constructs of a stack, in the order they were made (no walk of the construct tree). */
+export function convergeElementsOf(stack: TerraformStack): readonly ConvergeElement[] {
+  return stackElements.get(stack) ?? [];
+}
 
-/** The stack's provider construct of an API (looked up once per synth, not once per construct). */
+/** The stack's provider construct of an API. */
 function findProvider(stack: TerraformStack, api: string): ApiProvider | undefined {
-  const size = stack.node.children.length;
-  let cached = providerCache.get(stack);
-  if (!cached || cached.size !== size) {
-    const byApi = new Map<string, ApiProvider>();
-    for (const c of stack.node.findAll()) {
-      if (c instanceof ApiProvider && !byApi.has(c.api)) byApi.set(c.api, c as IConstruct as ApiProvider);
-    }
-    cached = { size, byApi };
-    providerCache.set(stack, cached);
-  }
-  return cached.byApi.get(api);
+  return providersOf(stack).find((p) => p.api === api);
 }
 
 /** Converts a spec to plain JSON, refusing Terraform tokens, which converge cannot resolve. */
