@@ -114,9 +114,10 @@ async function main() {
         for (const [name, args] of steps) {
           if (!args) { await drift(emu.env, n); continue; }
           const r = await converge(args, env);
-          // Lower bound: every request costs L and at most `parallelism` are in flight; platform requests also
-          // cannot go faster than its published 30 per second.
-          const latencyBound = (r.requests * latency) / 1000 / parallelism;
+          // Lower bound: every request costs L and at most `parallelism` are in flight per API; platform
+          // requests also cannot go faster than its published 30 per second.
+          // converge runs `parallelism` operations per API: the busiest API bounds the run.
+          const latencyBound = Math.max(0, ...Object.values(r.byApi ?? {}).map((q) => (q * latency) / 1000 / parallelism));
           const rateBound = (r.byApi.platform ?? 0) / 30;
           const bound = Math.max(latencyBound, rateBound);
           let bare = null;

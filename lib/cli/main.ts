@@ -48,7 +48,7 @@ function appOptions(cmd: Command): Command {
 
 function runOptions(cmd: Command): Command {
   return appOptions(cmd)
-    .option('--parallelism <n>', 'operations at once (default 10; CONVERGE_PARALLELISM)')
+    .option('--parallelism <n>', 'operations at once against each API (default 10; CONVERGE_PARALLELISM)')
     .addOption(new Option('--refresh <bool>', 'read every object (false: compare with state only)').default('true'));
 }
 

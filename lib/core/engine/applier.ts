@@ -3,7 +3,7 @@ import { decrypt, encrypt } from '../secrets/state-key';
 import { StateRecord } from '../state/state-model';
 import { StateStore } from '../state/state-store';
 import { ApiClients } from './api-clients';
-import { Semaphore } from './graph';
+import { ApiSemaphores } from './graph';
 import { HandlerContext, Written } from './handler';
 import { PlanItem, StackPlan } from './plan-model';
 import { dataSourceHandler, resourceHandler } from './registry';
@@ -11,7 +11,7 @@ import { createSafely, isAmbiguous, reconcile } from './recovery';
 import { isUnknown, resolveSpec, UNKNOWN } from './resolve-spec';
 
 export interface ApplyOptions {
-  /** Operations in flight at once. @default 10 */
+  /** Operations in flight at once against each API. @default 10 */
   readonly parallelism?: number;
   readonly onEvent?: (e: ApplyEvent) => void;
 }
@@ -41,7 +41,7 @@ const FORWARD = new Set(['create', 'update', 'replace', 'adopt', 'read', 'noop']
  * independent branches go on.
  */
 export async function applyPlan(plan: StackPlan, state: StateStore, clients: ApiClients, opts: ApplyOptions = {}): Promise<ApplyResult> {
-  const sem = new Semaphore(opts.parallelism ?? 10);
+  const sems = new ApiSemaphores(opts.parallelism ?? 10);
   const emit = opts.onEvent ?? (() => undefined);
   const result: ApplyResult = { done: [], failed: [], skipped: [] };
   const outcome = new Map<string, Promise<boolean>>();
@@ -63,7 +63,7 @@ export async function applyPlan(plan: StackPlan, state: StateStore, clients: Api
       const dependents = removedFirst.get(address) ?? [];
       const ok = (await Promise.all(dependents.map((d) => removalOf(d)))).every(Boolean);
       if (!ok) return skip(item, 'an object that depends on it was not removed');
-      return sem.run(() => run(item, () => remove(item)));
+      return sems.for(state.record(address)?.provider.api ?? '').run(() => run(item, () => remove(item)));
     })();
     outcome.set(address, p);
     return p;
@@ -126,7 +126,7 @@ export async function applyPlan(plan: StackPlan, state: StateStore, clients: Api
       const depsOk = (await Promise.all(r.dependsOn.map((d) => (items.has(d) ? forwardOf(d) : Promise.resolve(true))))).every(Boolean);
       if (!depsOk) return skip(item, 'a dependency failed');
       if (item.action === 'noop') return true;
-      return sem.run(() => run(item, () => converge(item, r)));
+      return sems.for(r.provider.api).run(() => run(item, () => converge(item, r)));
     })();
     outcome.set(address, p);
     return p;

@@ -35,3 +35,18 @@ export class Semaphore {
     }
   }
 }
+
+/**
+ * One semaphore per API: `parallelism` operations in flight against each API, so that one
+ * slowed by its rate limit (the platform's 30 requests per second) does not hold the others up.
+ */
+export class ApiSemaphores {
+  private readonly byApi = new Map<string, Semaphore>();
+  constructor(private readonly parallelism: number) {}
+
+  public for(api: string): Semaphore {
+    let s = this.byApi.get(api);
+    if (!s) { s = new Semaphore(this.parallelism); this.byApi.set(api, s); }
+    return s;
+  }
+}

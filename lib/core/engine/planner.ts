@@ -3,7 +3,7 @@ import { StateRecord } from '../state/state-model';
 import { StateStore } from '../state/state-store';
 import { ApiClients } from './api-clients';
 import { diffAgainstPrior, diffSpec, driftOf } from './diff';
-import { assertAcyclic, Semaphore } from './graph';
+import { ApiSemaphores, assertAcyclic } from './graph';
 import { ApiError } from '../http/api-error';
 import { FieldChange, HandlerContext, Observed, ResourceHandler, Spec } from './handler';
 import { PlanItem, StackPlan } from './plan-model';
@@ -11,7 +11,7 @@ import { dataSourceHandler, PlanHookItem, registeredPlanHooks, resourceHandler }
 import { isUnknown, resolveSpec, ResolvedSpec, UNKNOWN } from './resolve-spec';
 
 export interface PlanOptions {
-  /** Objects read at once. @default 10 */
+  /** Objects read at once, per API. @default 10 */
   readonly parallelism?: number;
   /** Read every object (else compare with state only). @default true */
   readonly refresh?: boolean;
@@ -50,7 +50,7 @@ export async function planStack(desired: DesiredStack, state: StateStore, client
   }
   assertAcyclic(deps);
 
-  const sem = new Semaphore(opts.parallelism ?? 10);
+  const sems = new ApiSemaphores(opts.parallelism ?? 10);
   const refresh = opts.refresh ?? true;
   const results = new Map<string, Promise<Planned>>();
 
@@ -74,7 +74,7 @@ export async function planStack(desired: DesiredStack, state: StateStore, client
         const resolved = resolveSpec(r.spec, r.path, lookup(done));
         // A data source that depends on an object this apply creates is read during the apply.
         const deferred = [...done.values()].some((d) => ['create', 'replace'].includes(d.item.action) || (d.item.dataSource && !d.outputs));
-        return sem.run(() => (r.dataSource
+        return sems.for(r.provider.api).run(() => (r.dataSource
           ? planDataSource(address, r, deferred ? { ...resolved, hasUnknown: true } : resolved, clients)
           : planResource(address, r, resolved, state.record(address), clients, refresh)));
       })();
@@ -89,7 +89,7 @@ export async function planStack(desired: DesiredStack, state: StateStore, client
   // Objects in state that the app no longer has: delete, or forget when retained.
   const orphans = Object.entries(state.records).filter(([addr]) => !resources[addr]);
   const why = opts.destroy ? 'the stack is destroyed' : 'no longer in the app';
-  const orphanItems = await Promise.all(orphans.map(([addr, rec]) => sem.run(() => planRemoval(addr, rec, clients, refresh, why))));
+  const orphanItems = await Promise.all(orphans.map(([addr, rec]) => sems.for(rec.provider.api).run(() => planRemoval(addr, rec, clients, refresh, why))));
   // An orphan whose object a new address adopts has moved: forget it instead of deleting what was adopted.
   const adopted = new Map(items.filter((x) => x.action === 'adopt').map((x) => [`${x.kind}|${x.id}`, x]));
   for (let i = 0; i < orphanItems.length; i++) {
