@@ -1,0 +1,55 @@
+import * as fs from 'fs';
+import * as path from 'path';
+import { KvSecret } from '../../lib/secrets/kv-secret';
+import { cliAsync, startWorld, synthApp, TestWorld } from '../support/harness';
+import { startPostgres, TestPostgres } from '../support/postgres';
+
+// `converge state pull` / `state push` move a stack from the local backend to PostgreSQL and back.
+describe('state pull and push between backends', () => {
+  let pg: TestPostgres;
+  let world: TestWorld;
+  beforeAll(async () => {
+    pg = await startPostgres();
+    world = await startWorld();
+  });
+  afterAll(async () => {
+    await world?.stop();
+    await pg?.stop();
+  });
+
+  test('local -> PostgreSQL -> plan is a no-op there; lineage and serial are checked', async () => {
+    const dir = synthApp((stack) => {
+      for (let i = 0; i < 3; i++) new KvSecret(stack, `kv${i}`, { path: `move/s${i}`, data: { n: String(i) } });
+    }, 'moving');
+    const local = world.env;
+    const remote = { ...world.env, CONVERGE_STATE: pg.url };
+    expect((await cliAsync(['apply', '--synth-dir', dir, '--auto-approve'], local)).status).toBe(0);
+
+    const pulled = await cliAsync(['state', 'pull', '--stack', 'moving'], local);
+    expect(pulled.status).toBe(0);
+    const doc = JSON.parse(pulled.stdout);
+    expect(Object.keys(doc.resources).sort()).toEqual(['kv0', 'kv1', 'kv2']);
+    const file = path.join(world.dir, 'moving.state.json');
+    fs.writeFileSync(file, pulled.stdout);
+
+    let r = await cliAsync(['state', 'push', file], remote);
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    r = await cliAsync(['plan', '--synth-dir', dir, '--detailed-exitcode'], remote);
+    expect(r.status).toBe(0);
+
+    // An older copy (lower serial) and an unrelated state (other lineage) are refused without --force.
+    expect((await cliAsync(['apply', '--synth-dir', synthApp((s) => new KvSecret(s, 'kv0', { path: 'move/s0', data: { n: 'changed' } }), 'moving'), '--auto-approve'], remote)).status).toBe(0);
+    r = await cliAsync(['state', 'push', file], remote);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/the pushed state is older \(serial \d+\) than the existing one/);
+    fs.writeFileSync(file, JSON.stringify({ ...doc, lineage: 'another-lineage', serial: doc.serial + 100 }));
+    r = await cliAsync(['state', 'push', file], remote);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/has another lineage/);
+    r = await cliAsync(['state', 'push', file, '--force'], remote);
+    expect(r.status).toBe(0);
+    const back = JSON.parse((await cliAsync(['state', 'pull', '--stack', 'moving'], remote)).stdout);
+    expect(back.lineage).toBe('another-lineage');
+  });
+});
