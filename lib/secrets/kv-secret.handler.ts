@@ -69,12 +69,14 @@ export const kvSecretHandler: ResourceHandler = {
     const client = kv(ctx);
     const meta = await client.readMetadata(mount, path);
     if (!meta) return undefined;
-    // The current version's data; a soft-deleted or destroyed latest version holds none.
+    // A key whose latest version is soft-deleted or destroyed (or that has none yet) is gone:
+    // its secret cannot be read; create writes a new version on top of it.
     const current = meta.current_version > 0 ? await client.read(mount, path, meta.current_version) : undefined;
+    if (!current?.data) return undefined;
     return {
       fields: {
         mount, path,
-        data: current?.data ?? {},
+        data: current.data,
         customMetadata: meta.custom_metadata ?? {},
         maxVersions: meta.max_versions,
         casRequired: meta.cas_required,
@@ -90,9 +92,17 @@ export const kvSecretHandler: ResourceHandler = {
     // A key holding versions belongs to someone else: refuse before touching its metadata.
     // (Metadata without versions is what a create interrupted after its first call leaves.)
     const existing = await kv(ctx).readMetadata(mount, path);
-    if (existing && existing.current_version > 0) throw concurrentWriter(ctx, mount, path, 0);
+    let cas = 0;
+    if (existing && existing.current_version > 0) {
+      // A key whose latest version was soft-deleted or destroyed reads as gone: a new version restores it.
+      const latest = existing.versions?.[String(existing.current_version)];
+      const deleted = latest && (latest.destroyed || (latest.deletion_time !== '' && Date.parse(latest.deletion_time) <= Date.now()));
+      const live = latest && !deleted;
+      if (live) throw concurrentWriter(ctx, mount, path, 0);
+      cas = existing.current_version;
+    }
     await kv(ctx).writeMetadata(mount, path, metadataBody(spec));
-    const version = await writeWithCas(ctx, mount, path, spec.data as Record<string, unknown>, 0);
+    const version = await writeWithCas(ctx, mount, path, spec.data as Record<string, unknown>, cas);
     return { id: `${mount}/${path}`, outputs: { version } };
   },
 

@@ -69,6 +69,17 @@ describe('converge CLI lifecycle', () => {
     expect(r.status).toBe(0);
     expect(((await (await kv('lifecycle/db')).json()) as { data: { data: Record<string, string> } }).data.data.password).toBe(password);
 
+    // A soft-deleted secret reads as gone: the plan says so and the apply writes it again.
+    await fetch(`${world.env.SECRETS_ADDR}/v1/secret/data/lifecycle/db`, { method: 'DELETE', headers: { 'x-secrets-token': world.env.SECRETS_TOKEN! } });
+    expect((await kv('lifecycle/db')).status).toBe(404);
+    r = await cliAsync(['plan', '--synth-dir', v2, '--detailed-exitcode'], world.env);
+    expect(r.status).toBe(2);
+    expect(r.stdout).toMatch(/deleted outside converge/);
+    expect(r.stdout).toMatch(/\+ db \(secrets\.KvSecret\) will be created/);
+    r = await cliAsync(['apply', '--synth-dir', v2, '--auto-approve'], world.env);
+    expect(r.status).toBe(0);
+    expect(((await (await kv('lifecycle/db')).json()) as { data: { data: Record<string, string> } }).data.data.password).toBe(password);
+
     // A saved plan is applied exactly, and refused once the state has moved.
     const v3 = build('platform@lifecycle.io', true);
     const planFile = path.join(world.dir, 'e2e.plan');

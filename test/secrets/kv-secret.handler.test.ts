@@ -79,14 +79,14 @@ test('read normalises delete_version_after to the spec form when equal in second
   expect((await kvSecretHandler.read(ctx, 'secret/app/db'))?.fields.deleteVersionAfter).toBe('1h0m0s');
 });
 
-test('a soft-deleted or destroyed latest version reads as empty data', async () => {
+test('a soft-deleted or destroyed latest version reads as gone; create writes a new version on top', async () => {
   const s = spec();
   await kvSecretHandler.create(ctx, s);
   await kv.deleteLatest('secret', 'app/db');
-  expect((await kvSecretHandler.read(ctx, 'secret/app/db', s))?.fields.data).toEqual({});
+  expect(await kvSecretHandler.read(ctx, 'secret/app/db', s)).toBeUndefined();
   await kv.destroyVersions('secret', 'app/db', [1]);
-  expect((await kvSecretHandler.read(ctx, 'secret/app/db', s))?.fields.data).toEqual({});
-  const w = await kvSecretHandler.update(ctx, 'secret/app/db', s, dataChange, prior(s, 1));
+  expect(await kvSecretHandler.read(ctx, 'secret/app/db', s)).toBeUndefined();
+  const w = await kvSecretHandler.create(ctx, s);
   expect(w.outputs).toEqual({ version: 2 });
   expect((await kvSecretHandler.read(ctx, 'secret/app/db', s))?.fields.data).toEqual(s.data);
 });
