@@ -1,3 +1,4 @@
+import './cdk-adapter';
 import { TerraformStack } from 'cdktf';
 import { Construct } from 'constructs';
 

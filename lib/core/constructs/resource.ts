@@ -1,3 +1,4 @@
+import './cdk-adapter';
 import { TerraformElement, TerraformStack, Token } from 'cdktf';
 import { Construct } from 'constructs';
 import { API_DEFAULTS, ApiProvider, providersOf } from './api-provider';
