@@ -4,6 +4,7 @@ import { SecretValue } from '../core/constructs/secret-value';
 import { check } from '../core/constructs/validation';
 import { checkObjectName, checkStringList } from './db-dir-util';
 import { checkMount } from './kv-validation';
+import { checkOptBoolean, checkOptString } from './prop-checks';
 import { SecretsProvider } from './provider';
 
 /** Props of a database engine connection (`{mount}/config/<name>`). */
@@ -106,6 +107,8 @@ export class DatabaseConnection extends Resource {
     this.props = props;
     checkMount(this, this.mount);
     checkObjectName(this, 'name', props.name);
+    checkOptString(this, 'username', props.username);
+    checkOptBoolean(this, 'verifyConnection', props.verifyConnection);
     check(typeof props.connectionUrl === 'string' && props.connectionUrl.length > 0, this, 'connectionUrl', 'must not be empty');
     check((props.pluginName ?? 'x').length > 0, this, 'pluginName', 'must not be empty');
     checkStringList(this, 'allowedRoles', props.allowedRoles ?? []);

@@ -2,6 +2,7 @@ import { Construct } from 'constructs';
 import { check, checkDuration, durationSeconds } from '../core/constructs/validation';
 import { HandlerContext } from '../core/engine/handler';
 import { SecretsClient } from './client/secrets-client';
+import { checkSegmentName } from './prop-checks';
 
 /** Helpers shared by the database and directory constructs and handlers. */
 
@@ -38,14 +39,14 @@ export function touchedFields(changes: readonly { path: string }[]): Set<string>
   return new Set(changes.map((c) => c.path.split(/[.[]/)[0]));
 }
 
-/** An object name in a path segment: not empty, no `/`. */
+/** An object name in a path segment (see checkSegmentName for the rule the service applies). */
 export function checkObjectName(scope: Construct, field: string, name: string): void {
-  check(typeof name === 'string' && name.length > 0, scope, field, 'must not be empty');
-  check(!name.includes('/'), scope, field, `"${name}" must not contain "/"`);
+  checkSegmentName(scope, field, name);
 }
 
 /** A whole-second duration string (`"1h"`, `"90s"`, `"3600"`), at least `min` seconds; answers the seconds. */
 export function checkSeconds(scope: Construct, field: string, value: string, min = 0): number {
+  check(typeof value === 'string', scope, field, `must be a duration string such as "1h" (got ${Array.isArray(value) ? 'a list' : typeof value})`);
   const s = checkDuration(scope, field, value, min)!;
   check(Number.isInteger(s), scope, field, `"${value}" must be a whole number of seconds (the service keeps seconds)`);
   return s;

@@ -4,6 +4,7 @@ import { SecretValue } from '../core/constructs/secret-value';
 import { check, checkInt } from '../core/constructs/validation';
 import { checkSeconds } from './db-dir-util';
 import { checkMount } from './kv-validation';
+import { checkOptBoolean, checkOptString } from './prop-checks';
 import { SecretsProvider } from './provider';
 
 /** Password length the directory engine uses without a policy, and its minimum. */
@@ -130,6 +131,8 @@ export class DirectoryConfig extends Resource {
     checkMount(this, this.mount);
     check(typeof props.binddn === 'string' && props.binddn.length > 0, this, 'binddn', 'must not be empty');
     check(SecretValue.isSecretValue(props.bindpass), this, 'bindpass', 'must be a SecretValue');
+    checkOptString(this, 'url', props.url);
+    checkOptBoolean(this, 'insecureTls', props.insecureTls);
     const policy = props.passwordPolicy ?? '';
     check(!(policy && (props.length !== undefined || props.formatter !== undefined)), this, 'passwordPolicy',
       'excludes `length` and `formatter`: give either a password policy or length/formatter');

@@ -4,6 +4,7 @@ import { check } from '../core/constructs/validation';
 import { checkObjectName, checkSeconds } from './db-dir-util';
 import { DirectoryConfig } from './directory-config';
 import { checkMount } from './kv-validation';
+import { checkOptBoolean } from './prop-checks';
 import { SecretsProvider } from './provider';
 
 /** Props of a directory library set (`{mount}/library/<name>`). */
@@ -73,6 +74,7 @@ export class DirectoryLibrarySet extends Resource {
     props.serviceAccountNames.forEach((a, i) => check(typeof a === 'string' && a.length > 0 && !a.includes(','), this,
       `serviceAccountNames[${i}]`, 'must be a non-empty name without ","'));
     check(new Set(props.serviceAccountNames).size === props.serviceAccountNames.length, this, 'serviceAccountNames', 'must not repeat a name');
+    checkOptBoolean(this, 'disableCheckInEnforcement', props.disableCheckInEnforcement);
     const ttl = checkSeconds(this, 'ttl', props.ttl ?? '24h');
     const max = checkSeconds(this, 'maxTtl', props.maxTtl ?? '24h');
     check(max === 0 || (ttl !== 0 && ttl <= max), this, 'ttl', `"${props.ttl ?? '24h'}" must not be longer than maxTtl "${props.maxTtl ?? '24h'}"`);

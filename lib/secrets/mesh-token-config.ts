@@ -3,6 +3,7 @@ import { Resource, ResourceProps } from '../core/constructs/resource';
 import { SecretValue } from '../core/constructs/secret-value';
 import { check } from '../core/constructs/validation';
 import { checkMount } from './kv-validation';
+import { checkOptSecretValue, checkOptString } from './prop-checks';
 import { SecretsProvider } from './provider';
 
 /** How the secrets service talks to the mesh. */
@@ -76,6 +77,9 @@ export class MeshTokenConfig extends Resource {
     this.props = props;
     this.mount = props.mount ?? 'mesh';
     checkMount(this, this.mount);
+    checkOptSecretValue(this, 'token', props.token);
+    checkOptSecretValue(this, 'clientKey', props.clientKey);
+    checkOptString(this, 'clientCert', props.clientCert);
     check(typeof props.address === 'string' && /^[^\s/:]+:\d+$/.test(props.address), this, 'address', `"${props.address}" must be host:port`);
     check(props.scheme === undefined || Object.values(MeshScheme).includes(props.scheme), this, 'scheme', `"${props.scheme}" must be http or https`);
     check(!!props.clientCert === !!props.clientKey, this, 'clientCert', 'and clientKey must be given together');

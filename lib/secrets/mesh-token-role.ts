@@ -2,6 +2,7 @@ import { Construct } from 'constructs';
 import { Resource, ResourceProps } from '../core/constructs/resource';
 import { check, checkDuration } from '../core/constructs/validation';
 import { checkMount } from './kv-validation';
+import { checkOptString, checkOptStringArray, checkSegmentName } from './prop-checks';
 import { SecretsProvider } from './provider';
 
 /** Type of token of mesh versions below 1.11. */
@@ -126,7 +127,10 @@ export class MeshTokenRole extends Resource {
     this.mount = props.mount ?? 'mesh';
     this.name = props.name;
     checkMount(this, this.mount);
-    check(typeof props.name === 'string' && /^[^/]+$/.test(props.name), this, 'name', `"${props.name}" must be a non-empty name without "/"`);
+    checkSegmentName(this, 'name', props.name);
+    checkOptStringArray(this, 'meshPolicies', props.meshPolicies);
+    checkOptString(this, 'ttl', props.ttl);
+    checkOptString(this, 'maxTtl', props.maxTtl);
     const version = props.meshVersion ?? '1.13';
     this.version = versionNumber(version);
     check(!Number.isNaN(this.version), this, 'meshVersion', `"${version}" must be major.minor[.patch], e.g. 1.13`);

@@ -3,6 +3,7 @@ import { Resource, ResourceProps } from '../core/constructs/resource';
 import { SecretValue } from '../core/constructs/secret-value';
 import { check } from '../core/constructs/validation';
 import { checkMount } from './kv-validation';
+import { checkOptSecretValue, checkOptString } from './prop-checks';
 import { SecretsProvider } from './provider';
 
 /** Props of a platform-token engine's configuration. */
@@ -50,6 +51,8 @@ export class PlatformTokenConfig extends Resource {
     this.props = props;
     this.mount = props.mount ?? 'platform';
     checkMount(this, this.mount);
+    checkOptSecretValue(this, 'token', props.token);
+    checkOptString(this, 'address', props.address);
     const address = props.address ?? 'https://app.terraform.io';
     check(/^https?:\/\/[^/\s]+/.test(address), this, 'address', `"${address}" must be an http(s) URL such as https://app.terraform.io`);
   }

@@ -2,6 +2,7 @@ import { Construct } from 'constructs';
 import { Resource, ResourceProps } from '../core/constructs/resource';
 import { check, checkDuration } from '../core/constructs/validation';
 import { checkMount } from './kv-validation';
+import { checkOptString, checkSegmentName } from './prop-checks';
 import { SecretsProvider } from './provider';
 
 /** Props of a platform-token role. Exactly one kind: `organization` (with `teamId` for a team token) or `userId`. */
@@ -66,7 +67,8 @@ export class PlatformTokenRole extends Resource {
     this.mount = props.mount ?? 'platform';
     this.name = props.name;
     checkMount(this, this.mount);
-    check(typeof props.name === 'string' && /^[^/]+$/.test(props.name), this, 'name', `"${props.name}" must be a non-empty name without "/"`);
+    checkSegmentName(this, 'name', props.name);
+    for (const f of ['organization', 'teamId', 'userId', 'ttl', 'maxTtl'] as const) checkOptString(this, f, props[f]);
     check(!(props.userId && (props.organization || props.teamId)), this, 'userId', 'conflicts with organization and teamId');
     check(!!(props.userId || props.organization || props.teamId), this, 'organization', 'teamId or userId is required');
     const ttl = checkDuration(this, 'ttl', props.ttl, 0) ?? 0;

@@ -2,6 +2,7 @@ import { Construct } from 'constructs';
 import { Resource, ResourceProps } from '../core/constructs/resource';
 import { SecretValue } from '../core/constructs/secret-value';
 import { check } from '../core/constructs/validation';
+import { checkOptBoolean, checkOptString, checkSegmentName } from './prop-checks';
 import { SecretsProvider } from './provider';
 
 /** Props of a push-MFA method. */
@@ -55,7 +56,9 @@ export class PushMfaMethod extends Resource {
   constructor(scope: Construct, id: string, props: PushMfaMethodProps) {
     super(scope, id, 'secrets.PushMfaMethod', 'secrets', props, props.provider);
     this.props = props;
-    check(typeof props.methodName === 'string' && props.methodName.length > 0, this, 'methodName', 'must not be empty');
+    checkSegmentName(this, 'methodName', props.methodName);
+    checkOptString(this, 'usernameFormat', props.usernameFormat);
+    checkOptBoolean(this, 'usePasscode', props.usePasscode);
     check(typeof props.apiHostname === 'string' && /^[A-Za-z0-9.-]+(:\d+)?$/.test(props.apiHostname), this, 'apiHostname', `"${props.apiHostname}" must be a host name`);
     check(SecretValue.isSecretValue(props.secretKey), this, 'secretKey', 'must be a SecretValue');
     check(SecretValue.isSecretValue(props.integrationKey), this, 'integrationKey', 'must be a SecretValue');

@@ -3,6 +3,7 @@ import { Resource, ResourceProps } from '../core/constructs/resource';
 import { SecretValue } from '../core/constructs/secret-value';
 import { check, checkInt } from '../core/constructs/validation';
 import { checkMount } from './kv-validation';
+import { checkOptSecretValue, checkOptString } from './prop-checks';
 import { SecretsProvider } from './provider';
 
 /** Hash algorithm of TOTP codes. */
@@ -116,6 +117,10 @@ export class TotpKey extends Resource {
     this.generate = props.generate ?? (props.key === undefined && props.url === undefined);
     checkMount(this, this.mount);
     check(typeof props.name === 'string' && /^[^/]+$/.test(props.name), this, 'name', `"${props.name}" must be a non-empty name without "/"`);
+    checkOptSecretValue(this, 'key', props.key);
+    checkOptSecretValue(this, 'url', props.url);
+    checkOptString(this, 'issuer', props.issuer);
+    checkOptString(this, 'accountName', props.accountName);
     check(!(props.key && props.url), this, 'key', 'and url are mutually exclusive');
     if (this.generate) {
       check(!props.key && !props.url, this, 'generate', 'is true: key and url cannot be given (they import a key)');
