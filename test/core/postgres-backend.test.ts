@@ -120,7 +120,7 @@ describe('PostgreSQL state backend', () => {
     for (let i = 0; i < 100 && !h; i++) {
       h = await open().lock('killed', 'apply').catch((e: unknown) => {
         if (!(e instanceof LockedError)) throw e;
-        return new Promise<undefined>((r) => setTimeout(r, 100));
+        return new Promise<undefined>((r) => setTimeout(() => r(undefined), 100));
       });
     }
     expect(h).toBeDefined();
