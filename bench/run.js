@@ -2,7 +2,7 @@
 // `npm run bench`: measures synth, plan and apply of N objects against the emulator (run in its own
 // process with latency L), next to their lower bounds. Writes bench/results.json and prints a table.
 // Environment: BENCH_SIZES (default 100,1000,10000), BENCH_LATENCIES (default 0,20),
-// BENCH_PARALLELISM (default 10,50: Terraform's default and a wider one).
+// BENCH_PARALLELISM (default 10,50: Terraform's default and a wider one), BENCH_OUT (default bench/results.json).
 'use strict';
 const { spawn } = require('child_process');
 const fs = require('fs');
@@ -135,7 +135,7 @@ async function main() {
     }
     fs.rmSync(synthDir, { recursive: true, force: true });
   }
-  fs.writeFileSync(path.join(__dirname, 'results.json'), JSON.stringify(results, null, 2));
+  fs.writeFileSync(process.env.BENCH_OUT ?? path.join(__dirname, 'results.json'), JSON.stringify(results, null, 2));
   const head = ['N', 'L ms', 'P', 'step', 'wall s', 'requests', 'bound s', 'ratio', 'CPU ms/obj', 'RSS MB', 'bare loop s'];
   const table = [head, head.map(() => '---'), ...rows].map((r) => `| ${r.join(' | ')} |`).join('\n');
   process.stdout.write(table + '\n');

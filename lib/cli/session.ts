@@ -26,7 +26,7 @@ export function tuning(opts: { parallelism?: string }): RunTuning {
 export async function withLockedState<T>(stack: string, operation: string, t: RunTuning, out: Output,
   fn: (state: StateStore, clients: ApiClients, backend: StateBackend) => Promise<T>): Promise<T> {
   const backend = await openBackend();
-  const clients = new ApiClients({ timeoutMs: t.timeoutMs, retries: t.retries });
+  const clients = new ApiClients({ timeoutMs: t.timeoutMs, retries: t.retries, connections: Math.max(16, t.parallelism) });
   try {
     const lock = await backend.lock(stack, operation, (m) => out.warn(m));
     try {

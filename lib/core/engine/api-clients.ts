@@ -15,6 +15,8 @@ export const API_PROFILES: Record<ApiName, { auth: (token: string) => Record<str
 export interface ClientTuning {
   readonly timeoutMs?: number;
   readonly retries?: number;
+  /** Connections per API: as many as operations run at once against it (each makes one request at a time). @default 16 */
+  readonly connections?: number;
   /** Requests per second per API, overriding the defaults above. */
   readonly rateLimits?: Partial<Record<ApiName, number>>;
 }
@@ -46,6 +48,7 @@ export class ApiClients {
       rateLimit: this.tuning.rateLimits?.[provider.api] ?? profile.rateLimit,
       timeoutMs: this.tuning.timeoutMs,
       retries: this.tuning.retries,
+      connections: this.tuning.connections,
     }, this.stats);
     this.clients.set(key, c);
     return c;
