@@ -23,11 +23,25 @@ export function flatten(v: unknown, prefix = '', out: Map<string, unknown> = new
 }
 
 function topKey(path: string): string {
-  return path.split(/[.[]/)[0];
+  const i = path.search(/[.[]/);
+  return i < 0 ? path : path.slice(0, i);
 }
 
+const byTopCache = new WeakMap<Map<string, unknown>, Map<string, string[]>>();
+
+/** The paths of a flattened value under one top-level key (grouped once per map). */
 function under(map: Map<string, unknown>, key: string): string[] {
-  return [...map.keys()].filter((p) => topKey(p) === key);
+  let groups = byTopCache.get(map);
+  if (!groups) {
+    groups = new Map();
+    for (const p of map.keys()) {
+      const t = topKey(p);
+      const g = groups.get(t);
+      if (g) g.push(p); else groups.set(t, [p]);
+    }
+    byTopCache.set(map, groups);
+  }
+  return groups.get(key) ?? [];
 }
 
 export function same(a: unknown, b: unknown): boolean {

@@ -29,7 +29,17 @@ interface Planned {
 /** Masks secrets for plan hooks: they see shapes and plain values, never a secret. */
 function maskSecrets(spec: Spec | undefined): Spec | undefined {
   if (!spec) return undefined;
-  return JSON.parse(JSON.stringify(spec, (_k, v) => (v && typeof v === 'object' && '$secret' in v ? '(sensitive)' : v)));
+  const walk = (v: unknown): unknown => {
+    if (Array.isArray(v)) return v.map(walk);
+    if (v && typeof v === 'object') {
+      if ('$secret' in v) return '(sensitive)';
+      const out: Record<string, unknown> = {};
+      for (const [k, x] of Object.entries(v)) out[k] = walk(x);
+      return out;
+    }
+    return v;
+  };
+  return walk(spec) as Spec;
 }
 
 /**
