@@ -33,6 +33,11 @@ const fake: ResourceHandler = {
   delete: async (_ctx, id) => { log.push(`delete ${id}`); store.delete(id); },
 };
 registerResource(fake);
+// A kind whose identity the server assigns: found by its name after a crash.
+registerResource({
+  ...fake, kind: 'test.Assigned', naturalId: () => undefined,
+  find: async (_ctx, spec) => (store.has(`id-${spec.name}`) ? `id-${spec.name}` : undefined),
+});
 registerDataSource({
   kind: 'test.FakeRead', api: 'secrets',
   read: async (_ctx, spec) => {
@@ -98,6 +103,18 @@ describe('applier', () => {
     expect(plan.items.find((i) => i.address === 'read')).toMatchObject({ action: 'read', reason: expect.stringMatching(/during apply/) });
     expect(result.failed).toEqual([]);
     expect(state.record('read')!.outputs).toEqual({ seen: 'a' });
+  });
+
+  test('destroying a create interrupted before its server-assigned id was recorded finds and deletes the object', async () => {
+    const state = await StateStore.open(new LocalBackend(fs.mkdtempSync(path.join(os.tmpdir(), 'applier-'))), 's');
+    store.set('id-z', { name: 'z' });
+    await state.put('z', { kind: 'test.Assigned', status: 'creating', id: '', spec: { name: 'z' }, hmacs: {}, outputs: {}, dependsOn: [],
+      removalPolicy: 'destroy', provider: { api: 'secrets', addressEnv: 'FAKE_ADDR', tokenEnv: 'FAKE_TOKEN' } });
+    const { plan, result } = await run(stack({}), state, true);
+    expect(plan.items).toEqual([expect.objectContaining({ address: 'z', action: 'delete', id: 'id-z' })]);
+    expect(result.failed).toEqual([]);
+    expect(log).toEqual(['delete id-z']);
+    expect(store.has('id-z')).toBe(false);
   });
 
   test('an interrupted create (intent in state, object on the API) is adopted, not duplicated', async () => {

@@ -97,10 +97,11 @@ export async function applyPlan(plan: StackPlan, state: StateStore, clients: Api
   const remove = async (item: PlanItem): Promise<void> => {
     const rec = state.record(item.address);
     if (!rec) return;
-    if (item.action === 'delete' && rec.id) {
+    const id = rec.id || item.id;
+    if (item.action === 'delete' && id) {
       const handler = resourceHandler(rec.kind);
-      await handler.delete({ address: rec.path ?? item.address, http: clients.for(rec.provider) }, rec.id,
-        { id: rec.id, spec: rec.spec, outputs: rec.outputs });
+      await handler.delete({ address: rec.path ?? item.address, http: clients.for(rec.provider) }, id,
+        { id, spec: rec.spec, outputs: rec.outputs });
     }
     await state.put(item.address, undefined);
   };

@@ -199,10 +199,16 @@ async function planRemoval(address: string, rec: StateRecord, clients: ApiClient
   if (rec.dataSource) return { ...base, action: 'forget', reason: 'data source removed', dataSource: true };
   if (rec.removalPolicy === 'retain') return { ...base, action: 'forget', reason: 'removal policy retain: the object stays on the API' };
   const handler = resourceHandler(rec.kind);
+  const ctx: HandlerContext = { address: rec.path ?? address, http: clients.for(rec.provider) };
+  let id = rec.id;
+  if (!id && rec.status === 'creating') {
+    // A create interrupted before its identity was recorded: find what it may have made, so that it is not orphaned.
+    id = handler.naturalId(rec.spec) ?? (handler.find ? await findOrNone(handler, ctx, rec.spec) : undefined);
+  }
   let reason = why;
-  if (refresh && rec.id) {
-    const observed = await handler.read({ address: rec.path ?? address, http: clients.for(rec.provider) }, rec.id);
+  if (refresh && id) {
+    const observed = await handler.read(ctx, id);
     if (!observed) reason = `${why}; already deleted outside converge`;
   }
-  return { ...base, action: 'delete', reason, warnings: handler.destroyWarning ? [handler.destroyWarning] : [] };
+  return { ...base, id, action: 'delete', reason, warnings: handler.destroyWarning ? [handler.destroyWarning] : [] };
 }
