@@ -27,6 +27,11 @@ export function envelope(data: unknown, status = 200, warnings?: string[]): EmuR
   };
 }
 
+/** The answer to a list (`LIST` or `GET ?list=true`): the names, or a plain 404 when there are none, as the service does. */
+export function keyList(keys: string[]): EmuResponse {
+  return keys.length ? envelope({ keys }) : notFound();
+}
+
 /** A request error an engine throws; the emulator turns it into `{"errors":[message]}`. */
 export class RequestError extends Error {
   constructor(public readonly status: number, message: string) {

@@ -1,6 +1,6 @@
 import { EmuResponse } from '../../../core/emulator/types';
 import { Engine, EngineRequest } from '../engine';
-import { envelope, errors, noContent, notFound, objectBody, RequestError } from '../responses';
+import { envelope, errors, keyList, noContent, notFound, objectBody, RequestError } from '../responses';
 import { DbConnection, DbLease, DbRole, DbState, DbStaticRole, emptyDbState, SYSTEM_MAX_TTL } from './model';
 import { bool, duration, list, str, stringMap } from './params';
 import { defaultPolicyPassword, randomString } from './passwords';
@@ -118,7 +118,7 @@ export class DatabaseEngine implements Engine {
 
   private list(items: Record<string, unknown>): EmuResponse {
     const keys = Object.keys(items).sort();
-    return keys.length ? envelope({ keys }) : notFound();
+    return keyList(keys);
   }
 
   // ---- connections

@@ -3,7 +3,7 @@ import { EmuResponse, json } from '../../../core/emulator/types';
 import { Engine, EngineRequest } from '../engine';
 import { bool, duration, list, str } from '../database/params';
 import { SYSTEM_MAX_TTL } from '../database/model';
-import { envelope, errors, noContent, notFound, objectBody, RequestError } from '../responses';
+import { envelope, errors, keyList, noContent, notFound, objectBody, RequestError } from '../responses';
 import {
   checkPasswordSettings, DirAccount, DirCheckOut, DirConfig, DirRole, DirSet, DirState, emptyDirState, generatePassword,
 } from './model';
@@ -155,7 +155,7 @@ export class DirectoryEngine implements Engine {
 
   private list(items: Record<string, unknown>): EmuResponse {
     const keys = Object.keys(items).sort();
-    return keys.length ? envelope({ keys }) : notFound();
+    return keyList(keys);
   }
 
   // ---- the simulated directory

@@ -3,7 +3,7 @@ import { Engine, EngineRequest } from '../engine';
 import { durationParam, stringParam } from '../field-params';
 import { DEFAULT_LEASE_TTL, leased } from '../leases';
 import { callService } from '../outbound';
-import { envelope, errors, noContent, notFound, objectBody, RequestError } from '../responses';
+import { envelope, errors, keyList, noContent, notFound, objectBody, RequestError } from '../responses';
 
 interface PlatformConfig {
   address: string;
@@ -118,7 +118,7 @@ export class PlatformTokenEngine implements Engine {
 
   private list(): EmuResponse {
     const keys = Object.keys(this.state.roles).sort();
-    return keys.length ? envelope({ keys }) : notFound();
+    return keyList(keys);
   }
 
   private readRole(name: string): EmuResponse {

@@ -3,7 +3,7 @@ import * as QRCode from 'qrcode';
 import { EmuResponse } from '../../../core/emulator/types';
 import { Engine, EngineRequest } from '../engine';
 import { boolParam, durationParam, intParam, stringParam } from '../field-params';
-import { envelope, errors, noContent, notFound, objectBody, RequestError } from '../responses';
+import { envelope, errors, keyList, noContent, notFound, objectBody, RequestError } from '../responses';
 import { otpauthUrl, parseOtpauthUrl } from './otpauth-url';
 import { base32Decode, base32Encode, TOTP_ALGORITHMS, totpAt, totpMatch } from './otp';
 
@@ -82,7 +82,7 @@ export class TotpEngine implements Engine {
 
   private list(): EmuResponse {
     const keys = Object.keys(this.state.keys).sort();
-    return keys.length ? envelope({ keys }) : notFound();
+    return keyList(keys);
   }
 
   private read(name: string): EmuResponse {
