@@ -26,6 +26,7 @@ export function configEntryHandler(kind: string, entryKind: EntryKind): Resource
     kind,
     api: 'mesh',
     replaceFields: ['name', 'namespace'],
+    outputsChangedByUpdate: ['modifyIndex'],
 
     naturalId: idOf,
 
@@ -36,6 +37,7 @@ export function configEntryHandler(kind: string, entryKind: EntryKind): Resource
       return {
         fields: canonicalSpec(entryKind, got),
         outputs: { createIndex: got.CreateIndex, modifyIndex: got.ModifyIndex },
+        version: got.ModifyIndex,
       };
     },
 
@@ -49,8 +51,8 @@ export function configEntryHandler(kind: string, entryKind: EntryKind): Resource
     async update(ctx, id, spec): Promise<Written> {
       const { name, namespace } = parseEntryId(id);
       const c = client(ctx);
-      const current = await c.getConfigEntry(entryKind, name, { namespace }, ctx.address);
-      const cas = current?.ModifyIndex ?? 0;
+      // The index the plan saw: a writer after the plan makes the cas fail (read now only for an old saved plan).
+      const cas = ctx.expectedVersion ?? (await c.getConfigEntry(entryKind, name, { namespace }, ctx.address))?.ModifyIndex ?? 0;
       if (!(await c.putConfigEntry(body(spec), { cas }, ctx.address))) throw concurrentWriter(ctx, id, `ModifyIndex ${cas}`);
       return { id };
     },
