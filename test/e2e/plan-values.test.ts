@@ -1,5 +1,6 @@
 import * as path from 'path';
 import { SecretValue } from '../../lib';
+import { OAuthClient, VcsServiceProvider } from '../../lib/platform/oauth-client';
 import { KvSecret } from '../../lib/secrets/kv-secret';
 import { KvSecretData } from '../../lib/secrets/kv-secret-data';
 import { TotpKey } from '../../lib/secrets/totp-key';
@@ -115,5 +116,30 @@ describe('apply uses what the plan saw', () => {
     r = await cliAsync(['plan', '--synth-dir', app(5), '--detailed-exitcode'], { ...world.env, PV_PW: 'pv-two-3c4d' });
     expect(r.status).toBe(2);
     expect(r.stdout).toMatch(/data\.pw = \(sensitive/);
+  });
+
+  test('the same for a write-only secret (an OAuth client\'s secret, never read back): state records what was sent', async () => {
+    const org = await fetch(`${world.env.PLATFORM_ADDRESS}/api/v2/organizations`, {
+      method: 'POST', headers: { authorization: `Bearer ${world.env.PLATFORM_TOKEN}`, 'content-type': 'application/vnd.api+json' },
+      body: JSON.stringify({ data: { type: 'organizations', attributes: { name: 'pv-org', email: 'a@b.io' } } }),
+    });
+    expect(org.status).toBe(201);
+    const app = (name: string) => synthApp((s) => {
+      new OAuthClient(s, 'vcs', { organization: 'pv-org', name, serviceProvider: VcsServiceProvider.PROVIDER_A, key: 'k',
+        httpUrl: 'https://vcs.example.com', apiUrl: 'https://api.vcs.example.com', oauthToken: SecretValue.fromEnv('PV_TOKEN'),
+        secret: SecretValue.fromEnv('PV_SECRET') });
+    }, 'pv-wo');
+    const env = (secret: string) => ({ ...world.env, PV_TOKEN: 'pv-token-7e8f', PV_SECRET: secret });
+    let r = await cliAsync(['apply', '--synth-dir', app('a'), '--auto-approve'], env('pv-secret-one'));
+    expect(r.status).toBe(0);
+    const planFile = path.join(world.dir, 'pv-wo.plan');
+    r = await cliAsync(['plan', '--synth-dir', app('b'), '--out', planFile], env('pv-secret-one'));
+    expect(r.stdout).not.toMatch(/secret = /);
+    r = await cliAsync(['apply', planFile], env('pv-secret-two'));
+    expect(r.status).toBe(0);
+    // The apply sent the name only; the API holds the first secret, and the next plan says so.
+    r = await cliAsync(['plan', '--synth-dir', app('b'), '--detailed-exitcode'], env('pv-secret-two'));
+    expect(r.stdout).toMatch(/secret = \(sensitive/);
+    expect(r.status).toBe(2);
   });
 });
