@@ -165,7 +165,9 @@ function withStateChanges(item: PlanItem, r: DesiredResource, rec: StateRecord |
   const changes: string[] = [];
   if (rec.removalPolicy !== r.removalPolicy) changes.push(`removal policy ${rec.removalPolicy} -> ${r.removalPolicy}`);
   if (JSON.stringify([...rec.dependsOn].sort()) !== JSON.stringify([...r.dependsOn].sort())) changes.push('dependencies');
-  if (JSON.stringify(rec.provider) !== JSON.stringify(r.provider)) changes.push('provider');
+  // Compared field by field: a JSON store (PostgreSQL jsonb) does not keep key order.
+  const provider = (p: DesiredResource['provider']) => [p.api, p.address ?? '', p.addressEnv, p.tokenEnv].join('|');
+  if (provider(rec.provider) !== provider(r.provider)) changes.push('provider');
   if ((rec.path ?? '') !== r.path) changes.push('construct path');
   return changes.length || deposed.deposed ? { ...item, ...deposed, stateChanges: changes } : item;
 }
