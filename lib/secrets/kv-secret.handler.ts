@@ -1,4 +1,4 @@
-import { FieldChange, HandlerContext, Observed, PriorRecord, ResourceHandler, Spec, Written } from '../core/engine/handler';
+import { FieldChange, HandlerContext, Observed, PrefetchWant, PriorRecord, ResourceHandler, Spec, Written } from '../core/engine/handler';
 import { ApiError } from '../core/http/api-error';
 import { KvClient, KvKeyMetadata, KvKeyMetadataInput } from './client/kv-client';
 import { SecretsClient } from './client/secrets-client';
@@ -87,6 +87,36 @@ export const kvSecretHandler: ResourceHandler = {
    * version is not the one converge wrote last; otherwise `data` is left out and compared with what
    * the last apply wrote (its values and HMACs in state).
    */
+  /**
+   * New keys only (a managed key costs one metadata read, the minimum): one LIST per folder holding
+   * two or more of them tells which do not exist, so that their plan needs no read at all.
+   */
+  async prefetch(ctx, wanted: readonly PrefetchWant[]) {
+    const known = new Map<string, Observed | null>();
+    const folders = new Map<string, { mount: string; folder: string; keys: { id: string; name: string }[] }>();
+    for (const w of wanted) {
+      if (w.prior) continue;
+      const { mount, path } = splitId(w.id, w.desired);
+      const cut = path.lastIndexOf('/');
+      const folder = cut < 0 ? '' : path.slice(0, cut);
+      const f = folders.get(`${mount}\u0000${folder}`) ?? { mount, folder, keys: [] };
+      f.keys.push({ id: w.id, name: path.slice(cut + 1) });
+      folders.set(`${mount}\u0000${folder}`, f);
+    }
+    for (const f of folders.values()) {
+      if (f.keys.length < 2) continue;
+      let listed: Set<string>;
+      try {
+        listed = new Set(await kv(ctx).list(f.mount, f.folder));
+      } catch (e) {
+        if (e instanceof ApiError && (e.status === 404 || e.status === 403)) continue; // read them one by one
+        throw e;
+      }
+      for (const k of f.keys) if (!listed.has(k.name)) known.set(k.id, null);
+    }
+    return known;
+  },
+
   async read(ctx, id, desired, prior): Promise<Observed | undefined> {
     const { mount, path } = splitId(id, desired ?? prior?.spec);
     const client = kv(ctx);

@@ -41,6 +41,16 @@ export interface Observed {
   readonly version?: number;
 }
 
+/** An object a plan is about to read, offered to `prefetch`. */
+export interface PrefetchWant {
+  /** Its identity (from state, or the natural key of a new object). */
+  readonly id: string;
+  /** The app's spec (secrets resolved, no references). */
+  readonly desired: Spec;
+  /** What the last apply recorded; undefined for an object converge does not manage yet. */
+  readonly prior?: PriorRecord;
+}
+
 /** An existing object that may be the one an interrupted create made. */
 export interface Candidate {
   readonly id: string;
@@ -123,6 +133,13 @@ export interface ResourceHandler {
   update(ctx: HandlerContext, id: string, spec: Spec, changes: readonly FieldChange[], prior: PriorRecord): Promise<Written>;
   /** Deletes; an object already gone is success. */
   delete(ctx: HandlerContext, id: string, prior: PriorRecord): Promise<void>;
+  /**
+   * Learns about many objects of this kind at once, where the API answers them in fewer requests
+   * than one read each (a list of whole objects, a folder's keys). Answers, by id, the object as
+   * `read` would (a known absence as null); ids it leaves out are read one by one. Choose by
+   * counting: a small stack in a big account is cheaper read object by object.
+   */
+  prefetch?(ctx: HandlerContext, wanted: readonly PrefetchWant[]): Promise<Map<string, Observed | null>>;
   /** Checks and normalises an id given to `converge import`. */
   importId?(id: string): string;
 }

@@ -8,6 +8,7 @@ import { ApiSemaphores, assertAcyclic } from './graph';
 import { HandlerContext, Spec } from './handler';
 import { intentCandidates } from './ownership';
 import { MoveSource, planObject, Planned } from './plan-object';
+import { prefetch, prefetchKey, withPrefetched } from './prefetch';
 import { PlanItem, StackPlan } from './plan-model';
 import { dataSourceHandler, PlanHookItem, registeredPlanHooks, resourceHandler } from './registry';
 import { isUnknown, resolveSpec, ResolvedSpec, SensitiveValue, UNKNOWN } from './resolve-spec';
@@ -93,6 +94,8 @@ export async function planStack(desired: DesiredStack, state: StateStore, client
     return secret === undefined ? UNKNOWN : new SensitiveValue(secret, `${address}.${attr}`);
   };
 
+  const cache = await prefetch(resources, state, clients, sems, refresh);
+
   const planOne = (address: string): Promise<Planned> => {
     let pr = results.get(address);
     if (!pr) {
@@ -110,7 +113,7 @@ export async function planStack(desired: DesiredStack, state: StateStore, client
           return sems.for(r.provider.api).run(() => planDataSource(address, r, deferred ? { ...resolved, hasUnknown: true } : resolved, ctx));
         }
         return sems.for(r.provider.api).run(() => planObject({
-          address, r, resolved, rec: rec?.dataSource ? undefined : rec, handler: resourceHandler(r.kind), ctx, refresh,
+          address, r, resolved, rec: rec?.dataSource ? undefined : rec, handler: withPrefetched(resourceHandler(r.kind), cache.get(prefetchKey(r))), ctx, refresh,
           orphansOfKind: orphansByKind.get(r.kind) ?? [],
         }));
       })();
