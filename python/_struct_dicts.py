@@ -27,7 +27,10 @@ def _mapping(cls: typing.Any) -> typing.Optional[typing.Mapping[str, str]]:
 
 @functools.lru_cache(maxsize=None)
 def _hints(cls: type) -> typing.Dict[str, typing.Any]:
-    return typing.get_type_hints(cls.__init__)
+    try:
+        return typing.get_type_hints(cls.__init__)
+    except Exception:  # a struct of another library whose hints do not resolve: left as it is
+        return {}
 
 
 def _struct_name(cls: type) -> str:
