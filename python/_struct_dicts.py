@@ -51,7 +51,10 @@ def _to_struct(value: dict, cls: type, where: str) -> typing.Any:
         if py in kwargs:
             raise StructKeyError(f"{field}: {py} is given twice")
         kwargs[py] = _normalize(v, _hints(cls).get(py, typing.Any), field)
-    return cls(**kwargs)
+    try:
+        return cls(**kwargs)
+    except TypeError as e:  # a required field missing, or a value of the wrong type
+        raise StructKeyError(f"{where}: {e}") from None
 
 
 def _walk_struct(obj: typing.Any, where: str) -> typing.Any:
