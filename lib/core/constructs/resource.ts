@@ -4,6 +4,8 @@ import { Construct } from 'constructs';
 import { API_DEFAULTS, ApiProvider, providersOf } from './api-provider';
 import { RemovalPolicy } from './removal-policy';
 import { SecretValue } from './secret-value';
+import { fqnOfKind, normalizeStructProps, UnknownFieldError } from './struct-shapes';
+import { ValidationError } from './validation';
 import { DESIRED_FORMAT, DesiredResource, isAttrRef } from '../model';
 
 /** Props every converge resource accepts. */
@@ -47,8 +49,18 @@ export abstract class ConvergeElement extends TerraformElement {
   /** @internal */
   protected readonly _provider?: ApiProvider;
 
-  protected constructor(scope: Construct, id: string, kind: string, api: string, provider?: ApiProvider) {
+  /**
+   * @param props the construct's props: checked at every depth against the struct fields its class declares,
+   * a key spelt as another jsii language spells a field (`path_prefix`) renamed to the field (`pathPrefix`)
+   */
+  protected constructor(scope: Construct, id: string, kind: string, api: string, provider?: ApiProvider, props?: any) {
     super(scope, id);
+    try {
+      normalizeStructProps(fqnOfKind(kind), props);
+    } catch (e) {
+      if (e instanceof UnknownFieldError) throw new ValidationError(this, e.field, e.rule);
+      throw e;
+    }
     this.kind = kind;
     this._api = api;
     this._provider = provider;
@@ -144,7 +156,7 @@ export abstract class Resource extends ConvergeElement {
 
   protected constructor(scope: Construct, id: string, kind: string, api: string, props: ResourceProps,
     provider?: ApiProvider, defaultRemovalPolicy: RemovalPolicy = RemovalPolicy.DESTROY) {
-    super(scope, id, kind, api, provider);
+    super(scope, id, kind, api, provider, props);
     this.removalPolicy = props.removalPolicy ?? defaultRemovalPolicy;
     this._lifecycleProps = {
       ...(props.adoptExisting ? { adoptExisting: true } : {}),
@@ -168,8 +180,8 @@ export abstract class Resource extends ConvergeElement {
 
 /** A read-only object, read at plan time; its results can feed other constructs. */
 export abstract class DataSource extends ConvergeElement {
-  protected constructor(scope: Construct, id: string, kind: string, api: string, provider?: ApiProvider) {
-    super(scope, id, kind, api, provider);
+  protected constructor(scope: Construct, id: string, kind: string, api: string, provider?: ApiProvider, props?: any) {
+    super(scope, id, kind, api, provider, props);
   }
 
   /** @internal */
