@@ -7,7 +7,7 @@ import { ApiSemaphores } from './graph';
 import { HandlerContext, Written } from './handler';
 import { PlanItem, StackPlan } from './plan-model';
 import { dataSourceHandler, resourceHandler } from './registry';
-import { createSafely, isAmbiguous, reconcile } from './recovery';
+import { createSafely, isAmbiguous, reconcile, withRetryBudget } from './recovery';
 import { isUnknown, resolveSpec, UNKNOWN } from './resolve-spec';
 
 export interface ApplyOptions {
@@ -137,7 +137,8 @@ export async function applyPlan(plan: StackPlan, state: StateStore, clients: Api
     const resolved = resolveSpec(r.spec, r.path, lookup);
     if (resolved.hasUnknown) throw new Error(`${r.path}: a referenced value is still unknown`);
     for (const v of Object.values(resolved.value)) if (isUnknown(v)) throw new Error(`${r.path}: unresolved reference`);
-    const ctx: HandlerContext = { address: r.path, http: clients.for(r.provider) };
+    // One retry budget for the whole operation (first attempt, re-read and recovery alike).
+    const ctx: HandlerContext = withRetryBudget({ address: r.path, http: clients.for(r.provider) });
     const record = (w: Written, status: 'created' | 'creating' = 'created'): StateRecord => ({
       kind: r.kind, status, id: w.id, spec: resolved.stored, hmacs: resolved.hmacs, outputs: w.outputs ?? {},
       ...(w.sensitiveOutputs && Object.keys(w.sensitiveOutputs).length ? { sensitiveOutputs: encrypt(JSON.stringify(w.sensitiveOutputs)) } : {}),
