@@ -20,7 +20,7 @@ export function isAmbiguous(e: unknown): boolean {
  * The context of one operation: every retry of its requests and every recovery round (a
  * re-read and another try: two requests) is taken from one budget of the client's retry
  * count, so an operation sends at most its own requests, one re-read, plus that many more,
- * however it fails (with 5 retries, a PATCH that always fails is sent 3 times, 8 requests in all).
+ * however it fails (with 5 retries, a PATCH that always fails is sent 4 times, 7 requests in all).
  */
 export function withRetryBudget(ctx: HandlerContext): HandlerContext & { budget: RetryBudget } {
   const existing = (ctx as { budget?: RetryBudget }).budget;
