@@ -10,7 +10,7 @@ describe('recovery of an ambiguous update is bounded', () => {
   beforeAll(async () => { world = await startWorld(); });
   afterAll(async () => { await world.stop(); });
 
-  test('with CONVERGE_RETRIES=5 a PATCH that always fails is sent 4 times, 7 requests in all', async () => {
+  test('with CONVERGE_RETRIES=5 a PATCH that always fails is sent 7 times, 13 requests from the first', async () => {
     const build = (email: string) => synthApp((stack) => {
       new Organization(stack, 'org', { name: 'bounded', email, removalPolicy: RemovalPolicy.DESTROY });
     }, 'bounded');
@@ -26,8 +26,10 @@ describe('recovery of an ambiguous update is bounded', () => {
       expect(r.stdout).toMatch(/failed\s+org \(update\): .*PATCH \/api\/v2\/organizations\/bounded failed with 500: internal error/);
       const first = proxy.seen.findIndex((x) => x.method === 'PATCH');
       const after = proxy.seen.slice(first);
-      expect(after.filter((x) => x.method === 'PATCH')).toHaveLength(4);
-      expect(after).toHaveLength(7);
+      expect(after.filter((x) => x.method === 'PATCH')).toHaveLength(7);
+      expect(after).toHaveLength(13);
+      // The PATCH, the applier's re-read, the PATCH of reconcile, then five rounds (budget 2 x 5) of re-read + PATCH.
+      expect(proxy.seen.length).toBe(2 + 13);
     } finally {
       await proxy.close();
     }

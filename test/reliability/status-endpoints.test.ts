@@ -9,7 +9,8 @@ describe('status endpoints of the emulator', () => {
   afterAll(async () => { await emu.stop(); });
 
   test('platform GET /api/v2/ping: 204 with the rate-limit and API version headers, token or not', async () => {
-    for (const headers of [{}, { authorization: `Bearer ${emu.env.PLATFORM_TOKEN}` }]) {
+    const variants: Record<string, string>[] = [{}, { authorization: `Bearer ${emu.env.PLATFORM_TOKEN}` }];
+    for (const headers of variants) {
       const r = await fetch(`${emu.env.PLATFORM_ADDRESS}/api/v2/ping`, { headers });
       expect(r.status).toBe(204);
       expect(r.headers.get('x-ratelimit-limit')).toBe('30');

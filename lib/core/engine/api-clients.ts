@@ -1,6 +1,6 @@
 import { AddressOrigin, addressCheck } from '../http/address-check';
 import { HttpClient, HttpStats } from '../http/http-client';
-import { displayUrl, envFlag, isLoopback, loadTls, TlsFiles } from '../http/transport';
+import { connectionHint, diagnoseTls, displayUrl, envFlag, isLoopback, loadTls, TlsFiles } from '../http/transport';
 import { ProviderConfig } from '../model';
 import { ApiName } from './handler';
 
@@ -81,10 +81,18 @@ export class ApiClients {
     const token = this.env[provider.tokenEnv];
     if (!token) throw new Error(`the ${provider.api} API token is not set: set ${provider.tokenEnv}`);
     const base = address.trim().replace(/\/+$/, '');
-    const origin: AddressOrigin = { api: provider.api, variable, address: displayUrl(url), url: displayUrl(new URL(base)) };
+    const v = profile.tls;
+    const variables = { address: variable, ca: v.ca, cert: v.cert, key: v.key, skipVerify: v.skipVerify };
+    const tls = url.protocol === 'https:' ? loadTls(this.tlsFiles(provider)) : undefined;
+    const origin: AddressOrigin = {
+      api: provider.api, variable, address: displayUrl(url), url: displayUrl(new URL(base)),
+      diagnose: tls && (async () => {
+        const failure = await diagnoseTls(url, tls);
+        return failure && connectionHint(failure.code, failure.message, displayUrl(url), variables);
+      }),
+    };
     const maxRetryAfter = Number(this.env[MAX_RETRY_AFTER_VARIABLE] ?? 60);
     if (!Number.isFinite(maxRetryAfter) || maxRetryAfter < 0) throw new Error(`${MAX_RETRY_AFTER_VARIABLE} must be a number of seconds, got "${this.env[MAX_RETRY_AFTER_VARIABLE]}"`);
-    const v = profile.tls;
     c = new HttpClient({
       api: provider.api,
       baseUrl: base,
@@ -95,8 +103,8 @@ export class ApiClients {
       retries: this.tuning.retries,
       connections: this.tuning.connections,
       maxRetryAfterMs: maxRetryAfter * 1000,
-      tls: url.protocol === 'https:' ? loadTls(this.tlsFiles(provider)) : undefined,
-      variables: { address: variable, ca: v.ca, cert: v.cert, key: v.key, skipVerify: v.skipVerify },
+      tls,
+      variables,
       addressCheck: addressCheck(origin),
       foreignNotFound: provider.api === 'secrets' ? unmountedPath(variable) : undefined,
     }, this.stats);

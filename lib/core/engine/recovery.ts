@@ -18,14 +18,15 @@ export function isAmbiguous(e: unknown): boolean {
 
 /**
  * The context of one operation: every retry of its requests and every recovery round (a
- * re-read and another try: two requests) is taken from one budget of the client's retry
- * count, so an operation sends at most its own requests, one re-read, plus that many more,
- * however it fails (with 5 retries, a PATCH that always fails is sent 4 times, 7 requests in all).
+ * re-read and another try, counted as two) is taken from one budget of twice the client's
+ * retry count, so an operation sends at most its own requests, one re-read and that budget,
+ * however it fails: with 5 retries, an update whose PATCH always fails sends 13 requests (7
+ * PATCHes), where retries times rounds made up to 32 before.
  */
 export function withRetryBudget(ctx: HandlerContext): HandlerContext & { budget: RetryBudget } {
   const existing = (ctx as { budget?: RetryBudget }).budget;
   if (existing) return ctx as HandlerContext & { budget: RetryBudget };
-  const budget = new RetryBudget(ctx.http.retryLimit);
+  const budget = new RetryBudget(2 * ctx.http.retryLimit);
   return { ...ctx, http: ctx.http.withRetryBudget(budget), budget };
 }
 

@@ -19,6 +19,8 @@ export interface AddressOrigin {
   readonly address: string;
   /** The base URL requests go to. */
   readonly url: string;
+  /** When the API cannot be reached at all: a sentence on why, if more can be learnt (a TLS alert). */
+  readonly diagnose?: () => Promise<string | undefined>;
 }
 
 /** A wrong address (or a service not ready): stops the run before planning. */
@@ -85,7 +87,10 @@ export function addressCheck(origin: AddressOrigin): (send: Send) => Promise<voi
     } catch (e) {
       if (!(e instanceof ApiError)) throw e;
       // No answer at all: the connection error already names the URL and what to check.
-      if (e.status === 0) throw new AddressCheckError(`the ${origin.api} API at ${origin.address} (${origin.variable}) cannot be reached: ${e.message}`);
+      if (e.status === 0) {
+        const why = await origin.diagnose?.();
+        throw new AddressCheckError(`the ${origin.api} API at ${origin.address} (${origin.variable}) cannot be reached: ${e.message}${why ? ` (${why})` : ''}`);
+      }
       problem = `answered ${e.status}: ${e.apiMessages.join('; ') || 'no message'}`;
     }
     if (!problem) return;

@@ -73,7 +73,7 @@ function redactKeysOnly(v: unknown): unknown {
 }
 
 const HEADER_LINE = /^([A-Za-z0-9-]{2,64}):[ \t]*\S.*$/gm;
-const NAME_VALUE = /(["']?)([A-Za-z0-9_.-]*(?:token|secret|passw|pwd|private[-_]?key|credential|api[-_]?key|authorization|cookie|otp|bindpass)[A-Za-z0-9_.-]*)\1(\s*[=:]\s*)("[^"]*"|'[^']*'|[^\s,;&}]+)/gi;
+const NAME_VALUE = /(["']?)([A-Za-z0-9_.-]*(?:token|secret|passw|pwd|private[-_]?key|credential|api[-_]?key|authorization|cookie|otp|bindpass)[A-Za-z0-9_.-]*)\1(\s*[=:]\s*)("[^"]*"|'[^']*'|(?:(?:Bearer|Basic)\s+)?[^\s,;&}]+)/gi;
 
 /** Plain text with secrets cut out (see the file comment). */
 export function redactText(text: string, ctx: RedactionContext): string {
@@ -82,8 +82,11 @@ export function redactText(text: string, ctx: RedactionContext): string {
   for (const lit of [...ctx.literals].filter((l) => l.length >= 4).sort((a, b) => b.length - a.length)) {
     s = s.split(lit).join(REDACTED);
   }
-  s = s.replace(/\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]+/g, `$1 ${REDACTED}`);
-  s = s.replace(NAME_VALUE, (_m, q: string, name: string, sep: string) => `${q}${name}${q}${sep}${REDACTED}`);
+  s = s.replace(NAME_VALUE, (_m, q: string, name: string, sep: string, value: string) => {
+    const quote = /^["']/.test(value) ? value[0] : '';
+    return `${q}${name}${q}${sep}${quote}${REDACTED}${quote}`;
+  });
+  s = s.replace(/\b(Bearer|Basic)\s+(?!\(redacted\))[A-Za-z0-9._~+/=-]+/g, `$1 ${REDACTED}`);
   // An echoed header block (two or more `Name: value` lines): no header value survives.
   if ((s.match(HEADER_LINE) ?? []).length >= 2) {
     s = s.replace(HEADER_LINE, (line, name: string) => (/^https?$/i.test(name) ? line : `${name}: ${REDACTED}`));

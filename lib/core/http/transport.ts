@@ -1,5 +1,6 @@
 import * as fs from 'fs';
 import { isIP } from 'net';
+import * as tls from 'tls';
 
 /** TLS material of one API, as files (never contents in the app or the synthesized output). */
 export interface TlsFiles {
@@ -83,4 +84,24 @@ export function connectionHint(code: string, message: string, url: string, vars:
     return `the certificate of ${url} is not trusted (${code}): set ${vars.ca} to the PEM bundle of its certificate authority`;
   }
   return `could not reach ${url}: check ${vars.address}`;
+}
+
+/**
+ * Why a TLS connection fails, learnt from a connection of its own: a server that wants a client
+ * certificate says so (TLS 1.3) only in an alert that the HTTP client reports as "other side
+ * closed". undefined when the connection works or the reason is not a TLS one.
+ */
+export function diagnoseTls(url: URL, options: TlsConnectOptions, timeoutMs = 5000): Promise<{ code: string; message: string } | undefined> {
+  return new Promise((resolve) => {
+    const host = url.hostname.replace(/^\[|\]$/g, '');
+    const socket = tls.connect({
+      host, port: Number(url.port || 443), servername: isIP(host) ? undefined : host, ...options,
+    });
+    const done = (r: { code: string; message: string } | undefined) => { clearTimeout(timer); socket.destroy(); resolve(r); };
+    const timer = setTimeout(() => done(undefined), timeoutMs);
+    socket.on('secureConnect', () => socket.write(`HEAD / HTTP/1.1\r\nHost: ${url.host}\r\nConnection: close\r\n\r\n`));
+    socket.on('data', () => done(undefined));
+    socket.on('error', (e: NodeJS.ErrnoException) => done({ code: e.code ?? '', message: e.message }));
+    socket.on('close', () => done(undefined));
+  });
 }
