@@ -4,7 +4,10 @@ import * as http from 'http';
 import * as https from 'https';
 import { AddressInfo } from 'net';
 import * as path from 'path';
+import { MeshProtocol } from '../../lib/mesh/mesh-types';
+import { ServiceDefaults } from '../../lib/mesh/service-defaults';
 import { PlatformProvider } from '../../lib/platform/provider';
+import { KvSecret } from '../../lib/secrets/kv-secret';
 import { Organization } from '../../lib/platform/organization';
 import { cliAsync, startWorld, synthApp, tempDir, TestWorld } from '../support/harness';
 
@@ -26,40 +29,50 @@ function makePki(dir: string): Record<'ca' | 'serverCert' | 'serverKey' | 'clien
   return { ca: f('ca.pem'), serverCert: f('server.pem'), serverKey: f('server.key'), clientCert: f('client.pem'), clientKey: f('client.key') };
 }
 
-// The platform API behind an HTTPS server with a private CA that requires client certificates.
+/** An HTTPS front of `target` that trusts only client certificates of the private CA. */
+async function httpsFront(target: URL, pki: ReturnType<typeof makePki>): Promise<{ server: https.Server; address: string }> {
+  const server = https.createServer({
+    key: fs.readFileSync(pki.serverKey), cert: fs.readFileSync(pki.serverCert), ca: fs.readFileSync(pki.ca),
+    requestCert: true, rejectUnauthorized: true,
+  }, (req, res) => {
+    const up = http.request({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers }, (u) => {
+      res.writeHead(u.statusCode ?? 502, u.headers);
+      u.pipe(res);
+    });
+    req.pipe(up);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return { server, address: `https://localhost:${(server.address() as AddressInfo).port}` };
+}
+
+// Each API behind an HTTPS server with a private CA that requires client certificates.
 describe('TLS per API: CA bundle, client certificate, skip-verify', () => {
   let world: TestWorld;
-  let server: https.Server;
+  let fronts: https.Server[];
   let address: string;
+  let secretsAddress: string;
+  let meshAddress: string;
   let pki: ReturnType<typeof makePki>;
   let dir: string;
 
   beforeAll(async () => {
     world = await startWorld();
     pki = makePki(tempDir('converge-pki-'));
-    const target = new URL(world.env.PLATFORM_ADDRESS!);
-    server = https.createServer({
-      key: fs.readFileSync(pki.serverKey), cert: fs.readFileSync(pki.serverCert), ca: fs.readFileSync(pki.ca),
-      requestCert: true, rejectUnauthorized: true,
-    }, (req, res) => {
-      const up = http.request({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers }, (u) => {
-        res.writeHead(u.statusCode ?? 502, u.headers);
-        u.pipe(res);
-      });
-      req.pipe(up);
-    });
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    address = `https://localhost:${(server.address() as AddressInfo).port}`;
+    const [p, s, m] = await Promise.all(['PLATFORM_ADDRESS', 'SECRETS_ADDR', 'MESH_HTTP_ADDR'].map((v) => httpsFront(new URL(world.env[v]!), pki)));
+    fronts = [p.server, s.server, m.server];
+    [address, secretsAddress, meshAddress] = [p.address, s.address, m.address];
     dir = synthApp((stack) => { new Organization(stack, 'org', { name: 'tls-org', email: 'ops@tls.io' }); }, 'tls');
   });
   afterAll(async () => {
-    server.closeAllConnections();
-    await new Promise((r) => server.close(r));
+    for (const server of fronts) {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    }
     await world.stop();
   });
 
   const plan = (env: Record<string, string>, synthDir = dir) =>
-    cliAsync(['plan', '--synth-dir', synthDir, '--detailed-exitcode'], { ...world.env, PLATFORM_ADDRESS: address, ...env });
+    cliAsync(['plan', '--synth-dir', synthDir, '--detailed-exitcode'], { ...world.env, PLATFORM_ADDRESS: address, CONVERGE_RETRIES: '1', ...env });
 
   test('without the CA: a clear error naming PLATFORM_CACERT', async () => {
     const r = await plan({});
@@ -104,6 +117,26 @@ describe('TLS per API: CA bundle, client certificate, skip-verify', () => {
     const r = await plan({ PLATFORM_CACERT: '/nonexistent/ca.pem' });
     expect(r.status).toBe(1);
     expect(r.stderr).toContain('PLATFORM_CACERT: cannot read the CA bundle file "/nonexistent/ca.pem": ENOENT');
+  });
+
+  test('the secrets service and the mesh have their own variables (the mesh: MESH_HTTP_SSL_VERIFY=false skips)', async () => {
+    const d = synthApp((stack) => {
+      new KvSecret(stack, 'kv', { path: 'tls/kv', data: { a: '1' } });
+      new ServiceDefaults(stack, 'svc', { name: 'tls-svc', protocol: MeshProtocol.HTTP });
+    }, 'tls-other');
+    const env = { SECRETS_ADDR: secretsAddress, MESH_HTTP_ADDR: meshAddress };
+    const certs = { SECRETS_CLIENT_CERT: pki.clientCert, SECRETS_CLIENT_KEY: pki.clientKey, MESH_CLIENT_CERT: pki.clientCert, MESH_CLIENT_KEY: pki.clientKey };
+    let r = await plan({ ...env, ...certs, MESH_CACERT: pki.ca }, d);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/is not trusted \(\w+\): set SECRETS_CACERT/);
+    r = await plan({ ...env, ...certs, SECRETS_CACERT: pki.ca, MESH_CACERT: pki.ca }, d);
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(2);
+    r = await plan({ ...env, ...certs, SECRETS_SKIP_VERIFY: 'true', MESH_HTTP_SSL_VERIFY: 'false' }, d);
+    expect(r.status).toBe(2);
+    r = await plan({ ...env, SECRETS_CACERT: pki.ca, SECRETS_CLIENT_CERT: pki.clientCert, SECRETS_CLIENT_KEY: pki.clientKey, MESH_CACERT: pki.ca }, d);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/set MESH_CLIENT_CERT and MESH_CLIENT_KEY/);
   });
 
   test('plain http:// to a host that is not loopback is refused unless opted in', async () => {
