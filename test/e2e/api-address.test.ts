@@ -67,7 +67,7 @@ describe('API address check', () => {
 
   test('a refused connection names the URL and the variable', async () => {
     const closed = 'http://127.0.0.1:1';
-    const r = await cliAsync(['plan', '--synth-dir', dir], { ...world.env, MESH_HTTP_ADDR: closed });
+    const r = await cliAsync(['plan', '--synth-dir', dir], { ...world.env, MESH_HTTP_ADDR: closed, CONVERGE_RETRIES: '1' });
     expect(r.status).toBe(1);
     expect(r.stderr).toContain('ECONNREFUSED');
     expect(r.stderr).toContain(`could not reach ${closed}: check MESH_HTTP_ADDR`);
@@ -80,6 +80,16 @@ describe('API address check', () => {
     expect(r.stderr).toContain('no handler for route');
     expect(r.stderr).toContain('no secrets engine is mounted at this path: check the construct\'s mount and SECRETS_ADDR');
     expect(fs.existsSync(path.join(world.env.CONVERGE_DIR!, 'stacks', 'unmounted', 'state.json'))).toBe(false);
+  });
+
+  test('a saved plan applied with a wrong address writes nothing, not even an intent', async () => {
+    const planFile = path.join(world.dir, 'addr.plan');
+    let r = await cliAsync(['plan', '--synth-dir', dir, '--out', planFile], world.env);
+    expect(r.status).toBe(0);
+    r = await cliAsync(['apply', planFile], { ...world.env, PLATFORM_ADDRESS: `${world.env.PLATFORM_ADDRESS}/api/v2` });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain('PLATFORM_ADDRESS does not reach the platform API');
+    await nothingWritten();
   });
 
   test('the right addresses pass the check (one probe per API per run)', async () => {

@@ -109,7 +109,7 @@ export class HttpClient {
   private readonly limiter: RateLimiter;
   private readonly base: URL;
   /** Shared with every budgeted view of this client. */
-  private readonly shared: { checked?: Promise<void> } = {};
+  private readonly shared: { checked?: Promise<void>; root: HttpClient } = { root: this };
   /** Set on a view made by `withRetryBudget`. */
   private budget?: RetryBudget;
 
@@ -143,7 +143,9 @@ export class HttpClient {
   /** Runs the address check now (it runs anyway before the first request). */
   public verify(): Promise<void> {
     if (!this.options.addressCheck) return Promise.resolve();
-    this.shared.checked ??= this.options.addressCheck((r) => this.send(r));
+    // Sent by the client itself, not by a budgeted view: the check spends no operation's retries.
+    const root = this.shared.root;
+    this.shared.checked ??= this.options.addressCheck((r) => root.send(r));
     return this.shared.checked;
   }
 
