@@ -57,7 +57,8 @@ export function redactJson(v: unknown, dataIsSecret: boolean): unknown {
   if (v && typeof v === 'object') {
     const out: Record<string, unknown> = {};
     for (const [k, x] of Object.entries(v)) {
-      const hide = isSensitiveName(k) || (dataIsSecret && k === 'data' && x !== null);
+      // Echoed headers: no header value is kept (the names help diagnose).
+      const hide = isSensitiveName(k) || /^(?:request[-_]?)?headers$/i.test(k) || (dataIsSecret && k === 'data' && x !== null);
       out[k] = hide ? (x && typeof x === 'object' ? redactKeysOnly(x) : REDACTED) : redactJson(x, dataIsSecret);
     }
     return out;

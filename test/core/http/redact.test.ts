@@ -18,6 +18,7 @@ describe('redaction of error bodies', () => {
     for (const s of ['pw-1', 'usr-2', 'ctk-3', 'sid-4', 'pk-5']) expect(m).not.toContain(s);
     expect(m).toContain('"request_id":"r1"');
     expect(m).toContain('"password":"(redacted)"');
+    expect(apiMessagesOf({ headers: { host: 'h.example', 'x-custom': 'v1' } })[0]).toBe('{"headers":{"host":"(redacted)","x-custom":"(redacted)"}}');
   });
 
   test('plain text: name=value, Bearer and echoed header blocks', () => {
