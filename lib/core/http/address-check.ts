@@ -35,6 +35,7 @@ type Send = (req: HttpRequest) => Promise<HttpResponse>;
 
 interface Probe {
   readonly path: string;
+  readonly query?: Record<string, string>;
   /** The API's path prefix, which the address must not repeat. */
   readonly prefix: string;
   /** undefined when the answer is the API's; else what is wrong. */
@@ -48,7 +49,8 @@ const PROBES: Record<string, Probe> = {
     judge: (r) => (r.status < 300 || r.status === 401 || r.status === 403 ? undefined : `answered ${r.status}, not the platform API's 204`),
   },
   secrets: {
-    path: '/v1/sys/health', prefix: '/v1',
+    // A standby node answers 429 (or 473) unless told that a standby is fine: it forwards requests to the active one.
+    path: '/v1/sys/health', query: { standbyok: 'true', perfstandbyok: 'true' }, prefix: '/v1',
     judge: (r) => {
       const b = r.body as { initialized?: unknown; sealed?: unknown } | undefined;
       if (!b || typeof b !== 'object' || typeof b.initialized !== 'boolean') return `answered ${r.status} without the secrets service's health document`;
@@ -82,7 +84,7 @@ export function addressCheck(origin: AddressOrigin): (send: Send) => Promise<voi
     const url = `${origin.url}${probe.path}`;
     let problem: string | undefined;
     try {
-      const res = await send({ method: 'GET', path: probe.path, accept: ACCEPTED });
+      const res = await send({ method: 'GET', path: probe.path, query: probe.query, accept: ACCEPTED });
       problem = probe.judge(res);
     } catch (e) {
       if (!(e instanceof ApiError)) throw e;
