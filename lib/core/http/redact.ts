@@ -74,7 +74,19 @@ function redactKeysOnly(v: unknown): unknown {
 }
 
 const HEADER_LINE = /^([A-Za-z0-9-]{2,64}):[ \t]*\S.*$/gm;
-const NAME_VALUE = /(["']?)([A-Za-z0-9_.-]*(?:token|secret|passw|pwd|private[-_]?key|credential|api[-_]?key|authorization|cookie|otp|bindpass)[A-Za-z0-9_.-]*)\1(\s*[=:]\s*)("[^"]*"|'[^']*'|(?:(?:Bearer|Basic)\s+)?[^\s,;&}]+)/gi;
+const SECRET_WORD = '[A-Za-z0-9_.-]*(?:token|secret|passw|pwd|private[-_]?key|credential|api[-_]?key|authorization|cookie|otp|bindpass)[A-Za-z0-9_.-]*';
+const VALUE = '("[^"]*"|\'[^\']*\'|(?:(?:Bearer|Basic)\\s+)?[^\\s,;&}]+)';
+/**
+ * A sensitive name and its value: `name=value` anywhere, `"name": value` (quoted, as in JSON), and
+ * `Name: value` at the start of a line (a header), `name: "value"`. An unquoted `token: …` inside a sentence is prose
+ * ("error creating the token: permission denied") and stays.
+ */
+const NAME_VALUE = [
+  new RegExp(`()(${SECRET_WORD})()(\\s*=\\s*)${VALUE}`, 'gi'),
+  new RegExp(`(["'])(${SECRET_WORD})(\\1)(\\s*:\\s*)${VALUE}`, 'gi'),
+  new RegExp(`^()(${SECRET_WORD})()([ \\t]*:[ \\t]*)${VALUE}`, 'gim'),
+  new RegExp(`()(${SECRET_WORD})()(\\s*:\\s*)("[^"]*"|'[^']*')`, 'gi'),
+];
 
 /** Plain text with secrets cut out (see the file comment). */
 export function redactText(text: string, ctx: RedactionContext): string {
@@ -83,10 +95,13 @@ export function redactText(text: string, ctx: RedactionContext): string {
   for (const lit of [...ctx.literals].filter((l) => l.length >= 4).sort((a, b) => b.length - a.length)) {
     s = s.split(lit).join(REDACTED);
   }
-  s = s.replace(NAME_VALUE, (_m, q: string, name: string, sep: string, value: string) => {
-    const quote = /^["']/.test(value) ? value[0] : '';
-    return `${q}${name}${q}${sep}${quote}${REDACTED}${quote}`;
-  });
+  for (const re of NAME_VALUE) {
+    s = s.replace(re, (_m, q: string, name: string, q2: string, sep: string, value: string) => {
+      const quote = /^["']/.test(value) ? value[0] : '';
+      return `${q}${name}${q2}${sep}${quote}${REDACTED}${quote}`;
+    });
+  }
+  s = s.replace(/otpauth:\/\/[^\s"',;}]+/g, REDACTED);
   s = s.replace(/\b(Bearer|Basic)\s+(?!\(redacted\))[A-Za-z0-9._~+/=-]+/g, `$1 ${REDACTED}`);
   // An echoed header block (two or more `Name: value` lines): no header value survives.
   if ((s.match(HEADER_LINE) ?? []).length >= 2) {

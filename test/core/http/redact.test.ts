@@ -27,6 +27,13 @@ describe('redaction of error bodies', () => {
     expect(redactText('Authorization: Bearer abc.def', { literals: [], dataIsSecret: false })).toBe('Authorization: (redacted)');
     expect(redactText('Host: x\nX-Custom: v\nbody', { literals: [], dataIsSecret: false })).toBe('Host: (redacted)\nX-Custom: (redacted)\nbody');
     expect(redactText('Request decoding failed: 1 error', { literals: [], dataIsSecret: false })).toBe('Request decoding failed: 1 error');
+    // Prose keeps its words; a JSON-like pair does not.
+    expect(redactText('error creating the user token: platform API POST /x: 401', { literals: [], dataIsSecret: false }))
+      .toBe('error creating the user token: platform API POST /x: 401');
+    expect(redactText('bad {"client_token": "s.abc", \'secret_id\':\'sid\'}', { literals: [], dataIsSecret: false }))
+      .toBe('bad {"client_token": "(redacted)", \'secret_id\':\'(redacted)\'}');
+    expect(redactText('key at otpauth://totp/acme:bob?secret=ABC&issuer=acme failed', { literals: [], dataIsSecret: false }))
+      .toBe('key at (redacted) failed');
   });
 
   test('values a request sends under sensitive names, and under a secrets request\'s data', () => {
