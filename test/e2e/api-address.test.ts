@@ -23,7 +23,12 @@ describe('API address check', () => {
       new KvSecret(stack, 'kv', { path: 'addr/check', data: { a: '1' } });
       new ServiceDefaults(stack, 'svc', { name: 'addr-svc', protocol: MeshProtocol.HTTP });
     }, 'addr');
-    always404 = http.createServer((_req, res) => { res.writeHead(404, { 'content-type': 'text/plain' }); res.end('404 page not found\n'); });
+    always404 = http.createServer((req, res) => {
+      // Under /ok/: a catch-all web page answering 200 to everything; else 404 to everything.
+      if (req.url?.startsWith('/ok/')) { res.writeHead(200, { 'content-type': 'text/html' }); res.end('<html>welcome</html>'); return; }
+      res.writeHead(404, { 'content-type': 'text/plain' });
+      res.end('404 page not found\n');
+    });
     await new Promise<void>((r) => always404.listen(0, '127.0.0.1', r));
     always404Url = `http://127.0.0.1:${(always404.address() as AddressInfo).port}`;
   });
@@ -63,6 +68,12 @@ describe('API address check', () => {
     expect(r.stderr).toContain(`${variable} does not reach the`);
     expect(r.stderr).toContain(always404Url);
     await nothingWritten();
+  });
+
+  test.each(['PLATFORM_ADDRESS', 'SECRETS_ADDR', 'MESH_HTTP_ADDR'])('%s at a web server answering 200 to everything', async (variable) => {
+    const r = await cliAsync(['plan', '--synth-dir', dir], { ...world.env, [variable]: `${always404Url}/ok` });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain(`${variable} does not reach the`);
   });
 
   test('a refused connection names the URL and the variable', async () => {

@@ -46,7 +46,12 @@ const PROBES: Record<string, Probe> = {
   platform: {
     path: '/api/v2/ping', prefix: '/api/v2',
     // 401 and 403 are still the platform speaking (the token is checked by the requests that need it).
-    judge: (r) => (r.status < 300 || r.status === 401 || r.status === 403 ? undefined : `answered ${r.status}, not the platform API's 204`),
+    // A 2xx counts when it is the ping's 204 or carries the platform's own headers (a catch-all web server's 200 does not).
+    judge: (r) => {
+      if (r.status === 401 || r.status === 403 || r.status === 204) return undefined;
+      if (r.status < 300 && (r.headers['tfp-api-version'] !== undefined || r.headers['x-ratelimit-limit'] !== undefined)) return undefined;
+      return `answered ${r.status}, not the platform API's 204`;
+    },
   },
   secrets: {
     // A standby node answers 429 (or 473) unless told that a standby is fine: it forwards requests to the active one.
@@ -62,7 +67,10 @@ const PROBES: Record<string, Probe> = {
   mesh: {
     path: '/v1/status/leader', prefix: '/v1',
     judge: (r) => {
-      if (r.status !== 200 || typeof r.body !== 'string') return `answered ${r.status} without the mesh API's leader address`;
+      // The leader's RPC address as a JSON string (`"10.0.0.1:8300"`), or `""` while there is none.
+      if (r.status !== 200 || typeof r.body !== 'string' || !/^$|^(\[[^\]]+\]|[^\s:<>"]+):\d+$/.test(r.body)) {
+        return `answered ${r.status} without the mesh API's leader address`;
+      }
       if (r.body === '') return 'the mesh has no cluster leader';
       return undefined;
     },
