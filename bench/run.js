@@ -6,7 +6,7 @@
 //
 // Rows: for each KV size N (100 organizations each): first apply and no-op plan at L = 20 ms, P = 10;
 // then the no-op plan of the largest stack at L = 0 for engine CPU per object. Peak RSS per run.
-//   node bench/run.js            N = 2000 and 10000 (about 5 minutes on 2 cores)
+//   node bench/run.js            N = 2000 and 10000 (5 to 8 minutes on 2 shared cores, today's engine)
 //   node bench/run.js --quick    N = 2000 only (about a minute)
 // Environment: BENCH_KV (e.g. "2000,10000"), BENCH_ORGS (100), BENCH_LATENCY (20), BENCH_PARALLELISM (10),
 // BENCH_OUT (bench/results.json).
@@ -46,10 +46,11 @@ function timed(cmd, args, env) {
   });
 }
 
-async function startEmulator(latencyMs, dir) {
+async function startEmulator(latencyMs, dir, dataDir) {
   const envFile = path.join(dir, 'emulator.env');
+  fs.rmSync(envFile, { force: true });
   const p = spawn(cli, ['emulator', '--platform-port', '0', '--secrets-port', '0', '--mesh-port', '0',
-    '--latency-ms', String(latencyMs), '--env-file', envFile], { stdio: ['ignore', 'ignore', 'inherit'] });
+    '--latency-ms', String(latencyMs), '--env-file', envFile, ...(dataDir ? ['--data-dir', dataDir] : [])], { stdio: ['ignore', 'ignore', 'inherit'] });
   for (let i = 0; i < 400 && !fs.existsSync(envFile); i++) await sleep(25);
   const env = Object.fromEntries(fs.readFileSync(envFile, 'utf8').trim().split('\n').map((l) => l.split(/=(.*)/s).slice(0, 2)));
   return { env, stop: () => new Promise((r) => { p.on('close', r); p.kill('SIGTERM'); }) };
@@ -96,9 +97,13 @@ async function main() {
     record({ kv, orgs, step: 'synth', wall: s.wall, rssMb: s.rssMb });
   }
 
+  const largest = Math.max(...sizes);
+  let kept;
   for (const kv of sizes) {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-run-'));
-    const emu = await startEmulator(latency, dir);
+    // The largest stack's emulator keeps its data (--data-dir): the L = 0 plan below reuses it, with no second apply.
+    const dataDir = kv === largest ? path.join(dir, 'emulator-data') : undefined;
+    const emu = await startEmulator(latency, dir, dataDir);
     const env = { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1', ...emu.env, CONVERGE_DIR: path.join(dir, '.converge'), CONVERGE_STATE_KEY: 'bench' };
     const common = ['--synth-dir', synths[kv], '--parallelism', String(parallelism)];
     try {
@@ -120,23 +125,22 @@ async function main() {
         bound: bound(planMin, latency), floor: fp.wall, floorRetries: fp.retries, cpuMsPerObject: plan.cpuMs / (kv + orgs) });
     } finally {
       await emu.stop();
-      fs.rmSync(dir, { recursive: true, force: true });
+      if (dataDir) kept = { dir, dataDir, converge: env.CONVERGE_DIR };
+      else fs.rmSync(dir, { recursive: true, force: true });
     }
   }
 
-  // Engine CPU: the largest stack's no-op plan with no latency.
-  const kv = Math.max(...sizes);
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-run-'));
-  const emu = await startEmulator(0, dir);
-  const env = { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1', ...emu.env, CONVERGE_DIR: path.join(dir, '.converge'), CONVERGE_STATE_KEY: 'bench' };
+  // Engine CPU: the largest stack's no-op plan with no latency, the same data and state served again at L = 0.
+  const kv = largest;
+  const dir = kept.dir;
+  const emu = await startEmulator(0, dir, kept.dataDir);
+  const env = { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1', ...emu.env, CONVERGE_DIR: kept.converge, CONVERGE_STATE_KEY: 'bench' };
   const common = ['--synth-dir', synths[kv], '--parallelism', String(parallelism)];
   try {
-    const apply = await converge(['apply', ...common, '--auto-approve'], env);
-    record({ kv, orgs, latency: 0, step: 'apply (all creates)', ...apply, cpuMsPerObject: apply.cpuMs / (kv + orgs) });
     await sleep(1100);
     const plan = await converge(['plan', ...common], env);
     await sleep(1100);
-    const noop = noopPlan({ kv, orgs, accountOrgs: orgs, prefix: 'bench' });
+    const noop = noopPlan({ kv, orgs, accountOrgs: 2 * orgs, prefix: 'bench' });
     const fp = await floor(emu.env, noop, parallelism);
     const planMin = count(noop);
     record({ kv, orgs, latency: 0, step: 'plan (no changes)', ...plan, minimum: sum(planMin), minimumByApi: planMin,
