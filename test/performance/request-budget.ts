@@ -19,36 +19,38 @@ export type Row = Record<Operation, number>;
 
 export const REQUEST_BUDGET: Record<string, { budget: Row; minimum: Row }> = {
   'secrets.KvSecret': {
-    budget: { planNew: 3, apply: 12, noopPlan: 6, update: 12, destroy: 9 },
+    budget: { planNew: 1, apply: 4, noopPlan: 3, update: 6, destroy: 3 },
     // a LIST of the folder; 1 cas-0 write each; 1 metadata read each; reads + 1 write each; 1 metadata delete each
     minimum: { planNew: 1, apply: 4, noopPlan: 3, update: 6, destroy: 3 },
   },
   'platform.Organization': {
-    budget: { planNew: 3, apply: 6, noopPlan: 3, update: 6, destroy: 6 },
+    budget: { planNew: 1, apply: 4, noopPlan: 1, update: 4, destroy: 3 },
     // the organization list (1 page); + 1 POST each; the list; the list + 1 PATCH each; 1 DELETE each
     minimum: { planNew: 1, apply: 4, noopPlan: 1, update: 4, destroy: 3 },
   },
   'platform.OAuthClient': {
-    budget: { planNew: 3, apply: 6, noopPlan: 3, update: 9, destroy: 6 },
-    // per organization: the clients list; + 1 POST each; the lists; the lists + 1 PATCH each; 1 DELETE each
-    minimum: { planNew: 3, apply: 6, noopPlan: 3, update: 6, destroy: 3 },
+    budget: { planNew: 0, apply: 3, noopPlan: 3, update: 9, destroy: 3 },
+    // each in its own organization, new in the same plan: nothing to read; 1 POST each; then per organization
+    // the clients list; the lists + 1 PATCH each; 1 DELETE each
+    minimum: { planNew: 0, apply: 3, noopPlan: 3, update: 6, destroy: 3 },
   },
   'platform.AgentPool': {
-    budget: { planNew: 3, apply: 6, noopPlan: 3, update: 9, destroy: 15 },
-    // per organization: the pools list; + 1 POST each; the lists; the lists + 1 PATCH each; 1 DELETE each
-    minimum: { planNew: 3, apply: 6, noopPlan: 3, update: 6, destroy: 3 },
+    budget: { planNew: 0, apply: 3, noopPlan: 3, update: 9, destroy: 3 },
+    // as OAuthClient, with the organization's pools list
+    minimum: { planNew: 0, apply: 3, noopPlan: 3, update: 6, destroy: 3 },
   },
   'mesh.ServiceDefaults': {
-    budget: { planNew: 9, apply: 12, noopPlan: 3, update: 15, destroy: 12 },
-    // the kind's entry list; + 1 PUT each (cas=0); the list; the list + 1 PUT each (cas); 1 DELETE each
+    budget: { planNew: 7, apply: 10, noopPlan: 1, update: 10, destroy: 3 },
+    // the kind's entry list; + 1 PUT each (cas=0); the list; the list + 1 PUT each (cas); 1 DELETE each.
+    // converge adds 6 per plan that changes entries (5 kinds' lists and a discovery chain: the traffic diff it shows)
     minimum: { planNew: 1, apply: 4, noopPlan: 1, update: 4, destroy: 3 },
   },
   'mesh.ServiceResolver': {
-    budget: { planNew: 9, apply: 12, noopPlan: 3, update: 15, destroy: 12 },
+    budget: { planNew: 7, apply: 10, noopPlan: 1, update: 10, destroy: 3 },
     minimum: { planNew: 1, apply: 4, noopPlan: 1, update: 4, destroy: 3 },
   },
   'mesh.ServiceSplitter': {
-    budget: { planNew: 3, apply: 6, noopPlan: 3, update: 15, destroy: 6 },
+    budget: { planNew: 1, apply: 4, noopPlan: 1, update: 10, destroy: 3 },
     minimum: { planNew: 1, apply: 4, noopPlan: 1, update: 4, destroy: 3 },
   },
 };
