@@ -15,9 +15,11 @@ const DSYNC = fs.constants.O_DSYNC ?? 0;
 
 const sha256 = (b: Buffer | string): string => crypto.createHash('sha256').update(b).digest('hex');
 
+/** Makes a rename durable; a no-op where directories cannot be opened or synced (Windows, some file systems). */
 function fsyncDir(dir: string): void {
-  const fd = fs.openSync(dir, 'r');
-  try { fs.fsyncSync(fd); } catch { /* not supported on every file system */ } finally { fs.closeSync(fd); }
+  let fd: number;
+  try { fd = fs.openSync(dir, 'r'); } catch { return; }
+  try { fs.fsyncSync(fd); } catch { /* not supported here */ } finally { fs.closeSync(fd); }
 }
 
 /** Writes a file durably through a temporary file and a rename (mode 0600). */
