@@ -14,7 +14,7 @@ export interface EmulatorOptions {
   readonly secretsPort?: number;
   /** @default 8500 (0: any free port) */
   readonly meshPort?: number;
-  /** Directory where the three APIs keep their state (and tokens) across restarts. */
+  /** Directory where the three APIs keep their state (and tokens) across restarts: a snapshot and a journal per API (0600). */
   readonly dataDir?: string;
   /** Latency added to every answer. @default 0 */
   readonly latencyMs?: number;
@@ -63,7 +63,7 @@ function loadTokens(dataDir?: string): Tokens {
   if (!dataDir) return make();
   const f = path.join(dataDir, 'tokens.json');
   if (fs.existsSync(f)) return JSON.parse(fs.readFileSync(f, 'utf8')) as Tokens;
-  fs.mkdirSync(dataDir, { recursive: true });
+  fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const t = make();
   fs.writeFileSync(f, JSON.stringify(t), { mode: 0o600 });
   return t;

@@ -1,7 +1,6 @@
-import * as fs from 'fs';
 import * as http from 'http';
 import { AddressInfo } from 'net';
-import * as path from 'path';
+import { Journal } from './journal';
 import { ApiEmulator, EmuRequest, EmuResponse } from './types';
 
 /** Options of one served API. */
@@ -15,7 +14,7 @@ export interface ServeOptions {
   readonly faultRate?: number;
   /** `Retry-After` seconds sent with injected 429s. @default 1 */
   readonly faultRetryAfterSeconds?: number;
-  /** Directory where the API's state is persisted after every write. */
+  /** Directory where the API's state is persisted (a snapshot and a journal, see `Journal`); writes are answered once on disk. */
   readonly dataDir?: string;
   /** How long a `timeout` fault holds the request before dropping it. @default 2000 */
   readonly faultTimeoutMs?: number;
@@ -36,7 +35,7 @@ const FAULTS: FaultKind[] = ['429', '500', '503', 'timeout', 'drop', 'drop-after
 export class ServedApi {
   public static async start(api: ApiEmulator, options: ServeOptions): Promise<ServedApi> {
     const served = new ServedApi(api, options);
-    served.load();
+    if (options.dataDir) served.journal = Journal.open(options.dataDir, api);
     await new Promise<void>((resolve, reject) => {
       served.server.once('error', reject);
       served.server.listen(options.port, options.host ?? '127.0.0.1', () => resolve());
@@ -45,10 +44,9 @@ export class ServedApi {
   }
 
   public readonly server: http.Server;
-  private readonly file?: string;
+  private journal?: Journal;
 
   private constructor(public readonly api: ApiEmulator, private readonly options: ServeOptions) {
-    this.file = options.dataDir ? path.join(options.dataDir, `${api.name}.json`) : undefined;
     this.server = http.createServer((req, res) => { void this.serve(req, res); });
     this.server.keepAliveTimeout = 30_000;
   }
@@ -61,30 +59,11 @@ export class ServedApi {
 
   public async stop(): Promise<void> {
     await this.api.close?.();
+    await this.journal?.close();
     await new Promise<void>((resolve) => {
       this.server.close(() => resolve());
       this.server.closeAllConnections();
     });
-  }
-
-  private load(): void {
-    if (!this.file || !fs.existsSync(this.file)) return;
-    this.api.restore(JSON.parse(fs.readFileSync(this.file, 'utf8')));
-  }
-
-  /** Writes the state durably before the answer leaves, so that no acknowledged write is lost. */
-  private persist(): void {
-    if (!this.file) return;
-    fs.mkdirSync(path.dirname(this.file), { recursive: true });
-    const tmp = `${this.file}.${process.pid}.tmp`;
-    const fd = fs.openSync(tmp, 'w');
-    try {
-      fs.writeSync(fd, JSON.stringify(this.api.snapshot()));
-      fs.fsyncSync(fd);
-    } finally {
-      fs.closeSync(fd);
-    }
-    fs.renameSync(tmp, this.file);
   }
 
   private async serve(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
@@ -132,7 +111,11 @@ export class ServedApi {
     let answer: EmuResponse;
     try {
       answer = await this.api.handle(emuReq);
-      if (this.api.mutates(emuReq) && answer.status < 400) this.persist();
+      if (this.journal) {
+        if (!this.journal.tracksChanges && this.api.mutates(emuReq) && answer.status < 400) this.journal.changed();
+        // No answer leaves before the changes made so far are on disk (group commit: one fsync per batch).
+        await this.journal.sync();
+      }
     } catch (e) {
       answer = { status: 500, body: { errors: [`internal error: ${(e as Error).message}`] } };
     }

@@ -2,6 +2,7 @@
  * The mesh API emulator (`/v1`): the discovery-chain endpoint over the compiler and the
  * configuration-entry interface, with ACL tokens and namespaces. See README.md beside this file.
  */
+import { ChangeTracker } from '../../core/emulator/change-tracker';
 import { Router } from '../../core/emulator/router';
 import { ApiEmulator, BodyError, EmuRequest, EmuResponse } from '../../core/emulator/types';
 import { Caller, CreateTokenOptions, createToken, deleteToken, digest, resolveCaller } from './acl';
@@ -39,6 +40,7 @@ export class MeshEmulator implements ApiEmulator, MeshCore {
   private readonly router = new Router<RequestContext>();
   private readonly admin = new Router<AdminContext>();
   private readonly managementDigest: string;
+  private tracker?: ChangeTracker;
 
   constructor(options: MeshEmulatorOptions) {
     if (!options.managementToken) throw new Error('the mesh emulator needs a management token');
@@ -95,7 +97,21 @@ export class MeshEmulator implements ApiEmulator, MeshCore {
   }
 
   public snapshot(): unknown {
-    return JSON.parse(JSON.stringify(this._state));
+    return JSON.parse(JSON.stringify(this.tracker ? this.tracker.raw(this._state) : this._state));
+  }
+
+  public trackChanges(onChange: () => void): void {
+    this.tracker = new ChangeTracker(onChange);
+    this._state = this.tracker.track('mesh', this._state);
+  }
+
+  public takeChanges(): unknown[] {
+    return this.tracker?.take().map((c) => ({ p: c.path, v: c.value, d: c.deleted })) ?? [];
+  }
+
+  public applyChanges(changes: unknown[]): void {
+    const raw = (this.tracker ? this.tracker.raw(this._state) : this._state) as unknown as Record<string, unknown>;
+    for (const c of changes as { p: string[]; v?: unknown; d?: boolean }[]) ChangeTracker.applyChange(raw, c.p, c.v, !!c.d);
   }
 
   public restore(data: unknown): void {
@@ -106,6 +122,7 @@ export class MeshEmulator implements ApiEmulator, MeshCore {
       entries: d.entries ?? {},
       acl: { tokens: d.acl?.tokens ?? [], policies: d.acl?.policies?.length ? d.acl.policies : empty.acl.policies },
     };
+    if (this.tracker) this._state = this.tracker.track('mesh', this._state);
   }
 
   public close(): void {

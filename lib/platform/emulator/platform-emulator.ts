@@ -1,3 +1,4 @@
+import { ChangeTracker } from '../../core/emulator/change-tracker';
 import { Router } from '../../core/emulator/router';
 import { ApiEmulator, EmuRequest, EmuResponse, json } from '../../core/emulator/types';
 import { AdminContext, registerAdminRoutes, tokenDigest } from './admin';
@@ -42,6 +43,7 @@ export class PlatformEmulator implements ApiEmulator {
   private readonly limiter: UserRateLimit;
   private readonly adminDigest: string;
   private readonly upgradeStepMs?: number;
+  private tracker?: ChangeTracker;
 
   constructor(options: PlatformEmulatorOptions) {
     if (!options.adminToken) throw new Error('the platform emulator needs an administrator token');
@@ -76,12 +78,27 @@ export class PlatformEmulator implements ApiEmulator {
   }
 
   public snapshot(): unknown {
-    return JSON.parse(JSON.stringify(this.state));
+    return JSON.parse(JSON.stringify(this.tracker ? this.tracker.raw(this.state) : this.state));
   }
 
   public restore(data: unknown): void {
     this.state = { ...emptyState(), ...(JSON.parse(JSON.stringify(data)) as PlatformState) };
+    if (this.tracker) this.state = this.tracker.track('platform', this.state);
     this.seed();
+  }
+
+  public trackChanges(onChange: () => void): void {
+    this.tracker = new ChangeTracker(onChange);
+    this.state = this.tracker.track('platform', this.state);
+  }
+
+  public takeChanges(): unknown[] {
+    return this.tracker?.take().map((c) => ({ p: c.path, v: c.value, d: c.deleted })) ?? [];
+  }
+
+  public applyChanges(changes: unknown[]): void {
+    const raw = (this.tracker ? this.tracker.raw(this.state) : this.state) as unknown as Record<string, unknown>;
+    for (const c of changes as { p: string[]; v?: unknown; d?: boolean }[]) ChangeTracker.applyChange(raw, c.p, c.v, !!c.d);
   }
 
   private route(req: EmuRequest, caller: PlatformContext['caller'] | undefined, allowed: boolean): EmuResponse {

@@ -1,4 +1,5 @@
 import { timingSafeEqual } from 'crypto';
+import { ChangeTracker } from '../../core/emulator/change-tracker';
 import { ApiEmulator, BodyError, EmuRequest, EmuResponse, json, parseJsonBody } from '../../core/emulator/types';
 import { Barrier } from './barrier';
 import { Engine } from './engine';
@@ -77,6 +78,12 @@ export class SecretsEmulator implements ApiEmulator {
   /** Further tokens accepted below `/v1` (admin `POST /__admin/tokens`). */
   private readonly callerTokens = new Set<string>();
   private readonly pushMfa = new PushMfaMethods();
+  private tracker?: ChangeTracker;
+  private onChange?: () => void;
+  /** Scopes whose engine copies the state it is given: journaled whole (their state is small). */
+  private readonly coarse = new Set<string>();
+  /** Mounts were added or removed: the next journal entry is a whole snapshot. */
+  private structureChanged = false;
 
   constructor(options: SecretsEmulatorOptions) {
     this.rootToken = options.rootToken;
@@ -87,6 +94,10 @@ export class SecretsEmulator implements ApiEmulator {
   public async handle(req: EmuRequest): Promise<EmuResponse> {
     const health = sysHealth(req);
     if (health) return health;
+    if (this.tracker && this.coarse.size > 0 && this.mutates(req)) {
+      const scope = this.scopeOf(req);
+      if (scope && this.coarse.has(scope)) this.tracker.markScope(scope);
+    }
     if (!this.authorised(req) && !(req.path.startsWith('/v1/') && this.callerTokens.has(req.headers['x-secrets-token'] ?? ''))) {
       return errors(403, 'permission denied');
     }
@@ -114,9 +125,10 @@ export class SecretsEmulator implements ApiEmulator {
   }
 
   public snapshot(): unknown {
+    const raw = <T>(v: T): T => (this.tracker ? this.tracker.raw(v) : v);
     const out: SecretsSnapshot = { mounts: {} };
-    for (const [path, m] of this.mounts) out.mounts[path] = { type: m.type, sealed: this.barrier.seal(m.engine.snapshot()) };
-    out.identity = this.barrier.seal(this.pushMfa.snapshot());
+    for (const [path, m] of this.mounts) out.mounts[path] = { type: m.type, sealed: this.barrier.seal(raw(m.engine.snapshot())) };
+    out.identity = this.barrier.seal(raw(this.pushMfa.snapshot()));
     return out;
   }
 
@@ -124,15 +136,101 @@ export class SecretsEmulator implements ApiEmulator {
     const snap = data as SecretsSnapshot | undefined;
     if (!snap?.mounts) return;
     this.pushMfa.restore(snap.identity !== undefined ? this.barrier.open(snap.identity) : undefined);
+    this.trackScope('identity');
+    for (const path of this.mounts.keys()) this.tracker?.untrack(`mount:${path}`);
     this.mounts = new Map();
     for (const [path, m] of Object.entries(snap.mounts)) {
       this.mount(path, m.type);
       this.mounts.get(path)!.engine.restore(m.sealed !== undefined ? this.barrier.open(m.sealed) : m.state);
+      this.trackScope(`mount:${path}`);
+    }
+  }
+
+  public trackChanges(onChange: () => void): void {
+    this.tracker = new ChangeTracker(onChange);
+    this.onChange = onChange;
+    this.trackScope('identity');
+    for (const path of this.mounts.keys()) this.trackScope(`mount:${path}`);
+  }
+
+  /** One sealed entry per batch: the changed units (or whole small engines), never a secret in clear. */
+  public takeChanges(): unknown[] | undefined {
+    if (!this.tracker) return [];
+    if (this.structureChanged) {
+      this.structureChanged = false;
+      this.tracker.take();
+      return undefined;
+    }
+    const units: { s: string; p: string[]; v?: unknown; d?: boolean }[] = [];
+    const whole = new Set<string>();
+    for (const c of this.tracker.take()) {
+      if (this.coarse.has(c.scope) || c.path.length === 0) {
+        if (!whole.has(c.scope)) units.push({ s: c.scope, p: [], v: this.holder(c.scope)?.snapshot() });
+        whole.add(c.scope);
+      } else {
+        units.push({ s: c.scope, p: c.path, v: c.value, d: c.deleted });
+      }
+    }
+    return units.length ? [this.barrier.seal(units)] : [];
+  }
+
+  public applyChanges(changes: unknown[]): void {
+    for (const sealed of changes) {
+      for (const u of this.barrier.open(sealed as string) as { s: string; p: string[]; v?: unknown; d?: boolean }[]) {
+        const holder = this.holder(u.s);
+        if (!holder) continue;
+        if (u.p.length === 0) {
+          holder.restore(u.v);
+          this.trackScope(u.s);
+        } else {
+          const raw = (this.tracker ? this.tracker.raw(holder.snapshot()) : holder.snapshot()) as Record<string, unknown>;
+          ChangeTracker.applyChange(raw, u.p, u.v, !!u.d);
+        }
+      }
     }
   }
 
   public async close(): Promise<void> {
     for (const m of this.mounts.values()) await m.engine.close?.();
+  }
+
+  /** A mount added or removed: the journal writes a whole snapshot next. */
+  private mountsChanged(path: string): void {
+    if (!this.tracker) return;
+    if (this.mounts.has(path)) this.trackScope(`mount:${path}`);
+    this.structureChanged = true;
+    this.onChange?.();
+  }
+
+  /** What holds a tracked scope's state: a mount's engine or the push-MFA methods (`identity`). */
+  private holder(scope: string): { snapshot(): unknown; restore(data: unknown): void } | undefined {
+    return scope === 'identity' ? this.pushMfa : this.mounts.get(scope.slice('mount:'.length))?.engine;
+  }
+
+  /**
+   * Hands the holder a tracked proxy of its own state. An engine that keeps the object it is given
+   * is tracked per unit (`keys/<path>` of a KV engine); one that copies it (most keep a few
+   * records and timers) is journaled whole whenever a request to it may have changed it.
+   */
+  private trackScope(scope: string): void {
+    const holder = this.holder(scope);
+    if (!this.tracker || !holder) return;
+    const proxy = this.tracker.track(scope, holder.snapshot() as object);
+    holder.restore(proxy);
+    if (holder.snapshot() === proxy) this.coarse.delete(scope);
+    else this.coarse.add(scope);
+  }
+
+  /** The scope a request may change, for engines journaled whole. */
+  private scopeOf(req: EmuRequest): string | undefined {
+    const rest = req.path.startsWith('/v1/') ? req.path.slice('/v1/'.length) : '';
+    if (rest.startsWith(PUSH_MFA_PATH) || req.path.startsWith('/__admin/mfa/')) return 'identity';
+    const sub = rest || (req.path.startsWith('/__admin/directory/') ? req.path.slice('/__admin/directory/'.length) : '');
+    let best: string | undefined;
+    for (const path of this.mounts.keys()) {
+      if ((sub === path || sub.startsWith(`${path}/`)) && (!best || path.length > best.length)) best = path;
+    }
+    return best && `mount:${best}`;
   }
 
   private authorised(req: EmuRequest): boolean {
@@ -197,10 +295,14 @@ export class SecretsEmulator implements ApiEmulator {
       const type = objectBody(parseJsonBody(req)).type;
       if (typeof type !== 'string') return errors(400, 'type is required');
       this.mount(path, type);
+      this.mountsChanged(path.replace(/^\/+|\/+$/g, ''));
       return { status: 204 };
     }
     if (req.method === 'DELETE') {
-      this.mounts.delete(path.replace(/^\/+|\/+$/g, ''));
+      const clean = path.replace(/^\/+|\/+$/g, '');
+      this.tracker?.untrack(`mount:${clean}`);
+      this.mounts.delete(clean);
+      this.mountsChanged(clean);
       return { status: 204 };
     }
     return errors(405, 'unsupported operation');
