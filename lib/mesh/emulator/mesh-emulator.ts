@@ -95,6 +95,11 @@ export class MeshEmulator implements ApiEmulator, MeshCore {
     return JSON.parse(JSON.stringify(this._state));
   }
 
+  /** The mesh answers errors as plain text. */
+  public error(status: number, message: string): EmuResponse {
+    return text(status, message);
+  }
+
   public restore(data: unknown): void {
     const d = JSON.parse(JSON.stringify(data)) as Partial<MeshState>;
     const empty = emptyState();

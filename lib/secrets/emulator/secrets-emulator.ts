@@ -117,6 +117,10 @@ export class SecretsEmulator implements ApiEmulator {
     return out;
   }
 
+  public error(status: number, message: string): EmuResponse {
+    return errors(status, message);
+  }
+
   public restore(data: unknown): void {
     const snap = data as SecretsSnapshot | undefined;
     if (!snap?.mounts) return;
