@@ -182,6 +182,17 @@ describe('slow clients (slowloris)', () => {
     for (const c of held) c.destroy();
   });
 
+  test('an idle keep-alive connection is closed after the keep-alive timeout; a slow answer is not cut off', async () => {
+    await start({ latencyMs: 400 });
+    served.server.keepAliveTimeout = 200;
+    const c = await RawConnection.open(served.address);
+    c.write(head('GET', KV, {}));
+    expect((await c.response()).status).toBe(404);
+    c.write(head('GET', KV, {})); // at once: the keep-alive timer must not fire during the 400 ms answer
+    expect((await c.response()).status).toBe(404);
+    await c.closedByServer;
+  });
+
   test('a keep-alive client that sends requests in time is not cut off', async () => {
     await start({ headersTimeoutMs: 300, requestTimeoutMs: 300 });
     const c = await RawConnection.open(served.address);
