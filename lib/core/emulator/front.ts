@@ -27,6 +27,8 @@ export class Front {
   constructor(private readonly http: http.Server, private readonly limits: FrontLimits) {
     this.listener = net.createServer((socket) => this.accept(socket));
     this.listener.maxConnections = limits.maxConnections;
+    // Accept errors (EMFILE when out of descriptors) must not end the process; the listener carries on.
+    this.listener.on('error', () => undefined);
   }
 
   /** Stops accepting and closes every open connection. */
@@ -67,7 +69,13 @@ class FramedSocket extends Duplex {
   constructor(private readonly socket: net.Socket, framer: RequestFramer) {
     super({ allowHalfOpen: true });
     socket.on('data', (d: Buffer) => {
-      const out = framer.feed(d);
+      let out: Buffer;
+      try {
+        out = framer.feed(d);
+      } catch {
+        socket.destroy(); // never expected; but a framing bug must cost one connection, not the process
+        return;
+      }
       if (out.length && !this.push(out)) socket.pause();
     });
     socket.on('end', () => this.push(null));
