@@ -25,7 +25,8 @@ export class Front {
   private readonly sockets = new Set<net.Socket>();
 
   constructor(private readonly http: http.Server, private readonly limits: FrontLimits) {
-    this.listener = net.createServer((socket) => this.accept(socket));
+    // noDelay as Node's HTTP server sets it: without it Nagle's algorithm holds small answers ~40 ms.
+    this.listener = net.createServer({ noDelay: true }, (socket) => this.accept(socket));
     this.listener.maxConnections = limits.maxConnections;
     // Accept errors (EMFILE when out of descriptors) must not end the process; the listener carries on.
     this.listener.on('error', () => undefined);
@@ -102,6 +103,11 @@ class FramedSocket extends Duplex {
 
   public override _write(chunk: Buffer, encoding: BufferEncoding, callback: (e?: Error | null) => void): void {
     this.socket.write(chunk, encoding, callback);
+  }
+
+  /** Several buffered writes (an answer's head and body) leave in one segment. */
+  public override _writev(chunks: { chunk: Buffer; encoding: BufferEncoding }[], callback: (e?: Error | null) => void): void {
+    this.socket.write(Buffer.concat(chunks.map((c) => c.chunk)), callback);
   }
 
   public override _final(callback: (e?: Error | null) => void): void {
