@@ -40,13 +40,16 @@ export function readBody(req: http.IncomingMessage, limit: number): Promise<Body
 }
 
 /**
- * Whether a body that looks like JSON nests arrays and objects deeper than `max`. A linear scan
+ * Whether a body that starts as a JSON object or array nests arrays and objects deeper than `max`. A linear scan
  * that skips strings, so the check costs nothing next to parsing and never recurses.
  */
 export function jsonTooDeep(body: Buffer, max: number): boolean {
+  let start = 0;
+  while (start < body.length && (body[start] === 0x20 || body[start] === 0x09 || body[start] === 0x0a || body[start] === 0x0d)) start++;
+  if (body[start] !== 0x7b && body[start] !== 0x5b) return false; // not a JSON object or array: binary uploads stay untouched
   let depth = 0;
   let inString = false;
-  for (let i = 0; i < body.length; i++) {
+  for (let i = start; i < body.length; i++) {
     const c = body[i];
     if (inString) {
       if (c === 0x5c) i++; // backslash: skip the escaped byte

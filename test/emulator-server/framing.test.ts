@@ -1,3 +1,4 @@
+import { jsonTooDeep } from '../../lib/core/emulator/body';
 import { RequestFramer } from '../../lib/core/emulator/request-framer';
 
 /** Feeds `input` to a fresh framer in pieces of `size` bytes; returns the output and the events seen. */
@@ -39,4 +40,16 @@ test('a head the framer cannot follow passes through unchanged from there on', (
 test('a request line longer than 16 KiB is handed over as is (Node answers it)', () => {
   const input = `LIST /${'a'.repeat(20_000)} HTTP/1.1\r\n\r\n`;
   expect(run(input, 1000).out).toBe(input);
+});
+
+describe('jsonTooDeep', () => {
+  test.each([
+    ['[[[]]]', 3, false],
+    ['[[[[]]]]', 3, true],
+    [' \n {"a":{"b":[1]}}', 3, false],
+    ['{"a":"[[[[[[[[\\"[[["}', 1, false],
+    ['not json [[[[[[', 2, false],
+  ])('%j with max %i -> %s', (body, max, expected) => {
+    expect(jsonTooDeep(Buffer.from(body), max)).toBe(expected);
+  });
 });
