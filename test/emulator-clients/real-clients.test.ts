@@ -62,6 +62,13 @@ describe('secrets service', () => {
     expect(json(await c.response()).data.data).toEqual({ v: 'LIST /v1/secret/metadata/ HTTP/1.1\r\n\r\n' });
   });
 
+  test('a client that half-closes after sending its request still gets the answer', async () => {
+    c.write(request('LIST', '/v1/secret/metadata/app/', { headers: { connection: 'close' } }));
+    c.socket.end();
+    const r = await c.response();
+    expect(json(r).data.keys).toEqual(['api', 'db']);
+  });
+
   test('LIST of an empty folder is a plain 404, as the service answers', async () => {
     c.write(request('LIST', '/v1/secret/metadata/nothing-here/'));
     const r = await c.response();

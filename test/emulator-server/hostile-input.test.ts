@@ -193,6 +193,14 @@ describe('slow clients (slowloris)', () => {
     await c.closedByServer;
   });
 
+  test('a client that half-closes while its answer is being prepared gets the answer', async () => {
+    await start({ latencyMs: 200 });
+    const c = await RawConnection.open(served.address);
+    c.write(head('GET', KV, {}));
+    c.socket.end();
+    expect((await c.response()).status).toBe(404);
+  });
+
   test('a keep-alive client that sends requests in time is not cut off', async () => {
     await start({ headersTimeoutMs: 300, requestTimeoutMs: 300 });
     const c = await RawConnection.open(served.address);

@@ -25,8 +25,9 @@ export class Front {
   private readonly sockets = new Set<net.Socket>();
 
   constructor(private readonly http: http.Server, private readonly limits: FrontLimits) {
-    // noDelay as Node's HTTP server sets it: without it Nagle's algorithm holds small answers ~40 ms.
-    this.listener = net.createServer({ noDelay: true }, (socket) => this.accept(socket));
+    // As Node's HTTP server sets them: without noDelay Nagle's algorithm holds small answers ~40 ms;
+    // without allowHalfOpen a client that half-closes after its request would lose the answer.
+    this.listener = net.createServer({ noDelay: true, allowHalfOpen: true }, (socket) => this.accept(socket));
     this.listener.maxConnections = limits.maxConnections;
     // Accept errors (EMFILE when out of descriptors) must not end the process; the listener carries on.
     this.listener.on('error', () => undefined);

@@ -68,6 +68,8 @@ export class ServedApi {
       this.serve(req, res).catch((e) => this.failed(res, e));
     });
     this.server.keepAliveTimeout = 30_000;
+    // A client that half-closes after its request (HTTP/1.0 style) still gets the answer.
+    (this.server as http.Server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
     this.front = new Front(this.server, {
       headersTimeoutMs: options.headersTimeoutMs ?? 10_000,
       requestTimeoutMs: options.requestTimeoutMs ?? 60_000,
