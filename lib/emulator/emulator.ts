@@ -63,7 +63,7 @@ function loadTokens(dataDir?: string): Tokens {
   if (!dataDir) return make();
   const f = path.join(dataDir, 'tokens.json');
   if (fs.existsSync(f)) return JSON.parse(fs.readFileSync(f, 'utf8')) as Tokens;
-  fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 }); // holds tokens and secrets: owner-only
   const t = make();
   fs.writeFileSync(f, JSON.stringify(t), { mode: 0o600 });
   return t;

@@ -54,6 +54,16 @@ export interface ApiEmulator {
   applyChanges?(changes: unknown[]): void;
   /** Stops timers (lease expiry, rotations). */
   close?(): void | Promise<void>;
+  /**
+   * An error answer in this API's own shape, for errors the host answers itself (body too large,
+   * too deep, a handler that threw). @default `{"errors":["<message>"]}`
+   */
+  error?(status: number, message: string): EmuResponse;
+}
+
+/** The host's error answer for `api`, in the API's shape. */
+export function errorResponse(api: ApiEmulator, status: number, message: string): EmuResponse {
+  return api.error ? api.error(status, message) : { status, body: { errors: [message] } };
 }
 
 /** Shorthand for a JSON response. */

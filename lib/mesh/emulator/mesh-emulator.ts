@@ -114,6 +114,11 @@ export class MeshEmulator implements ApiEmulator, MeshCore {
     for (const c of changes as { p: string[]; v?: unknown; d?: boolean }[]) ChangeTracker.applyChange(raw, c.p, c.v, !!c.d);
   }
 
+  /** The mesh answers errors as plain text. */
+  public error(status: number, message: string): EmuResponse {
+    return text(status, message);
+  }
+
   public restore(data: unknown): void {
     const d = JSON.parse(JSON.stringify(data)) as Partial<MeshState>;
     const empty = emptyState();

@@ -28,6 +28,11 @@ export interface PlatformEmulatorOptions {
 const PUBLISHED_LIMIT = 30;
 const ADMIN_USER_ID = 'user-admin';
 
+/** Titles of the errors the host answers itself. */
+const STATUS_TITLES: Record<number, string> = {
+  400: 'bad request', 413: 'payload too large', 500: 'internal server error',
+};
+
 /**
  * The platform API (`/api/v2`, JSON:API). Each resource family registers its routes from its
  * own file; this class does authentication, the per-user rate limit and error handling.
@@ -79,6 +84,11 @@ export class PlatformEmulator implements ApiEmulator {
 
   public snapshot(): unknown {
     return JSON.parse(JSON.stringify(this.tracker ? this.tracker.raw(this.state) : this.state));
+  }
+
+  /** A JSON:API error document (the host's own errors: body too large or too deep, an internal error). */
+  public error(status: number, message: string): EmuResponse {
+    return errors(status, { status: String(status), title: STATUS_TITLES[status] ?? 'error', detail: message });
   }
 
   public restore(data: unknown): void {

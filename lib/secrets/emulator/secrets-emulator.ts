@@ -1,5 +1,6 @@
 import { timingSafeEqual } from 'crypto';
 import { ChangeTracker } from '../../core/emulator/change-tracker';
+import { parseGoBool } from '../../core/emulator/go-bool';
 import { ApiEmulator, BodyError, EmuRequest, EmuResponse, json, parseJsonBody } from '../../core/emulator/types';
 import { Barrier } from './barrier';
 import { Engine } from './engine';
@@ -40,6 +41,23 @@ export const DEFAULT_MOUNTS: Record<string, string> = {
 };
 
 const READ_METHODS = new Set(['GET', 'LIST', 'HEAD']);
+
+/**
+ * The operation a request asks for: `LIST` for the LIST method or a GET whose `list` parameter is
+ * true as Go's `strconv.ParseBool` reads it; `POST` for PUT and POST. A `list` value ParseBool
+ * refuses: undefined (answered 400 `{"errors":[]}`, as the real service does).
+ */
+function operation(req: EmuRequest): string | undefined {
+  if (req.method === 'LIST') return 'LIST';
+  if (req.method === 'GET') {
+    const raw = req.query.get('list');
+    if (raw === null || raw === '') return 'GET';
+    const list = parseGoBool(raw);
+    if (list === undefined) return undefined;
+    return list ? 'LIST' : 'GET';
+  }
+  return req.method === 'PUT' ? 'POST' : req.method;
+}
 
 /**
  * The secrets service API under `/v1`: engines mounted at paths (a key-value version 2 engine
@@ -130,6 +148,10 @@ export class SecretsEmulator implements ApiEmulator {
     for (const [path, m] of this.mounts) out.mounts[path] = { type: m.type, sealed: this.barrier.seal(raw(m.engine.snapshot())) };
     out.identity = this.barrier.seal(raw(this.pushMfa.snapshot()));
     return out;
+  }
+
+  public error(status: number, message: string): EmuResponse {
+    return errors(status, message);
   }
 
   public restore(data: unknown): void {
@@ -255,8 +277,8 @@ export class SecretsEmulator implements ApiEmulator {
       if ((rest === path || rest.startsWith(`${path}/`)) && (!best || path.length > best.length)) best = path;
     }
     if (!best) return errors(404, `no handler for route "${rest}". route entry not found.`);
-    const isList = req.method === 'LIST' || (req.method === 'GET' && req.query.get('list') === 'true');
-    const method = isList ? 'LIST' : req.method === 'PUT' ? 'POST' : req.method;
+    const method = operation(req);
+    if (!method) return errors(400);
     return this.mounts.get(best)!.engine.handle({
       req, method, mount: best, subPath: rest.slice(best.length + 1), body: parseJsonBody(req),
     });
@@ -266,8 +288,8 @@ export class SecretsEmulator implements ApiEmulator {
   private routePushMfa(req: EmuRequest): EmuResponse | undefined {
     const rest = req.path.slice('/v1/'.length).replace(/\/+$/, '');
     if (rest !== PUSH_MFA_PATH && !rest.startsWith(`${PUSH_MFA_PATH}/`)) return undefined;
-    const isList = req.method === 'LIST' || (req.method === 'GET' && req.query.get('list') === 'true');
-    const method = isList ? 'LIST' : req.method === 'PUT' ? 'POST' : req.method;
+    const method = operation(req);
+    if (!method) return errors(400);
     return this.pushMfa.handle(method, rest.slice(PUSH_MFA_PATH.length + 1), parseJsonBody(req));
   }
 
