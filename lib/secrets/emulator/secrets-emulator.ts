@@ -1,5 +1,7 @@
 import { timingSafeEqual } from 'crypto';
 import { ApiEmulator, BodyError, EmuRequest, EmuResponse, json, parseJsonBody } from '../../core/emulator/types';
+import { AccessControl, Caller } from './acl/access-control';
+import { Capability } from './acl/policy-parser';
 import { Barrier } from './barrier';
 import { Engine } from './engine';
 import { ENGINE_FACTORIES } from './engines';
@@ -25,6 +27,8 @@ interface SecretsSnapshot {
   mounts: Record<string, { type: string; sealed?: string; state?: unknown }>;
   /** Sealed push-MFA methods and login enforcements. */
   identity?: string;
+  /** Sealed ACL policies and issued tokens. */
+  access?: string;
 }
 
 /** Engines mounted when no mounts are given: path -> engine type. */
@@ -41,8 +45,10 @@ const READ_METHODS = new Set(['GET', 'LIST', 'HEAD']);
 
 /**
  * The secrets service API under `/v1`: engines mounted at paths (a key-value version 2 engine
- * at `secret` by default), routed by the longest mount prefix. Every request needs the root
- * token in `X-Secrets-Token` (403 `{"errors":["permission denied"]}` otherwise).
+ * at `secret` by default), routed by the longest mount prefix. Every request needs a token in
+ * `X-Secrets-Token`: the root token (every capability), or one issued by `auth/token/create`
+ * whose ACL policies (`sys/policies/acl/<name>`, see `acl/`) grant the capability the request
+ * needs on its path (403 `{"errors":["permission denied"]}` otherwise).
  *
  * Conventions of the real service: errors are `{"errors":[...]}`, a plain not-found is 404
  * `{"errors":[]}`, an unsupported method on a known path 405, a bad request 400, a write with
@@ -76,6 +82,7 @@ export class SecretsEmulator implements ApiEmulator {
   /** Further tokens accepted below `/v1` (admin `POST /__admin/tokens`). */
   private readonly callerTokens = new Set<string>();
   private readonly pushMfa = new PushMfaMethods();
+  private readonly access = new AccessControl();
 
   constructor(options: SecretsEmulatorOptions) {
     this.rootToken = options.rootToken;
@@ -84,12 +91,15 @@ export class SecretsEmulator implements ApiEmulator {
   }
 
   public async handle(req: EmuRequest): Promise<EmuResponse> {
-    if (!this.authorised(req) && !(req.path.startsWith('/v1/') && this.callerTokens.has(req.headers['x-secrets-token'] ?? ''))) {
-      return errors(403, 'permission denied');
-    }
+    const isAdmin = req.path === '/__admin' || req.path.startsWith('/__admin/');
+    const caller = isAdmin ? (this.authorised(req) ? { root: true as const, token: '' } : undefined) : this.caller(req);
+    if (!caller) return errors(403, 'permission denied');
     try {
-      if (req.path === '/__admin' || req.path.startsWith('/__admin/')) return this.admin(req);
+      if (isAdmin) return this.admin(req);
       if (!req.path.startsWith('/v1/')) return notFound();
+      if (!this.permitted(caller, req)) return errors(403, 'permission denied');
+      const rest = req.path.slice('/v1/'.length);
+      if (this.access.serves(rest)) return this.access.handle(caller, this.methodOf(req), rest, parseJsonBody(req));
       const mfa = this.routePushMfa(req);
       if (mfa) return mfa;
       return await this.route(req);
@@ -114,6 +124,7 @@ export class SecretsEmulator implements ApiEmulator {
     const out: SecretsSnapshot = { mounts: {} };
     for (const [path, m] of this.mounts) out.mounts[path] = { type: m.type, sealed: this.barrier.seal(m.engine.snapshot()) };
     out.identity = this.barrier.seal(this.pushMfa.snapshot());
+    out.access = this.barrier.seal(this.access.snapshot());
     return out;
   }
 
@@ -121,6 +132,7 @@ export class SecretsEmulator implements ApiEmulator {
     const snap = data as SecretsSnapshot | undefined;
     if (!snap?.mounts) return;
     this.pushMfa.restore(snap.identity !== undefined ? this.barrier.open(snap.identity) : undefined);
+    this.access.restore(snap.access !== undefined ? this.barrier.open(snap.access) : undefined);
     this.mounts = new Map();
     for (const [path, m] of Object.entries(snap.mounts)) {
       this.mount(path, m.type);
@@ -136,6 +148,42 @@ export class SecretsEmulator implements ApiEmulator {
     const given = Buffer.from(req.headers['x-secrets-token'] ?? '');
     const want = Buffer.from(this.rootToken);
     return given.length === want.length && timingSafeEqual(given, want);
+  }
+
+  /** The caller a request's token stands for: root (the root token, admin-added callers) or an issued token; undefined: refused. */
+  private caller(req: EmuRequest): Caller | undefined {
+    const token = req.headers['x-secrets-token'] ?? '';
+    if (this.authorised(req) || this.callerTokens.has(token)) return { root: true, token };
+    return this.access.caller(token);
+  }
+
+  /** `LIST` for `LIST` and `GET ?list=true`, `POST` for `PUT`, else the request's method. */
+  private methodOf(req: EmuRequest): string {
+    const isList = req.method === 'LIST' || (req.method === 'GET' && req.query.get('list') === 'true');
+    return isList ? 'LIST' : req.method === 'PUT' ? 'POST' : req.method;
+  }
+
+  /**
+   * The ACL check: the capability a request needs (read, list, delete, patch; for a write,
+   * `create` when the engine's existence check finds nothing there, else `update`) must be
+   * granted on its path by the caller's policies.
+   */
+  private permitted(caller: Caller, req: EmuRequest): boolean {
+    if (caller.root) return true;
+    const rest = req.path.slice('/v1/'.length);
+    const method = this.methodOf(req);
+    const needed: Record<string, Capability> = { GET: 'read', HEAD: 'read', LIST: 'list', DELETE: 'delete', PATCH: 'patch' };
+    const capability = needed[method] ?? (this.existsForWrite(rest) === false ? 'create' : 'update');
+    return this.access.capabilities(caller, rest, method === 'LIST').has(capability);
+  }
+
+  /** The existence check of the engine a write goes to: false (a create), true, or undefined (no check: an update). */
+  private existsForWrite(rest: string): boolean | undefined {
+    let best: string | undefined;
+    for (const path of this.mounts.keys()) {
+      if (rest.startsWith(`${path}/`) && (!best || path.length > best.length)) best = path;
+    }
+    return best === undefined ? undefined : this.mounts.get(best)!.engine.exists?.(rest.slice(best.length + 1));
   }
 
   private mount(path: string, type: string): void {
