@@ -106,7 +106,7 @@ export interface OAuthClientRecord {
   readonly createdAt: string;
   readonly serviceProvider: string;
   name: string | null;
-  key: string;
+  key: string | null;
   readonly httpUrl: string;
   readonly apiUrl: string;
   rsaPublicKey: string | null;
