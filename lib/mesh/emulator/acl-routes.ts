@@ -36,7 +36,8 @@ function tokenDocument(t: TokenRecord, secretId?: string): Record<string, unknow
 }
 
 export function registerAclRoutes(router: Router<RequestContext>, version: string): void {
-  router.add('PUT', '/v1/acl/bootstrap', (_req, _p, ctx) => {
+  router.add('PUT', '/v1/acl/bootstrap', (req, _p, ctx) => {
+    parseJsonBody(req); // an optional body; an undecodable one is 400 "Request decoding failed"
     const acl = ctx.core.state.acl;
     if (acl.bootstrapped) return text(403, 'Permission denied: ACL bootstrap no longer allowed');
     const { secretId, accessorId } = createToken(acl, { policies: ['global-management'], description: 'Bootstrap Token (Global Management)' });
@@ -69,8 +70,10 @@ export function registerAclRoutes(router: Router<RequestContext>, version: strin
     acl.roles = [...(acl.roles ?? []).filter((r) => r.name !== b.Name), { name: b.Name, policies }];
     return json(200, { Name: b.Name, Policies: policies.map((Name) => ({ Name })) });
   });
-  router.add('GET', '/v1/agent/self', (_req, _p, ctx) => json(200, {
+  router.add('GET', '/v1/agent/self', (_req, _p, ctx) => (ctx.caller.accessorId === 'anonymous'
+    ? text(403, 'Permission denied: anonymous token lacks permission \'agent:read\' on "emulator"')
+    : json(200, {
     Config: { Datacenter: ctx.core.datacenter, NodeName: 'emulator', Version: version, Server: true },
     Member: { Name: 'emulator', Tags: { dc: ctx.core.datacenter, build: version } },
-  }));
+  })));
 }
