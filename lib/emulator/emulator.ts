@@ -31,6 +31,8 @@ export interface EmulatorOptions {
   readonly meshDatacenter?: string;
   readonly meshDatacenters?: string[];
   readonly meshTrustDomain?: string;
+  /** The mesh version its agent reports (the secrets mesh-token engine validates roles by it). @default "1.13.0" */
+  readonly meshVersion?: string;
   /** How long an injected timeout holds a request before dropping it. @default 2000 */
   readonly faultTimeoutMs?: number;
   /** Called for every injected fault. */
@@ -90,6 +92,7 @@ export class Emulator {
     const secrets = new SecretsEmulator({ rootToken: tokens.secrets, mounts: { ...DEFAULT_SECRETS_MOUNTS, ...(options.secretsMounts ?? {}) } });
     const mesh = new MeshEmulator({
       managementToken: tokens.mesh, datacenter: options.meshDatacenter, datacenters: options.meshDatacenters, trustDomain: options.meshTrustDomain,
+      version: options.meshVersion,
     });
     const served: ServedApi[] = [];
     try {

@@ -1,5 +1,6 @@
 import { HandlerContext, Observed, ResourceHandler, Spec, Written } from '../core/engine/handler';
 import { MeshRoleInput, MeshTokenClient } from './client/mesh-token-client';
+import { durationSeconds } from '../core/constructs/validation';
 import { observedSeconds, pathImportId, secretsOf, splitPathId } from './engine-handler-util';
 
 const client = (ctx: HandlerContext) => new MeshTokenClient(secretsOf(ctx), ctx.address);
@@ -22,8 +23,9 @@ async function write(ctx: HandlerContext, spec: Spec): Promise<Written> {
 }
 
 /**
- * Lifecycle of `secrets.MeshTokenRole` (`{mount}/roles/<name>`). Fields the read does not
- * answer (`tokenType`, `policy`, `lease` of old versions) are compared with the last apply;
+ * Lifecycle of `secrets.MeshTokenRole` (`{mount}/roles/<name>`). The fields of mesh versions below
+ * 1.11 (`tokenType`, `policy`, `lease`) are read back when the service answers them (a role written
+ * for such a mesh), else compared with the last apply;
  * `meshVersion` is the construct's own (it picks the validation rules) and never differs.
  */
 export const meshTokenRoleHandler: ResourceHandler = {
@@ -44,6 +46,11 @@ export const meshTokenRoleHandler: ResourceHandler = {
       partition: r.partition, local: r.local,
       ttl: observedSeconds(r.ttl, desired?.ttl), maxTtl: observedSeconds(r.max_ttl, desired?.maxTtl),
     };
+    if (r.token_type !== undefined) {
+      Object.assign(fields, { tokenType: r.token_type, policy: r.policy ?? '' });
+      const lease = r.lease === undefined ? undefined : durationSeconds(r.lease);
+      if (lease !== undefined) fields.lease = lease === 0 && desired?.lease === '' ? '' : observedSeconds(lease, desired?.lease);
+    }
     // Only the fields of the desired mesh version are managed.
     if (desired) for (const k of Object.keys(fields)) if (!(k in desired) && k !== 'mount' && k !== 'name') delete fields[k];
     // meshVersion only chooses how the construct validates: no API field, nothing to differ.

@@ -6,6 +6,7 @@ import { ChangeTracker } from '../../core/emulator/change-tracker';
 import { Router } from '../../core/emulator/router';
 import { ApiEmulator, BodyError, EmuRequest, EmuResponse } from '../../core/emulator/types';
 import { Caller, CreateTokenOptions, createToken, deleteToken, digest, resolveCaller } from './acl';
+import { registerAclRoutes } from './acl-routes';
 import { AdminContext, registerAdminRoutes } from './admin';
 import { Watchers } from './blocking';
 import { registerConfigEntryRoutes } from './config-entries';
@@ -28,6 +29,8 @@ export interface MeshEmulatorOptions {
   readonly datacenters?: string[];
   /** The trust domain of SNI names. @default DEFAULT_TRUST_DOMAIN */
   readonly trustDomain?: string;
+  /** The mesh version the agent reports (`GET /v1/agent/self`). @default "1.13.0" */
+  readonly version?: string;
 }
 
 export class MeshEmulator implements ApiEmulator, MeshCore {
@@ -50,6 +53,7 @@ export class MeshEmulator implements ApiEmulator, MeshCore {
     this.trustDomain = options.trustDomain || DEFAULT_TRUST_DOMAIN;
     registerDiscoveryChainRoutes(this.router);
     registerConfigEntryRoutes(this.router);
+    registerAclRoutes(this.router, options.version || '1.13.0');
     registerAdminRoutes(this.admin);
   }
 
@@ -93,7 +97,8 @@ export class MeshEmulator implements ApiEmulator, MeshCore {
 
   public mutates(req: EmuRequest): boolean {
     return req.method !== 'GET' && req.method !== 'HEAD'
-      && (req.path.startsWith('/v1/config') || req.path.startsWith('/__admin'));
+      && (req.path.startsWith('/v1/config') || req.path.startsWith('/__admin') || req.path.startsWith('/v1/acl/')
+        || req.path === '/v1/namespace' || req.path === '/v1/partition');
   }
 
   public snapshot(): unknown {
@@ -125,7 +130,7 @@ export class MeshEmulator implements ApiEmulator, MeshCore {
     this._state = {
       index: d.index ?? empty.index,
       entries: d.entries ?? {},
-      acl: { tokens: d.acl?.tokens ?? [], policies: d.acl?.policies?.length ? d.acl.policies : empty.acl.policies },
+      acl: { ...(d.acl ?? {}), tokens: d.acl?.tokens ?? [], policies: d.acl?.policies?.length ? d.acl.policies : empty.acl.policies },
     };
     if (this.tracker) this._state = this.tracker.track('mesh', this._state);
   }

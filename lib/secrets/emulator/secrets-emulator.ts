@@ -2,6 +2,8 @@ import { timingSafeEqual } from 'crypto';
 import { ChangeTracker } from '../../core/emulator/change-tracker';
 import { parseGoBool } from '../../core/emulator/go-bool';
 import { ApiEmulator, BodyError, EmuRequest, EmuResponse, json, parseJsonBody } from '../../core/emulator/types';
+import { AccessControl, Caller } from './acl/access-control';
+import { Capability } from './acl/policy-parser';
 import { Barrier } from './barrier';
 import { Engine } from './engine';
 import { ENGINE_FACTORIES } from './engines';
@@ -28,6 +30,8 @@ interface SecretsSnapshot {
   mounts: Record<string, { type: string; sealed?: string; state?: unknown }>;
   /** Sealed push-MFA methods and login enforcements. */
   identity?: string;
+  /** Sealed ACL policies and issued tokens. */
+  access?: string;
 }
 
 /** Engines mounted when no mounts are given: path -> engine type. */
@@ -61,8 +65,10 @@ function operation(req: EmuRequest): string | undefined {
 
 /**
  * The secrets service API under `/v1`: engines mounted at paths (a key-value version 2 engine
- * at `secret` by default), routed by the longest mount prefix. Every request needs the root
- * token in `X-Secrets-Token` (403 `{"errors":["permission denied"]}` otherwise).
+ * at `secret` by default), routed by the longest mount prefix. Every request needs a token in
+ * `X-Secrets-Token`: the root token (every capability), or one issued by `auth/token/create`
+ * whose ACL policies (`sys/policies/acl/<name>`, see `acl/`) grant the capability the request
+ * needs on its path (403 `{"errors":["permission denied"]}` otherwise).
  *
  * Conventions of the real service: errors are `{"errors":[...]}`, a plain not-found is 404
  * `{"errors":[]}`, an unsupported method on a known path 405, a bad request 400, a write with
@@ -102,6 +108,7 @@ export class SecretsEmulator implements ApiEmulator {
   private readonly coarse = new Set<string>();
   /** Mounts were added or removed: the next journal entry is a whole snapshot. */
   private structureChanged = false;
+  private readonly access = new AccessControl();
 
   constructor(options: SecretsEmulatorOptions) {
     this.rootToken = options.rootToken;
@@ -116,12 +123,15 @@ export class SecretsEmulator implements ApiEmulator {
       const scope = this.scopeOf(req);
       if (scope && this.coarse.has(scope)) this.tracker.markScope(scope);
     }
-    if (!this.authorised(req) && !(req.path.startsWith('/v1/') && this.callerTokens.has(req.headers['x-secrets-token'] ?? ''))) {
-      return errors(403, 'permission denied');
-    }
+    const isAdmin = req.path === '/__admin' || req.path.startsWith('/__admin/');
+    const caller = isAdmin ? (this.authorised(req) ? { root: true as const, token: '' } : undefined) : this.caller(req);
+    if (!caller) return errors(403, 'permission denied');
     try {
-      if (req.path === '/__admin' || req.path.startsWith('/__admin/')) return this.admin(req);
+      if (isAdmin) return this.admin(req);
       if (!req.path.startsWith('/v1/')) return notFound();
+      if (!this.permitted(caller, req)) return errors(403, 'permission denied');
+      const rest = req.path.slice('/v1/'.length);
+      if (this.access.serves(rest)) return this.access.handle(caller, this.methodOf(req), rest, parseJsonBody(req));
       const mfa = this.routePushMfa(req);
       if (mfa) return mfa;
       return await this.route(req);
@@ -147,6 +157,7 @@ export class SecretsEmulator implements ApiEmulator {
     const out: SecretsSnapshot = { mounts: {} };
     for (const [path, m] of this.mounts) out.mounts[path] = { type: m.type, sealed: this.barrier.seal(raw(m.engine.snapshot())) };
     out.identity = this.barrier.seal(raw(this.pushMfa.snapshot()));
+    out.access = this.barrier.seal(raw(this.access.snapshot()));
     return out;
   }
 
@@ -159,6 +170,8 @@ export class SecretsEmulator implements ApiEmulator {
     if (!snap?.mounts) return;
     this.pushMfa.restore(snap.identity !== undefined ? this.barrier.open(snap.identity) : undefined);
     this.trackScope('identity');
+    this.access.restore(snap.access !== undefined ? this.barrier.open(snap.access) : undefined);
+    this.trackScope('access');
     for (const path of this.mounts.keys()) this.tracker?.untrack(`mount:${path}`);
     this.mounts = new Map();
     for (const [path, m] of Object.entries(snap.mounts)) {
@@ -172,6 +185,7 @@ export class SecretsEmulator implements ApiEmulator {
     this.tracker = new ChangeTracker(onChange);
     this.onChange = onChange;
     this.trackScope('identity');
+    this.trackScope('access');
     for (const path of this.mounts.keys()) this.trackScope(`mount:${path}`);
   }
 
@@ -226,7 +240,9 @@ export class SecretsEmulator implements ApiEmulator {
 
   /** What holds a tracked scope's state: a mount's engine or the push-MFA methods (`identity`). */
   private holder(scope: string): { snapshot(): unknown; restore(data: unknown): void } | undefined {
-    return scope === 'identity' ? this.pushMfa : this.mounts.get(scope.slice('mount:'.length))?.engine;
+    if (scope === 'identity') return this.pushMfa;
+    if (scope === 'access') return this.access;
+    return this.mounts.get(scope.slice('mount:'.length))?.engine;
   }
 
   /**
@@ -247,6 +263,8 @@ export class SecretsEmulator implements ApiEmulator {
   private scopeOf(req: EmuRequest): string | undefined {
     const rest = req.path.startsWith('/v1/') ? req.path.slice('/v1/'.length) : '';
     if (rest.startsWith(PUSH_MFA_PATH) || req.path.startsWith('/__admin/mfa/')) return 'identity';
+    // Policies and tokens (sys/policies/acl, auth/token/…).
+    if ((rest && this.access.serves(rest))) return 'access';
     const sub = rest || (req.path.startsWith('/__admin/directory/') ? req.path.slice('/__admin/directory/'.length) : '');
     let best: string | undefined;
     for (const path of this.mounts.keys()) {
@@ -259,6 +277,42 @@ export class SecretsEmulator implements ApiEmulator {
     const given = Buffer.from(req.headers['x-secrets-token'] ?? '');
     const want = Buffer.from(this.rootToken);
     return given.length === want.length && timingSafeEqual(given, want);
+  }
+
+  /** The caller a request's token stands for: root (the root token, admin-added callers) or an issued token; undefined: refused. */
+  private caller(req: EmuRequest): Caller | undefined {
+    const token = req.headers['x-secrets-token'] ?? '';
+    if (this.authorised(req) || this.callerTokens.has(token)) return { root: true, token };
+    return this.access.caller(token);
+  }
+
+  /** `LIST` for `LIST` and `GET ?list=true`, `POST` for `PUT`, else the request's method. */
+  private methodOf(req: EmuRequest): string {
+    const isList = req.method === 'LIST' || (req.method === 'GET' && req.query.get('list') === 'true');
+    return isList ? 'LIST' : req.method === 'PUT' ? 'POST' : req.method;
+  }
+
+  /**
+   * The ACL check: the capability a request needs (read, list, delete, patch; for a write,
+   * `create` when the engine's existence check finds nothing there, else `update`) must be
+   * granted on its path by the caller's policies.
+   */
+  private permitted(caller: Caller, req: EmuRequest): boolean {
+    if (caller.root) return true;
+    const rest = req.path.slice('/v1/'.length);
+    const method = this.methodOf(req);
+    const needed: Record<string, Capability> = { GET: 'read', HEAD: 'read', LIST: 'list', DELETE: 'delete', PATCH: 'patch' };
+    const capability = needed[method] ?? (this.existsForWrite(rest) === false ? 'create' : 'update');
+    return this.access.capabilities(caller, rest, method === 'LIST').has(capability);
+  }
+
+  /** The existence check of the engine a write goes to: false (a create), true, or undefined (no check: an update). */
+  private existsForWrite(rest: string): boolean | undefined {
+    let best: string | undefined;
+    for (const path of this.mounts.keys()) {
+      if (rest.startsWith(`${path}/`) && (!best || path.length > best.length)) best = path;
+    }
+    return best === undefined ? undefined : this.mounts.get(best)!.engine.exists?.(rest.slice(best.length + 1));
   }
 
   private mount(path: string, type: string): void {

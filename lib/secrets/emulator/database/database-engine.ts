@@ -91,6 +91,14 @@ export class DatabaseEngine implements Engine {
   }
 
   /** Generating credentials opens a lease. */
+  /** Connection, role and static-role writes tell `create` from `update`, as the spec says. */
+  public exists(subPath: string): boolean | undefined {
+    const m = /^(config|roles|static-roles)\/([^/]+)\/?$/.exec(subPath);
+    if (!m) return undefined;
+    const table = { config: this.state.connections, roles: this.state.roles, 'static-roles': this.state.static_roles }[m[1]]!;
+    return Object.prototype.hasOwnProperty.call(table, m[2]);
+  }
+
   public mutatesOnRead(subPath: string): boolean {
     return subPath.startsWith('creds/');
   }
