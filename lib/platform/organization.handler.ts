@@ -43,7 +43,7 @@ export const organizationHandler: ResourceHandler = {
     return id;
   },
 
-  async read(ctx, id, desired): Promise<Observed | undefined> {
+  async read(ctx, id): Promise<Observed | undefined> {
     const org = await client(ctx).organizations.show(id);
     if (!org) return undefined;
     const fields: Spec = {
@@ -56,12 +56,12 @@ export const organizationHandler: ResourceHandler = {
       sendPassingStatusesForUntriggeredSpeculativePlans: org.sendPassingStatusesForUntriggeredSpeculativePlans,
       aggregatedCommitStatusEnabled: org.aggregatedCommitStatusEnabled,
       ownersTeamSamlRoleId: org.ownersTeamSamlRoleId ?? null,
-      // Returned by the hosted edition only; elsewhere there is nothing to compare.
-      assessmentsEnforced: 'assessmentsEnforced' in org ? org.assessmentsEnforced : (desired?.assessmentsEnforced ?? false),
       allowForceDeleteWorkspaces: org.allowForceDeleteWorkspaces,
       defaultExecutionMode: org.defaultExecutionMode,
       defaultAgentPoolId: org.defaultAgentPool?.id ?? null,
     };
+    // Returned by the hosted edition only; elsewhere it is compared with the last apply.
+    if ('assessmentsEnforced' in org) fields.assessmentsEnforced = org.assessmentsEnforced;
     return { fields, outputs: outputsOf(org) };
   },
 

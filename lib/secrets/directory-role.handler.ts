@@ -1,6 +1,7 @@
 import { HandlerContext, Observed, ResourceHandler, Spec, Written } from '../core/engine/handler';
 import { DirectoryClient } from './client/directory-client';
-import { apiPathImportId, observedSeconds, secretsClient, splitApiPath } from './db-dir-util';
+import { apiPathImportId, secretsClient, splitApiPath } from './db-dir-util';
+import { normalDuration } from '../core/duration';
 
 function client(ctx: HandlerContext): DirectoryClient {
   return new DirectoryClient(secretsClient(ctx), ctx.address);
@@ -32,7 +33,7 @@ export const directoryRoleHandler: ResourceHandler = {
       fields: {
         mount, name, serviceAccountName: r.service_account_name,
         // Without a ttl of its own the role follows the configuration's: nothing to compare.
-        ...(desired === undefined || desired.ttl !== undefined ? { ttl: observedSeconds(r.ttl, desired?.ttl) } : {}),
+        ...(desired === undefined || desired.ttl !== undefined ? { ttl: normalDuration(r.ttl) } : {}),
       },
       outputs: { passwordLastSet: r.password_last_set ?? '', lastServiceRotation: r.last_service_rotation ?? '' },
     };

@@ -2,7 +2,7 @@ import { FieldChange, HandlerContext, Observed, PriorRecord, ResourceHandler, Sp
 import { ApiError } from '../core/http/api-error';
 import { KvClient, KvKeyMetadataInput } from './client/kv-client';
 import { SecretsClient } from './client/secrets-client';
-import { observedDuration } from './kv-duration';
+import { normalDuration } from '../core/duration';
 
 const CAS_MISMATCH = 'check-and-set parameter did not match the current version';
 const METADATA_FIELDS = ['customMetadata', 'maxVersions', 'casRequired', 'deleteVersionAfter'];
@@ -80,7 +80,7 @@ export const kvSecretHandler: ResourceHandler = {
         customMetadata: meta.custom_metadata ?? {},
         maxVersions: meta.max_versions,
         casRequired: meta.cas_required,
-        deleteVersionAfter: observedDuration(meta.delete_version_after, desired?.deleteVersionAfter),
+        deleteVersionAfter: normalDuration(meta.delete_version_after),
       },
       outputs: { version: meta.current_version },
     };

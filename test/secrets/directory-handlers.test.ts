@@ -38,7 +38,7 @@ const configBodies = () => sent.filter((r) => r.method === 'POST' && r.path === 
 function configSpec(over: Partial<Spec> = {}): Spec {
   return {
     mount: 'directory', binddn: BINDDN, bindpass: 'bind-1', url: 'ldap://127.0.0.1', userdn: '', upndomain: '', certificate: '',
-    insecureTls: false, starttls: false, tlsMinVersion: 'tls12', tlsMaxVersion: 'tls12', requestTimeout: '90s', ttl: '768h',
+    insecureTls: false, starttls: false, tlsMinVersion: 'tls12', tlsMaxVersion: 'tls12', requestTimeout: '1m30s', ttl: '768h',
     maxTtl: '768h', passwordPolicy: '', length: 64, formatter: '', lastRotationTolerance: '5s', ...over,
   };
 }
