@@ -3,6 +3,7 @@
 // (and the emulator every few rounds), then checks each object exists once and state matches the APIs.
 import { cliAsync, synthApp, tempDir } from '../test/support/harness';
 import { buildMixedStack, countSamples, PLANTED_ENV, sampleCounts, sampleEmulatorArgs, seedSampleWorld } from '../test/support/kind-samples';
+import { startPostgres } from '../test/support/postgres';
 import { EmulatorProcess, torture } from '../test/support/torture';
 
 async function main(): Promise<void> {
@@ -13,10 +14,11 @@ async function main(): Promise<void> {
   const rounds = arg('--rounds', 50);
   const emulatorEvery = arg('--emulator-every', 5);
   const scale = arg('--scale', 1);
+  const pg = await startPostgres();
   const emulator = await EmulatorProcess.start(['--latency-ms', '3', ...sampleEmulatorArgs(scale)]);
   const env = { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1', CONVERGE_DIR: `${tempDir()}/.converge`, CONVERGE_STATE_KEY: 'torture-key', ...PLANTED_ENV };
   try {
-    await seedSampleWorld(emulator.env, scale);
+    await seedSampleWorld(emulator.env, scale, pg.url);
     const dir = synthApp((stack) => buildMixedStack(stack, scale), 'torture');
     const started = Date.now();
     const report = await torture({ synthDir: dir, env, emulator, rounds, emulatorEvery, maxDelayMs: 1500, log: (m) => console.log(m) });
@@ -33,6 +35,7 @@ async function main(): Promise<void> {
     process.exitCode = ok ? 0 : 1;
   } finally {
     await emulator.stop();
+    await pg.stop();
   }
 }
 

@@ -1,4 +1,5 @@
 import { TerraformStack } from 'cdktf';
+import { Client } from 'pg';
 import { RemovalPolicy, SecretValue } from '../../lib';
 import { MeshProtocol } from '../../lib/mesh/mesh-types';
 import { ProxyDefaults } from '../../lib/mesh/proxy-defaults';
@@ -12,6 +13,9 @@ import { NoCodeModule } from '../../lib/platform/no-code-module';
 import { NoCodeWorkspace } from '../../lib/platform/no-code-workspace';
 import { OAuthClient, VcsServiceProvider } from '../../lib/platform/oauth-client';
 import { Organization } from '../../lib/platform/organization';
+import { DatabaseConnection } from '../../lib/secrets/database-connection';
+import { DatabaseRole } from '../../lib/secrets/database-role';
+import { DatabaseStaticRole } from '../../lib/secrets/database-static-role';
 import { DirectoryConfig } from '../../lib/secrets/directory-config';
 import { DirectoryLibrarySet } from '../../lib/secrets/directory-library-set';
 import { DirectoryRole } from '../../lib/secrets/directory-role';
@@ -198,6 +202,28 @@ export const KIND_SAMPLES: Record<string, KindSample> = {
     },
     count: async (env, n) => (await Promise.all(range(n).map(async (i) => (await secretsKeys(env, `t-dir-${i}/library`)).length))).reduce((a, b) => a + b, 0),
   },
+  'secrets.DatabaseConnection': {
+    weight: 3,
+    build: (stack, i) => { databaseConnection(stack, i); },
+    count: async (env) => (await secretsKeys(env, 'database/config')).filter((k) => k.startsWith('t-db-')).length,
+  },
+  'secrets.DatabaseRole': {
+    weight: 3,
+    build: (stack, i) => {
+      new DatabaseRole(stack, `dbrole${i}`, {
+        name: `t-dbrole-${i}`, connection: databaseConnection(stack, i), defaultTtl: '3600', maxTtl: '120m',
+        creationStatements: ['CREATE ROLE "{{name}}" WITH LOGIN PASSWORD \'{{password}}\' VALID UNTIL \'{{expiration}}\''],
+      });
+    },
+    count: async (env) => (await secretsKeys(env, 'database/roles')).filter((k) => k.startsWith('t-dbrole-')).length,
+  },
+  'secrets.DatabaseStaticRole': {
+    weight: 3,
+    build: (stack, i) => {
+      new DatabaseStaticRole(stack, `dbstatic${i}`, { name: `t-dbstatic-${i}`, connection: databaseConnection(stack, i), username: `t_static_${i}`, rotationPeriod: '1440m' });
+    },
+    count: async (env) => (await secretsKeys(env, 'database/static-roles')).filter((k) => k.startsWith('t-dbstatic-')).length,
+  },
   'mesh.ServiceDefaults': {
     weight: 50,
     build: (stack, i) => { new ServiceDefaults(stack, `svc${i}`, { name: `t-svc-${i}`, protocol: MeshProtocol.HTTP }); },
@@ -240,13 +266,6 @@ export const KIND_SAMPLES: Record<string, KindSample> = {
   },
 };
 
-/** Kinds without a sample, and why. */
-export const KINDS_WITHOUT_SAMPLE: Record<string, string> = {
-  'secrets.DatabaseConnection': 'needs a PostgreSQL server; covered by test/secrets/database-handlers.test.ts and test/secrets/database-directory-e2e.test.ts',
-  'secrets.DatabaseRole': 'needs a DatabaseConnection (a PostgreSQL server); covered by test/secrets/database-handlers.test.ts',
-  'secrets.DatabaseStaticRole': 'needs a PostgreSQL server and its user; covered by test/secrets/database-handlers.test.ts',
-};
-
 /** One construct per stack and id: a sample that several others need is built once. */
 function once<T>(stack: TerraformStack, id: string, make: () => T): T {
   return (stack.node.tryFindChild(id) as T | undefined) ?? make();
@@ -255,6 +274,17 @@ function once<T>(stack: TerraformStack, id: string, make: () => T): T {
 function noCodeModule(stack: TerraformStack, i: number): NoCodeModule {
   return once(stack, `nc${i}`, () => new NoCodeModule(stack, `nc${i}`, {
     organization: ncOrg(i), moduleName: 'bucket', moduleProvider: 'aws', variableOptions: [{ variableName: 'size', variableType: 'string', options: ['s', 'l'] }],
+  }));
+}
+
+/** `host:port/database` of the PostgreSQL server the database samples use (given to `seedSampleWorld`). */
+let postgresHost: string | undefined;
+
+function databaseConnection(stack: TerraformStack, i: number): DatabaseConnection {
+  if (!postgresHost) throw new Error('the database samples need a PostgreSQL server: seedSampleWorld(env, scale, postgresUrl) first');
+  return once(stack, `db${i}`, () => new DatabaseConnection(stack, `db${i}`, {
+    name: `t-db-${i}`, connectionUrl: `postgresql://{{username}}:{{password}}@${postgresHost}`, username: `t_root_${i}`,
+    password: SecretValue.fromEnv('PLANTED_ENGINE_SECRET'), allowedRoles: [`t-dbrole-${i}`, `t-dbstatic-${i}`, `t-dbrole-${i}`],
   }));
 }
 
@@ -288,10 +318,12 @@ async function send(url: string, method: string, headers: Record<string, string>
 
 /**
  * Seeds what the samples need and converge does not manage: the no-code organizations (a registry
- * module with versions and a project each) and the accounts of the simulated directories. Call it
- * before synthesizing (the no-code workspaces name their seeded project).
+ * module with versions and a project each), the accounts of the simulated directories and the users
+ * of a real PostgreSQL server (test/support/postgres.ts). Call it before synthesizing (the no-code
+ * workspaces name their seeded project, the database connections the server).
  */
-export async function seedSampleWorld(env: ApiEnv, scale = 1): Promise<void> {
+export async function seedSampleWorld(env: ApiEnv, scale = 1, postgresUrl?: string): Promise<void> {
+  if (postgresUrl) await seedPostgres(postgresUrl, Math.max(1, Math.round(KIND_SAMPLES['secrets.DatabaseConnection'].weight * scale)));
   const p = { authorization: `Bearer ${env.PLATFORM_TOKEN}` };
   const n = (kind: string) => Math.max(1, Math.round(KIND_SAMPLES[kind].weight * scale));
   for (const i of range(Math.max(n('platform.NoCodeModule'), n('platform.NoCodeWorkspace')))) {
@@ -307,6 +339,22 @@ export async function seedSampleWorld(env: ApiEnv, scale = 1): Promise<void> {
     const admin = `${env.SECRETS_ADDR}/__admin/directory/t-dir-${i}/accounts`;
     await send(`${admin}/${BINDDN}`, 'POST', s, { password: PLANTED.engineSecret });
     for (const a of ['svc-role', 'svc-lib-a', 'svc-lib-b']) await send(`${admin}/${a}`, 'POST', s, {});
+  }
+}
+
+/** The database users the samples need: a root per connection (its password planted) and a static user. */
+async function seedPostgres(url: string, n: number): Promise<void> {
+  const u = new URL(url);
+  postgresHost = `${u.host}${u.pathname}`;
+  const c = new Client({ connectionString: url });
+  await c.connect();
+  try {
+    for (const i of range(n)) {
+      await c.query(`CREATE ROLE t_root_${i} WITH LOGIN CREATEROLE PASSWORD '${PLANTED.engineSecret}'`);
+      await c.query(`CREATE ROLE t_static_${i} WITH LOGIN PASSWORD 'static-${i}'; GRANT t_static_${i} TO t_root_${i} WITH ADMIN OPTION`);
+    }
+  } finally {
+    await c.end();
   }
 }
 
