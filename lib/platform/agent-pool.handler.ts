@@ -110,12 +110,16 @@ async function locate(ctx: HandlerContext, id: string, hint?: Spec): Promise<{ p
     const pool = await poolIn(ctx, named.organization, named.name, (p) => p.name === named.name);
     return pool && { pool, organization: named.organization };
   }
-  if (typeof hint?.organization === 'string' && typeof hint.name === 'string') {
-    const pool = await poolIn(ctx, hint.organization, hint.name, (p) => p.id === id);
-    if (pool) return { pool, organization: hint.organization };
+  const hinted = typeof hint?.organization === 'string' ? hint.organization : undefined;
+  if (hinted && typeof hint?.name === 'string') {
+    const pool = await poolIn(ctx, hinted, hint.name, (p) => p.id === id);
+    if (pool) return { pool, organization: hinted };
   }
   const pool = await platformClient(ctx).agentPools.show(id);
-  return pool && { pool, organization: await organizationOf(ctx, pool) };
+  if (!pool) return undefined;
+  // Renamed since (the app renames it in place): still in the hinted organization, under its real name.
+  if (hinted && hint?.name !== pool.name && await poolIn(ctx, hinted, pool.name, (p) => p.id === id)) return { pool, organization: hinted };
+  return { pool, organization: await organizationOf(ctx, pool, hinted) };
 }
 
 /** The pool of an organization matching `test` among those whose name contains `name`; undefined when the organization is gone. */
@@ -130,9 +134,9 @@ async function poolIn(ctx: HandlerContext, organization: string, name: string, t
 }
 
 /** The organization of a pool, searched among the organizations the token sees. */
-async function organizationOf(ctx: HandlerContext, pool: AgentPoolDoc): Promise<string | undefined> {
+async function organizationOf(ctx: HandlerContext, pool: AgentPoolDoc, searched?: string): Promise<string | undefined> {
   for await (const org of platformClient(ctx).organizations.iterate()) {
-    if (await poolIn(ctx, org.name, pool.name, (p) => p.id === pool.id)) return org.name;
+    if (org.name !== searched && await poolIn(ctx, org.name, pool.name, (p) => p.id === pool.id)) return org.name;
   }
   return undefined;
 }
