@@ -38,6 +38,8 @@ test('create, read, no-op, rename and scope in place, find by name, import by na
   await handler.update(ctx, w.id, renamed, [], prior(w.id, desired));
   const { deleteInactiveAgents: _unasked, ...renamedHeld } = renamed;
   expect((await handler.read(ctx, w.id, renamed))!.fields).toEqual(renamedHeld);
+  // With the last-applied spec (the old name) as the hint, as refresh gives it: the real name, the same organization.
+  expect((await handler.read(ctx, w.id, desired))!.fields).toMatchObject({ organization: 'h-ap', name: 'renamed' });
   expect(handler.importId!('h-ap/renamed')).toBe('h-ap/renamed');
   expect(() => handler.importId!('nope')).toThrow(/apool-/);
   // An import by id (no desired spec) still finds the organization.
