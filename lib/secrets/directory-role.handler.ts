@@ -25,15 +25,15 @@ export const directoryRoleHandler: ResourceHandler = {
   naturalId: (spec) => `${spec.mount}/roles/${spec.name}`,
   importId: (id) => apiPathImportId(id, 'roles', 'directory/roles/app'),
 
-  async read(ctx, id, desired): Promise<Observed | undefined> {
+  async read(ctx, id): Promise<Observed | undefined> {
     const { mount, name } = splitApiPath(id, 'roles');
     const r = await client(ctx).readRole(mount, name);
     if (!r) return undefined;
     return {
       fields: {
         mount, name, serviceAccountName: r.service_account_name,
-        // Without a ttl of its own the role follows the configuration's: nothing to compare.
-        ...(desired === undefined || desired.ttl !== undefined ? { ttl: normalDuration(r.ttl) } : {}),
+        // A spec without a ttl (the role follows the configuration's) never compares it.
+        ttl: normalDuration(r.ttl),
       },
       outputs: { passwordLastSet: r.password_last_set ?? '', lastServiceRotation: r.last_service_rotation ?? '' },
     };
