@@ -1,5 +1,5 @@
+import { Candidate, HandlerContext, Observed, ResourceHandler, Spec, Written } from '../core/engine/handler';
 import { ApiError } from '../core/http/api-error';
-import { HandlerContext, Observed, ResourceHandler, Spec, Written } from '../core/engine/handler';
 import { AgentPool as AgentPoolDoc, DELETABLE_AGENT_STATUSES } from './client/agent-pools';
 import { orgAndName, platformClient, sortedStrings } from './handler-util';
 
@@ -15,10 +15,14 @@ async function poolId(ctx: HandlerContext, id: string): Promise<string | undefin
 }
 
 async function findByName(ctx: HandlerContext, organization: string, name: string): Promise<string | undefined> {
+  return (await findPoolByName(ctx, organization, name))?.id;
+}
+
+async function findPoolByName(ctx: HandlerContext, organization: string, name: string): Promise<AgentPoolDoc | undefined> {
   const api = platformClient(ctx).agentPools;
   const org = await platformClient(ctx).organizations.show(organization);
   if (!org) return undefined;
-  for await (const p of api.iterate(organization, { q: name })) if (p.name === name) return p.id;
+  for await (const p of api.iterate(organization, { q: name })) if (p.name === name) return p;
   return undefined;
 }
 
@@ -51,8 +55,11 @@ export const agentPoolHandler: ResourceHandler = {
     return undefined;
   },
 
-  find(ctx, spec): Promise<string | undefined> {
-    return findByName(ctx, String(spec.organization), String(spec.name));
+  uniqueFindKey: true,
+
+  async find(ctx, spec): Promise<Candidate[]> {
+    const p = await findPoolByName(ctx, String(spec.organization), String(spec.name));
+    return p ? [{ id: p.id, createdAt: p.createdAt }] : [];
   },
 
   importId(id: string): string {
@@ -60,7 +67,9 @@ export const agentPoolHandler: ResourceHandler = {
     throw new Error(`agent pool import id "${id}" must be a pool id (apool-…) or <organization>/<pool name>`);
   },
 
-  async read(ctx, id, hint): Promise<Observed | undefined> {
+  async read(ctx, id, desired, prior): Promise<Observed | undefined> {
+    // Where to look first and whether the cleanup is asked for: the app's spec, else the last apply's.
+    const hint = desired ?? prior?.spec;
     const found = await locate(ctx, id, hint);
     if (!found) return undefined;
     const { pool: p, organization } = found;
@@ -73,7 +82,7 @@ export const agentPoolHandler: ResourceHandler = {
     // Not a setting the API holds but an action: only where the app (or the last apply) asks for the
     // cleanup does the pool read as "done" (true) or "to do" (false); elsewhere it is compared with the last apply.
     if (hint?.deleteInactiveAgents === true) fields.deleteInactiveAgents = !(await hasInactive(ctx, p.id));
-    return { fields, outputs: outputsOf(p) };
+    return { fields, outputs: outputsOf(p), id: p.id };
   },
 
   async create(ctx, spec): Promise<Written> {

@@ -33,7 +33,7 @@ test('create, read, no-op, rename and scope in place, find by name, import by na
   expect(deleteInactiveAgents).toBe(false);
   expect((await handler.read(ctx, w.id, desired))!.fields).toEqual(held);
   expect((await handler.read(ctx, w.id))!.fields).toEqual(held);
-  expect(await handler.find!(ctx, desired)).toBe(w.id);
+  expect((await handler.find!(ctx, desired))[0]?.id).toBe(w.id);
   const renamed = spec({ name: 'renamed' });
   await handler.update(ctx, w.id, renamed, [], prior(w.id, desired));
   const { deleteInactiveAgents: _unasked, ...renamedHeld } = renamed;
@@ -47,7 +47,7 @@ test('create, read, no-op, rename and scope in place, find by name, import by na
   expect((await handler.read(ctx, w.id))!.fields).toMatchObject({ organization: 'h-ap' });
   await handler.delete(ctx, w.id, prior(w.id, renamed));
   expect(await handler.read(ctx, w.id)).toBeUndefined();
-  expect(await handler.find!(ctx, renamed)).toBeUndefined();
+  expect((await handler.find!(ctx, renamed))[0]?.id).toBeUndefined();
   await handler.delete(ctx, w.id, prior(w.id, renamed));
 });
 
