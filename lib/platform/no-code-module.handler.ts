@@ -73,7 +73,9 @@ export const noCodeModuleHandler: ResourceHandler = {
     const ref = moduleRef(id);
     const fields: Spec = {
       organization: m.organization.id,
-      versionPin: desired && desired.versionPin === null ? null : m.versionPin,
+      // The server's pin. A spec without one leaves it unmanaged (never compared); a spec recorded by an
+      // older converge holds null for that, which the hint (desired or last-applied spec) keeps meaning.
+      versionPin: desired?.versionPin === null ? null : m.versionPin,
       enabled: m.enabled,
       variableOptions: optionsOf(m),
     };

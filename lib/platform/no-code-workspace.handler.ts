@@ -69,8 +69,9 @@ export const noCodeWorkspaceHandler: ResourceHandler = {
       name: ws.name,
       description: ws.description,
       autoApply: ws.autoApply,
-      // Unmanaged (null) unless the app names a version; an available upgrade shows as a version change.
-      moduleVersion: desired?.moduleVersion == null ? (desired ? null : version) : version,
+      // The version the workspace runs; a spec without one leaves it unmanaged (never compared), and an
+      // older converge's null for that is kept by the hint. An available upgrade shows as a version change.
+      moduleVersion: desired?.moduleVersion === null ? null : version,
     };
     // The workspace document names its no-code module version, not the module: the desired one stands.
     if (desired?.noCodeModuleId !== undefined) fields.noCodeModuleId = desired.noCodeModuleId;

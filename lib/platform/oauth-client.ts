@@ -4,6 +4,7 @@ import { SecretValue } from '../core/constructs/secret-value';
 import { check, checkOneOf } from '../core/constructs/validation';
 import { checkBoolean, checkString, checkStringList } from './prop-checks';
 import { PlatformProvider } from './provider';
+import { stringSet } from '../core/string-set';
 
 /** The VCS providers an OAuth client connects to. */
 export enum VcsServiceProvider {
@@ -149,7 +150,7 @@ export class OAuthClient extends Resource {
       secret: p.secret ?? null,
       rsaPublicKey: p.rsaPublicKey ?? null,
       organizationScoped: p.organizationScoped ?? true,
-      projects: [...(p.projects ?? [])].sort(),
+      projects: stringSet(p.projects),
     };
   }
 }
