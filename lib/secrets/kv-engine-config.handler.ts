@@ -24,6 +24,9 @@ export const kvEngineConfigHandler: ResourceHandler = {
   api: 'secrets',
   replaceFields: ['mount'],
 
+  // A mount's configuration always exists (its defaults): a construct takes it over; delete resets it.
+  alwaysExists: true,
+
   naturalId(spec) {
     return spec.mount as string;
   },

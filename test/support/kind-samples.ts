@@ -140,7 +140,7 @@ export const KIND_SAMPLES: Record<string, KindSample> = {
   'secrets.KvEngineConfig': {
     weight: 3,
     // A mount's configuration always exists (its defaults): taking it over is adopting it.
-    build: (stack, i) => { new KvEngineConfig(stack, `kvcfg${i}`, { mount: `t-kv-${i}`, maxVersions: 7, deleteVersionAfter: '60m', adoptExisting: true }); },
+    build: (stack, i) => { new KvEngineConfig(stack, `kvcfg${i}`, { mount: `t-kv-${i}`, maxVersions: 7, deleteVersionAfter: '60m' }); },
     count: (env, n) => countWhere(n, async (i) => (await secretsGet(env, `t-kv-${i}/config`))?.data?.max_versions === 7),
   },
   'secrets.TotpKey': {
