@@ -1,7 +1,18 @@
-import { Candidate, HandlerContext, Observed, ResourceHandler, Spec, Written } from '../core/engine/handler';
+import { Candidate, HandlerContext, Observed, PrefetchWant, ResourceHandler, Spec, Written } from '../core/engine/handler';
 import { ApiError } from '../core/http/api-error';
 import { AgentPool as AgentPoolDoc, DELETABLE_AGENT_STATUSES } from './client/agent-pools';
-import { orgAndName, platformClient, sortedStrings } from './handler-util';
+import { orgAndName, platformClient, prefetchByOrganization, sortedStrings } from './handler-util';
+
+/** A pool as the plan compares it, in the organization that holds it. */
+function observedOf(p: AgentPoolDoc, organization: string | undefined): Observed & { fields: Spec } {
+  const fields: Spec = {
+    organization,
+    name: p.name,
+    organizationScoped: p.organizationScoped,
+    allowedWorkspaces: sortedStrings(p.allowedWorkspaces.map((w) => w.id)),
+  };
+  return { fields, outputs: outputsOf(p), id: p.id };
+}
 
 function outputsOf(p: AgentPoolDoc): Record<string, unknown> {
   return { id: p.id, name: p.name, agentCount: p.agentCount };
@@ -67,22 +78,30 @@ export const agentPoolHandler: ResourceHandler = {
     throw new Error(`agent pool import id "${id}" must be a pool id (apool-…) or <organization>/<pool name>`);
   },
 
+  /**
+   * Where an organization holds two or more of the pools wanted, one list of its pools answers them
+   * (unless the cleanup of inactive agents is asked for: that reads each pool's agents).
+   */
+  async prefetch(ctx, wanted: readonly PrefetchWant[]) {
+    const plain = wanted.filter((w) => w.desired.deleteInactiveAgents !== true && w.prior?.spec.deleteInactiveAgents !== true);
+    return prefetchByOrganization(plain, async (organization) => {
+      const found = new Map<string, Observed>();
+      for await (const p of platformClient(ctx).agentPools.iterate(organization)) found.set(p.id, observedOf(p, organization));
+      return found;
+    });
+  },
+
   async read(ctx, id, desired, prior): Promise<Observed | undefined> {
     // Where to look first and whether the cleanup is asked for: the app's spec, else the last apply's.
     const hint = desired ?? prior?.spec;
     const found = await locate(ctx, id, hint);
     if (!found) return undefined;
     const { pool: p, organization } = found;
-    const fields: Spec = {
-      organization,
-      name: p.name,
-      organizationScoped: p.organizationScoped,
-      allowedWorkspaces: sortedStrings(p.allowedWorkspaces.map((w) => w.id)),
-    };
+    const observed = observedOf(p, organization);
     // Not a setting the API holds but an action: only where the app (or the last apply) asks for the
     // cleanup does the pool read as "done" (true) or "to do" (false); elsewhere it is compared with the last apply.
-    if (hint?.deleteInactiveAgents === true) fields.deleteInactiveAgents = !(await hasInactive(ctx, p.id));
-    return { fields, outputs: outputsOf(p), id: p.id };
+    if (hint?.deleteInactiveAgents === true) observed.fields.deleteInactiveAgents = !(await hasInactive(ctx, p.id));
+    return observed;
   },
 
   async create(ctx, spec): Promise<Written> {
@@ -97,9 +116,11 @@ export const agentPoolHandler: ResourceHandler = {
     const p = await platformClient(ctx).agentPools.update(resolved, {
       name: spec.name as string, organizationScoped: spec.organizationScoped as boolean, allowedWorkspaces: sortedStrings(spec.allowedWorkspaces),
     });
-    if (spec.deleteInactiveAgents === true) await deleteInactive(ctx, resolved);
-    const after = await platformClient(ctx).agentPools.show(resolved);
-    return { id: resolved, outputs: outputsOf(after ?? p) };
+    // The PATCH answers the pool: read it again only when agents were deleted (its agent count changed).
+    if (spec.deleteInactiveAgents === true && await deleteInactive(ctx, resolved) > 0) {
+      return { id: resolved, outputs: outputsOf((await platformClient(ctx).agentPools.show(resolved)) ?? p) };
+    }
+    return { id: resolved, outputs: outputsOf(p) };
   },
 
   async delete(ctx, id): Promise<void> {

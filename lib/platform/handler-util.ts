@@ -1,4 +1,5 @@
-import { HandlerContext } from '../core/engine/handler';
+import { HandlerContext, Observed, PrefetchWant } from '../core/engine/handler';
+import { ApiError } from '../core/http/api-error';
 import { PlatformClient } from './client/platform-client';
 import { stringSet } from '../core/string-set';
 
@@ -16,4 +17,36 @@ export function orgAndName(id: string): { organization: string; name: string } |
 /** A list of ids the platform keeps as a set, each once and sorted (so that neither order nor repeats show as a change). */
 export function sortedStrings(v: unknown): string[] {
   return Array.isArray(v) ? stringSet(v.map(String)) : [];
+}
+
+/**
+ * Prefetch for kinds listed per organization (agent pools, OAuth clients): where an organization holds
+ * two or more of the objects wanted (by the app's or the last apply's organization), one list of the
+ * organization answers them; an object not in that list is left to be read one by one (it may have
+ * moved). An organization that is gone answers nothing.
+ */
+export async function prefetchByOrganization(wanted: readonly PrefetchWant[],
+  list: (organization: string) => Promise<Map<string, Observed>>): Promise<Map<string, Observed | null>> {
+  const byOrg = new Map<string, PrefetchWant[]>();
+  for (const w of wanted) {
+    const org = (w.prior?.spec.organization ?? w.desired.organization);
+    if (typeof org !== 'string' || !w.prior) continue;
+    byOrg.set(org, [...(byOrg.get(org) ?? []), w]);
+  }
+  const known = new Map<string, Observed | null>();
+  for (const [org, ws] of byOrg) {
+    if (ws.length < 2) continue;
+    let listed: Map<string, Observed>;
+    try {
+      listed = await list(org);
+    } catch (e) {
+      if (e instanceof ApiError && e.status === 404) continue;
+      throw e;
+    }
+    for (const w of ws) {
+      const o = listed.get(w.id);
+      if (o) known.set(w.id, o);
+    }
+  }
+  return known;
 }

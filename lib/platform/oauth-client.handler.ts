@@ -1,9 +1,25 @@
-import { Candidate, HandlerContext, Observed, ResourceHandler, Spec, Written } from '../core/engine/handler';
+import { Candidate, HandlerContext, Observed, PrefetchWant, ResourceHandler, Spec, Written } from '../core/engine/handler';
 import { OAuthClient as OAuthClientDoc, ServiceProvider } from './client/oauth-clients';
-import { platformClient, sortedStrings } from './handler-util';
+import { platformClient, prefetchByOrganization, sortedStrings } from './handler-util';
 
 /** Fields the update body does not accept: a change replaces the client. */
 const REPLACE = ['organization', 'serviceProvider', 'httpUrl', 'apiUrl', 'oauthToken', 'privateKey'];
+
+/** A client as the plan compares it (from a read or from its organization's list). */
+function observedOf(c: OAuthClientDoc): Observed {
+  const fields: Spec = {
+    organization: c.organization.id,
+    name: c.name,
+    serviceProvider: c.serviceProvider,
+    key: c.key ?? null,
+    httpUrl: c.httpUrl,
+    apiUrl: c.apiUrl,
+    rsaPublicKey: c.rsaPublicKey ?? null,
+    organizationScoped: c.organizationScoped,
+    projects: sortedStrings(c.projects.map((p) => p.id)),
+  };
+  return { fields, outputs: outputsOf(c) };
+}
 
 function outputsOf(c: OAuthClientDoc): Record<string, unknown> {
   return { id: c.id, oauthTokenId: c.oauthTokens?.[0]?.id ?? null, callbackUrl: c.callbackUrl, connectPath: c.connectPath };
@@ -42,20 +58,18 @@ export const oauthClientHandler: ResourceHandler = {
 
   async read(ctx, id): Promise<Observed | undefined> {
     const c = await platformClient(ctx).oauthClients.show(id);
-    if (!c) return undefined;
-    const fields: Spec = {
-      organization: c.organization.id,
-      name: c.name,
-      serviceProvider: c.serviceProvider,
-      key: c.key ?? null,
-      httpUrl: c.httpUrl,
-      apiUrl: c.apiUrl,
-      rsaPublicKey: c.rsaPublicKey ?? null,
-      organizationScoped: c.organizationScoped,
-      projects: sortedStrings(c.projects.map((p) => p.id)),
-    };
-    return { fields, outputs: outputsOf(c) };
+    return c ? observedOf(c) : undefined;
   },
+
+  /** Where an organization holds two or more of the clients wanted, one list of its clients answers them all. */
+  async prefetch(ctx, wanted: readonly PrefetchWant[]) {
+    return prefetchByOrganization(wanted, async (organization) => {
+      const found = new Map<string, Observed>();
+      for await (const c of platformClient(ctx).oauthClients.iterate(organization)) found.set(c.id, observedOf(c));
+      return found;
+    });
+  },
+
 
   async create(ctx, spec): Promise<Written> {
     const c = await platformClient(ctx).oauthClients.create(String(spec.organization), {
@@ -85,8 +99,8 @@ export const oauthClientHandler: ResourceHandler = {
       ...(secretChanged ? { secret: (spec.secret as string | null) ?? null } : {}),
     });
     await syncProjects(ctx, id, updated.projects.map((p) => p.id), sortedStrings(spec.projects));
-    const c = await api.show(id);
-    return { id, outputs: outputsOf(c ?? updated) };
+    // The PATCH answers the client; the projects are no output: nothing to read again.
+    return { id, outputs: outputsOf(updated) };
   },
 
   async delete(ctx, id): Promise<void> {
