@@ -5,11 +5,15 @@
 // BENCH_PARALLELISM (default 10,50: Terraform's default and a wider one), BENCH_OUT (default bench/results.json).
 'use strict';
 const { spawn } = require('child_process');
+const crypto = require('crypto');
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
 const { Pool } = require('undici');
 const { mix } = require('./mix');
+
+/** A random state key for the runs (the key rules require 32 random bytes). */
+const BENCH_KEY = crypto.randomBytes(32).toString('hex');
 
 const root = path.resolve(__dirname, '..');
 const cli = path.join(root, 'bin', 'converge');
@@ -100,7 +104,7 @@ async function main() {
       for (const parallelism of parallelisms) {
         const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-run-'));
         const emu = await startEmulator(latency, dir);
-        const env = { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1', ...emu.env, CONVERGE_DIR: path.join(dir, '.converge'), CONVERGE_STATE_KEY: 'bench' };
+        const env = { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1', ...emu.env, CONVERGE_DIR: path.join(dir, '.converge'), CONVERGE_STATE_KEY: BENCH_KEY };
         const common = ['--synth-dir', synthDir, '--parallelism', String(parallelism)];
         const steps = [
           ['apply (all creates)', ['apply', ...common, '--auto-approve']],

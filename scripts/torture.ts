@@ -13,7 +13,7 @@ async function main(): Promise<void> {
   const rounds = arg('--rounds', 50);
   const emulatorEvery = arg('--emulator-every', 5);
   const emulator = await EmulatorProcess.start(['--latency-ms', '3']);
-  const env = { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1', CONVERGE_DIR: `${tempDir()}/.converge`, CONVERGE_STATE_KEY: 'torture-key',
+  const env = { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1', CONVERGE_DIR: `${tempDir()}/.converge`, CONVERGE_STATE_KEY: process.env.CONVERGE_STATE_KEY,
     PLANTED_OAUTH_TOKEN: process.env.PLANTED_OAUTH_TOKEN, PLANTED_KV_PASSWORD: process.env.PLANTED_KV_PASSWORD };
   try {
     const dir = synthApp((stack) => buildMixedStack(stack), 'torture');

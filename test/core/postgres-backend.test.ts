@@ -6,6 +6,8 @@ import { LockedError, StateDocument, StateRecord } from '../../lib/core/state/st
 import { StateStore } from '../../lib/core/state/state-store';
 import { startPostgres, TestPostgres } from '../support/postgres';
 
+process.env.CONVERGE_STATE_KEY = '207abe08218563fad1f60169d3d5af0dc51c95c013eac02a1d61148542fe0894'; // 32 bytes as hex
+
 const rec = (id: string): StateRecord => ({ kind: 'secrets.KvSecret', status: 'created', id, spec: { path: id, n: 1 }, hmacs: {},
   outputs: { version: 2 }, dependsOn: [], removalPolicy: 'destroy', provider: { api: 'secrets', addressEnv: 'A', tokenEnv: 'T' } });
 const doc = (stack: string, serial: number, lineage: string, resources: Record<string, StateRecord> = {}): StateDocument =>
@@ -61,7 +63,7 @@ describe('PostgreSQL state backend', () => {
     await s.put('secrets.a', undefined);
     const other = open();
     const back = await other.read('rt');
-    expect(back).toEqual({ version: 1, stack: 'rt', serial: 3, lineage: s.lineage, resources: { 'secrets.b': rec('b') } });
+    expect(back).toEqual({ version: 1, stack: 'rt', serial: 3, lineage: s.lineage, resources: { 'secrets.b': rec('b') }, keyCheck: expect.any(String) });
     await other.write(doc('rt-2', 1, 'L2', { x: rec('x') }));
     expect(await b.stacks()).toEqual(expect.arrayContaining(['rt', 'rt-2']));
     const rows = await sql<{ stack: string; serial: string; lineage: string }>(

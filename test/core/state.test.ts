@@ -8,7 +8,7 @@ import { LocalBackend } from '../../lib/core/state/local-backend';
 import { LockedError } from '../../lib/core/state/state-model';
 import { StateStore } from '../../lib/core/state/state-store';
 
-process.env.CONVERGE_STATE_KEY = 'unit-test-key';
+process.env.CONVERGE_STATE_KEY = '1d4afacf2d7e7574c8cd2c23ba7987bfc83e9087a65f80149854a5d020564d9b'; // 32 bytes as hex, as the key rules require
 const dir = () => fs.mkdtempSync(path.join(os.tmpdir(), 'converge-state-'));
 const rec = (id: string) => ({ kind: 'k', status: 'created' as const, id, spec: {}, hmacs: {}, outputs: {}, dependsOn: [],
   removalPolicy: 'destroy' as const, provider: { api: 'secrets' as const, addressEnv: 'A', tokenEnv: 'T' } });

@@ -16,7 +16,7 @@ describe('crash torture', () => {
 
   test('SIGKILL at random moments, the emulator killed and restarted too: each object once, state matches the APIs', async () => {
     const emulator = await EmulatorProcess.start(['--latency-ms', '3']);
-    const env = { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1', CONVERGE_DIR: `${tempDir()}/.converge`, CONVERGE_STATE_KEY: 'torture-key',
+    const env = { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1', CONVERGE_DIR: `${tempDir()}/.converge`, CONVERGE_STATE_KEY: process.env.CONVERGE_STATE_KEY,
       PLANTED_OAUTH_TOKEN: process.env.PLANTED_OAUTH_TOKEN, PLANTED_KV_PASSWORD: process.env.PLANTED_KV_PASSWORD };
     try {
       const dir = synthApp((stack) => buildMixedStack(stack), 'torture');

@@ -7,7 +7,8 @@ import { Progress } from '../progress';
 import { renderPlan } from '../render-plan';
 import { tuning, withLockedState } from '../session';
 import { loadStacks, selectStacks } from '../workspace';
-import { PlanCommandOptions, readSavedPlan } from './plan';
+import { readSavedPlan } from '../plan-file';
+import { PlanCommandOptions } from './plan';
 
 export interface ApplyCommandOptions extends PlanCommandOptions {
   readonly autoApprove?: boolean;
@@ -34,7 +35,8 @@ export async function applyCommand(planFile: string | undefined, opts: ApplyComm
   let failed = 0;
   for (const desired of stacks) {
     const operation = opts.destroy ? 'destroy' : 'apply';
-    const code = await withLockedState(desired.stack, operation, t, out, async (state, clients) => {
+    let interruptedWith: number | undefined;
+    const code = await withLockedState(desired.stack, operation, t, out, async (state, clients, _backend, interrupts) => {
       let plan: StackPlan;
       if (saved) {
         plan = saved.find((p) => p.stack === desired.stack)!;
@@ -55,14 +57,31 @@ export async function applyCommand(planFile: string | undefined, opts: ApplyComm
         return 1;
       }
       const progress = new Progress(out, plan.items.filter((i) => !['noop'].includes(i.action)).length);
-      const result = await applyPlan(plan, state, clients, { parallelism: t.parallelism, onEvent: (e) => progress.event(e) });
+      const result = await applyPlan(plan, state, clients, { parallelism: t.parallelism, onEvent: (e) => progress.event(e), signal: interrupts.signal });
       progress.finish();
-      summarise(result, clients.stats, out, opts.destroy ? 'Destroy' : 'Apply');
+      interruptedWith = interrupts.exitCode;
+      if (interrupts.by) summariseInterrupted(result, out, opts.destroy ? 'Destroy' : 'Apply', interrupts.by, plan.stack);
+      else summarise(result, clients.stats, out, opts.destroy ? 'Destroy' : 'Apply');
       return result.failed.length ? 1 : 0;
-    });
+    }, { graceful: true });
+    // Stacks after an interrupted one are not started.
+    if (interruptedWith !== undefined) return interruptedWith;
     failed += code;
   }
   return failed ? 1 : 0;
+}
+
+/** After SIGINT or SIGTERM: what was done, what failed, and what was not started. */
+function summariseInterrupted(r: ApplyResult, out: Output, verb: string, by: string, stack: string): void {
+  const c = out.c;
+  out.result('');
+  out.result(c.yellow(`${verb} of stack ${stack} interrupted by ${by}: ${r.done.length} done, ${r.failed.length} failed, ` +
+    `${r.skipped.length} not started. State holds what was done; the lock is released.`));
+  for (const d of r.done) out.result(`  done        ${d.address} (${d.action})`);
+  for (const f of r.failed) out.result(c.red(`  failed      ${f.address} (${f.action}): ${f.error}`));
+  // Whether skipped for the interrupt or for a dependency that was itself not started: not started.
+  for (const s of r.skipped) out.result(c.yellow(`  not started ${s.address} (${s.action})`));
+  out.result(`Run converge ${verb === 'Destroy' ? 'destroy' : 'apply'} again to finish.`);
 }
 
 function summarise(r: ApplyResult, stats: { requests: number; retries: number }, out: Output, verb: string): void {

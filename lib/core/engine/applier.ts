@@ -14,6 +14,8 @@ export interface ApplyOptions {
   /** Operations in flight at once against each API. @default 10 */
   readonly parallelism?: number;
   readonly onEvent?: (e: ApplyEvent) => void;
+  /** When aborted (SIGINT, SIGTERM), operations not yet started are skipped ('interrupted'); those in flight finish. */
+  readonly signal?: AbortSignal;
 }
 
 /** Progress of one operation. */
@@ -76,6 +78,7 @@ export async function applyPlan(plan: StackPlan, state: StateStore, clients: Api
   };
 
   const run = async (item: PlanItem, op: () => Promise<void>): Promise<boolean> => {
+    if (opts.signal?.aborted) return skip(item, 'interrupted');
     const quiet = item.action === 'noop';
     const t0 = Date.now();
     if (!quiet) emit({ address: item.address, action: item.action, phase: 'start' });

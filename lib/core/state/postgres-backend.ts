@@ -1,7 +1,7 @@
 import * as crypto from 'crypto';
 import * as os from 'os';
 import { Client, Pool, PoolClient } from 'pg';
-import { LockedError, LockHandle, LockInfo, StateBackend, StateDocument } from './state-model';
+import { assertReadableFormat, LockedError, LockHandle, LockInfo, StateBackend, StateDocument } from './state-model';
 
 /** Default table of states; its lock table is the same name with `_locks` in place of `_state`. */
 export const DEFAULT_STATE_TABLE = 'converge_state';
@@ -68,7 +68,9 @@ export class PostgresBackend implements StateBackend {
   public async read(stack: string): Promise<StateDocument | undefined> {
     await this.ensureTables();
     const r = await this.pool.query<{ document: StateDocument }>(`SELECT document FROM ${this.stateTable} WHERE stack = $1`, [stack]);
-    return r.rows[0]?.document;
+    const doc = r.rows[0]?.document;
+    if (doc) assertReadableFormat(doc, `the state of stack "${stack}" in ${this.describe()}`);
+    return doc;
   }
 
   public async write(doc: StateDocument, options: { force?: boolean } = {}): Promise<void> {
