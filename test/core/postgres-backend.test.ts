@@ -110,6 +110,34 @@ describe('PostgreSQL state backend', () => {
     await h.release();
   });
 
+  test('a lock whose server session is terminated is lost: every further write is refused, another run can lock', async () => {
+    const a = open();
+    const held = await a.lock('lost', 'apply');
+    const s = await StateStore.open(a, 'lost');
+    await s.put('secrets.a', rec('a'));
+    const [{ backend_pid: pid }] = await sql<{ backend_pid: number }>("SELECT backend_pid FROM converge_locks WHERE stack = 'lost'");
+    const [{ ok }] = await sql<{ ok: boolean }>('SELECT pg_terminate_backend($1) AS ok', [pid]);
+    expect(ok).toBe(true);
+    // Refused whether or not the client has noticed yet: the write checks the lock inside its transaction.
+    await expect(s.put('secrets.b', rec('b'))).rejects.toThrow(/lost the lock of stack "lost" in postgres \(.*\): .*refusing to write state/);
+    // Once the server has dropped the lock another run takes it; the first still writes nothing.
+    const b = open();
+    let other;
+    for (let i = 0; i < 100 && !other; i++) {
+      other = await b.lock('lost', 'apply').catch((e: unknown) => {
+        if (!(e instanceof LockedError)) throw e;
+        return new Promise<undefined>((r) => setTimeout(() => r(undefined), 50));
+      });
+    }
+    expect(other).toBeDefined();
+    await expect(a.write({ ...s.document, serial: 99 })).rejects.toThrow(/lost the lock of stack "lost"/);
+    expect((await b.read('lost'))?.resources).toEqual({ 'secrets.a': rec('a') });
+    await held.release();
+    // The first run's release did not remove the second run's lock.
+    expect((await sql<{ id: string }>("SELECT id FROM converge_locks WHERE stack = 'lost'")).map((r) => r.id)).toEqual([other!.info.id]);
+    await other!.release();
+  });
+
   test('the server releases the lock when the holding process is killed with SIGKILL', async () => {
     const child = holder('killed');
     const id = await lockedId(child);
