@@ -19,7 +19,8 @@ async function confirm(question: string): Promise<boolean> {
     throw new Error('apply needs confirmation: run it in a terminal, or pass --auto-approve (CI)');
   }
   const rl = readline.createInterface({ input: process.stdin, output: process.stdout });
-  const answer = await new Promise<string>((r) => rl.question(question, r));
+  // Ctrl-C at the prompt (a keypress in the terminal's raw mode, not a signal) answers no.
+  const answer = await new Promise<string>((r) => { rl.on('SIGINT', () => r('')); rl.question(question, r); });
   rl.close();
   return answer.trim() === 'yes';
 }
