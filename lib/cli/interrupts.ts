@@ -59,11 +59,11 @@ export class Interrupts {
       this.exit(EXIT_CODES[s]);
       return;
     }
-    this.out.warn(`converge: interrupted by ${s}: starting nothing new, waiting up to ${Math.round(this.graceMs / 1000)} s ` +
+    this.out.warn(`converge: interrupted by ${s}: starting nothing new, waiting up to ${seconds(this.graceMs)} ` +
       'for the operations in flight, then writing state and releasing the lock (interrupt again to exit at once)');
     this.controller.abort();
     this.timer = setTimeout(() => {
-      this.out.warn(`converge: operations still in flight after ${Math.round(this.graceMs / 1000)} s: exiting; ` +
+      this.out.warn(`converge: operations still in flight after ${seconds(this.graceMs)}: exiting; ` +
         `released the lock of stack ${this.stack}; the next run finds what they did`);
       this.exit(EXIT_CODES[s]);
     }, this.graceMs);
@@ -78,4 +78,8 @@ export class Interrupts {
     const bound = new Promise((r) => setTimeout(r, 2000).unref());
     void Promise.race([release, bound]).then(() => process.exit(code));
   }
+}
+
+function seconds(ms: number): string {
+  return `${Number((ms / 1000).toFixed(1))} s`;
 }

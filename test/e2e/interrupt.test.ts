@@ -123,4 +123,23 @@ describe('interrupts', () => {
     expect(plan.status).toBe(0);
     expect(plan.stderr).toBe('');
   });
+
+  test('operations still in flight when the grace period ends: exit 130 with the lock released; the next apply recovers them', async () => {
+    const slow = await startWorld({ latencyMs: 600 });
+    try {
+      const dir = synthApp((s) => { for (let i = 0; i < 3; i++) new KvSecret(s, `kv${i}`, { path: `grace/s${i}`, data: { n: String(i) } }); }, 'grace');
+      const env = { ...slow.env, CONVERGE_INTERRUPT_GRACE_MS: '200' };
+      const r = await interrupted(['apply', '--synth-dir', dir, '--auto-approve', '--parallelism', '1'], env, (out) => out.includes('create…'), 'SIGINT');
+      expect(r.status).toBe(130);
+      expect(r.stderr).toMatch(/operations still in flight after 0\.2 s: exiting; released the lock of stack grace/);
+      expect(fs.existsSync(path.join(slow.env.CONVERGE_DIR!, 'stacks', 'grace', 'lock.json'))).toBe(false);
+      const again = await cliAsync(['apply', '--synth-dir', dir, '--auto-approve'], slow.env);
+      expect(again.status).toBe(0);
+      const versions = await kvVersions(slow, 'grace');
+      expect(Object.keys(versions)).toHaveLength(3);
+      expect(Object.values(versions).every((v) => v === 1)).toBe(true);
+    } finally {
+      await slow.stop();
+    }
+  });
 });
