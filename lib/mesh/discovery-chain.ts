@@ -61,7 +61,7 @@ export class DiscoveryChain extends DataSource {
   private readonly props: DiscoveryChainProps;
 
   constructor(scope: Construct, id: string, props: DiscoveryChainProps) {
-    super(scope, id, 'mesh.DiscoveryChain', 'mesh', props.provider);
+    super(scope, id, 'mesh.DiscoveryChain', 'mesh', props.provider, props);
     this.props = props;
     if (typeof props.service !== 'string' || props.service === '') throw new ValidationError(this, 'service', 'is required');
     if (props.service.includes('/') || props.service === '.' || props.service === '..') {

@@ -51,7 +51,7 @@ export class Agents extends DataSource {
   private readonly props: AgentsProps;
 
   constructor(scope: Construct, id: string, props: AgentsProps) {
-    super(scope, id, 'platform.Agents', 'platform', props.provider);
+    super(scope, id, 'platform.Agents', 'platform', props.provider, props);
     this.props = props;
     checkString(this, 'agentPoolId', props.agentPoolId, { required: true, allowRef: true });
     check(props.statuses === undefined || Array.isArray(props.statuses), this, 'statuses', 'must be a list of AgentStatus');

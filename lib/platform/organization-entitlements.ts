@@ -26,7 +26,7 @@ export class OrganizationEntitlements extends DataSource {
   public readonly organization: string;
 
   constructor(scope: Construct, id: string, props: OrganizationEntitlementsProps) {
-    super(scope, id, 'platform.OrganizationEntitlements', 'platform', props.provider);
+    super(scope, id, 'platform.OrganizationEntitlements', 'platform', props.provider, props);
     // Naming the organization orders this construct after an Organization construct of that name.
     if (typeof props.organization === 'string') this._dependOnNamed('platform.Organization', props.organization);
     check(typeof props.organization === 'string' && /^[A-Za-z0-9_-]+$/.test(props.organization), this, 'organization',

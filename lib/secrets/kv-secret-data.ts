@@ -38,7 +38,7 @@ export class KvSecretData extends DataSource {
   private readonly props: KvSecretDataProps;
 
   constructor(scope: Construct, id: string, props: KvSecretDataProps) {
-    super(scope, id, 'secrets.KvSecretData', 'secrets', props.provider);
+    super(scope, id, 'secrets.KvSecretData', 'secrets', props.provider, props);
     this.props = props;
     checkMount(this, props.mount ?? 'secret');
     checkKvPath(this, props.path);

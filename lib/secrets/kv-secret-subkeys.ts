@@ -41,7 +41,7 @@ export class KvSecretSubkeys extends DataSource {
   private readonly props: KvSecretSubkeysProps;
 
   constructor(scope: Construct, id: string, props: KvSecretSubkeysProps) {
-    super(scope, id, 'secrets.KvSecretSubkeys', 'secrets', props.provider);
+    super(scope, id, 'secrets.KvSecretSubkeys', 'secrets', props.provider, props);
     this.props = props;
     checkMount(this, props.mount ?? 'secret');
     checkKvPath(this, props.path);

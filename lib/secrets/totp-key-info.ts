@@ -31,7 +31,7 @@ export class TotpKeyInfo extends DataSource {
   private readonly props: TotpKeyInfoProps;
 
   constructor(scope: Construct, id: string, props: TotpKeyInfoProps) {
-    super(scope, id, 'secrets.TotpKeyInfo', 'secrets', props.provider);
+    super(scope, id, 'secrets.TotpKeyInfo', 'secrets', props.provider, props);
     this.props = props;
     checkMount(this, props.mount ?? 'totp');
     check(typeof props.name === 'string' && /^[^/]+$/.test(props.name), this, 'name', `"${props.name}" must be a non-empty name without "/"`);

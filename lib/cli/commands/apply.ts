@@ -1,7 +1,7 @@
 import * as readline from 'readline';
 import { ApiClients } from '../../core/engine/api-clients';
 import { applyPlan, ApplyResult } from '../../core/engine/applier';
-import { hasChanges, StackPlan } from '../../core/engine/plan-model';
+import { conflictsOf, hasChanges, StackPlan } from '../../core/engine/plan-model';
 import { planStack } from '../../core/engine/planner';
 import { DesiredStack } from '../../core/model';
 import { StateStore } from '../../core/state/state-store';
@@ -79,6 +79,11 @@ async function applyStack({ desired, saved, opts, t, out, state, clients, interr
     plan = await planStack(desired, state, clients, { parallelism: t.parallelism, refresh: opts.refresh !== false, destroy: opts.destroy });
   }
   renderPlan(plan, out);
+  const conflicts = conflictsOf(plan);
+  if (conflicts.length) {
+    throw new Error(`${conflicts.length} object(s) exist on the API and are not managed by converge; nothing was applied:\n` +
+      conflicts.map((c) => `  ${c.address}: ${c.reason}`).join('\n'));
+  }
   if (!hasChanges(plan)) return 0;
   if (!saved && !opts.autoApprove && !(await confirm(`\nDo you want to perform these actions in stack ${plan.stack}? Only 'yes' will be accepted: `))) {
     out.result('Apply cancelled.');

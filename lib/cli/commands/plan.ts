@@ -1,6 +1,6 @@
 import * as fs from 'fs';
 import { planStack } from '../../core/engine/planner';
-import { hasChanges, StackPlan } from '../../core/engine/plan-model';
+import { conflictsOf, hasChanges, StackPlan } from '../../core/engine/plan-model';
 import { Output } from '../output';
 import { writeSavedPlan } from '../plan-file';
 import { planJson, renderPlan } from '../render-plan';
@@ -36,6 +36,13 @@ export async function planCommand(opts: PlanCommandOptions, out: Output): Promis
   if (opts.json) out.json(planJson(plans));
   else plans.forEach((p) => renderPlan(p, out));
   if (opts.summary) fs.writeFileSync(opts.summary, renderSummary(plans));
+  const conflicts = plans.flatMap(conflictsOf);
+  if (conflicts.length) {
+    // Objects that exist under a construct's identity and are not converge's: nothing is saved or applied.
+    out.error(`${conflicts.length} object(s) exist on the API and are not managed by converge; the plan cannot be applied:\n` +
+      conflicts.map((c) => `  ${c.address}: ${c.reason}`).join('\n'));
+    return 1;
+  }
   if (opts.out) {
     writeSavedPlan(opts.out, plans);
     out.info(`Saved the plan to ${opts.out}. Apply exactly this plan with: converge apply ${opts.out}`);
