@@ -69,7 +69,9 @@ export class LocalBackend implements StateBackend {
       id: crypto.randomUUID(), who: `${os.userInfo().username}@${os.hostname()}`, host: os.hostname(), pid: process.pid,
       operation, since: new Date().toISOString(),
     };
-    for (let attempt = 0; attempt < 3; attempt++) {
+    // Contenders taking over the same stale lock wait for each other a moment, never for a live holder.
+    const deadline = Date.now() + TAKEOVER_WAIT_MS;
+    while (Date.now() < deadline) {
       if (linkExclusively(f, JSON.stringify(info))) return { info, release: async () => this.release(f, info.id) };
       const holder = this.readLock(f);
       if (holder && !this.isStale(holder)) throw new LockedError(stack, holder);
@@ -79,7 +81,7 @@ export class LocalBackend implements StateBackend {
         throw new Error(`state of stack "${stack}" is locked: ${f} exists but holds no lock record yet; ` +
           `try again in a few seconds (an unreadable lock file is taken over once ${UNREADABLE_LOCK_STALE_MS / 1000} s old)`);
       }
-      this.takeOver(f, stack, holder, log);
+      if (!this.takeOver(f, stack, holder, log)) await sleep(20);
     }
     throw new Error(`could not take the lock of stack "${stack}": other runs are taking it at the same time`);
   }
@@ -89,22 +91,23 @@ export class LocalBackend implements StateBackend {
    * checking that it is still the one found stale: two runs taking over the same stale lock
    * must not remove each other's new one.
    */
-  private takeOver(f: string, stack: string, stale: LockInfo | undefined, log: (m: string) => void): void {
+  private takeOver(f: string, stack: string, stale: LockInfo | undefined, log: (m: string) => void): boolean {
     const guard = `${f}.takeover`;
     if (!linkExclusively(guard, String(process.pid))) {
       // Another run is taking over; a guard left by a run that died mid-takeover is cleared once old.
       if (ageMs(guard) > TAKEOVER_GUARD_STALE_MS) fs.rmSync(guard, { force: true });
-      return;
+      return false;
     }
     try {
       const now = this.readLock(f);
-      if (stale ? now?.id !== stale.id : now !== undefined) return; // it changed meanwhile: look again
+      if (stale ? now?.id !== stale.id : now !== undefined) return true; // it changed meanwhile: look again
       if (stale) {
         log(`converge: taking over a stale lock of stack "${stack}" (${stale.operation} by pid ${stale.pid} on ${stale.host} since ${stale.since}; that process is gone)`);
       } else {
         log(`converge: removing the unreadable lock file ${f} of stack "${stack}"`);
       }
       fs.rmSync(f, { force: true });
+      return true;
     } finally {
       fs.rmSync(guard, { force: true });
     }
@@ -161,6 +164,8 @@ export class LocalBackend implements StateBackend {
   }
 }
 
+/** How long a run keeps trying while others take over the same stale lock. */
+const TAKEOVER_WAIT_MS = 15_000;
 /** A takeover guard older than this was left by a run that died while taking over. */
 const TAKEOVER_GUARD_STALE_MS = 10_000;
 /** An unreadable lock file older than this is not a lock being written (converge never shows one unwritten). */
@@ -189,6 +194,10 @@ function linkExclusively(file: string, content: string): boolean {
   } finally {
     fs.rmSync(tmp, { force: true });
   }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms));
 }
 
 function ageMs(file: string): number {
