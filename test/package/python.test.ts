@@ -52,8 +52,8 @@ describe('Python package', () => {
     expect(Object.keys(py[0].resources).sort()).toEqual(['db', 'org', 'web-defaults', 'web-resolver', 'web-router', 'web-splitter']);
     expect(py).toEqual(ts);
     // The dicts spelt the Python way were read (not dropped as unknown keys).
-    expect(py[0].resources['web-resolver'].spec.subsets.v2.onlyPassing).toBe(true);
-    expect(py[0].resources['web-router'].spec.routes[1].match.http.pathPrefix).toBe('/admin');
+    expect((py[0].resources['web-resolver'].spec as any).subsets.v2.onlyPassing).toBe(true);
+    expect((py[0].resources['web-router'].spec as any).routes[1].match.http.pathPrefix).toBe('/admin');
   });
 
   test('plan, apply, a plan with no changes, destroy', async () => {

@@ -11,6 +11,7 @@ import { registerConfigEntryRoutes } from './config-entries';
 import { MeshCore, RequestContext, text } from './context';
 import { registerDiscoveryChainRoutes } from './discovery-chain';
 import { emptyState, MeshState } from './state';
+import { status } from './status';
 import { ConfigEntry } from '../compiler';
 
 /** The trust domain when none is given: a fixed cluster id and the default domain `consul`. */
@@ -73,6 +74,8 @@ export class MeshEmulator implements ApiEmulator, MeshCore {
 
   public async handle(req: EmuRequest): Promise<EmuResponse> {
     try {
+      const served = status(req);
+      if (served) return served;
       const caller = this.authenticate(req);
       if (req.path === '/__admin' || req.path.startsWith('/__admin/')) return this.handleAdmin(req, caller);
       if (caller === 'unknown') return text(403, 'ACL not found');

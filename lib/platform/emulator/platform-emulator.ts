@@ -7,6 +7,7 @@ import { registerAgentPoolRoutes } from './agent-pools';
 import { registerNoCodeRoutes, registerRegistryModuleRoutes, registerWorkspaceRoutes } from './no-code-modules';
 import { registerOAuthClientRoutes } from './oauth-clients';
 import { registerOrganizationRoutes } from './organizations';
+import { ping } from './ping';
 import { registerSelfHostedRoutes } from './self-hosted';
 import { UserRateLimit } from './rate-limit';
 import { Edition, emptyState, PlatformState, TokenRecord, UserRecord } from './state';
@@ -67,7 +68,7 @@ export class PlatformEmulator implements ApiEmulator {
       'X-RateLimit-Limit': String(this.limiter.limit > 0 ? this.limiter.limit : PUBLISHED_LIMIT),
       'X-RateLimit-Reset': limit.resetSeconds.toFixed(3),
     };
-    return withHeaders(this.route(req, caller, limit.allowed), headers);
+    return withHeaders(ping(req) ?? this.route(req, caller, limit.allowed), headers);
   }
 
   public mutates(req: EmuRequest): boolean {

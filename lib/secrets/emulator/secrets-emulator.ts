@@ -5,6 +5,7 @@ import { Engine } from './engine';
 import { ENGINE_FACTORIES } from './engines';
 import { PUSH_MFA_PATH, PushMfaMethods } from './push-mfa';
 import { errors, notFound, objectBody, RequestError } from './responses';
+import { sysHealth } from './sys-health';
 
 /** Options of the secrets service emulator. */
 export interface SecretsEmulatorOptions {
@@ -84,6 +85,8 @@ export class SecretsEmulator implements ApiEmulator {
   }
 
   public async handle(req: EmuRequest): Promise<EmuResponse> {
+    const health = sysHealth(req);
+    if (health) return health;
     if (!this.authorised(req) && !(req.path.startsWith('/v1/') && this.callerTokens.has(req.headers['x-secrets-token'] ?? ''))) {
       return errors(403, 'permission denied');
     }
