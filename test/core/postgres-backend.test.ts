@@ -118,7 +118,9 @@ describe('PostgreSQL state backend', () => {
     const [{ backend_pid: pid }] = await sql<{ backend_pid: number }>("SELECT backend_pid FROM converge_locks WHERE stack = 'lost'");
     const [{ ok }] = await sql<{ ok: boolean }>('SELECT pg_terminate_backend($1) AS ok', [pid]);
     expect(ok).toBe(true);
-    // Refused whether or not the client has noticed yet: the write checks the lock inside its transaction.
+    // Once that server process has exited (until then it still holds the lock, and no one else can take it)...
+    for (let i = 0; i < 200 && (await sql('SELECT 1 FROM pg_stat_activity WHERE pid = $1', [pid])).length > 0; i++) await new Promise((r) => setTimeout(r, 25));
+    // ...a write is refused whether or not the client has noticed yet: it checks the lock inside its transaction.
     await expect(s.put('secrets.b', rec('b'))).rejects.toThrow(/lost the lock of stack "lost" in postgres \(.*\): .*refusing to write state/);
     // Once the server has dropped the lock another run takes it; the first still writes nothing.
     const b = open();
