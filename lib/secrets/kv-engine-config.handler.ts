@@ -2,7 +2,7 @@ import { HandlerContext, Observed, ResourceHandler, Spec, Written } from '../cor
 import { ApiError } from '../core/http/api-error';
 import { KvClient } from './client/kv-client';
 import { SecretsClient } from './client/secrets-client';
-import { observedDuration } from './kv-duration';
+import { normalDuration } from '../core/duration';
 
 function kv(ctx: HandlerContext): KvClient {
   return new KvClient(new SecretsClient(ctx.http), ctx.address);
@@ -33,7 +33,7 @@ export const kvEngineConfigHandler: ResourceHandler = {
     return id;
   },
 
-  async read(ctx, id, desired): Promise<Observed | undefined> {
+  async read(ctx, id): Promise<Observed | undefined> {
     const c = await kv(ctx).readConfig(id);
     if (!c) return undefined;
     return {
@@ -41,7 +41,7 @@ export const kvEngineConfigHandler: ResourceHandler = {
         mount: id,
         maxVersions: c.max_versions,
         casRequired: c.cas_required,
-        deleteVersionAfter: observedDuration(c.delete_version_after, desired?.deleteVersionAfter),
+        deleteVersionAfter: normalDuration(c.delete_version_after),
       },
     };
   },
