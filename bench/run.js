@@ -12,10 +12,14 @@
 // BENCH_OUT (bench/results.json).
 'use strict';
 const { spawn } = require('child_process');
+const crypto = require('crypto');
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
 const { floor, noopPlan, createAll, count, PLATFORM_LIMIT } = require('./floor');
+
+/** A random state key for the runs (the key rules require 32 random bytes). */
+const BENCH_KEY = crypto.randomBytes(32).toString('hex');
 
 const root = path.resolve(__dirname, '..');
 const cli = path.join(root, 'bin', 'converge');
@@ -104,7 +108,7 @@ async function main() {
     // The largest stack's emulator keeps its data (--data-dir): the L = 0 plan below reuses it, with no second apply.
     const dataDir = kv === largest ? path.join(dir, 'emulator-data') : undefined;
     const emu = await startEmulator(latency, dir, dataDir);
-    const env = { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1', ...emu.env, CONVERGE_DIR: path.join(dir, '.converge'), CONVERGE_STATE_KEY: 'bench' };
+    const env = { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1', ...emu.env, CONVERGE_DIR: path.join(dir, '.converge'), CONVERGE_STATE_KEY: BENCH_KEY };
     const common = ['--synth-dir', synths[kv], '--parallelism', String(parallelism)];
     try {
       // The floor's own objects (prefix floor/) are created first; converge's account then holds 100 more organizations.
@@ -134,7 +138,7 @@ async function main() {
   const kv = largest;
   const dir = kept.dir;
   const emu = await startEmulator(0, dir, kept.dataDir);
-  const env = { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1', ...emu.env, CONVERGE_DIR: kept.converge, CONVERGE_STATE_KEY: 'bench' };
+  const env = { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1', ...emu.env, CONVERGE_DIR: kept.converge, CONVERGE_STATE_KEY: BENCH_KEY };
   const common = ['--synth-dir', synths[kv], '--parallelism', String(parallelism)];
   try {
     await sleep(1100);

@@ -16,7 +16,7 @@ async function main(): Promise<void> {
   const scale = arg('--scale', 1);
   const pg = await startPostgres();
   const emulator = await EmulatorProcess.start(['--latency-ms', '3', ...sampleEmulatorArgs(scale)]);
-  const env = { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1', CONVERGE_DIR: `${tempDir()}/.converge`, CONVERGE_STATE_KEY: 'torture-key', ...PLANTED_ENV };
+  const env = { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1', CONVERGE_DIR: `${tempDir()}/.converge`, CONVERGE_STATE_KEY: process.env.CONVERGE_STATE_KEY, ...PLANTED_ENV };
   try {
     await seedSampleWorld(emulator.env, scale, pg.url);
     const dir = synthApp((stack) => buildMixedStack(stack, scale), 'torture');

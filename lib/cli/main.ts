@@ -1,6 +1,8 @@
 import * as fs from 'fs';
 import { Command, Option } from 'commander';
+import { PLAN_FORMAT_VERSION } from '../core/engine/plan-model';
 import { HttpStats } from '../core/http/http-client';
+import { generateKey } from '../core/secrets/state-key';
 import './register-kinds';
 import { applyCommand } from './commands/apply';
 import { bridgeApply, bridgeDestroy } from './commands/bridge';
@@ -37,6 +39,8 @@ async function run(program: Command, cmd: Command, body: Handler): Promise<void>
   } catch (e) {
     out.error((e as Error).message);
     out.debug((e as Error).stack ?? '');
+    // A reader of `plan --json` gets a document on stdout either way (docs/plan-json.md).
+    if (local.json && cmd.name() === 'plan') out.json({ format_version: PLAN_FORMAT_VERSION, error: { message: (e as Error).message } });
     process.exitCode = 1;
   }
 }
@@ -130,6 +134,9 @@ export function buildProgram(): Command {
   const init = program.command('init [dir]').description('create a new cdktf app that uses converge (default: here)')
     .option('--stack <name>', 'name of its stack', 'dev');
   init.action((dir?: string) => run(program, init, (out) => initCommand(dir, init.opts(), out)));
+
+  const keygen = program.command('keygen').description('print a new random state key (32 bytes, hex) for CONVERGE_STATE_KEY');
+  keygen.action(() => run(program, keygen, async (out) => { out.result(generateKey()); return 0; }));
 
   const bridge = program.command('bridge').description("run by the Terraform bridge's provisioners (TerraformBridge)");
   for (const [name, fn, what] of [['apply', bridgeApply, 'record this generation, then apply the stack'],

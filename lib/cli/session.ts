@@ -1,6 +1,8 @@
 import { ApiClients } from '../core/engine/api-clients';
+import { stateKey } from '../core/secrets/state-key';
 import { StateBackend } from '../core/state/state-model';
 import { StateStore } from '../core/state/state-store';
+import { Interrupts } from './interrupts';
 import { Output } from './output';
 import { openBackend } from './workspace';
 
@@ -19,24 +21,44 @@ export function tuning(opts: { parallelism?: string }): RunTuning {
   return { parallelism, timeoutMs: num(process.env.CONVERGE_TIMEOUT_MS), retries: num(process.env.CONVERGE_RETRIES) };
 }
 
+/** How a locked run treats SIGINT and SIGTERM. */
+export interface SessionOptions {
+  /**
+   * true (apply, destroy): `fn` is asked to stop through the interrupt's signal, and reports.
+   * false: the lock is released and the process exits at once.
+   * @default false
+   */
+  readonly graceful?: boolean;
+}
+
 /**
  * Runs `fn` with a stack's state locked for the whole operation; the lock is released
- * however `fn` ends, and the clients and backend are closed.
+ * however `fn` ends (a signal included), and the clients and backend are closed.
  */
 export async function withLockedState<T>(stack: string, operation: string, t: RunTuning, out: Output,
-  fn: (state: StateStore, clients: ApiClients, backend: StateBackend) => Promise<T>): Promise<T> {
-  const backend = await openBackend();
-  const clients = new ApiClients({ timeoutMs: t.timeoutMs, retries: t.retries, connections: Math.max(16, t.parallelism) });
+  fn: (state: StateStore, clients: ApiClients, backend: StateBackend, interrupts: Interrupts) => Promise<T>,
+  options: SessionOptions = {}): Promise<T> {
+  // A key given is checked before anything else: a weak one is refused even where nothing needs it yet.
+  if (process.env.CONVERGE_STATE_KEY) stateKey();
+  const interrupts = new Interrupts(out, stack, options.graceful ?? false);
   try {
-    const lock = await backend.lock(stack, operation, (m) => out.warn(m));
+    const backend = await openBackend();
+    const clients = new ApiClients({ timeoutMs: t.timeoutMs, retries: t.retries, connections: Math.max(16, t.parallelism) });
     try {
-      const state = await StateStore.open(backend, stack);
-      return await fn(state, clients, backend);
+      const lock = await backend.lock(stack, operation, (m) => out.warn(m));
+      interrupts.holding(lock);
+      try {
+        const state = await StateStore.open(backend, stack);
+        return await fn(state, clients, backend, interrupts);
+      } finally {
+        interrupts.holding(undefined);
+        await lock.release();
+      }
     } finally {
-      await lock.release();
+      await clients.close();
+      await backend.close?.();
     }
   } finally {
-    await clients.close();
-    await backend.close?.();
+    interrupts.dispose();
   }
 }

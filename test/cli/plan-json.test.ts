@@ -70,4 +70,18 @@ describe('plan --json and --summary', () => {
       expect(text).not.toContain('by-hand-77aa');
     }
   });
+
+  test('a failing plan --json still prints one JSON document: a diagnostic the schema describes', async () => {
+    expect(validate({ format_version: 1, error: { message: 'x' } }, schema)).toEqual([]);
+    expect(validate({ format_version: 1, error: {} }, schema)).toEqual(['$.error: message is required']);
+    const missing = await cliAsync(['plan', '--synth-dir', path.join(world.dir, 'no-such-dir'), '--json'], world.env);
+    const weakKey = await cliAsync(['plan', '--synth-dir', build('a@planjson.io', false), '--json'], { ...world.env, CONVERGE_STATE_KEY: 'a' });
+    for (const r of [missing, weakKey]) {
+      expect(r.status).toBe(1);
+      const doc = JSON.parse(r.stdout);
+      expect(validate(doc, schema)).toEqual([]);
+      expect(r.stderr).toContain(`Error: ${doc.error.message}`);
+    }
+    expect(JSON.parse(weakKey.stdout).error.message).toMatch(/^CONVERGE_STATE_KEY must be at least 32 random bytes/);
+  });
 });

@@ -10,7 +10,7 @@ import { DesiredResource, DesiredStack } from '../../lib/core/model';
 import { LocalBackend } from '../../lib/core/state/local-backend';
 import { StateStore } from '../../lib/core/state/state-store';
 
-process.env.CONVERGE_STATE_KEY = 'unit-test-key';
+process.env.CONVERGE_STATE_KEY = '1d4afacf2d7e7574c8cd2c23ba7987bfc83e9087a65f80149854a5d020564d9b'; // 32 bytes as hex, as the key rules require
 process.env.FAKE_ADDR = 'http://127.0.0.1:9';
 process.env.FAKE_TOKEN = 't';
 

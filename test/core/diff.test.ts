@@ -3,7 +3,7 @@ import { ResourceHandler } from '../../lib/core/engine/handler';
 import { resolveSpec, UNKNOWN } from '../../lib/core/engine/resolve-spec';
 import { StateRecord } from '../../lib/core/state/state-model';
 
-process.env.CONVERGE_STATE_KEY = 'unit-test-key';
+process.env.CONVERGE_STATE_KEY = '1d4afacf2d7e7574c8cd2c23ba7987bfc83e9087a65f80149854a5d020564d9b'; // 32 bytes as hex, as the key rules require
 process.env.DIFF_SECRET = 's3cret-diff';
 
 const handler: ResourceHandler = {

@@ -6,6 +6,8 @@ import { LockedError, StateDocument, StateRecord } from '../../lib/core/state/st
 import { StateStore } from '../../lib/core/state/state-store';
 import { startPostgres, TestPostgres } from '../support/postgres';
 
+process.env.CONVERGE_STATE_KEY = '207abe08218563fad1f60169d3d5af0dc51c95c013eac02a1d61148542fe0894'; // 32 bytes as hex
+
 const rec = (id: string): StateRecord => ({ kind: 'secrets.KvSecret', status: 'created', id, spec: { path: id, n: 1 }, hmacs: {},
   outputs: { version: 2 }, dependsOn: [], removalPolicy: 'destroy', provider: { api: 'secrets', addressEnv: 'A', tokenEnv: 'T' } });
 const doc = (stack: string, serial: number, lineage: string, resources: Record<string, StateRecord> = {}): StateDocument =>
@@ -61,7 +63,7 @@ describe('PostgreSQL state backend', () => {
     await s.put('secrets.a', undefined);
     const other = open();
     const back = await other.read('rt');
-    expect(back).toEqual({ version: 1, stack: 'rt', serial: 3, lineage: s.lineage, resources: { 'secrets.b': rec('b') } });
+    expect(back).toEqual({ version: 1, stack: 'rt', serial: 3, lineage: s.lineage, resources: { 'secrets.b': rec('b') }, keyCheck: expect.any(String) });
     await other.write(doc('rt-2', 1, 'L2', { x: rec('x') }));
     expect(await b.stacks()).toEqual(expect.arrayContaining(['rt', 'rt-2']));
     const rows = await sql<{ stack: string; serial: string; lineage: string }>(
@@ -106,6 +108,36 @@ describe('PostgreSQL state backend', () => {
     expect(logs.join("\n")).toMatch(/stale lock record of stack "stale" \(apply by pid 1 on h since then/);
     expect((await sql<{ id: string }>("SELECT id FROM converge_locks WHERE stack = 'stale'")).map((r) => r.id)).toEqual([h.info.id]);
     await h.release();
+  });
+
+  test('a lock whose server session is terminated is lost: every further write is refused, another run can lock', async () => {
+    const a = open();
+    const held = await a.lock('lost', 'apply');
+    const s = await StateStore.open(a, 'lost');
+    await s.put('secrets.a', rec('a'));
+    const [{ backend_pid: pid }] = await sql<{ backend_pid: number }>("SELECT backend_pid FROM converge_locks WHERE stack = 'lost'");
+    const [{ ok }] = await sql<{ ok: boolean }>('SELECT pg_terminate_backend($1) AS ok', [pid]);
+    expect(ok).toBe(true);
+    // Once that server process has exited (until then it still holds the lock, and no one else can take it)...
+    for (let i = 0; i < 200 && (await sql('SELECT 1 FROM pg_stat_activity WHERE pid = $1', [pid])).length > 0; i++) await new Promise((r) => setTimeout(r, 25));
+    // ...a write is refused whether or not the client has noticed yet: it checks the lock inside its transaction.
+    await expect(s.put('secrets.b', rec('b'))).rejects.toThrow(/lost the lock of stack "lost" in postgres \(.*\): .*refusing to write state/);
+    // Once the server has dropped the lock another run takes it; the first still writes nothing.
+    const b = open();
+    let other;
+    for (let i = 0; i < 100 && !other; i++) {
+      other = await b.lock('lost', 'apply').catch((e: unknown) => {
+        if (!(e instanceof LockedError)) throw e;
+        return new Promise<undefined>((r) => setTimeout(() => r(undefined), 50));
+      });
+    }
+    expect(other).toBeDefined();
+    await expect(a.write({ ...s.document, serial: 99 })).rejects.toThrow(/lost the lock of stack "lost"/);
+    expect((await b.read('lost'))?.resources).toEqual({ 'secrets.a': rec('a') });
+    await held.release();
+    // The first run's release did not remove the second run's lock.
+    expect((await sql<{ id: string }>("SELECT id FROM converge_locks WHERE stack = 'lost'")).map((r) => r.id)).toEqual([other!.info.id]);
+    await other!.release();
   });
 
   test('the server releases the lock when the holding process is killed with SIGKILL', async () => {

@@ -1,14 +1,14 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { spawnSync } from 'child_process';
+import { spawn, spawnSync } from 'child_process';
 import { assertAcyclic } from '../../lib/core/engine/graph';
 import { decrypt, encrypt } from '../../lib/core/secrets/state-key';
 import { LocalBackend } from '../../lib/core/state/local-backend';
 import { LockedError } from '../../lib/core/state/state-model';
 import { StateStore } from '../../lib/core/state/state-store';
 
-process.env.CONVERGE_STATE_KEY = 'unit-test-key';
+process.env.CONVERGE_STATE_KEY = '1d4afacf2d7e7574c8cd2c23ba7987bfc83e9087a65f80149854a5d020564d9b'; // 32 bytes as hex, as the key rules require
 const dir = () => fs.mkdtempSync(path.join(os.tmpdir(), 'converge-state-'));
 const rec = (id: string) => ({ kind: 'k', status: 'created' as const, id, spec: {}, hmacs: {}, outputs: {}, dependsOn: [],
   removalPolicy: 'destroy' as const, provider: { api: 'secrets' as const, addressEnv: 'A', tokenEnv: 'T' } });
@@ -72,6 +72,62 @@ describe('local state', () => {
     await expect(b.forceUnlock('prod', 'wrong')).rejects.toThrow(/does not match/);
     await b.forceUnlock('prod', l.info.id);
     expect(fs.existsSync(lockFile)).toBe(false);
+  });
+
+  test('a lock file that exists but holds no record yet is not taken; one left unreadable for long is', async () => {
+    const d = dir();
+    const b = new LocalBackend(d);
+    const lockFile = path.join(d, 'stacks', 'prod', 'lock.json');
+    fs.mkdirSync(path.dirname(lockFile), { recursive: true });
+    fs.writeFileSync(lockFile, '');
+    await expect(b.lock('prod', 'apply')).rejects.toThrow(/state of stack "prod" is locked: .*lock\.json exists but holds no lock record yet/);
+    expect(fs.readFileSync(lockFile, 'utf8')).toBe('');
+    const old = new Date(Date.now() - 60_000);
+    fs.utimesSync(lockFile, old, old);
+    const messages: string[] = [];
+    const l = await b.lock('prod', 'apply', (m) => messages.push(m));
+    expect(messages).toEqual([`converge: removing the unreadable lock file ${lockFile} of stack "prod"`]);
+    expect(JSON.parse(fs.readFileSync(lockFile, 'utf8')).id).toBe(l.info.id);
+    await l.release();
+    expect(fs.readdirSync(path.dirname(lockFile))).toEqual([]);
+  });
+
+  test('processes racing for a free or a stale lock: exactly one gets it', async () => {
+    const backendModule = path.resolve(__dirname, '../../dist/core/state/local-backend.js');
+    for (const stale of [false, true]) {
+      const d = dir();
+      if (stale) {
+        const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
+        fs.mkdirSync(path.join(d, 'stacks', 'race'), { recursive: true });
+        fs.writeFileSync(path.join(d, 'stacks', 'race', 'lock.json'),
+          JSON.stringify({ id: 'L0', who: 'ci', host: os.hostname(), pid: Number(dead.stdout), operation: 'apply', since: 'then' }));
+      }
+      const go = path.join(d, 'go');
+      // Each contender waits for the go file, tries once, reports, and keeps what it got until its stdin closes.
+      const script = `const fs = require('fs'); const { LocalBackend } = require(${JSON.stringify(backendModule)});
+        process.stdout.write('ready\\n');
+        while (!fs.existsSync(${JSON.stringify(go)})) {}
+        new LocalBackend(${JSON.stringify(d)}).lock('race', 'apply').then(() => 'got', (e) => e.name === 'LockedError' ? 'locked' : 'error ' + e.message)
+          .then((r) => { process.stdout.write(r + '\\n'); process.stdin.resume(); process.stdin.on('end', () => process.exit(0)); });`;
+      const children = Array.from({ length: 6 }, () => spawn(process.execPath, ['-e', script], { stdio: ['pipe', 'pipe', 'inherit'] }));
+      const waitFor = children.map((c) => {
+        let text = '';
+        c.stdout!.on('data', (x) => { text += x; });
+        return (want: RegExp) => new Promise<string>((r) => {
+          const poll = () => {
+            const m = want.exec(text);
+            if (m) r(m[0]); else if (c.exitCode !== null) r(`exited: ${text}`); else setTimeout(poll, 10);
+          };
+          poll();
+        });
+      });
+      await Promise.all(waitFor.map((w) => w(/ready/)));
+      fs.writeFileSync(go, '');
+      const results = await Promise.all(waitFor.map((w) => w(/got|locked|error.*/)));
+      children.forEach((c) => c.stdin!.end());
+      await Promise.all(children.map((c) => new Promise((r) => c.on('close', r))));
+      expect({ stale, results: results.sort() }).toEqual({ stale, results: ['got', 'locked', 'locked', 'locked', 'locked', 'locked'] });
+    }
   });
 });
 

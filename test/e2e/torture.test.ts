@@ -20,7 +20,7 @@ describe('crash torture', () => {
   test('SIGKILL at random moments, the emulator killed and restarted too: each object once, state matches the APIs', async () => {
     const pg = await startPostgres();
     const emulator = await EmulatorProcess.start(['--latency-ms', '3', ...sampleEmulatorArgs(SCALE)]);
-    const env = { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1', CONVERGE_DIR: `${tempDir()}/.converge`, CONVERGE_STATE_KEY: 'torture-key', ...PLANTED_ENV };
+    const env = { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1', CONVERGE_DIR: `${tempDir()}/.converge`, CONVERGE_STATE_KEY: process.env.CONVERGE_STATE_KEY, ...PLANTED_ENV };
     try {
       await seedSampleWorld(emulator.env, SCALE, pg.url);
       const dir = synthApp((stack) => buildMixedStack(stack, SCALE), 'torture');

@@ -1,4 +1,5 @@
 import { spawn, spawnSync, SpawnSyncReturns } from 'child_process';
+import * as crypto from 'crypto';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
@@ -8,7 +9,7 @@ import { Emulator, EmulatorOptions } from '../../lib/emulator/emulator';
 export const ROOT = path.resolve(__dirname, '../..');
 
 // One state key shared by this test process (which seals `SecretValue.unsafePlainText` at synth) and the CLI runs.
-process.env.CONVERGE_STATE_KEY ??= `test-key-${process.pid}-${Date.now()}`;
+process.env.CONVERGE_STATE_KEY ??= crypto.randomBytes(32).toString('hex');
 export const CLI = path.join(ROOT, 'bin', 'converge');
 
 /** A temporary directory removed by `cleanup()`. */

@@ -1,5 +1,5 @@
 // A small JSON Schema validator for the subset docs/*.schema.json use: type, const, enum,
-// required, properties, additionalProperties, items, minimum, pattern, $ref to #/$defs.
+// required, properties, additionalProperties, items, minimum, pattern, $ref to #/$defs, oneOf.
 type Schema = Record<string, any>;
 
 function typeOf(v: unknown): string {
@@ -15,6 +15,21 @@ export function validate(value: unknown, schema: Schema, root: Schema = schema, 
     const m = /^#\/\$defs\/(.+)$/.exec(schema.$ref);
     if (!m || !root.$defs?.[m[1]]) return [`${at}: unknown $ref ${schema.$ref}`];
     return validate(value, root.$defs[m[1]], root, at);
+  }
+  if (schema.oneOf) {
+    const branches: Schema[] = schema.oneOf;
+    const results = branches.map((b) => validate(value, b, root, at));
+    const passing = results.filter((r) => r.length === 0).length;
+    if (passing === 1) return [];
+    if (passing > 1) return [`${at}: matches ${passing} branches of oneOf`];
+    // Report the branch the value was most likely meant to be: the one whose required keys it has, then the closest.
+    const missing = (b: Schema): number => {
+      const target = b.$ref ? root.$defs?.[String(b.$ref).replace('#/$defs/', '')] ?? b : b;
+      const obj = typeOf(value) === 'object' ? (value as Record<string, unknown>) : {};
+      return (target.required ?? []).filter((k: string) => !(k in obj)).length;
+    };
+    const order = results.map((r, i) => ({ r, m: missing(branches[i]) })).sort((a, b) => a.m - b.m || a.r.length - b.r.length);
+    return order[0].r;
   }
   const errors: string[] = [];
   const t = typeOf(value);

@@ -1,13 +1,18 @@
 import * as readline from 'readline';
+import { ApiClients } from '../../core/engine/api-clients';
 import { applyPlan, ApplyResult } from '../../core/engine/applier';
 import { conflictsOf, hasChanges, StackPlan } from '../../core/engine/plan-model';
 import { planStack } from '../../core/engine/planner';
+import { DesiredStack } from '../../core/model';
+import { StateStore } from '../../core/state/state-store';
+import { Interrupts } from '../interrupts';
 import { Output } from '../output';
+import { readSavedPlan } from '../plan-file';
 import { Progress } from '../progress';
 import { renderPlan } from '../render-plan';
-import { tuning, withLockedState } from '../session';
+import { RunTuning, tuning, withLockedState } from '../session';
 import { loadStacks, selectStacks } from '../workspace';
-import { PlanCommandOptions, readSavedPlan } from './plan';
+import { PlanCommandOptions } from './plan';
 
 export interface ApplyCommandOptions extends PlanCommandOptions {
   readonly autoApprove?: boolean;
@@ -18,7 +23,8 @@ async function confirm(question: string): Promise<boolean> {
     throw new Error('apply needs confirmation: run it in a terminal, or pass --auto-approve (CI)');
   }
   const rl = readline.createInterface({ input: process.stdin, output: process.stdout });
-  const answer = await new Promise<string>((r) => rl.question(question, r));
+  // Ctrl-C at the prompt (a keypress in the terminal's raw mode, not a signal) answers no.
+  const answer = await new Promise<string>((r) => { rl.on('SIGINT', () => r('')); rl.question(question, r); });
   rl.close();
   return answer.trim() === 'yes';
 }
@@ -34,43 +40,65 @@ export async function applyCommand(planFile: string | undefined, opts: ApplyComm
   let failed = 0;
   for (const desired of stacks) {
     const operation = opts.destroy ? 'destroy' : 'apply';
-    const code = await withLockedState(desired.stack, operation, t, out, async (state, clients) => {
-      let plan: StackPlan;
-      if (saved) {
-        plan = saved.find((p) => p.stack === desired.stack)!;
-        // A stack with no state yet gets a fresh random lineage each time it is opened: a plan made
-        // against no state stays valid as long as there is still none (serial 0).
-        const stillNoState = plan.serial === 0 && state.serial === 0;
-        if (!stillNoState && (plan.lineage !== state.lineage || plan.serial !== state.serial)) {
-          throw new Error(`the saved plan is stale: the state of stack ${plan.stack} has changed since the plan was made ` +
-            `(serial ${plan.serial} -> ${state.serial}${plan.lineage !== state.lineage ? ', other lineage' : ''}); run converge plan again`);
-        }
-      } else {
-        plan = await planStack(desired, state, clients, { parallelism: t.parallelism, refresh: opts.refresh !== false, destroy: opts.destroy });
-      }
-      renderPlan(plan, out);
-      const conflicts = conflictsOf(plan);
-      if (conflicts.length) {
-        throw new Error(`${conflicts.length} object(s) exist on the API and are not managed by converge; nothing was applied:\n` +
-          conflicts.map((c) => `  ${c.address}: ${c.reason}`).join('\n'));
-      }
-      if (!hasChanges(plan)) return 0;
-      // Every API's address is proven before anything is written, an intent included (a saved plan was read, not planned).
-      const acting = plan.items.filter((i) => i.action !== 'noop').map((i) => plan.desired.resources[i.address] ?? state.record(i.address));
-      await clients.verify(acting.filter((r) => r !== undefined).map((r) => r!.provider));
-      if (!saved && !opts.autoApprove && !(await confirm(`\nDo you want to perform these actions in stack ${plan.stack}? Only 'yes' will be accepted: `))) {
-        out.result('Apply cancelled.');
-        return 1;
-      }
-      const progress = new Progress(out, plan.items.filter((i) => !['noop'].includes(i.action)).length);
-      const result = await applyPlan(plan, state, clients, { parallelism: t.parallelism, onEvent: (e) => progress.event(e) });
-      progress.finish();
-      summarise(result, clients.stats, out, opts.destroy ? 'Destroy' : 'Apply');
-      return result.failed.length ? 1 : 0;
-    });
+    const savedPlan = saved?.find((p) => p.stack === desired.stack);
+    let interruptedWith: number | undefined;
+    const code = await withLockedState(desired.stack, operation, t, out, (state, clients, _backend, interrupts) =>
+      applyStack({ desired, saved: savedPlan, opts, t, out, state, clients, interrupts })
+        .finally(() => { interruptedWith = interrupts.exitCode; }), { graceful: true });
+    // Stacks after an interrupted one are not started.
+    if (interruptedWith !== undefined) return interruptedWith;
     failed += code;
   }
   return failed ? 1 : 0;
+}
+
+interface StackRun {
+  readonly desired: DesiredStack;
+  readonly saved?: StackPlan;
+  readonly opts: ApplyCommandOptions;
+  readonly t: RunTuning;
+  readonly out: Output;
+  readonly state: StateStore;
+  readonly clients: ApiClients;
+  readonly interrupts: Interrupts;
+}
+
+/** Plans (or checks the saved plan), confirms and applies one stack; its exit status. */
+async function applyStack({ desired, saved, opts, t, out, state, clients, interrupts }: StackRun): Promise<number> {
+  let plan: StackPlan;
+  if (saved) {
+    plan = saved;
+    // A stack with no state yet gets a fresh random lineage each time it is opened: a plan made
+    // against no state stays valid as long as there is still none (serial 0).
+    const stillNoState = plan.serial === 0 && state.serial === 0;
+    if (!stillNoState && (plan.lineage !== state.lineage || plan.serial !== state.serial)) {
+      throw new Error(`the saved plan is stale: the state of stack ${plan.stack} has changed since the plan was made ` +
+        `(serial ${plan.serial} -> ${state.serial}${plan.lineage !== state.lineage ? ', other lineage' : ''}); run converge plan again`);
+    }
+  } else {
+    plan = await planStack(desired, state, clients, { parallelism: t.parallelism, refresh: opts.refresh !== false, destroy: opts.destroy });
+  }
+  renderPlan(plan, out);
+  const conflicts = conflictsOf(plan);
+  if (conflicts.length) {
+    throw new Error(`${conflicts.length} object(s) exist on the API and are not managed by converge; nothing was applied:\n` +
+      conflicts.map((c) => `  ${c.address}: ${c.reason}`).join('\n'));
+  }
+  if (!hasChanges(plan)) return 0;
+  // Every API's address is proven before anything is written, an intent included (a saved plan was read, not planned).
+  const acting = plan.items.filter((i) => i.action !== 'noop').map((i) => plan.desired.resources[i.address] ?? state.record(i.address));
+  await clients.verify(acting.filter((r) => r !== undefined).map((r) => r!.provider));
+  if (!saved && !opts.autoApprove && !(await confirm(`\nDo you want to perform these actions in stack ${plan.stack}? Only 'yes' will be accepted: `))) {
+    out.result('Apply cancelled.');
+    return 1;
+  }
+  const progress = new Progress(out, plan.items.filter((i) => !['noop'].includes(i.action)).length);
+  const result = await applyPlan(plan, state, clients, { parallelism: t.parallelism, onEvent: (e) => progress.event(e), signal: interrupts.signal });
+  progress.finish();
+  const verb = opts.destroy ? 'Destroy' : 'Apply';
+  if (interrupts.by) summariseInterrupted(result, out, verb, interrupts.by, plan.stack);
+  else summarise(result, clients.stats, out, verb);
+  return result.failed.length ? 1 : 0;
 }
 
 function summarise(r: ApplyResult, stats: { requests: number; retries: number }, out: Output, verb: string): void {
@@ -81,4 +109,17 @@ function summarise(r: ApplyResult, stats: { requests: number; retries: number },
     `${r.skipped.length} skipped; ${stats.requests} requests, ${stats.retries} retries.`));
   for (const f of r.failed) out.result(c.red(`  failed  ${f.address} (${f.action}): ${f.error}`));
   for (const s of r.skipped) out.result(c.yellow(`  skipped ${s.address} (${s.action}): ${s.because}`));
+}
+
+/** After SIGINT or SIGTERM: what was done, what failed, and what was not started. */
+function summariseInterrupted(r: ApplyResult, out: Output, verb: string, by: string, stack: string): void {
+  const c = out.c;
+  out.result('');
+  out.result(c.yellow(`${verb} of stack ${stack} interrupted by ${by}: ${r.done.length} done, ${r.failed.length} failed, ` +
+    `${r.skipped.length} not started. State holds what was done; the lock is released.`));
+  for (const d of r.done) out.result(`  done        ${d.address} (${d.action})`);
+  for (const f of r.failed) out.result(c.red(`  failed      ${f.address} (${f.action}): ${f.error}`));
+  // Whether skipped for the interrupt or for a dependency that was itself not started: not started.
+  for (const s of r.skipped) out.result(c.yellow(`  not started ${s.address} (${s.action})`));
+  out.result(`Run converge ${verb === 'Destroy' ? 'destroy' : 'apply'} again to finish.`);
 }

@@ -88,6 +88,10 @@ npm test                     # unit test of the stack's desired state
 
 Against the real services, set \`PLATFORM_ADDRESS\`/\`PLATFORM_TOKEN\`, \`SECRETS_ADDR\`/\`SECRETS_TOKEN\`
 and \`MESH_HTTP_ADDR\`/\`MESH_HTTP_TOKEN\` instead.
+
+converge keeps what it applied in \`.converge/\`, protected by a key it creates there
+(\`.converge/state.key\`). To share state (a team, CI), make one key and give it to every run:
+\`export CONVERGE_STATE_KEY=$(npx converge keygen)\` (or \`openssl rand -hex 32\`).
 `,
   };
 }

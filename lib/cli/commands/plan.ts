@@ -1,7 +1,8 @@
 import * as fs from 'fs';
 import { planStack } from '../../core/engine/planner';
-import { conflictsOf, hasChanges, PLAN_FORMAT_VERSION, StackPlan } from '../../core/engine/plan-model';
+import { conflictsOf, hasChanges, StackPlan } from '../../core/engine/plan-model';
 import { Output } from '../output';
+import { writeSavedPlan } from '../plan-file';
 import { planJson, renderPlan } from '../render-plan';
 import { renderSummary } from '../render-summary';
 import { tuning, withLockedState } from '../session';
@@ -15,14 +16,6 @@ export interface PlanCommandOptions extends AppOptions {
   readonly refresh?: boolean;
   readonly destroy?: boolean;
   readonly summary?: string;
-}
-
-/** A saved plan: exactly what apply will do, and the state it was made against. No secret is in it. */
-export interface SavedPlan {
-  readonly format: 'converge-plan';
-  readonly format_version: number;
-  readonly created: string;
-  readonly plans: StackPlan[];
 }
 
 /** Plans every selected stack. */
@@ -51,16 +44,8 @@ export async function planCommand(opts: PlanCommandOptions, out: Output): Promis
     return 1;
   }
   if (opts.out) {
-    const saved: SavedPlan = { format: 'converge-plan', format_version: PLAN_FORMAT_VERSION, created: new Date().toISOString(), plans };
-    fs.writeFileSync(opts.out, JSON.stringify(saved), { mode: 0o600 });
+    writeSavedPlan(opts.out, plans);
     out.info(`Saved the plan to ${opts.out}. Apply exactly this plan with: converge apply ${opts.out}`);
   }
   return opts.detailedExitcode && plans.some(hasChanges) ? 2 : 0;
-}
-
-export function readSavedPlan(file: string): SavedPlan {
-  const doc = JSON.parse(fs.readFileSync(file, 'utf8')) as SavedPlan;
-  if (doc.format !== 'converge-plan') throw new Error(`${file} is not a converge plan file`);
-  if (doc.format_version > PLAN_FORMAT_VERSION) throw new Error(`${file} was written by a newer converge`);
-  return doc;
 }

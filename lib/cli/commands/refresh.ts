@@ -12,11 +12,13 @@ export async function refreshCommand(opts: AppOptions & { parallelism?: string }
   const [desired] = selectStacks(loadStacks(opts), opts.stack);
   const t = tuning(opts);
   return withLockedState(desired.stack, 'refresh', t, out, async (state, clients) => {
+    let read = 0;
     let gone = 0;
     let drifted = 0;
     for (const [addr, rec] of Object.entries(state.records)) {
       if (rec.dataSource || rec.status !== 'created' || !rec.id) continue;
       const handler = resourceHandler(rec.kind);
+      read++;
       // The last applied spec is the hint the app would give (a mount with a slash, a duration's spelling).
       const observed = await handler.read({ address: rec.path ?? addr, http: clients.for(rec.provider) }, rec.id, rec.spec);
       if (!observed) {
@@ -32,7 +34,8 @@ export async function refreshCommand(opts: AppOptions & { parallelism?: string }
       }
       await state.put(addr, { ...rec, outputs: { ...rec.outputs, ...(observed.outputs ?? {}) } });
     }
-    out.result(`Refreshed ${Object.keys(state.records).length} objects of stack ${desired.stack}: ${gone} gone, ${drifted} drifted.`);
+    // Counted as read, before those gone were removed from state.
+    out.result(`Refreshed ${read} objects of stack ${desired.stack}: ${gone} gone, ${drifted} drifted.`);
     return 0;
   });
 }

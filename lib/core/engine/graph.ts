@@ -18,20 +18,26 @@ export function assertAcyclic(deps: Map<string, readonly string[]>): void {
   for (const n of deps.keys()) visit(n);
 }
 
-/** Runs async tasks with at most `limit` at once. */
+/**
+ * Runs async tasks with at most `limit` at once. A finished task hands its slot directly to the
+ * first waiter, so a newcomer arriving before that waiter resumes cannot take the slot too.
+ */
 export class Semaphore {
   private active = 0;
   private readonly waiting: (() => void)[] = [];
   constructor(private readonly limit: number) {}
 
+  /** Tasks running now (for tests and diagnostics). */
+  public get running(): number { return this.active; }
+
   public async run<T>(fn: () => Promise<T>): Promise<T> {
-    if (this.active >= this.limit) await new Promise<void>((r) => this.waiting.push(r));
-    this.active++;
+    if (this.active < this.limit) this.active++;
+    else await new Promise<void>((r) => this.waiting.push(r)); // woken holding the slot of the task that finished
     try {
       return await fn();
     } finally {
-      this.active--;
-      this.waiting.shift()?.();
+      const next = this.waiting.shift();
+      if (next) next(); else this.active--;
     }
   }
 }

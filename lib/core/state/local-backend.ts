@@ -2,12 +2,13 @@ import * as crypto from 'crypto';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { LockedError, LockHandle, LockInfo, RecordChange, StateBackend, StateDocument } from './state-model';
+import { assertReadableFormat, LockedError, LockHandle, LockInfo, RecordChange, StateBackend, StateDocument } from './state-model';
 
 /**
  * State as JSON files under `.converge/stacks/<stack>/`: `state.json` written atomically
  * (temporary file, fsync, rename), `state.journal` with the changes since (one fsynced JSON line
- * per batch; a torn last line is ignored) and `lock.json` created exclusively.
+ * per batch; a torn last line is ignored) and `lock.json`, written complete and linked into place
+ * exclusively.
  */
 export class LocalBackend implements StateBackend {
   constructor(private readonly dir: string) {}
@@ -20,6 +21,7 @@ export class LocalBackend implements StateBackend {
     const f = this.stateFile(stack);
     if (!fs.existsSync(f)) return undefined;
     let doc = JSON.parse(fs.readFileSync(f, 'utf8')) as StateDocument;
+    assertReadableFormat(doc, `the state of stack "${stack}" in ${f}`);
     const j = this.journalFile(stack);
     if (fs.existsSync(j)) {
       for (const line of fs.readFileSync(j, 'utf8').split('\n')) {
@@ -67,23 +69,48 @@ export class LocalBackend implements StateBackend {
       id: crypto.randomUUID(), who: `${os.userInfo().username}@${os.hostname()}`, host: os.hostname(), pid: process.pid,
       operation, since: new Date().toISOString(),
     };
-    for (let attempt = 0; attempt < 2; attempt++) {
-      try {
-        fs.writeFileSync(f, JSON.stringify(info), { flag: 'wx', mode: 0o600 });
-        return { info, release: async () => this.release(f, info.id) };
-      } catch (e) {
-        if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
-        const holder = this.readLock(f);
-        if (holder && this.isStale(holder)) {
-          log(`converge: taking over a stale lock of stack "${stack}" (${holder.operation} by pid ${holder.pid} on ${holder.host} since ${holder.since}; that process is gone)`);
-          fs.rmSync(f, { force: true });
-          continue;
-        }
-        if (!holder) { fs.rmSync(f, { force: true }); continue; }
-        throw new LockedError(stack, holder);
+    // Contenders taking over the same stale lock wait for each other a moment, never for a live holder.
+    const deadline = Date.now() + TAKEOVER_WAIT_MS;
+    while (Date.now() < deadline) {
+      if (linkExclusively(f, JSON.stringify(info))) return { info, release: async () => this.release(f, info.id) };
+      const holder = this.readLock(f);
+      if (holder && !this.isStale(holder)) throw new LockedError(stack, holder);
+      if (!holder && !fs.existsSync(f)) continue; // released meanwhile
+      if (!holder && !unreadableForLong(f)) {
+        // converge never shows a lock file unwritten: a fresh unreadable one is someone's, not free.
+        throw new Error(`state of stack "${stack}" is locked: ${f} exists but holds no lock record yet; ` +
+          `try again in a few seconds (an unreadable lock file is taken over once ${UNREADABLE_LOCK_STALE_MS / 1000} s old)`);
       }
+      if (!this.takeOver(f, stack, holder, log)) await sleep(20);
     }
-    throw new Error(`could not take the lock of stack "${stack}"`);
+    throw new Error(`could not take the lock of stack "${stack}": other runs are taking it at the same time`);
+  }
+
+  /**
+   * Removes a stale (or long unreadable) lock file under a short-lived takeover lock, after
+   * checking that it is still the one found stale: two runs taking over the same stale lock
+   * must not remove each other's new one.
+   */
+  private takeOver(f: string, stack: string, stale: LockInfo | undefined, log: (m: string) => void): boolean {
+    const guard = `${f}.takeover`;
+    if (!linkExclusively(guard, String(process.pid))) {
+      // Another run is taking over; a guard left by a run that died mid-takeover is cleared once old.
+      if (ageMs(guard) > TAKEOVER_GUARD_STALE_MS) fs.rmSync(guard, { force: true });
+      return false;
+    }
+    try {
+      const now = this.readLock(f);
+      if (stale ? now?.id !== stale.id : now !== undefined) return true; // it changed meanwhile: look again
+      if (stale) {
+        log(`converge: taking over a stale lock of stack "${stack}" (${stale.operation} by pid ${stale.pid} on ${stale.host} since ${stale.since}; that process is gone)`);
+      } else {
+        log(`converge: removing the unreadable lock file ${f} of stack "${stack}"`);
+      }
+      fs.rmSync(f, { force: true });
+      return true;
+    } finally {
+      fs.rmSync(guard, { force: true });
+    }
   }
 
   public async forceUnlock(stack: string, lockId: string): Promise<void> {
@@ -135,6 +162,54 @@ export class LocalBackend implements StateBackend {
   private lockFile(stack: string): string {
     return path.join(this.dir, 'stacks', safeName(stack), 'lock.json');
   }
+}
+
+/** How long a run keeps trying while others take over the same stale lock. */
+const TAKEOVER_WAIT_MS = 15_000;
+/** A takeover guard older than this was left by a run that died while taking over. */
+const TAKEOVER_GUARD_STALE_MS = 10_000;
+/** An unreadable lock file older than this is not a lock being written (converge never shows one unwritten). */
+const UNREADABLE_LOCK_STALE_MS = 10_000;
+
+/**
+ * Creates `file` with `content` or returns false when it exists. The content is written to a
+ * private temporary file first and hard-linked into place: the lock file never exists empty or
+ * half-written, and link(2) fails when the target exists, whoever else is trying.
+ */
+function linkExclusively(file: string, content: string): boolean {
+  const tmp = `${file}.${process.pid}.${crypto.randomBytes(4).toString('hex')}.tmp`;
+  const fd = fs.openSync(tmp, 'wx', 0o600);
+  try {
+    fs.writeSync(fd, content);
+    fs.fsyncSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+  try {
+    fs.linkSync(tmp, file);
+    return true;
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw e;
+  } finally {
+    fs.rmSync(tmp, { force: true });
+  }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms));
+}
+
+function ageMs(file: string): number {
+  try {
+    return Date.now() - fs.statSync(file).mtimeMs;
+  } catch {
+    return 0;
+  }
+}
+
+function unreadableForLong(file: string): boolean {
+  return ageMs(file) > UNREADABLE_LOCK_STALE_MS;
 }
 
 function safeName(stack: string): string {

@@ -1,7 +1,7 @@
 import * as crypto from 'crypto';
 import * as os from 'os';
 import { Client, Pool, PoolClient } from 'pg';
-import { LockedError, LockHandle, LockInfo, StateBackend, StateDocument } from './state-model';
+import { assertReadableFormat, LockedError, LockHandle, LockInfo, StateBackend, StateDocument } from './state-model';
 
 /** Default table of states; its lock table is the same name with `_locks` in place of `_state`. */
 export const DEFAULT_STATE_TABLE = 'converge_state';
@@ -39,6 +39,8 @@ export class PostgresBackend implements StateBackend {
   private readonly lockTable: string;
   private ready?: Promise<void>;
   private readonly held = new Set<() => Promise<void>>();
+  /** Locks this process holds, by stack: the server session holding each, and why it was lost if it was. */
+  private readonly mine = new Map<string, { backendPid: number; key: bigint; lost?: string }>();
 
   constructor(url: string) {
     const u = new URL(url);
@@ -69,12 +71,16 @@ export class PostgresBackend implements StateBackend {
   public async read(stack: string): Promise<StateDocument | undefined> {
     await this.ensureTables();
     const r = await this.pool.query<{ document: StateDocument }>(`SELECT document FROM ${this.stateTable} WHERE stack = $1`, [stack]);
-    return r.rows[0]?.document;
+    const doc = r.rows[0]?.document;
+    if (doc) assertReadableFormat(doc, `the state of stack "${stack}" in ${this.describe()}`);
+    return doc;
   }
 
   public async write(doc: StateDocument, options: { force?: boolean } = {}): Promise<void> {
+    this.assertLockHeld(doc.stack);
     await this.ensureTables();
     await this.transaction(async (c) => {
+      await this.fence(c, doc.stack);
       const cur = await c.query<{ serial: string; lineage: string }>(
         `SELECT serial, lineage FROM ${this.stateTable} WHERE stack = $1 FOR UPDATE`, [doc.stack]);
       const row = cur.rows[0];
@@ -103,7 +109,10 @@ export class PostgresBackend implements StateBackend {
     const key = this.lockKey(stack);
     // A dedicated session: the advisory lock lives exactly as long as this connection.
     const session = new Client({ connectionString: this.connectionString() });
-    session.on('error', () => undefined);
+    // Until the lock is held an error only fails the attempt; once held, losing the session loses the lock.
+    let onLoss: (why: string) => void = () => undefined;
+    session.on('error', (e) => onLoss(`its database session failed: ${e.message}`));
+    session.on('end', () => onLoss('its database session ended'));
     await session.connect();
     try {
       const got = await session.query<{ ok: boolean; backend_pid: number }>(
@@ -124,10 +133,14 @@ export class PostgresBackend implements StateBackend {
         'operation = EXCLUDED.operation, since = EXCLUDED.since, backend_pid = EXCLUDED.backend_pid',
         [stack, info.id, info.who, info.host, info.pid, info.operation, info.since, got.rows[0].backend_pid]);
       let released = false;
+      const mine = { backendPid: got.rows[0].backend_pid, key, lost: undefined as string | undefined };
+      this.mine.set(stack, mine);
+      onLoss = (why) => { if (!released) mine.lost ??= why; };
       const release = async (): Promise<void> => {
         if (released) return;
         released = true;
         this.held.delete(release);
+        if (this.mine.get(stack) === mine) this.mine.delete(stack);
         try {
           await session.query(`DELETE FROM ${this.lockTable} WHERE stack = $1 AND id = $2`, [stack, info.id]);
           await session.query('SELECT pg_advisory_unlock($1::bigint)', [key.toString()]);
@@ -176,6 +189,31 @@ export class PostgresBackend implements StateBackend {
     await this.pool.end();
   }
 
+  /** Refuses a write once the lock of its stack was lost (the server ended the session that held it). */
+  private assertLockHeld(stack: string): void {
+    const lost = this.mine.get(stack)?.lost;
+    if (lost) throw this.lostError(stack, lost);
+  }
+
+  /**
+   * Inside a write's transaction: the session that took the stack's lock must still hold it. The
+   * server may have ended that session (pg_terminate_backend, a restart, an idle timeout) before its
+   * client noticed; from then on another run may hold the lock, so nothing more is written.
+   */
+  private async fence(c: PoolClient, stack: string): Promise<void> {
+    const mine = this.mine.get(stack);
+    if (!mine) return;
+    if ((await this.holderPid(mine.key, c)) !== mine.backendPid) {
+      mine.lost ??= `its database session (server process ${mine.backendPid}) no longer holds it`;
+      throw this.lostError(stack, mine.lost);
+    }
+  }
+
+  private lostError(stack: string, why: string): Error {
+    return new Error(`lost the lock of stack "${stack}" in ${this.describe()}: ${why}; refusing to write state, since another run ` +
+      'may hold the lock now. What this run did after that is not recorded: run converge plan to see where things stand');
+  }
+
   /** The holder of a taken lock, from its record; waits briefly for a holder that is between locking and recording. */
   private async holder(stack: string, key: bigint): Promise<LockInfo> {
     const deadline = Date.now() + HOLDER_ROW_WAIT_MS;
@@ -194,9 +232,9 @@ export class PostgresBackend implements StateBackend {
   }
 
   /** The server process id of the session holding the stack's advisory lock, if any. */
-  private async holderPid(key: bigint): Promise<number | undefined> {
+  private async holderPid(key: bigint, via: Pick<PoolClient, 'query'> = this.pool): Promise<number | undefined> {
     const u = BigInt.asUintN(64, key);
-    const r = await this.pool.query<{ pid: number }>(
+    const r = await via.query<{ pid: number }>(
       "SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND granted AND objsubid = 1 " +
       'AND database = (SELECT oid FROM pg_database WHERE datname = current_database()) AND classid = $1::bigint::oid AND objid = $2::bigint::oid',
       [(u >> 32n).toString(), (u & 0xffffffffn).toString()]);

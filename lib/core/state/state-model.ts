@@ -44,6 +44,15 @@ export interface StateDocument {
   /** Fixed when the state is first written: two states with different lineages are unrelated. */
   readonly lineage: string;
   readonly resources: Record<string, StateRecord>;
+  /** HMAC of a fixed label under the state key: a run with another key is refused (added by the first write that lacks it). */
+  readonly keyCheck?: string;
+}
+
+/** Refuses a document of a newer format than this converge reads, naming both versions. */
+export function assertReadableFormat(doc: { version?: unknown }, what: string): void {
+  if (typeof doc.version === 'number' && doc.version > STATE_FORMAT) {
+    throw new Error(`${what} has state format version ${doc.version}, written by a newer converge; this one reads version ${STATE_FORMAT} at most: upgrade converge`);
+  }
 }
 
 /** One record set (or removed, when `record` is absent). */

@@ -1,4 +1,5 @@
 import * as crypto from 'crypto';
+import { keyCheck, verifyKeyCheck } from '../secrets/state-key';
 import { RecordChange, STATE_FORMAT, StateBackend, StateDocument, StateRecord } from './state-model';
 
 /** Journal appends between two full rewrites of the document. */
@@ -14,6 +15,7 @@ const COMPACT_EVERY = 500;
 export class StateStore {
   public static async open(backend: StateBackend, stack: string): Promise<StateStore> {
     const doc = await backend.read(stack);
+    if (doc) verifyKeyCheck(doc.keyCheck, `the state of stack "${stack}" in ${backend.describe()}`);
     return new StateStore(backend, doc ?? { version: STATE_FORMAT, stack, serial: 0, lineage: crypto.randomUUID(), resources: {} }, !!doc);
   }
 
@@ -45,6 +47,8 @@ export class StateStore {
 
   /** Replaces the whole document (state push); `force` overrides a shared backend's lineage check. */
   public async replace(doc: StateDocument, force = false): Promise<void> {
+    verifyKeyCheck(doc.keyCheck, `the pushed state of stack "${doc.stack}"`);
+    doc = { ...doc, keyCheck: doc.keyCheck ?? keyCheck() };
     await this.queue;
     this.doc = doc;
     this.pending = [];
@@ -70,7 +74,8 @@ export class StateStore {
         const changes = this.pending;
         this.pending = [];
         const doc = this.doc;
-        if (this.backend.append && this.persisted && this.appends < COMPACT_EVERY) {
+        // A document without a key check (new, or from an earlier release) is rewritten whole to get one.
+        if (this.backend.append && this.persisted && this.doc.keyCheck && this.appends < COMPACT_EVERY) {
           await this.backend.append(doc.stack, doc.lineage, doc.serial, changes);
           this.appends++;
         } else {
@@ -85,6 +90,7 @@ export class StateStore {
 
   private async writeWhole(): Promise<void> {
     // A snapshot: records change in place while a (networked) write is under way.
+    (this.doc as { keyCheck?: string }).keyCheck ??= keyCheck();
     const doc = { ...this.doc, resources: { ...this.doc.resources } };
     await this.backend.write(doc);
     this.persisted = true;
