@@ -49,6 +49,7 @@ function appOptions(cmd: Command): Command {
 function runOptions(cmd: Command): Command {
   return appOptions(cmd)
     .option('--parallelism <n>', 'operations at once against each API (default 10; CONVERGE_PARALLELISM)')
+    .option('--compact', 'list one line per object and a summary per kind (for large plans)')
     .addOption(new Option('--refresh <bool>', 'read every object (false: compare with state only)').default('true'));
 }
 

@@ -1,5 +1,6 @@
 import { FieldChange } from '../core/engine/handler';
 import { countActions, PLAN_FORMAT_VERSION, PlanItem, StackPlan } from '../core/engine/plan-model';
+import { effectiveDefault } from './effective-defaults';
 import { Output } from './output';
 
 const SYMBOL: Record<string, string> = {
@@ -11,39 +12,70 @@ const VERB: Record<string, string> = {
   noop: 'is up to date',
 };
 
-function show(v: unknown): string {
+/** How a plan is listed for people: every field (default), one line per object, or only the summary. */
+export interface RenderOptions {
+  /** One line per object and a summary per kind (`--compact`). */
+  readonly compact?: boolean;
+}
+
+/** Addresses in natural order: `bulk-2` before `bulk-10`. */
+export function naturalOrder<T extends { address: string }>(items: readonly T[]): T[] {
+  return [...items].sort((a, b) => a.address.localeCompare(b.address, 'en', { numeric: true }));
+}
+
+function show(kind: string, path: string, v: unknown): string {
   if (v === undefined) return '(absent)';
-  return JSON.stringify(v);
+  const effective = effectiveDefault(kind, path, v);
+  return effective === undefined ? JSON.stringify(v) : `${JSON.stringify(effective)} (the API's default)`;
 }
 
-function fieldLine(f: FieldChange): string {
+function fieldLine(kind: string, action: string, f: FieldChange): string {
   const mark = f.replace ? ' (forces replacement)' : '';
-  if (f.sensitive) return `${f.path} = (sensitive${f.before === undefined && f.after === undefined ? ', changed' : ''})${mark}`;
-  if (f.unknown) return `${f.path} = ${show(f.before)} -> (known after apply)${mark}`;
-  if (f.before === undefined) return `${f.path} = ${show(f.after)}${mark}`;
-  if (f.after === undefined) return `${f.path} = ${show(f.before)} -> (removed)${mark}`;
-  return `${f.path} = ${show(f.before)} -> ${show(f.after)}${mark}`;
+  // A value is only "changed" where there was one before: a created object's secret is simply set.
+  if (f.sensitive) return `${f.path} = (sensitive${action === 'create' ? '' : ', changed'})${mark}`;
+  const v = (x: unknown) => show(kind, f.path, x);
+  if (f.unknown) return `${f.path} = ${v(f.before)} -> (known after apply)${mark}`;
+  if (f.before === undefined) return `${f.path} = ${v(f.after)}${mark}`;
+  if (f.after === undefined) return `${f.path} = ${v(f.before)} -> (removed)${mark}`;
+  return `${f.path} = ${v(f.before)} -> ${v(f.after)}${mark}`;
 }
 
-/** The plan for people: coloured, `+ ~ - -/+`, one line per field. */
-export function renderPlan(plan: StackPlan, out: Output): void {
+/**
+ * The plan for people: coloured, `+ ~ - -/+`, one line per field; with `compact`, one line per
+ * object and a summary per kind. Under `--quiet` only warnings and the summary line remain.
+ */
+export function renderPlan(plan: StackPlan, out: Output, options: RenderOptions = {}): void {
   const c = out.c;
   const colour = (a: string) => ({ create: c.green, update: c.yellow, adopt: c.yellow, replace: c.magenta, delete: c.red, forget: c.red, read: c.cyan }[a] ?? ((s: string) => s));
-  const drifted = plan.items.filter((i) => i.drift.length);
+  const items = naturalOrder(plan.items);
+  const acting = items.filter((i) => i.action !== 'noop');
+  if (out.options.quiet) {
+    for (const i of acting) for (const w of i.warnings) out.result(c.red(`! ${i.address}: ${w}`));
+    out.result(acting.length ? summaryLine(plan) : c.green(`No changes. Stack ${plan.stack} matches the app (${plan.items.length} objects).`));
+    return;
+  }
+  const drifted = items.filter((i) => i.drift.length);
   if (drifted.length) {
     out.result(c.bold(`Drift: objects changed outside converge in stack ${plan.stack}:`));
     for (const i of drifted) {
       out.result(`  ${c.yellow('~')} ${i.address} (${i.kind})`);
-      for (const f of i.drift) out.result(`      ${c.yellow('~')} ${f.sensitive ? `${f.path} = (sensitive, changed outside converge)` : fieldLine(f)}`);
+      if (options.compact) continue;
+      for (const f of i.drift) out.result(`      ${c.yellow('~')} ${f.sensitive ? `${f.path} = (sensitive, changed outside converge)` : fieldLine(i.kind, 'update', f)}`);
     }
     out.result('');
   }
-  const acting = plan.items.filter((i) => i.action !== 'noop');
   if (!acting.length) {
     out.result(c.green(`No changes. Stack ${plan.stack} matches the app (${plan.items.length} objects).`));
   } else {
     out.result(c.bold(`converge will perform the following actions in stack ${plan.stack}:`));
-    for (const i of acting) renderItem(i, out, colour(i.action));
+    if (options.compact) {
+      out.result('');
+      for (const i of acting) renderCompactItem(i, out, colour(i.action));
+      out.result('');
+      for (const line of kindSummary(acting)) out.result(`  ${line}`);
+    } else {
+      for (const i of acting) renderItem(i, out, colour(i.action));
+    }
   }
   for (const n of plan.notes) out.result(n);
   out.result(summaryLine(plan));
@@ -52,8 +84,30 @@ export function renderPlan(plan: StackPlan, out: Output): void {
 function renderItem(i: PlanItem, out: Output, colour: (s: string) => string): void {
   out.result('');
   out.result(`  ${colour(SYMBOL[i.action])} ${out.c.bold(i.address)} (${i.kind}) ${VERB[i.action]}${i.reason ? ` (${i.reason})` : ''}`);
-  for (const f of i.changes) out.result(`      ${colour(f.replace ? '-/+' : i.action === 'create' ? '+' : '~')} ${fieldLine(f)}`);
+  for (const f of i.changes) out.result(`      ${colour(f.replace ? '-/+' : i.action === 'create' ? '+' : '~')} ${fieldLine(i.kind, i.action, f)}`);
   for (const w of i.warnings) out.result(`      ${out.c.red(out.c.bold('! ' + w))}`);
+}
+
+/** `  ~ team/db (secrets.KvSecret) will be updated in place: data.password, maxVersions`. */
+function renderCompactItem(i: PlanItem, out: Output, colour: (s: string) => string): void {
+  const fields = i.action === 'create' || i.action === 'delete' || !i.changes.length ? ''
+    : `: ${i.changes.map((f) => f.path).join(', ')}`;
+  out.result(`  ${colour(SYMBOL[i.action].padEnd(3))} ${i.address} (${i.kind}) ${VERB[i.action]}${i.reason ? ` (${i.reason})` : ''}${fields}`);
+  for (const w of i.warnings) out.result(`      ${out.c.red(out.c.bold('! ' + w))}`);
+}
+
+const SUMMARY_WORD: Record<string, string> = {
+  create: 'to add', update: 'to change', replace: 'to replace', delete: 'to destroy', adopt: 'to adopt', forget: 'to forget', read: 'to read',
+};
+
+/** One line per kind: `secrets.KvSecret: 120 to add, 3 to change`. */
+function kindSummary(items: readonly PlanItem[]): string[] {
+  const byKind = new Map<string, PlanItem[]>();
+  for (const i of items) byKind.set(i.kind, [...(byKind.get(i.kind) ?? []), i]);
+  return [...byKind.keys()].sort().map((kind) => {
+    const n = countActions(byKind.get(kind)!);
+    return `${kind}: ${Object.keys(SUMMARY_WORD).filter((a) => n[a]).map((a) => `${n[a]} ${SUMMARY_WORD[a]}`).join(', ')}`;
+  });
 }
 
 export function summaryLine(plan: StackPlan): string {
@@ -71,7 +125,7 @@ export function planJson(plans: StackPlan[]): unknown {
       lineage: p.lineage,
       serial: p.serial,
       summary: countActions(p.items),
-      changes: p.items.map((i) => ({
+      changes: naturalOrder(p.items).map((i) => ({
         address: i.address, kind: i.kind, action: i.action, id: i.id ?? null, reason: i.reason ?? null,
         fields: i.changes, drift: i.drift, warnings: i.warnings,
       })),

@@ -48,7 +48,7 @@ export async function applyCommand(planFile: string | undefined, opts: ApplyComm
       } else {
         plan = await planStack(desired, state, clients, { parallelism: t.parallelism, refresh: opts.refresh !== false, destroy: opts.destroy });
       }
-      renderPlan(plan, out);
+      renderPlan(plan, out, { compact: opts.compact });
       if (!hasChanges(plan)) return 0;
       if (!saved && !opts.autoApprove && !(await confirm(`\nDo you want to perform these actions in stack ${plan.stack}? Only 'yes' will be accepted: `))) {
         out.result('Apply cancelled.');

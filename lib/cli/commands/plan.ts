@@ -15,6 +15,7 @@ export interface PlanCommandOptions extends AppOptions {
   readonly refresh?: boolean;
   readonly destroy?: boolean;
   readonly summary?: string;
+  readonly compact?: boolean;
 }
 
 /** A saved plan: exactly what apply will do, and the state it was made against. No secret is in it. */
@@ -41,7 +42,7 @@ export async function makePlans(opts: PlanCommandOptions, out: Output, operation
 export async function planCommand(opts: PlanCommandOptions, out: Output): Promise<number> {
   const plans = await makePlans(opts, out);
   if (opts.json) out.json(planJson(plans));
-  else plans.forEach((p) => renderPlan(p, out));
+  else plans.forEach((p) => renderPlan(p, out, { compact: opts.compact }));
   if (opts.summary) fs.writeFileSync(opts.summary, renderSummary(plans));
   if (opts.out) {
     const saved: SavedPlan = { format: 'converge-plan', format_version: PLAN_FORMAT_VERSION, created: new Date().toISOString(), plans };
