@@ -3,6 +3,7 @@ import { DataSource } from '../core/constructs/resource';
 import { checkInt } from '../core/constructs/validation';
 import { checkKvPath, checkMount } from './kv-validation';
 import { SecretsProvider } from './provider';
+import { checkRequiredProps } from '../core/constructs/required-props';
 
 /** Props of the KvSecretData data source. */
 export interface KvSecretDataProps {
@@ -39,6 +40,7 @@ export class KvSecretData extends DataSource {
 
   constructor(scope: Construct, id: string, props: KvSecretDataProps) {
     super(scope, id, 'secrets.KvSecretData', 'secrets', props.provider);
+    checkRequiredProps(this, 'secrets.KvSecretData', props);
     this.props = props;
     checkMount(this, props.mount ?? 'secret');
     checkKvPath(this, props.path);

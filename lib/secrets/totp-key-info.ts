@@ -3,6 +3,7 @@ import { DataSource } from '../core/constructs/resource';
 import { check } from '../core/constructs/validation';
 import { checkMount } from './kv-validation';
 import { SecretsProvider } from './provider';
+import { checkRequiredProps } from '../core/constructs/required-props';
 
 /** Props of the TotpKeyInfo data source. */
 export interface TotpKeyInfoProps {
@@ -32,6 +33,7 @@ export class TotpKeyInfo extends DataSource {
 
   constructor(scope: Construct, id: string, props: TotpKeyInfoProps) {
     super(scope, id, 'secrets.TotpKeyInfo', 'secrets', props.provider);
+    checkRequiredProps(this, 'secrets.TotpKeyInfo', props);
     this.props = props;
     checkMount(this, props.mount ?? 'totp');
     check(typeof props.name === 'string' && /^[^/]+$/.test(props.name), this, 'name', `"${props.name}" must be a non-empty name without "/"`);

@@ -3,6 +3,7 @@ import { TerraformElement, TerraformStack, Token } from 'cdktf';
 import { Construct } from 'constructs';
 import { API_DEFAULTS, ApiProvider, providersOf } from './api-provider';
 import { RemovalPolicy } from './removal-policy';
+import { checkRequiredProps } from './required-props';
 import { SecretValue } from './secret-value';
 import { DESIRED_FORMAT, DesiredResource, isAttrRef } from '../model';
 
@@ -123,6 +124,7 @@ export abstract class Resource extends ConvergeElement {
   protected constructor(scope: Construct, id: string, kind: string, api: string, props: ResourceProps,
     provider?: ApiProvider, defaultRemovalPolicy: RemovalPolicy = RemovalPolicy.DESTROY) {
     super(scope, id, kind, api, provider);
+    checkRequiredProps(this, kind, props);
     this.removalPolicy = props.removalPolicy ?? defaultRemovalPolicy;
   }
 
