@@ -124,7 +124,8 @@ export function buildProgram(): Command {
     .option('--mount <type:path>', 'mount another secrets engine, e.g. database:db2', (v: string, acc: string[] = []) => [...acc, v])
     .option('--mesh-datacenter <dc>', "the mesh agent's datacenter (default dc1)")
     .option('--mesh-datacenters <list>', 'other known datacenters, comma-separated')
-    .option('--mesh-trust-domain <domain>', 'trust domain used in SNI');
+    .option('--mesh-trust-domain <domain>', 'trust domain used in SNI')
+    .allowExcessArguments(false);
   emu.action(() => run(program, emu, (out) => emulatorCommand({ ...emu.opts(), writeEnv: emu.opts().writeEnv ?? emu.opts().envFile ?? emu.opts().writeEnvFile }, out)));
   const emuWait = emu.command('wait <file>').description('return once the emulator that writes FILE (--write-env) is ready')
     .option('--timeout <seconds>', 'give up after this long (default 60)');

@@ -98,6 +98,12 @@ describe('converge emulator through npx, --detach, wait and stop', () => {
     expect(r.stderr).toMatch(/EADDRINUSE|in use/);
   });
 
+  test('an unknown word after emulator is refused, not taken for a start', () => {
+    const r = spawnSync(CLI, ['emulator', 'wiat', 'x.env', ...PORTS], { env, encoding: 'utf8', timeout: 20_000 });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/too many arguments for 'emulator'/);
+  });
+
   test('the env file is written whole (temporary file renamed), mode 0600', () => {
     const dir = tempDir('converge-wait-');
     const file = path.join(dir, 'a.env');
