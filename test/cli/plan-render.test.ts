@@ -48,6 +48,21 @@ describe('plan listing', () => {
     expect(r.stdout).toMatch(/Plan: 5 to add, 0 to change, 0 to replace, 0 to destroy\./);
   });
 
+  test('after apply: an update lists the changed paths (--compact) and a changed secret is (sensitive, changed)', async () => {
+    const isolated = { ...world.env, CONVERGE_DIR: `${world.dir}/.converge-update` };
+    const dir = (a: string) => synthApp((stack) => {
+      new KvSecret(stack, 'cfg', { path: 'render/update', data: { a, b: 'same' }, maxVersions: a === 'one' ? 5 : 6 });
+    });
+    expect((await cliAsync(['apply', '--auto-approve', '--synth-dir', dir('one')], isolated)).status).toBe(0);
+    let r = await cliAsync(['plan', '--synth-dir', dir('two'), '--compact'], isolated);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain('  ~   cfg (secrets.KvSecret) will be updated in place: data.a, maxVersions\n');
+    expect(r.stdout).toContain('  secrets.KvSecret: 1 to change\n');
+    r = await cliAsync(['plan', '--synth-dir', dir('two')], isolated);
+    expect(r.stdout).toMatch(/~ data\.a = \(sensitive, changed\)\n/);
+    expect(r.stdout).toMatch(/~ maxVersions = 5 -> 6\n/);
+  });
+
   test('--quiet: only the summary line', async () => {
     for (const args of [['--quiet', 'plan'], ['plan', '--quiet']]) {
       const r = await cliAsync([...args, '--synth-dir', app()], world.env);
