@@ -4,15 +4,15 @@ import { effectiveDefault } from './effective-defaults';
 import { Output } from './output';
 
 const SYMBOL: Record<string, string> = {
-  create: '+', update: '~', replace: '-/+', delete: '-', adopt: '~', forget: '-', read: '<=', noop: ' ',
+  create: '+', update: '~', replace: '-/+', delete: '-', adopt: '~', forget: '-', read: '<=', noop: ' ', conflict: '!',
 };
 const VERB: Record<string, string> = {
   create: 'will be created', update: 'will be updated in place', replace: 'must be replaced', delete: 'will be destroyed',
   adopt: 'exists on the API and will be adopted', forget: 'will be removed from state (the object stays)', read: 'will be read',
-  noop: 'is up to date',
+  noop: 'is up to date', conflict: 'cannot be planned',
 };
 
-/** How a plan is listed for people: every field (default), one line per object, or only the summary. */
+/** How a plan is listed for people: every field (default), or one line per object. */
 export interface RenderOptions {
   /** One line per object and a summary per kind (`--compact`). */
   readonly compact?: boolean;
@@ -42,16 +42,20 @@ function fieldLine(kind: string, action: string, f: FieldChange): string {
 
 /**
  * The plan for people: coloured, `+ ~ - -/+`, one line per field; with `compact`, one line per
- * object and a summary per kind. Under `--quiet` only warnings and the summary line remain.
+ * object and a summary per kind. Under `--quiet` only warnings, conflicts and the summary line remain.
  */
 export function renderPlan(plan: StackPlan, out: Output, options: RenderOptions = {}): void {
   const c = out.c;
-  const colour = (a: string) => ({ create: c.green, update: c.yellow, adopt: c.yellow, replace: c.magenta, delete: c.red, forget: c.red, read: c.cyan }[a] ?? ((s: string) => s));
+  const colour = (a: string) => ({ create: c.green, update: c.yellow, adopt: c.yellow, replace: c.magenta, delete: c.red, forget: c.red, read: c.cyan, conflict: c.red }[a] ?? ((s: string) => s));
   const items = naturalOrder(plan.items);
-  const acting = items.filter((i) => i.action !== 'noop');
+  const acting = items.filter((i) => i.action !== 'noop' || i.stateChanges?.length || i.deposed?.length);
+  const noChanges = () => c.green(`No changes. Stack ${plan.stack} matches the app (${plan.items.length} objects).`);
   if (out.options.quiet) {
-    for (const i of acting) for (const w of i.warnings) out.result(c.red(`! ${i.address}: ${w}`));
-    out.result(acting.length ? summaryLine(plan) : c.green(`No changes. Stack ${plan.stack} matches the app (${plan.items.length} objects).`));
+    for (const i of acting) {
+      if (i.action === 'conflict') out.result(c.red(`! ${i.address}: ${i.reason ?? VERB.conflict}`));
+      for (const w of i.warnings) out.result(c.red(`! ${i.address}: ${w}`));
+    }
+    out.result(acting.length ? summaryLine(plan) : noChanges());
     return;
   }
   const drifted = items.filter((i) => i.drift.length);
@@ -65,39 +69,49 @@ export function renderPlan(plan: StackPlan, out: Output, options: RenderOptions 
     out.result('');
   }
   if (!acting.length) {
-    out.result(c.green(`No changes. Stack ${plan.stack} matches the app (${plan.items.length} objects).`));
+    out.result(noChanges());
   } else {
     out.result(c.bold(`converge will perform the following actions in stack ${plan.stack}:`));
     if (options.compact) {
       out.result('');
-      for (const i of acting) renderCompactItem(i, out, colour(i.action));
+      for (const i of acting) renderItem(i, out, colour(i.action), true);
       out.result('');
       for (const line of kindSummary(acting)) out.result(`  ${line}`);
     } else {
-      for (const i of acting) renderItem(i, out, colour(i.action));
+      for (const i of acting) renderItem(i, out, colour(i.action), false);
     }
   }
   for (const n of plan.notes) out.result(n);
   out.result(summaryLine(plan));
 }
 
-function renderItem(i: PlanItem, out: Output, colour: (s: string) => string): void {
-  out.result('');
-  out.result(`  ${colour(SYMBOL[i.action])} ${out.c.bold(i.address)} (${i.kind}) ${VERB[i.action]}${i.reason ? ` (${i.reason})` : ''}`);
-  for (const f of i.changes) out.result(`      ${colour(f.replace ? '-/+' : i.action === 'create' ? '+' : '~')} ${fieldLine(i.kind, i.action, f)}`);
-  for (const w of i.warnings) out.result(`      ${out.c.red(out.c.bold('! ' + w))}`);
-}
-
-/** `  ~ team/db (secrets.KvSecret) will be updated in place: data.password, maxVersions`. */
-function renderCompactItem(i: PlanItem, out: Output, colour: (s: string) => string): void {
-  const fields = i.action === 'create' || i.action === 'delete' || !i.changes.length ? ''
-    : `: ${i.changes.map((f) => f.path).join(', ')}`;
-  out.result(`  ${colour(SYMBOL[i.action].padEnd(3))} ${i.address} (${i.kind}) ${VERB[i.action]}${i.reason ? ` (${i.reason})` : ''}${fields}`);
+/**
+ * One object: its head line, then (not `compact`) a line per field. Compact: the head line ends
+ * with the paths of the fields that change (`~ team/db (secrets.KvSecret) will be updated in place: data.password`).
+ */
+function renderItem(i: PlanItem, out: Output, colour: (s: string) => string, compact: boolean): void {
+  if (!compact) out.result('');
+  const symbol = (s: string) => colour(compact ? s.padEnd(3) : s);
+  if (i.action === 'noop') {
+    const what = [...(i.stateChanges ?? []), ...(i.deposed?.length ? [`delete ${i.deposed.join(', ')} left by an interrupted replace`] : [])];
+    out.result(`  ${symbol('~')} ${compact ? i.address : out.c.bold(i.address)} (${i.kind}) state will be updated (${what.join('; ')})`);
+    return;
+  }
+  const moved = i.movedFrom ? ` (moved from ${i.movedFrom})` : '';
+  const head = `${i.kind}) ${VERB[i.action]}${i.reason ? ` (${i.reason})` : ''}${moved}`;
+  if (compact) {
+    const fields = i.action === 'create' || i.action === 'delete' || !i.changes.length ? '' : `: ${i.changes.map((f) => f.path).join(', ')}`;
+    out.result(`  ${symbol(SYMBOL[i.action])} ${i.address} (${head}${fields}`);
+  } else {
+    out.result(`  ${symbol(SYMBOL[i.action])} ${out.c.bold(i.address)} (${head}`);
+    for (const f of i.changes) out.result(`      ${colour(f.replace ? '-/+' : i.action === 'create' ? '+' : '~')} ${fieldLine(i.kind, i.action, f)}`);
+  }
   for (const w of i.warnings) out.result(`      ${out.c.red(out.c.bold('! ' + w))}`);
 }
 
 const SUMMARY_WORD: Record<string, string> = {
-  create: 'to add', update: 'to change', replace: 'to replace', delete: 'to destroy', adopt: 'to adopt', forget: 'to forget', read: 'to read',
+  create: 'to add', update: 'to change', replace: 'to replace', delete: 'to destroy', adopt: 'to adopt', forget: 'to forget',
+  read: 'to read', conflict: 'in conflict',
 };
 
 /** One line per kind: `secrets.KvSecret: 120 to add, 3 to change`. */
@@ -106,13 +120,14 @@ function kindSummary(items: readonly PlanItem[]): string[] {
   for (const i of items) byKind.set(i.kind, [...(byKind.get(i.kind) ?? []), i]);
   return [...byKind.keys()].sort().map((kind) => {
     const n = countActions(byKind.get(kind)!);
-    return `${kind}: ${Object.keys(SUMMARY_WORD).filter((a) => n[a]).map((a) => `${n[a]} ${SUMMARY_WORD[a]}`).join(', ')}`;
+    const parts = Object.keys(SUMMARY_WORD).filter((a) => n[a]).map((a) => `${n[a]} ${SUMMARY_WORD[a]}`);
+    return `${kind}: ${parts.length ? parts.join(', ') : `${byKind.get(kind)!.length} with state updates`}`;
   });
 }
 
 export function summaryLine(plan: StackPlan): string {
   const n = countActions(plan.items);
-  const extra = [n.adopt ? `${n.adopt} to adopt` : '', n.forget ? `${n.forget} to forget` : ''].filter(Boolean).join(', ');
+  const extra = [n.adopt ? `${n.adopt} to adopt` : '', n.forget ? `${n.forget} to forget` : '', n.conflict ? `${n.conflict} in conflict` : ''].filter(Boolean).join(', ');
   return `Plan: ${n.create} to add, ${n.update} to change, ${n.replace} to replace, ${n.delete} to destroy${extra ? ', ' + extra : ''}.`;
 }
 
@@ -128,6 +143,7 @@ export function planJson(plans: StackPlan[]): unknown {
       changes: naturalOrder(p.items).map((i) => ({
         address: i.address, kind: i.kind, action: i.action, id: i.id ?? null, reason: i.reason ?? null,
         fields: i.changes, drift: i.drift, warnings: i.warnings,
+        ...(i.movedFrom ? { moved_from: i.movedFrom } : {}), ...(i.stateChanges?.length ? { state_changes: i.stateChanges } : {}),
       })),
       notes: p.notes,
     })),

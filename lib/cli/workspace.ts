@@ -4,6 +4,7 @@ import { DesiredStack } from '../core/model';
 import { convergeDir } from '../core/secrets/state-key';
 import { LocalBackend } from '../core/state/local-backend';
 import { StateBackend } from '../core/state/state-model';
+import { newSynthSealKey } from '../core/secrets/synth-seal';
 import { findAppConfig, readSynthDir, runApp } from '../core/synth/read-synth';
 
 /** Options shared by the commands that read the app. */
@@ -17,7 +18,8 @@ export function loadStacks(opts: AppOptions): DesiredStack[] {
   if (opts.synthDir) return readSynthDir(path.resolve(opts.synthDir));
   const cfg = findAppConfig(process.cwd());
   if (!cfg) throw new Error('no cdktf.json here or above: run converge in a cdktf app, or pass --synth-dir');
-  return readSynthDir(runApp(cfg));
+  const sealKey = newSynthSealKey();
+  return readSynthDir(runApp(cfg, cfg.output, sealKey), sealKey);
 }
 
 /** The stacks a command works on: `--stack`, or the only one. */

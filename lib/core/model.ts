@@ -8,7 +8,15 @@ export const DESIRED_FORMAT = 1;
 
 /** A secret as synthesized: where to get it, never its value. */
 export interface SecretRef {
-  readonly $secret: { readonly env?: string; readonly file?: string; readonly sealed?: string };
+  readonly $secret: {
+    readonly env?: string;
+    readonly file?: string;
+    readonly sealed?: string;
+    /** In state only: the secret came from another construct's sensitive output (`address.attr`). */
+    readonly ref?: string;
+    /** In state only: a secret value observed on the API (by import), kept as its HMAC. */
+    readonly observed?: boolean;
+  };
 }
 
 /** A reference to another construct's attribute, resolved at apply time. */
@@ -37,6 +45,13 @@ export interface DesiredResource {
   /** Addresses this one depends on (references and explicit dependencies). */
   readonly dependsOn: string[];
   readonly removalPolicy: 'destroy' | 'retain';
+  /**
+   * Take an object that already exists under this construct's identity under management, instead of
+   * reporting a conflict (the construct's `adoptExisting`).
+   */
+  readonly adoptExisting?: boolean;
+  /** Create the replacement before deleting the object it replaces (the construct's `createBeforeDestroy`). */
+  readonly createBeforeDestroy?: boolean;
   /** Full construct path (`prod/team/db`), for messages. */
   readonly path: string;
 }

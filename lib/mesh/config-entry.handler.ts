@@ -3,8 +3,8 @@
  * interface. Writes use check-and-set (`cas`): a create only if the entry is absent, an update
  * only at the ModifyIndex just read, so that a concurrent writer is never overwritten silently.
  */
-import { HandlerContext, Observed, ResourceHandler, Spec, Written } from '../core/engine/handler';
-import { MeshClient } from './client/mesh-client';
+import { HandlerContext, Observed, PrefetchWant, ResourceHandler, Spec, Written } from '../core/engine/handler';
+import { ConfigEntryJson, MeshClient } from './client/mesh-client';
 import { EntryKind, isEntryKind } from './compiler/entries';
 import { canonicalSpec, entryId, parseEntryId, specToEntry } from './entry-spec';
 
@@ -17,6 +17,15 @@ function concurrentWriter(ctx: HandlerContext, id: string, expected: string): Er
     + 'not overwriting it: run plan again to see the current state');
 }
 
+/** An entry as the plan compares it. */
+function observedOf(entryKind: EntryKind, got: ConfigEntryJson): Observed {
+  return {
+    fields: canonicalSpec(entryKind, got),
+    outputs: { createIndex: got.CreateIndex, modifyIndex: got.ModifyIndex },
+    version: got.ModifyIndex,
+  };
+}
+
 /** A handler for one entry kind. */
 export function configEntryHandler(kind: string, entryKind: EntryKind): ResourceHandler {
   const idOf = (spec: Spec) => entryId(entryKind, String(spec.name), String(spec.namespace ?? 'default'));
@@ -26,17 +35,34 @@ export function configEntryHandler(kind: string, entryKind: EntryKind): Resource
     kind,
     api: 'mesh',
     replaceFields: ['name', 'namespace'],
+    outputsChangedByUpdate: ['modifyIndex'],
 
     naturalId: idOf,
 
     async read(ctx, id): Promise<Observed | undefined> {
       const { name, namespace } = parseEntryId(id);
       const got = await client(ctx).getConfigEntry(entryKind, name, { namespace }, ctx.address);
-      if (!got) return undefined;
-      return {
-        fields: canonicalSpec(entryKind, got),
-        outputs: { createIndex: got.CreateIndex, modifyIndex: got.ModifyIndex },
-      };
+      return got ? observedOf(entryKind, got) : undefined;
+    },
+
+    /** One list per namespace answers every entry of the kind, where two or more are wanted. */
+    async prefetch(ctx, wanted: readonly PrefetchWant[]) {
+      const known = new Map<string, Observed | null>();
+      const byNamespace = new Map<string, PrefetchWant[]>();
+      for (const w of wanted) {
+        const ns = parseEntryId(w.id).namespace;
+        byNamespace.set(ns, [...(byNamespace.get(ns) ?? []), w]);
+      }
+      for (const [namespace, ws] of byNamespace) {
+        if (ws.length < 2) continue;
+        const listed = (await client(ctx).listConfigEntries(entryKind, { namespace }, ctx.address)).value;
+        const byName = new Map(listed.map((e) => [String(e.Name), e]));
+        for (const w of ws) {
+          const e = byName.get(parseEntryId(w.id).name);
+          known.set(w.id, e ? observedOf(entryKind, e) : null);
+        }
+      }
+      return known;
     },
 
     async create(ctx, spec): Promise<Written> {
@@ -49,8 +75,8 @@ export function configEntryHandler(kind: string, entryKind: EntryKind): Resource
     async update(ctx, id, spec): Promise<Written> {
       const { name, namespace } = parseEntryId(id);
       const c = client(ctx);
-      const current = await c.getConfigEntry(entryKind, name, { namespace }, ctx.address);
-      const cas = current?.ModifyIndex ?? 0;
+      // The index the plan saw: a writer after the plan makes the cas fail (read now only for an old saved plan).
+      const cas = ctx.expectedVersion ?? (await c.getConfigEntry(entryKind, name, { namespace }, ctx.address))?.ModifyIndex ?? 0;
       if (!(await c.putConfigEntry(body(spec), { cas }, ctx.address))) throw concurrentWriter(ctx, id, `ModifyIndex ${cas}`);
       return { id };
     },

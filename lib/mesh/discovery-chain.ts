@@ -4,7 +4,6 @@ import { checkOneOf, ValidationError } from '../core/constructs/validation';
 import { canonicalDuration } from './compiler/duration';
 import { MeshGatewayMode, MeshProtocol } from './mesh-types';
 import { MeshProvider } from './provider';
-import { checkRequiredProps } from '../core/constructs/required-props';
 
 /** Overrides of a compiled chain (the endpoint's POST body). */
 export interface DiscoveryChainOverrides {
@@ -62,8 +61,7 @@ export class DiscoveryChain extends DataSource {
   private readonly props: DiscoveryChainProps;
 
   constructor(scope: Construct, id: string, props: DiscoveryChainProps) {
-    super(scope, id, 'mesh.DiscoveryChain', 'mesh', props.provider);
-    checkRequiredProps(this, 'mesh.DiscoveryChain', props);
+    super(scope, id, 'mesh.DiscoveryChain', 'mesh', props.provider, props);
     this.props = props;
     if (typeof props.service !== 'string' || props.service === '') throw new ValidationError(this, 'service', 'is required');
     if (props.service.includes('/') || props.service === '.' || props.service === '..') {

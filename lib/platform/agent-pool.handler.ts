@@ -1,4 +1,4 @@
-import { HandlerContext, Observed, ResourceHandler, Spec, Written } from '../core/engine/handler';
+import { Candidate, HandlerContext, Observed, ResourceHandler, Spec, Written } from '../core/engine/handler';
 import { AgentPool as AgentPoolDoc, DELETABLE_AGENT_STATUSES } from './client/agent-pools';
 import { orgAndName, platformClient, sortedStrings } from './handler-util';
 
@@ -14,10 +14,14 @@ async function poolId(ctx: HandlerContext, id: string): Promise<string | undefin
 }
 
 async function findByName(ctx: HandlerContext, organization: string, name: string): Promise<string | undefined> {
+  return (await findPoolByName(ctx, organization, name))?.id;
+}
+
+async function findPoolByName(ctx: HandlerContext, organization: string, name: string): Promise<AgentPoolDoc | undefined> {
   const api = platformClient(ctx).agentPools;
   const org = await platformClient(ctx).organizations.show(organization);
   if (!org) return undefined;
-  for await (const p of api.iterate(organization, { q: name })) if (p.name === name) return p.id;
+  for await (const p of api.iterate(organization, { q: name })) if (p.name === name) return p;
   return undefined;
 }
 
@@ -50,8 +54,11 @@ export const agentPoolHandler: ResourceHandler = {
     return undefined;
   },
 
-  find(ctx, spec): Promise<string | undefined> {
-    return findByName(ctx, String(spec.organization), String(spec.name));
+  uniqueFindKey: true,
+
+  async find(ctx, spec): Promise<Candidate[]> {
+    const p = await findPoolByName(ctx, String(spec.organization), String(spec.name));
+    return p ? [{ id: p.id, createdAt: p.createdAt }] : [];
   },
 
   importId(id: string): string {
@@ -73,7 +80,7 @@ export const agentPoolHandler: ResourceHandler = {
       allowedWorkspaces: sortedStrings(p.allowedWorkspaces.map((w) => w.id)),
       deleteInactiveAgents: wantCleanup ? !(await hasInactive(ctx, p.id)) : (desired?.deleteInactiveAgents ?? false),
     };
-    return { fields, outputs: outputsOf(p) };
+    return { fields, outputs: outputsOf(p), id: p.id };
   },
 
   async create(ctx, spec): Promise<Written> {

@@ -3,7 +3,6 @@ import { DataSource } from '../core/constructs/resource';
 import { check } from '../core/constructs/validation';
 import { checkString } from './prop-checks';
 import { PlatformProvider } from './provider';
-import { checkRequiredProps } from '../core/constructs/required-props';
 
 /** Status of an agent. */
 export enum AgentStatus {
@@ -52,8 +51,7 @@ export class Agents extends DataSource {
   private readonly props: AgentsProps;
 
   constructor(scope: Construct, id: string, props: AgentsProps) {
-    super(scope, id, 'platform.Agents', 'platform', props.provider);
-    checkRequiredProps(this, 'platform.Agents', props);
+    super(scope, id, 'platform.Agents', 'platform', props.provider, props);
     this.props = props;
     checkString(this, 'agentPoolId', props.agentPoolId, { required: true, allowRef: true });
     check(props.statuses === undefined || Array.isArray(props.statuses), this, 'statuses', 'must be a list of AgentStatus');

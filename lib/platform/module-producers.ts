@@ -2,7 +2,6 @@ import { Construct } from 'constructs';
 import { DataSource } from '../core/constructs/resource';
 import { check } from '../core/constructs/validation';
 import { PlatformProvider } from './provider';
-import { checkRequiredProps } from '../core/constructs/required-props';
 
 /** Props of the ModuleProducers data source. */
 export interface ModuleProducersProps {
@@ -26,8 +25,7 @@ export class ModuleProducers extends DataSource {
   private readonly organization: string;
 
   constructor(scope: Construct, id: string, props: ModuleProducersProps) {
-    super(scope, id, 'platform.ModuleProducers', 'platform', props.provider);
-    checkRequiredProps(this, 'platform.ModuleProducers', props);
+    super(scope, id, 'platform.ModuleProducers', 'platform', props.provider, props);
     // Naming the organization orders this construct after an Organization construct of that name.
     if (typeof props.organization === 'string') this._dependOnNamed('platform.Organization', props.organization);
     check(typeof props.organization === 'string' && /^[A-Za-z0-9_-]+$/.test(props.organization), this, 'organization',

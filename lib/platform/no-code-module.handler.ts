@@ -1,4 +1,4 @@
-import { HandlerContext, Observed, ResourceHandler, Spec, Written } from '../core/engine/handler';
+import { Candidate, HandlerContext, Observed, ResourceHandler, Spec, Written } from '../core/engine/handler';
 import { NoCodeModule as NoCodeModuleDoc, VariableOptionSet } from './client/no-code-modules';
 import { platformClient } from './handler-util';
 
@@ -53,9 +53,12 @@ export const noCodeModuleHandler: ResourceHandler = {
     return undefined;
   },
 
-  async find(ctx, spec): Promise<string | undefined> {
+  // A registry module has at most one no-code module.
+  uniqueFindKey: true,
+
+  async find(ctx, spec): Promise<Candidate[]> {
     const reg = await registryModule(ctx, { organization: String(spec.organization), name: String(spec.moduleName), provider: String(spec.moduleProvider) });
-    return reg?.noCodeModules[0]?.id;
+    return (reg?.noCodeModules ?? []).map((m) => ({ id: m.id }));
   },
 
   importId(id: string): string {

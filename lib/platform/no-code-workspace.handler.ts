@@ -1,4 +1,4 @@
-import { HandlerContext, Observed, ResourceHandler, Spec, Written } from '../core/engine/handler';
+import { Candidate, HandlerContext, Observed, ResourceHandler, Spec, Written } from '../core/engine/handler';
 import { ApiError } from '../core/http/api-error';
 import { durationSeconds } from '../core/constructs/validation';
 import { NoCodeVariable, Workspace } from './client/no-code-modules';
@@ -45,9 +45,12 @@ export const noCodeWorkspaceHandler: ResourceHandler = {
     return undefined;
   },
 
-  async find(ctx, spec): Promise<string | undefined> {
+  // Workspace names are unique in an organization.
+  uniqueFindKey: true,
+
+  async find(ctx, spec): Promise<Candidate[]> {
     const ws = await platformClient(ctx).noCodeModules.showWorkspaceByName(String(spec.organization), String(spec.name));
-    return ws?.id;
+    return ws ? [{ id: ws.id, createdAt: (ws as { createdAt?: string }).createdAt }] : [];
   },
 
   importId(id: string): string {

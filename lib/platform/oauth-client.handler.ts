@@ -1,4 +1,4 @@
-import { HandlerContext, Observed, ResourceHandler, Spec, Written } from '../core/engine/handler';
+import { Candidate, HandlerContext, Observed, ResourceHandler, Spec, Written } from '../core/engine/handler';
 import { OAuthClient as OAuthClientDoc, ServiceProvider } from './client/oauth-clients';
 import { platformClient, sortedStrings } from './handler-util';
 
@@ -25,13 +25,14 @@ export const oauthClientHandler: ResourceHandler = {
   },
 
   /** After a crash between create and record: the organization's client with the same name, provider and URL. */
-  async find(ctx, spec): Promise<string | undefined> {
+  async find(ctx, spec): Promise<Candidate[]> {
     // The organization may not exist yet (it is created in the same apply): then neither does the client.
-    if (!(await platformClient(ctx).organizations.show(String(spec.organization)))) return undefined;
+    if (!(await platformClient(ctx).organizations.show(String(spec.organization)))) return [];
+    const found: Candidate[] = [];
     for await (const c of platformClient(ctx).oauthClients.iterate(String(spec.organization))) {
-      if (c.name === spec.name && c.serviceProvider === spec.serviceProvider && c.httpUrl === spec.httpUrl) return c.id;
+      if (c.name === spec.name && c.serviceProvider === spec.serviceProvider && c.httpUrl === spec.httpUrl) found.push({ id: c.id, createdAt: c.createdAt });
     }
-    return undefined;
+    return found;
   },
 
   importId(id: string): string {

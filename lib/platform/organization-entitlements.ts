@@ -2,7 +2,6 @@ import { Construct } from 'constructs';
 import { DataSource } from '../core/constructs/resource';
 import { check } from '../core/constructs/validation';
 import { PlatformProvider } from './provider';
-import { checkRequiredProps } from '../core/constructs/required-props';
 
 /** Props of the OrganizationEntitlements data source. */
 export interface OrganizationEntitlementsProps {
@@ -27,8 +26,7 @@ export class OrganizationEntitlements extends DataSource {
   public readonly organization: string;
 
   constructor(scope: Construct, id: string, props: OrganizationEntitlementsProps) {
-    super(scope, id, 'platform.OrganizationEntitlements', 'platform', props.provider);
-    checkRequiredProps(this, 'platform.OrganizationEntitlements', props);
+    super(scope, id, 'platform.OrganizationEntitlements', 'platform', props.provider, props);
     // Naming the organization orders this construct after an Organization construct of that name.
     if (typeof props.organization === 'string') this._dependOnNamed('platform.Organization', props.organization);
     check(typeof props.organization === 'string' && /^[A-Za-z0-9_-]+$/.test(props.organization), this, 'organization',

@@ -1,4 +1,4 @@
-import { HandlerContext, Observed, ResourceHandler, Spec, Written } from '../core/engine/handler';
+import { HandlerContext, Observed, PrefetchWant, ResourceHandler, Spec, Written } from '../core/engine/handler';
 import { Organization as OrganizationDoc, OrganizationAttributes } from './client/organizations';
 import { PlatformClient } from './client/platform-client';
 
@@ -19,6 +19,29 @@ function attributesOf(spec: Spec): OrganizationAttributes {
   for (const f of ORGANIZATION_FIELDS) attrs[f] = spec[f];
   if (spec.defaultExecutionMode !== 'agent' || spec.defaultAgentPoolId == null) delete attrs.defaultAgentPoolId;
   return attrs as OrganizationAttributes;
+}
+
+/** Organizations a list page holds (the API's largest page). */
+const PAGE = 100;
+
+function observedOf(org: OrganizationDoc, desired: Spec | undefined): Observed {
+  const fields: Spec = {
+    name: org.name,
+    email: org.email,
+    sessionTimeout: org.sessionTimeout,
+    sessionRemember: org.sessionRemember,
+    collaboratorAuthPolicy: org.collaboratorAuthPolicy,
+    costEstimationEnabled: org.costEstimationEnabled,
+    sendPassingStatusesForUntriggeredSpeculativePlans: org.sendPassingStatusesForUntriggeredSpeculativePlans,
+    aggregatedCommitStatusEnabled: org.aggregatedCommitStatusEnabled,
+    ownersTeamSamlRoleId: org.ownersTeamSamlRoleId ?? null,
+    // Returned by the hosted edition only; elsewhere there is nothing to compare.
+    assessmentsEnforced: 'assessmentsEnforced' in org ? org.assessmentsEnforced : (desired?.assessmentsEnforced ?? false),
+    allowForceDeleteWorkspaces: org.allowForceDeleteWorkspaces,
+    defaultExecutionMode: org.defaultExecutionMode,
+    defaultAgentPoolId: org.defaultAgentPool?.id ?? null,
+  };
+  return { fields, outputs: outputsOf(org) };
 }
 
 function outputsOf(org: OrganizationDoc): Record<string, unknown> {
@@ -45,24 +68,29 @@ export const organizationHandler: ResourceHandler = {
 
   async read(ctx, id, desired): Promise<Observed | undefined> {
     const org = await client(ctx).organizations.show(id);
-    if (!org) return undefined;
-    const fields: Spec = {
-      name: org.name,
-      email: org.email,
-      sessionTimeout: org.sessionTimeout,
-      sessionRemember: org.sessionRemember,
-      collaboratorAuthPolicy: org.collaboratorAuthPolicy,
-      costEstimationEnabled: org.costEstimationEnabled,
-      sendPassingStatusesForUntriggeredSpeculativePlans: org.sendPassingStatusesForUntriggeredSpeculativePlans,
-      aggregatedCommitStatusEnabled: org.aggregatedCommitStatusEnabled,
-      ownersTeamSamlRoleId: org.ownersTeamSamlRoleId ?? null,
-      // Returned by the hosted edition only; elsewhere there is nothing to compare.
-      assessmentsEnforced: 'assessmentsEnforced' in org ? org.assessmentsEnforced : (desired?.assessmentsEnforced ?? false),
-      allowForceDeleteWorkspaces: org.allowForceDeleteWorkspaces,
-      defaultExecutionMode: org.defaultExecutionMode,
-      defaultAgentPoolId: org.defaultAgentPool?.id ?? null,
-    };
-    return { fields, outputs: outputsOf(org) };
+    return org ? observedOf(org, desired) : undefined;
+  },
+
+  /**
+   * The organization list answers whole organizations, 100 a page: it replaces one read each when
+   * its pages are fewer than the organizations wanted (counted from the first page's total).
+   */
+  async prefetch(ctx, wanted: readonly PrefetchWant[]) {
+    const known = new Map<string, Observed | null>();
+    if (wanted.length < 2) return known;
+    const orgs = client(ctx).organizations;
+    const first = await orgs.list({}, { number: 1, size: PAGE });
+    const pages = Number(first.pagination?.['total-pages'] ?? 1);
+    const all = [...first.items];
+    const complete = pages <= 1 || pages <= wanted.length;
+    for (let n = 2; complete && n <= pages; n++) all.push(...(await orgs.list({}, { number: n, size: PAGE })).items);
+    const byName = new Map(all.map((o) => [o.name, o]));
+    for (const w of wanted) {
+      const org = byName.get(w.id);
+      if (org) known.set(w.id, observedOf(org, w.desired));
+      else if (complete) known.set(w.id, null);
+    }
+    return known;
   },
 
   async create(ctx, spec): Promise<Written> {

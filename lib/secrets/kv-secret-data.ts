@@ -3,7 +3,6 @@ import { DataSource } from '../core/constructs/resource';
 import { checkInt } from '../core/constructs/validation';
 import { checkKvPath, checkMount } from './kv-validation';
 import { SecretsProvider } from './provider';
-import { checkRequiredProps } from '../core/constructs/required-props';
 
 /** Props of the KvSecretData data source. */
 export interface KvSecretDataProps {
@@ -39,8 +38,7 @@ export class KvSecretData extends DataSource {
   private readonly props: KvSecretDataProps;
 
   constructor(scope: Construct, id: string, props: KvSecretDataProps) {
-    super(scope, id, 'secrets.KvSecretData', 'secrets', props.provider);
-    checkRequiredProps(this, 'secrets.KvSecretData', props);
+    super(scope, id, 'secrets.KvSecretData', 'secrets', props.provider, props);
     this.props = props;
     checkMount(this, props.mount ?? 'secret');
     checkKvPath(this, props.path);

@@ -3,7 +3,6 @@ import { DataSource } from '../core/constructs/resource';
 import { checkInt } from '../core/constructs/validation';
 import { checkKvPath, checkMount } from './kv-validation';
 import { SecretsProvider } from './provider';
-import { checkRequiredProps } from '../core/constructs/required-props';
 
 /** Props of the KvSecretSubkeys data source. */
 export interface KvSecretSubkeysProps {
@@ -42,8 +41,7 @@ export class KvSecretSubkeys extends DataSource {
   private readonly props: KvSecretSubkeysProps;
 
   constructor(scope: Construct, id: string, props: KvSecretSubkeysProps) {
-    super(scope, id, 'secrets.KvSecretSubkeys', 'secrets', props.provider);
-    checkRequiredProps(this, 'secrets.KvSecretSubkeys', props);
+    super(scope, id, 'secrets.KvSecretSubkeys', 'secrets', props.provider, props);
     this.props = props;
     checkMount(this, props.mount ?? 'secret');
     checkKvPath(this, props.path);

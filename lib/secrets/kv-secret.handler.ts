@@ -1,6 +1,6 @@
-import { FieldChange, HandlerContext, Observed, PriorRecord, ResourceHandler, Spec, Written } from '../core/engine/handler';
+import { FieldChange, HandlerContext, Observed, PrefetchWant, PriorRecord, ResourceHandler, Spec, Written } from '../core/engine/handler';
 import { ApiError } from '../core/http/api-error';
-import { KvClient, KvKeyMetadataInput } from './client/kv-client';
+import { KvClient, KvKeyMetadata, KvKeyMetadataInput } from './client/kv-client';
 import { SecretsClient } from './client/secrets-client';
 import { observedDuration } from './kv-duration';
 
@@ -46,12 +46,30 @@ function concurrentWriter(ctx: HandlerContext, mount: string, path: string, cas:
 
 const topKey = (p: string) => p.split(/[.[]/)[0];
 
+/** Whether a metadata prop differs from the engine's defaults (then a create writes metadata too). */
+function metadataIsDefault(spec: Spec): boolean {
+  const custom = spec.customMetadata as Record<string, string> | undefined;
+  return (spec.maxVersions ?? 0) === 0 && spec.casRequired !== true && durationIsZero(spec.deleteVersionAfter)
+    && (!custom || Object.keys(custom).length === 0);
+}
+
+function durationIsZero(v: unknown): boolean {
+  return v === undefined || v === 0 || observedDuration('0s', v) === v;
+}
+
+/** Whether a key's latest version is soft-deleted (and due) or destroyed: the key reads as gone. */
+function latestDeleted(meta: KvKeyMetadata): boolean {
+  const latest = meta.versions?.[String(meta.current_version)];
+  return !latest || latest.destroyed || (latest.deletion_time !== '' && Date.parse(latest.deletion_time) <= Date.now());
+}
+
 /** Lifecycle of `secrets.KvSecret`: a key of a KV version 2 engine, its data and its metadata. */
 export const kvSecretHandler: ResourceHandler = {
   kind: 'secrets.KvSecret',
   api: 'secrets',
   replaceFields: ['mount', 'path'],
   sensitiveFields: ['data'],
+  outputsChangedByUpdate: ['version'],
   destroyWarning: 'deletes the key\'s metadata and every version permanently',
 
   naturalId(spec) {
@@ -64,45 +82,82 @@ export const kvSecretHandler: ResourceHandler = {
     return id;
   },
 
-  async read(ctx, id, desired): Promise<Observed | undefined> {
-    const { mount, path } = splitId(id, desired);
+  /**
+   * One metadata read. A version's data never changes, so the data is read only when the current
+   * version is not the one converge wrote last; otherwise `data` is left out and compared with what
+   * the last apply wrote (its values and HMACs in state).
+   */
+  /**
+   * New keys only (a managed key costs one metadata read, the minimum): one LIST per folder holding
+   * two or more of them tells which do not exist, so that their plan needs no read at all.
+   */
+  async prefetch(ctx, wanted: readonly PrefetchWant[]) {
+    const known = new Map<string, Observed | null>();
+    const folders = new Map<string, { mount: string; folder: string; keys: { id: string; name: string }[] }>();
+    for (const w of wanted) {
+      if (w.prior) continue;
+      const { mount, path } = splitId(w.id, w.desired);
+      const cut = path.lastIndexOf('/');
+      const folder = cut < 0 ? '' : path.slice(0, cut);
+      const f = folders.get(`${mount}\u0000${folder}`) ?? { mount, folder, keys: [] };
+      f.keys.push({ id: w.id, name: path.slice(cut + 1) });
+      folders.set(`${mount}\u0000${folder}`, f);
+    }
+    for (const f of folders.values()) {
+      if (f.keys.length < 2) continue;
+      let listed: Set<string>;
+      try {
+        listed = new Set(await kv(ctx).list(f.mount, f.folder));
+      } catch (e) {
+        if (e instanceof ApiError && (e.status === 404 || e.status === 403)) continue; // read them one by one
+        throw e;
+      }
+      for (const k of f.keys) if (!listed.has(k.name)) known.set(k.id, null);
+    }
+    return known;
+  },
+
+  async read(ctx, id, desired, prior): Promise<Observed | undefined> {
+    const { mount, path } = splitId(id, desired ?? prior?.spec);
     const client = kv(ctx);
     const meta = await client.readMetadata(mount, path);
     if (!meta) return undefined;
     // A key whose latest version is soft-deleted or destroyed (or that has none yet) is gone:
     // its secret cannot be read; create writes a new version on top of it.
-    const current = meta.current_version > 0 ? await client.read(mount, path, meta.current_version) : undefined;
-    if (!current?.data) return undefined;
+    if (meta.current_version <= 0 || latestDeleted(meta)) return undefined;
+    const unchanged = prior?.outputs.version === meta.current_version;
+    const current = unchanged ? undefined : await client.read(mount, path, meta.current_version);
+    if (!unchanged && !current?.data) return undefined;
     return {
       fields: {
         mount, path,
-        data: current.data,
+        ...(current ? { data: current.data } : {}),
         customMetadata: meta.custom_metadata ?? {},
         maxVersions: meta.max_versions,
         casRequired: meta.cas_required,
-        deleteVersionAfter: observedDuration(meta.delete_version_after, desired?.deleteVersionAfter),
+        deleteVersionAfter: observedDuration(meta.delete_version_after, desired?.deleteVersionAfter ?? prior?.spec.deleteVersionAfter),
       },
       outputs: { version: meta.current_version },
+      version: meta.current_version,
     };
   },
 
+  /** One write where the API allows it: the data with `cas: 0` (the API refuses a key that exists). */
   async create(ctx, spec): Promise<Written> {
     const mount = spec.mount as string;
     const path = spec.path as string;
-    // A key holding versions belongs to someone else: refuse before touching its metadata.
-    // (Metadata without versions is what a create interrupted after its first call leaves.)
-    const existing = await kv(ctx).readMetadata(mount, path);
-    let cas = 0;
-    if (existing && existing.current_version > 0) {
-      // A key whose latest version was soft-deleted or destroyed reads as gone: a new version restores it.
-      const latest = existing.versions?.[String(existing.current_version)];
-      const deleted = latest && (latest.destroyed || (latest.deletion_time !== '' && Date.parse(latest.deletion_time) <= Date.now()));
-      const live = latest && !deleted;
-      if (live) throw concurrentWriter(ctx, mount, path, 0);
-      cas = existing.current_version;
+    const data = spec.data as Record<string, unknown>;
+    let version: number;
+    try {
+      version = (await kv(ctx).write(mount, path, data, 0)).version;
+    } catch (e) {
+      if (!(e instanceof ApiError && e.status === 400 && e.apiMessages.some((m) => m.includes(CAS_MISMATCH)))) throw e;
+      // The key exists. Only a key whose latest version is deleted (it read as gone) is written on top.
+      const existing = await kv(ctx).readMetadata(mount, path);
+      if (!existing || !latestDeleted(existing)) throw concurrentWriter(ctx, mount, path, 0);
+      version = await writeWithCas(ctx, mount, path, data, existing.current_version);
     }
-    await kv(ctx).writeMetadata(mount, path, metadataBody(spec));
-    const version = await writeWithCas(ctx, mount, path, spec.data as Record<string, unknown>, cas);
+    if (!metadataIsDefault(spec)) await kv(ctx).writeMetadata(mount, path, metadataBody(spec));
     return { id: `${mount}/${path}`, outputs: { version } };
   },
 
@@ -111,13 +166,11 @@ export const kvSecretHandler: ResourceHandler = {
     const client = kv(ctx);
     const touched = new Set(changes.map((c) => topKey(c.path)));
     if (METADATA_FIELDS.some((f) => touched.has(f))) await client.writeMetadata(mount, path, metadataBody(spec));
-    let version = prior.outputs.version as number | undefined;
+    let version = ctx.expectedVersion ?? prior.outputs.version as number | undefined;
     if (touched.has('data')) {
-      // The version converge saw just now: a writer in between makes the cas fail.
-      const meta = await client.readMetadata(mount, path);
-      version = await writeWithCas(ctx, mount, path, spec.data as Record<string, unknown>, meta?.current_version ?? 0);
-    } else {
-      version = (await client.readMetadata(mount, path))?.current_version ?? version;
+      // Against the version the plan saw: a writer after the plan makes the cas fail.
+      const cas = ctx.expectedVersion ?? (await client.readMetadata(mount, path))?.current_version ?? 0;
+      version = await writeWithCas(ctx, mount, path, spec.data as Record<string, unknown>, cas);
     }
     return { id, outputs: { version } };
   },

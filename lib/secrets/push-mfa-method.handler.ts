@@ -1,4 +1,4 @@
-import { HandlerContext, Observed, ResourceHandler, Spec } from '../core/engine/handler';
+import { Candidate, HandlerContext, Observed, ResourceHandler, Spec } from '../core/engine/handler';
 import { PushMfaClient, PushMfaMethodInput } from './client/push-mfa-client';
 import { secretsOf } from './engine-handler-util';
 
@@ -26,10 +26,11 @@ export const pushMfaMethodHandler: ResourceHandler = {
 
   naturalId: () => undefined,
 
-  async find(ctx, spec) {
+  async find(ctx, spec): Promise<Candidate[]> {
     const c = client(ctx);
-    for (const id of await c.list()) if ((await c.get(id))?.name === spec.methodName) return id;
-    return undefined;
+    const found: Candidate[] = [];
+    for (const id of await c.list()) if ((await c.get(id))?.name === spec.methodName) found.push({ id });
+    return found;
   },
 
   importId(id) {

@@ -3,7 +3,6 @@ import { DataSource } from '../core/constructs/resource';
 import { check } from '../core/constructs/validation';
 import { checkMount } from './kv-validation';
 import { SecretsProvider } from './provider';
-import { checkRequiredProps } from '../core/constructs/required-props';
 
 /** Props of the TotpKeyInfo data source. */
 export interface TotpKeyInfoProps {
@@ -32,8 +31,7 @@ export class TotpKeyInfo extends DataSource {
   private readonly props: TotpKeyInfoProps;
 
   constructor(scope: Construct, id: string, props: TotpKeyInfoProps) {
-    super(scope, id, 'secrets.TotpKeyInfo', 'secrets', props.provider);
-    checkRequiredProps(this, 'secrets.TotpKeyInfo', props);
+    super(scope, id, 'secrets.TotpKeyInfo', 'secrets', props.provider, props);
     this.props = props;
     checkMount(this, props.mount ?? 'totp');
     check(typeof props.name === 'string' && /^[^/]+$/.test(props.name), this, 'name', `"${props.name}" must be a non-empty name without "/"`);

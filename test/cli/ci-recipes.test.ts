@@ -76,7 +76,15 @@ describe('docs/ci.md recipes', () => {
 
   test('the recipes call converge the way this page documents', () => {
     expect(githubSteps('plan')).toHaveLength(1);
-    expect(githubSteps('apply')).toEqual(['npx converge plan --stack "$STACK" --out "$STACK.plan"', 'npx converge apply "$STACK.plan"']);
+    expect(githubSteps('apply')).toEqual(['npx converge plan --stack "$STACK" --out "$STACK.plan"\nnpx converge apply "$STACK.plan"']);
+    // Issue 13 §4: no secret for the whole workflow; the plan job's are read-only ones; apply's come from the protected environment.
+    const gh = yamlBlock('.github/workflows/converge.yml');
+    const jobsAt = gh.indexOf('jobs:');
+    expect(gh.slice(0, jobsAt).filter((l) => l.includes('secrets.'))).toEqual([]);
+    const planJob = gh.slice(gh.indexOf('  plan:'), gh.indexOf('  apply:'));
+    expect(planJob.filter((l) => /_TOKEN: \$\{\{ secrets\./.test(l)).every((l) => /secrets\.\w*READ\w*_TOKEN/.test(l))).toBe(true);
+    expect(planJob.join('\n')).toMatch(/environment: plan/);
+    expect(gh.slice(gh.indexOf('  apply:')).join('\n')).toMatch(/environment: production/);
     expect(gitlabLines('plan')).toHaveLength(1);
     expect(gitlabLines('apply')).toEqual(['npx converge plan --stack "$STACK" --out "$STACK.plan"', 'npx converge apply "$STACK.plan"']);
   });

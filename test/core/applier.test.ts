@@ -36,7 +36,8 @@ registerResource(fake);
 // A kind whose identity the server assigns: found by its name after a crash.
 registerResource({
   ...fake, kind: 'test.Assigned', naturalId: () => undefined,
-  find: async (_ctx, spec) => (store.has(`id-${spec.name}`) ? `id-${spec.name}` : undefined),
+  uniqueFindKey: true,
+  find: async (_ctx, spec) => (store.has(`id-${spec.name}`) ? [{ id: `id-${spec.name}` }] : []),
 });
 registerDataSource({
   kind: 'test.FakeRead', api: 'secrets',
@@ -91,8 +92,8 @@ describe('applier', () => {
     expect(result.failed.map((f) => f.address)).toEqual(['a']);
     expect(result.skipped).toEqual([{ address: 'b', action: 'create', because: 'a dependency failed' }]);
     expect(result.done.map((d) => d.address).sort()).toEqual(['x', 'y']);
-    // The failed create left an intent, and nothing else.
-    expect(state.record('a')).toMatchObject({ status: 'creating', id: 'a' });
+    // The create was refused for certain (not a lost answer): it leaves no intent, and nothing else.
+    expect(state.record('a')).toBeUndefined();
     expect(state.record('b')).toBeUndefined();
   });
 

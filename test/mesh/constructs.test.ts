@@ -97,6 +97,6 @@ test('DiscoveryChain data source spec and output references', () => {
   const r = resources(s).chain;
   expect(r.dataSource).toBe(true);
   expect(r.spec).toEqual({ service: 'web', namespace: 'default', compileDatacenter: 'dc2', overrides: { connectTimeout: '1m0s', protocol: 'grpc', meshGatewayMode: '' } });
-  expect(chain.protocol).toEqual({ $ref: 'chain', attr: 'protocol' });
+  expect(chain.protocol).toMatchObject({ $ref: 'chain', attr: 'protocol' });
   expect(() => new mesh.DiscoveryChain(s, 'bad', { service: 'web', overrides: { connectTimeout: 'soon' } })).toThrow(/prod\/bad: overrides.connectTimeout/);
 });

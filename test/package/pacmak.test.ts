@@ -3,9 +3,9 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { ROOT, tempDir } from '../support/harness';
 
-// `npm run package` in a test: jsii-pacmak turns the built assembly (.jsii) into the npm tarball
-// and the sources of the Python, Java, .NET and Go packages. Their toolchains are not installed
-// here, so those four are generated with --code-only; docs/packages.md says how to build them.
+// jsii-pacmak turns the built assembly (.jsii) into the npm tarball and the sources of the Python, Java,
+// .NET and Go packages (--code-only). The Python wheel is built and run by python.test.ts; Java and Go are
+// built and run by scripts/test-languages.sh (minutes of Maven); .NET has no toolchain here (docs/packages.md).
 describe('jsii-pacmak', () => {
   const out = tempDir('converge-pacmak-');
   afterAll(() => fs.rmSync(out, { recursive: true, force: true }));

@@ -29,7 +29,7 @@ test('create, read, no-op, rename and scope in place, find by name, import by na
   const w = await handler.create(ctx, desired);
   expect(w.id).toMatch(/^apool-/);
   expect((await handler.read(ctx, w.id, desired))!.fields).toEqual(desired);
-  expect(await handler.find!(ctx, desired)).toBe(w.id);
+  expect((await handler.find!(ctx, desired))[0]?.id).toBe(w.id);
   const renamed = spec({ name: 'renamed' });
   await handler.update(ctx, w.id, renamed, [], prior(w.id, desired));
   expect((await handler.read(ctx, w.id, renamed))!.fields).toEqual(renamed);
@@ -40,7 +40,7 @@ test('create, read, no-op, rename and scope in place, find by name, import by na
   expect((await handler.read(ctx, w.id))!.fields).toMatchObject({ organization: 'h-ap' });
   await handler.delete(ctx, w.id, prior(w.id, renamed));
   expect(await handler.read(ctx, w.id)).toBeUndefined();
-  expect(await handler.find!(ctx, renamed)).toBeUndefined();
+  expect((await handler.find!(ctx, renamed))[0]?.id).toBeUndefined();
   await handler.delete(ctx, w.id, prior(w.id, renamed));
 });
 

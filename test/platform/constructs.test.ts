@@ -31,8 +31,8 @@ describe('OAuthClient', () => {
     }
     expect(r.spec).toMatchObject({ organizationScoped: true, projects: ['prj-a', 'prj-b'], privateKey: null, secret: null, rsaPublicKey: null });
     expect(r.spec.oauthToken).toEqual({ $secret: { env: 'VCS_TOKEN' } });
-    expect(c.oauthClientId).toEqual({ $ref: 'vcs', attr: 'id' });
-    expect(c.oauthTokenId).toEqual({ $ref: 'vcs', attr: 'oauthTokenId' });
+    expect(c.oauthClientId).toMatchObject({ $ref: 'vcs', attr: 'id' });
+    expect(c.oauthTokenId).toMatchObject({ $ref: 'vcs', attr: 'oauthTokenId' });
   });
 
   test('references the organization by name and depends on it', () => {

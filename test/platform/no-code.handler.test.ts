@@ -37,12 +37,12 @@ afterAll(async () => {
 });
 
 test('NoCodeModule: create, read, find by registry module, options replaced by variable name, import, delete disables', async () => {
-  expect(await modules.find!(ctx, modSpec())).toBeUndefined();
+  expect((await modules.find!(ctx, modSpec()))[0]?.id).toBeUndefined();
   const w = await modules.create(ctx, modSpec());
   expect(w.id).toMatch(/^nocode-/);
   expect(w.outputs).toMatchObject({ versionPin: '1.0.0', registryModuleId: reg.id });
   expect((await modules.read(ctx, w.id, modSpec()))!.fields).toEqual(modSpec());
-  expect(await modules.find!(ctx, modSpec())).toBe(w.id);
+  expect((await modules.find!(ctx, modSpec()))[0]?.id).toBe(w.id);
   const before = (await fx.api('GET', `/no-code-modules/${w.id}`)).body.data.relationships['variable-options'].data[0].id;
   const changed = modSpec({ variableOptions: [
     { variableName: 'region', variableType: 'string', options: ['eu'] },
@@ -69,14 +69,14 @@ test('NoCodeModule: a module missing from the registry is a clear error', async 
 });
 
 test('NoCodeWorkspace: create, read, find, the upgrade sequence on a version change, variables by upgrade, delete', async () => {
-  const modId = (await modules.find!(ctx, modSpec()))!;
+  const modId = (await modules.find!(ctx, modSpec()))[0].id;
   const desired = wsSpec(modId);
   const w = await workspaces.create(ctx, desired);
   expect(w.id).toMatch(/^ws-/);
   expect(w.outputs).toMatchObject({ moduleVersion: '1.0.0' });
   const { variables: _v, upgradeTimeout: _t, upgradePollInterval: _p, ...returned } = desired;
   expect((await workspaces.read(ctx, w.id, desired))!.fields).toEqual(returned);
-  expect(await workspaces.find!(ctx, desired)).toBe(w.id);
+  expect((await workspaces.find!(ctx, desired))[0]?.id).toBe(w.id);
 
   // The module's pin moves: the workspace reports an upgrade available and reads the old version.
   await modules.update(ctx, modId, modSpec({ versionPin: '1.1.0' }), [], prior(modId, modSpec()));
@@ -101,7 +101,7 @@ test('NoCodeWorkspace: create, read, find, the upgrade sequence on a version cha
 });
 
 test('NoCodeWorkspace: name, description and auto-apply change in place without an upgrade run', async () => {
-  const modId = (await modules.find!(ctx, modSpec()))!;
+  const modId = (await modules.find!(ctx, modSpec()))[0].id;
   const pinned = (await fx.api('GET', `/no-code-modules/${modId}`)).body.data.attributes['version-pin'];
   const desired = wsSpec(modId, { name: 'inplace', moduleVersion: pinned });
   const w = await workspaces.create(ctx, desired);
@@ -115,7 +115,7 @@ test('NoCodeWorkspace: name, description and auto-apply change in place without 
 });
 
 test('NoCodeWorkspace: an errored plan and a timeout fail the update clearly', async () => {
-  const modId = (await modules.find!(ctx, modSpec()))!;
+  const modId = (await modules.find!(ctx, modSpec()))[0].id;
   const desired = wsSpec(modId, { name: 'failing', moduleVersion: '1.1.0' });
   const w = await workspaces.create(ctx, desired);
   await admin(fx, 'POST', `/registry-modules/${reg.id}/versions`, { version: '2.0.0', failing: true });

@@ -58,9 +58,9 @@ test('create, read (write-only fields left out), no-op, update in place with pro
 test('find after a crash between create and record: the same name, provider and URL', async () => {
   const desired = spec({ name: 'crashy' });
   const w = await handler.create(ctx, desired);
-  expect(await handler.find!(ctx, desired)).toBe(w.id);
-  expect(await handler.find!(ctx, spec({ name: 'crashy', httpUrl: 'https://other.example.com' }))).toBeUndefined();
-  expect(await handler.find!(ctx, spec({ name: 'never' }))).toBeUndefined();
+  expect((await handler.find!(ctx, desired)).map((c) => c.id)).toEqual([w.id]);
+  expect(await handler.find!(ctx, spec({ name: 'crashy', httpUrl: 'https://other.example.com' }))).toEqual([]);
+  expect(await handler.find!(ctx, spec({ name: 'never' }))).toEqual([]);
 });
 
 test('a refusal keeps the status: provider_c_server without a private key is a 422', async () => {
@@ -70,8 +70,8 @@ test('a refusal keeps the status: provider_c_server without a private key is a 4
 });
 
 test('find for an organization that does not exist yet answers nothing (no error)', async () => {
-  expect(await handler.find!(ctx, spec({ organization: 'h-not-yet' }))).toBeUndefined();
-  expect(await resourceHandler('platform.AgentPool').find!(ctx, { organization: 'h-not-yet', name: 'p' })).toBeUndefined();
-  expect(await resourceHandler('platform.NoCodeModule').find!(ctx, { organization: 'h-not-yet', moduleName: 'm', moduleProvider: 'aws' })).toBeUndefined();
-  expect(await resourceHandler('platform.NoCodeWorkspace').find!(ctx, { organization: 'h-not-yet', name: 'w' })).toBeUndefined();
+  expect(await handler.find!(ctx, spec({ organization: 'h-not-yet' }))).toEqual([]);
+  expect(await resourceHandler('platform.AgentPool').find!(ctx, { organization: 'h-not-yet', name: 'p' })).toEqual([]);
+  expect(await resourceHandler('platform.NoCodeModule').find!(ctx, { organization: 'h-not-yet', moduleName: 'm', moduleProvider: 'aws' })).toEqual([]);
+  expect(await resourceHandler('platform.NoCodeWorkspace').find!(ctx, { organization: 'h-not-yet', name: 'w' })).toEqual([]);
 });

@@ -55,7 +55,7 @@ describe('Organization', () => {
     new OrganizationEntitlements(s, 'ents', { organization: org.name });
     const ents = ConvergeTesting.desiredState(s).resources.ents;
     expect(ents).toMatchObject({ kind: 'platform.OrganizationEntitlements', dataSource: true, spec: { organization: 'acme' } });
-    expect(org.externalId).toEqual({ $ref: 'org', attr: 'externalId' });
+    expect(org.externalId).toMatchObject({ $ref: 'org', attr: 'externalId' });
   });
 
   test.each([

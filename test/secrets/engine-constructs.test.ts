@@ -25,8 +25,8 @@ describe('TotpKey', () => {
         digits: 6, period: 30, skew: 1, keySize: 20, exported: true, qrSize: 200,
       },
     });
-    expect(k.url).toEqual({ $ref: 'k', attr: 'url' });
-    expect(k.barcode).toEqual({ $ref: 'k', attr: 'barcode' });
+    expect(k.url).toMatchObject({ $ref: 'k', attr: 'url' });
+    expect(k.barcode).toMatchObject({ $ref: 'k', attr: 'barcode' });
   });
 
   test('an imported key is a SecretValue, never synthesized in clear; a url import leaves out what the url sets', () => {
@@ -144,7 +144,7 @@ describe('PushMfaMethod', () => {
       methodName: 'push', secretKey: { $secret: { env: 'PUSH_SK' } }, integrationKey: { $secret: { env: 'PUSH_IK' } },
       apiHostname: 'api.push.test', usernameFormat: '', pushInfo: '', usePasscode: false,
     });
-    expect(m.methodId).toEqual({ $ref: 'm', attr: 'methodId' });
+    expect(m.methodId).toMatchObject({ $ref: 'm', attr: 'methodId' });
     expect(() => new PushMfaMethod(stack(), 'm', { methodName: '', secretKey: SecretValue.fromEnv('A'), integrationKey: SecretValue.fromEnv('B'), apiHostname: 'h' }))
       .toThrow(/methodName must not be empty/);
     expect(() => new PushMfaMethod(stack(), 'm', { methodName: 'x', secretKey: 'plain' as any, integrationKey: SecretValue.fromEnv('B'), apiHostname: 'h' }))
@@ -161,7 +161,7 @@ describe('data sources', () => {
     expect(spec(s, 'd')).toMatchObject({ kind: 'secrets.KvSecretData', dataSource: true, spec: { mount: 'secret', path: 'app/db', version: 0 } });
     expect(spec(s, 'k').spec).toEqual({ mount: 'secret', path: 'app/db', version: 0, depth: 1 });
     expect(spec(s, 't')).toMatchObject({ kind: 'secrets.TotpKeyInfo', dataSource: true, spec: { mount: 'totp', name: 'ann' } });
-    expect(d.data).toEqual({ $ref: 'd', attr: 'data' });
+    expect(d.data).toMatchObject({ $ref: 'd', attr: 'data' });
     expect(() => new KvSecretData(stack(), 'd', { path: '/x' })).toThrow(/path "\/x" must not start with "\/"/);
     expect(() => new KvSecretSubkeys(stack(), 'd', { path: 'x', depth: -1 })).toThrow(/depth must be an integer from 0/);
   });

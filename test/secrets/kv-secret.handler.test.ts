@@ -52,7 +52,7 @@ test('create writes metadata then version 1; read returns the spec and the versi
   const m = await kv.readMetadata('secret', 'app/db');
   expect(m).toMatchObject({ max_versions: 5, custom_metadata: { owner: 'team' }, current_version: 1 });
   const o = await kvSecretHandler.read(ctx, w.id, s);
-  expect(o).toEqual({ fields: s, outputs: { version: 1 } });
+  expect(o).toEqual({ fields: s, outputs: { version: 1 }, version: 1 });
   expect(await kvSecretHandler.read(ctx, 'secret/absent', spec({ path: 'absent' }))).toBeUndefined();
 });
 

@@ -1,6 +1,6 @@
 import * as readline from 'readline';
 import { applyPlan, ApplyResult } from '../../core/engine/applier';
-import { hasChanges, StackPlan } from '../../core/engine/plan-model';
+import { conflictsOf, hasChanges, StackPlan } from '../../core/engine/plan-model';
 import { planStack } from '../../core/engine/planner';
 import { Output } from '../output';
 import { Progress } from '../progress';
@@ -49,6 +49,11 @@ export async function applyCommand(planFile: string | undefined, opts: ApplyComm
         plan = await planStack(desired, state, clients, { parallelism: t.parallelism, refresh: opts.refresh !== false, destroy: opts.destroy });
       }
       renderPlan(plan, out, { compact: opts.compact });
+      const conflicts = conflictsOf(plan);
+      if (conflicts.length) {
+        throw new Error(`${conflicts.length} object(s) exist on the API and are not managed by converge; nothing was applied:\n` +
+          conflicts.map((c) => `  ${c.address}: ${c.reason}`).join('\n'));
+      }
       if (!hasChanges(plan)) return 0;
       if (!saved && !opts.autoApprove && !(await confirm(`\nDo you want to perform these actions in stack ${plan.stack}? Only 'yes' will be accepted: `))) {
         out.result('Apply cancelled.');

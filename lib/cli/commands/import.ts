@@ -1,6 +1,10 @@
-import { flatten } from '../../core/engine/diff';
+import { flatten, topKey } from '../../core/engine/diff';
+import { Spec } from '../../core/engine/handler';
+import { sensitiveOutputsOf } from '../../core/engine/planner';
 import { resourceHandler } from '../../core/engine/registry';
-import { resolveSpec, UNKNOWN } from '../../core/engine/resolve-spec';
+import { ResolvedSpec, resolveSpec, SensitiveValue, UNKNOWN } from '../../core/engine/resolve-spec';
+import { isSecretRef } from '../../core/model';
+import { fieldHmac, newSalt } from '../../core/secrets/field-hmac';
 import { Output } from '../output';
 import { tuning, withLockedState } from '../session';
 import { AppOptions, loadStacks, selectStacks } from '../workspace';
@@ -16,21 +20,26 @@ export async function importCommand(address: string, id: string, opts: AppOption
   return withLockedState(desired.stack, 'import', tuning({}), out, async (state, clients) => {
     const existing = state.record(address);
     if (existing?.status === 'created') throw new Error(`${address} is already managed (id ${existing.id}); use converge state rm first`);
-    const observed = await handler.read({ address: r.path, http: clients.for(r.provider) }, normalised);
+    const salt = newSalt();
+    const resolved = resolveSpec(r.spec, r.path, (ref, attr) => {
+      const rec = state.record(ref);
+      if (rec?.outputs[attr] !== undefined) return rec.outputs[attr];
+      const secret = sensitiveOutputsOf(rec)[attr];
+      return secret === undefined ? UNKNOWN : new SensitiveValue(secret, `${ref}.${attr}`);
+    }, salt);
+    const observed = await handler.read({ address: r.path, http: clients.for(r.provider) }, normalised, resolved.value);
     if (!observed) throw new Error(`${r.path}: no ${r.kind} with id "${normalised}" exists`);
-    // Write-only inputs (tokens, keys) cannot be read back: they are taken to match the app, as
-    // their HMAC is recorded now. Otherwise the first plan would replace what was just imported.
-    const resolved = resolveSpec(r.spec, r.path, (ref, attr) => state.record(ref)?.outputs[attr] ?? UNKNOWN);
-    const readable = flatten(observed.fields);
-    const writeOnly = [...flatten(resolved.stored).keys()].filter((p) => !readable.has(p) && !(p.split(/[.[]/)[0] in observed.fields));
-    const hmacs = Object.fromEntries(writeOnly.filter((p) => resolved.hmacs[p]).map((p) => [p, resolved.hmacs[p]]));
-    const spec = { ...observed.fields };
-    for (const p of writeOnly) setPath(spec, p, getPath(resolved.stored, p));
+    // One identity per object: the canonical one (an agent pool imported by its name is recorded by its id).
+    const canonical = observed.id ?? normalised;
+    const twin = Object.entries(state.records).find(([a, rec]) => a !== address && rec.kind === r.kind && rec.id === canonical);
+    if (twin) throw new Error(`${r.path}: ${canonical} is already managed at ${twin[0]}; an object is managed at one address only`);
+
+    const { spec, hmacs, writeOnly } = importedSpec(observed.fields, resolved, new Set(handler.sensitiveFields ?? []), salt);
     await state.put(address, {
-      kind: r.kind, status: 'created', id: normalised, spec, hmacs, outputs: observed.outputs ?? {},
+      kind: r.kind, status: 'created', id: canonical, spec, hmacs, outputs: observed.outputs ?? {}, salt,
       dependsOn: r.dependsOn, removalPolicy: r.removalPolicy, provider: r.provider, path: r.path,
     });
-    out.result(`Imported ${normalised} as ${address}. Run converge plan to see how it differs from the app.`);
+    out.result(`Imported ${canonical} as ${address}. Run converge plan to see how it differs from the app.`);
     if (writeOnly.length) {
       out.result(`Write-only fields cannot be read from the API and are taken to match the app: ${writeOnly.join(', ')}.`);
     }
@@ -38,12 +47,37 @@ export async function importCommand(address: string, id: string, opts: AppOption
   });
 }
 
-/** Reads a dotted spec path (`data.password`, `vars[0].value`). */
-function getPath(obj: unknown, p: string): unknown {
-  return p.split(/\.|\[(\d+)\]/).filter(Boolean).reduce<unknown>((o, k) => (o as Record<string, unknown> | undefined)?.[k], obj);
+/**
+ * What import records, as apply would: the fields the app manages (top-level keys of its spec) as
+ * observed; secrets (the app's secret inputs, and every value under a field that is sensitive as a
+ * whole) only as an HMAC of the observed value, never the value. Write-only fields (the API never
+ * returns them) are taken to match the app: their source and the app's HMAC.
+ */
+export function importedSpec(observed: Spec, resolved: ResolvedSpec, sensitiveTop: Set<string>, salt: string):
+  { spec: Spec; hmacs: Record<string, string>; writeOnly: string[] } {
+  const spec: Spec = {};
+  const hmacs: Record<string, string> = {};
+  const want = flatten(resolved.stored);
+  const seen = flatten(observed);
+  const managed = Object.keys(resolved.stored);
+  for (const key of managed) if (key in observed) spec[key] = structuredClone(observed[key]);
+  for (const [path, value] of seen) {
+    const key = topKey(path);
+    if (!(key in spec)) continue;
+    const desired = want.get(path);
+    const secret = resolved.secretPaths.has(path) || isSecretRef(desired);
+    if (!secret && !sensitiveTop.has(key)) continue;
+    if (!secret && desired !== undefined && JSON.stringify(desired) === JSON.stringify(value)) continue; // plain, and in the app already
+    setPath(spec, path, secret ? desired : { $secret: { observed: true } });
+    hmacs[path] = fieldHmac(salt, path, value);
+  }
+  const writeOnly = managed.filter((k) => !(k in observed));
+  for (const key of writeOnly) spec[key] = resolved.stored[key];
+  for (const [path, h] of Object.entries(resolved.hmacs)) if (writeOnly.includes(topKey(path))) hmacs[path] = h;
+  return { spec, hmacs, writeOnly: [...want.keys()].filter((p) => writeOnly.includes(topKey(p))) };
 }
 
-/** Sets a dotted spec path, creating objects on the way. */
+/** Sets a dotted spec path (`data.password`, `vars[0].value`), creating objects on the way. */
 function setPath(obj: Record<string, unknown>, p: string, value: unknown): void {
   const keys = p.split(/\.|\[(\d+)\]/).filter(Boolean);
   let o: Record<string, unknown> = obj;

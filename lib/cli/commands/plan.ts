@@ -1,6 +1,6 @@
 import * as fs from 'fs';
 import { planStack } from '../../core/engine/planner';
-import { hasChanges, PLAN_FORMAT_VERSION, StackPlan } from '../../core/engine/plan-model';
+import { conflictsOf, hasChanges, PLAN_FORMAT_VERSION, StackPlan } from '../../core/engine/plan-model';
 import { Output } from '../output';
 import { planJson, renderPlan } from '../render-plan';
 import { renderSummary } from '../render-summary';
@@ -44,6 +44,13 @@ export async function planCommand(opts: PlanCommandOptions, out: Output): Promis
   if (opts.json) out.json(planJson(plans));
   else plans.forEach((p) => renderPlan(p, out, { compact: opts.compact }));
   if (opts.summary) fs.writeFileSync(opts.summary, renderSummary(plans));
+  const conflicts = plans.flatMap(conflictsOf);
+  if (conflicts.length) {
+    // Objects that exist under a construct's identity and are not converge's: nothing is saved or applied.
+    out.error(`${conflicts.length} object(s) exist on the API and are not managed by converge; the plan cannot be applied:\n` +
+      conflicts.map((c) => `  ${c.address}: ${c.reason}`).join('\n'));
+    return 1;
+  }
   if (opts.out) {
     const saved: SavedPlan = { format: 'converge-plan', format_version: PLAN_FORMAT_VERSION, created: new Date().toISOString(), plans };
     fs.writeFileSync(opts.out, JSON.stringify(saved), { mode: 0o600 });

@@ -17,7 +17,8 @@ export async function refreshCommand(opts: AppOptions & { parallelism?: string }
     for (const [addr, rec] of Object.entries(state.records)) {
       if (rec.dataSource || rec.status !== 'created' || !rec.id) continue;
       const handler = resourceHandler(rec.kind);
-      const observed = await handler.read({ address: rec.path ?? addr, http: clients.for(rec.provider) }, rec.id);
+      // The last applied spec is the hint the app would give (a mount with a slash, a duration's spelling).
+      const observed = await handler.read({ address: rec.path ?? addr, http: clients.for(rec.provider) }, rec.id, rec.spec);
       if (!observed) {
         gone++;
         out.result(`- ${addr}: deleted outside converge; removed from state`);

@@ -5,6 +5,8 @@ import { API_DEFAULTS, ApiProvider, providersOf } from './api-provider';
 import { RemovalPolicy } from './removal-policy';
 import { checkRequiredProps } from './required-props';
 import { SecretValue } from './secret-value';
+import { fqnOfKind, normalizeStructProps, UnknownFieldError } from './struct-shapes';
+import { ValidationError } from './validation';
 import { DESIRED_FORMAT, DesiredResource, isAttrRef } from '../model';
 
 /** Props every converge resource accepts. */
@@ -14,6 +16,23 @@ export interface ResourceProps {
    * @default - RemovalPolicy.DESTROY, unless the construct says otherwise (an organization is retained)
    */
   readonly removalPolicy?: RemovalPolicy;
+
+  /**
+   * Take an object that already exists under this construct's identity (its natural key, or for an
+   * identity the server assigns, the single object of the same name) under management, instead of
+   * stopping the plan with a conflict. Without it, converge changes and deletes only what it created
+   * or was told to import (`converge import ADDRESS ID`).
+   * @default false
+   */
+  readonly adoptExisting?: boolean;
+
+  /**
+   * When a change forces a replacement, create the new object before deleting the old one, as
+   * Terraform's `create_before_destroy`. Only where the server assigns the identity (two objects can
+   * coexist); elsewhere the old object is deleted first.
+   * @default false
+   */
+  readonly createBeforeDestroy?: boolean;
 }
 
 /**
@@ -31,8 +50,19 @@ export abstract class ConvergeElement extends TerraformElement {
   /** @internal */
   protected readonly _provider?: ApiProvider;
 
-  protected constructor(scope: Construct, id: string, kind: string, api: string, provider?: ApiProvider) {
+  /**
+   * @param props the construct's props: checked at every depth against the struct fields its class declares,
+   * a key spelt as another jsii language spells a field (`path_prefix`) renamed to the field (`pathPrefix`)
+   */
+  protected constructor(scope: Construct, id: string, kind: string, api: string, provider?: ApiProvider, props?: any) {
     super(scope, id);
+    try {
+      normalizeStructProps(fqnOfKind(kind), props);
+    } catch (e) {
+      if (e instanceof UnknownFieldError) throw new ValidationError(this, e.field, e.rule);
+      throw e;
+    }
+    checkRequiredProps(this, kind, props);
     this.kind = kind;
     this._api = api;
     this._provider = provider;
@@ -66,7 +96,7 @@ export abstract class ConvergeElement extends TerraformElement {
 
   /** A reference to an attribute the API assigns (an id), resolved when converge applies. @internal */
   public _attrRef(attr: string): any {
-    return { $ref: this.address, attr };
+    return { $ref: this.address, attr, $stack: TerraformStack.of(this).node.path };
   }
 
   /** The spec: JSON, with `SecretValue`s and references as leaves. @internal */
@@ -82,10 +112,14 @@ export abstract class ConvergeElement extends TerraformElement {
     return RemovalPolicy.DESTROY;
   }
 
+  /** @internal */
+  protected _lifecycle(): { adoptExisting?: boolean; createBeforeDestroy?: boolean } {
+    return {};
+  }
+
   public toMetadata(): any {
-    const spec = toPlainJson(this._renderSpec(), this.node.path, '') as Record<string, unknown>;
     const deps = new Set<string>();
-    collectRefs(spec, deps);
+    const spec = collectRefs(toPlainJson(this._renderSpec(), this.node.path, ''), deps, TerraformStack.of(this).node.path, this.node.path) as Record<string, unknown>;
     for (const d of this.node.dependencies) {
       for (const c of d.node.findAll()) if (c instanceof ConvergeElement) deps.add(c.address);
     }
@@ -110,6 +144,7 @@ export abstract class ConvergeElement extends TerraformElement {
       },
       dependsOn: [...deps].sort(),
       removalPolicy: this._removalPolicy(),
+      ...this._lifecycle(),
       path: this.node.path,
     };
     return { converge: { version: DESIRED_FORMAT, resources: { [this.address]: desired } } };
@@ -123,21 +158,32 @@ export abstract class Resource extends ConvergeElement {
 
   protected constructor(scope: Construct, id: string, kind: string, api: string, props: ResourceProps,
     provider?: ApiProvider, defaultRemovalPolicy: RemovalPolicy = RemovalPolicy.DESTROY) {
-    super(scope, id, kind, api, provider);
-    checkRequiredProps(this, kind, props);
+    super(scope, id, kind, api, provider, props);
     this.removalPolicy = props.removalPolicy ?? defaultRemovalPolicy;
+    this._lifecycleProps = {
+      ...(props.adoptExisting ? { adoptExisting: true } : {}),
+      ...(props.createBeforeDestroy ? { createBeforeDestroy: true } : {}),
+    };
   }
+
+  /** @internal */
+  private readonly _lifecycleProps: { adoptExisting?: boolean; createBeforeDestroy?: boolean };
 
   /** @internal */
   protected _removalPolicy(): RemovalPolicy {
     return this.removalPolicy;
   }
+
+  /** @internal */
+  protected _lifecycle(): { adoptExisting?: boolean; createBeforeDestroy?: boolean } {
+    return this._lifecycleProps;
+  }
 }
 
 /** A read-only object, read at plan time; its results can feed other constructs. */
 export abstract class DataSource extends ConvergeElement {
-  protected constructor(scope: Construct, id: string, kind: string, api: string, provider?: ApiProvider) {
-    super(scope, id, kind, api, provider);
+  protected constructor(scope: Construct, id: string, kind: string, api: string, provider?: ApiProvider, props?: any) {
+    super(scope, id, kind, api, provider, props);
   }
 
   /** @internal */
@@ -198,8 +244,23 @@ function toPlainJson(v: unknown, path: string, field: string): unknown {
   return v;
 }
 
-function collectRefs(v: unknown, into: Set<string>): void {
-  if (isAttrRef(v)) { into.add(v.$ref); return; }
-  if (Array.isArray(v)) v.forEach((x) => collectRefs(x, into));
-  else if (v !== null && typeof v === 'object') Object.values(v).forEach((x) => collectRefs(x, into));
+/**
+ * Collects the addresses a spec references and strips the stack marker. A reference to a construct of
+ * another stack is refused: its address would name a construct of this stack (or none).
+ */
+function collectRefs(v: unknown, into: Set<string>, stack: string, where: string): unknown {
+  if (isAttrRef(v)) {
+    const ref = v as { $ref: string; attr: string; $stack?: string };
+    if (ref.$stack !== undefined && ref.$stack !== stack) {
+      throw new Error(`${where}: refers to ${ref.$stack}/${ref.$ref}, a construct of another stack; ` +
+        'converge resolves references within a stack only (pass the value itself, or move both constructs into one stack)');
+    }
+    into.add(ref.$ref);
+    return { $ref: ref.$ref, attr: ref.attr };
+  }
+  if (Array.isArray(v)) return v.map((x) => collectRefs(x, into, stack, where));
+  if (v !== null && typeof v === 'object') {
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, collectRefs(x, into, stack, where)]));
+  }
+  return v;
 }

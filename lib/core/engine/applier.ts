@@ -1,19 +1,25 @@
 import { DesiredResource } from '../model';
-import { decrypt, encrypt } from '../secrets/state-key';
+import { newSalt } from '../secrets/field-hmac';
+import { encrypt } from '../secrets/state-key';
 import { StateRecord } from '../state/state-model';
 import { StateStore } from '../state/state-store';
 import { ApiClients } from './api-clients';
+import { applyOrder, FORWARD, REMOVAL } from './apply-order';
+import { topKey } from './diff';
 import { ApiSemaphores } from './graph';
-import { HandlerContext, Written } from './handler';
+import { HandlerContext, ResourceHandler, Written } from './handler';
 import { PlanItem, StackPlan } from './plan-model';
+import { sensitiveOutputsOf } from './planner';
 import { dataSourceHandler, resourceHandler } from './registry';
 import { createSafely, isAmbiguous, reconcile } from './recovery';
-import { isUnknown, resolveSpec, UNKNOWN } from './resolve-spec';
+import { ResolvedSpec, resolveSpec, SensitiveValue, UNKNOWN } from './resolve-spec';
 
 export interface ApplyOptions {
   /** Operations in flight at once against each API. @default 10 */
   readonly parallelism?: number;
   readonly onEvent?: (e: ApplyEvent) => void;
+  /** When aborted (SIGINT, SIGTERM), no new operation starts; those in flight finish. */
+  readonly signal?: AbortSignal;
 }
 
 /** Progress of one operation. */
@@ -32,42 +38,26 @@ export interface ApplyResult {
   readonly skipped: { address: string; action: string; because: string }[];
 }
 
-const FORWARD = new Set(['create', 'update', 'replace', 'adopt', 'read', 'noop']);
-
 /**
- * Executes a plan: removals first (dependents before what they depend on), then the rest in
- * dependency order, at most `parallelism` at once. State is written after every operation and
- * an intent before every create. When an operation fails, what depends on it is skipped and
- * independent branches go on.
+ * Executes a plan in the order of `applyOrder`, at most `parallelism` operations at once per
+ * API, with the values the plan saw: writes name the version the plan read, and references to
+ * objects this apply does not change resolve to what the plan read. State is written after every
+ * operation and an intent before every create. When an operation fails, what must follow it is
+ * skipped and independent branches go on.
  */
 export async function applyPlan(plan: StackPlan, state: StateStore, clients: ApiClients, opts: ApplyOptions = {}): Promise<ApplyResult> {
+  if (plan.items.some((i) => i.action === 'conflict')) {
+    throw new Error(`stack ${plan.stack}: the plan found objects converge does not manage under the identity of a construct; nothing was applied`);
+  }
   const sems = new ApiSemaphores(opts.parallelism ?? 10);
   const emit = opts.onEvent ?? (() => undefined);
   const result: ApplyResult = { done: [], failed: [], skipped: [] };
   const outcome = new Map<string, Promise<boolean>>();
   const items = new Map(plan.items.map((i) => [i.address, i]));
   const desired = plan.desired.resources;
-
-  const removals = plan.items.filter((i) => i.action === 'delete' || i.action === 'forget');
-  // For each object to remove, the objects to remove first (those whose state says they depend on it).
-  const removedFirst = new Map<string, string[]>();
-  for (const o of removals) {
-    for (const dep of state.record(o.address)?.dependsOn ?? []) removedFirst.set(dep, [...(removedFirst.get(dep) ?? []), o.address]);
-  }
-  const removalOf = (address: string): Promise<boolean> => {
-    let p = outcome.get(address);
-    if (p) return p;
-    p = (async () => {
-      const item = items.get(address)!;
-      // Whatever still depends on this object goes first.
-      const dependents = removedFirst.get(address) ?? [];
-      const ok = (await Promise.all(dependents.map((d) => removalOf(d)))).every(Boolean);
-      if (!ok) return skip(item, 'an object that depends on it was not removed');
-      return sems.for(state.record(address)?.provider.api ?? '').run(() => run(item, () => remove(item)));
-    })();
-    outcome.set(address, p);
-    return p;
-  };
+  const order = applyOrder(plan, state);
+  /** Addresses whose state this apply has rewritten: references to them read state, others the plan. */
+  const applied = new Set<string>();
 
   const skip = (item: PlanItem, because: string): false => {
     result.skipped.push({ address: item.address, action: item.action, because });
@@ -94,56 +84,74 @@ export async function applyPlan(plan: StackPlan, state: StateStore, clients: Api
     }
   };
 
-  const remove = async (item: PlanItem): Promise<void> => {
-    const rec = state.record(item.address);
-    if (!rec) return;
-    const id = rec.id || item.id;
-    if (item.action === 'delete' && id) {
-      const handler = resourceHandler(rec.kind);
-      await handler.delete({ address: rec.path ?? item.address, http: clients.for(rec.provider) }, id,
-        { id, spec: rec.spec, outputs: rec.outputs });
-    }
-    await state.put(item.address, undefined);
-  };
-
-  const lookup = (address: string, attr: string): unknown => {
-    const rec = state.record(address);
-    if (!rec || rec.status !== 'created') return UNKNOWN;
-    if (attr in rec.outputs) return rec.outputs[attr];
-    if (rec.sensitiveOutputs) {
-      const s = JSON.parse(decrypt(rec.sensitiveOutputs)) as Record<string, unknown>;
-      if (attr in s) return s[attr];
-    }
-    const v = rec.spec[attr];
-    return v === undefined ? UNKNOWN : v;
-  };
-
-  const forwardOf = (address: string): Promise<boolean> => {
+  const operationOf = (address: string): Promise<boolean> => {
     let p = outcome.get(address);
     if (p) return p;
     p = (async () => {
       const item = items.get(address)!;
-      const r = desired[address];
-      const depsOk = (await Promise.all(r.dependsOn.map((d) => (items.has(d) ? forwardOf(d) : Promise.resolve(true))))).every(Boolean);
-      if (!depsOk) return skip(item, 'a dependency failed');
-      if (item.action === 'noop') return true;
-      return sems.for(r.provider.api).run(() => run(item, () => converge(item, r)));
+      const first = order.get(address) ?? [];
+      const ok = (await Promise.all(first.map(operationOf))).every(Boolean);
+      if (!ok) return skip(item, REMOVAL.has(item.action) ? 'an object that used it was not updated or removed' : 'a dependency failed');
+      if (item.action === 'noop' && !item.stateChanges?.length && !item.deposed?.length) return recordSeen(item);
+      const api = desired[address]?.provider.api ?? state.record(address)?.provider.api ?? '';
+      return sems.for(api).run(async () => {
+        if (opts.signal?.aborted) return skip(item, 'interrupted');
+        return run(item, () => (REMOVAL.has(item.action) ? remove(item) : converge(item, desired[address])));
+      });
     })();
     outcome.set(address, p);
     return p;
   };
 
+  /** A no-op keeps its record; outputs the plan read refresh it (no API call, no serial bump when equal). */
+  const recordSeen = async (item: PlanItem): Promise<true> => {
+    const rec = state.record(item.address);
+    if (rec && item.outputs && JSON.stringify({ ...rec.outputs, ...item.outputs }) !== JSON.stringify(rec.outputs)) {
+      await state.put(item.address, { ...rec, outputs: { ...rec.outputs, ...item.outputs } });
+    }
+    return true;
+  };
+
+  const remove = async (item: PlanItem): Promise<void> => {
+    if (item.movedTo) return; // the new address took the record over in one write
+    const rec = state.record(item.address);
+    if (!rec) return;
+    const id = rec.id || item.id;
+    if (item.action === 'delete' && id) {
+      await resourceHandler(rec.kind).delete({ address: rec.path ?? item.address, http: clients.for(rec.provider) }, id,
+        { id, spec: rec.spec, outputs: rec.outputs });
+    }
+    applied.add(item.address);
+    await state.put(item.address, undefined);
+  };
+
+  /** References at apply: what this apply wrote, else what the plan read, else the last state. */
+  const lookup = (address: string, attr: string): unknown => {
+    const item = items.get(address);
+    const rec = state.record(address) ?? (item?.movedFrom ? state.record(item.movedFrom) : undefined);
+    if (!applied.has(address) && item?.outputs && attr in item.outputs) return item.outputs[attr];
+    if (!rec || rec.status !== 'created') return UNKNOWN;
+    if (attr in rec.outputs) return rec.outputs[attr];
+    const secret = sensitiveOutputsOf(rec)[attr];
+    if (secret !== undefined) return new SensitiveValue(secret, `${address}.${attr}`);
+    const v = rec.spec[attr];
+    return v === undefined ? UNKNOWN : v;
+  };
+
   const converge = async (item: PlanItem, r: DesiredResource): Promise<void> => {
-    const resolved = resolveSpec(r.spec, r.path, lookup);
+    const prior = state.record(item.address) ?? (item.movedFrom ? state.record(item.movedFrom) : undefined);
+    const keepSalt = prior && prior.kind === r.kind && prior.status === 'created' && !prior.dataSource && item.action !== 'replace';
+    const salt = keepSalt ? prior.salt : newSalt();
+    const resolved = resolveSpec(r.spec, r.path, lookup, salt);
     if (resolved.hasUnknown) throw new Error(`${r.path}: a referenced value is still unknown`);
-    for (const v of Object.values(resolved.value)) if (isUnknown(v)) throw new Error(`${r.path}: unresolved reference`);
-    const ctx: HandlerContext = { address: r.path, http: clients.for(r.provider) };
-    const record = (w: Written, status: 'created' | 'creating' = 'created'): StateRecord => ({
+    const ctx: HandlerContext = { address: r.path, http: clients.for(r.provider), ...(item.version !== undefined ? { expectedVersion: item.version } : {}) };
+    const record = (w: Written, status: 'created' | 'creating' = 'created', extra: Partial<StateRecord> = {}): StateRecord => ({
       kind: r.kind, status, id: w.id, spec: resolved.stored, hmacs: resolved.hmacs, outputs: w.outputs ?? {},
       ...(w.sensitiveOutputs && Object.keys(w.sensitiveOutputs).length ? { sensitiveOutputs: encrypt(JSON.stringify(w.sensitiveOutputs)) } : {}),
       dependsOn: r.dependsOn, removalPolicy: r.removalPolicy, provider: r.provider, path: r.path,
-      ...(r.dataSource ? { dataSource: true } : {}),
+      ...(r.dataSource ? { dataSource: true } : {}), ...(salt ? { salt } : {}), ...extra,
     });
+    applied.add(item.address);
 
     if (item.action === 'read') {
       const h = dataSourceHandler(r.kind);
@@ -155,29 +163,36 @@ export async function applyPlan(plan: StackPlan, state: StateStore, clients: Api
       return;
     }
     const handler = resourceHandler(r.kind);
-    const prior = state.record(item.address);
-    const create = async (): Promise<void> => {
-      // The intent: if converge dies between the create and the record, the next run adopts by natural key.
+    const create = async (extra: Partial<StateRecord> = {}): Promise<void> => {
+      // The intent: if converge dies between the create and the record, the next run adopts what this create made.
       const naturalId = handler.naturalId(resolved.value);
-      await state.put(item.address, record({ id: naturalId ?? '', outputs: {} }, 'creating'));
-      const w = await createSafely(handler, ctx, resolved);
-      await state.put(item.address, record(w));
+      await state.put(item.address, record({ id: naturalId ?? '', outputs: {} }, 'creating', { since: new Date().toISOString(), ...extra }));
+      let w: Written;
+      try {
+        w = await createSafely(handler, ctx, resolved);
+      } catch (e) {
+        // Refused for certain (not a lost answer): nothing was made, so no intent stays behind.
+        if (!isAmbiguous(e)) await state.put(item.address, extra.deposed ? prior : undefined);
+        throw e;
+      }
+      await state.put(item.address, record(w, 'created', extra));
     };
+
     switch (item.action) {
       case 'create':
         await create();
-        return;
+        break;
       case 'replace':
-        if (prior?.id) await handler.delete(ctx, prior.id, { id: prior.id, spec: prior.spec, outputs: prior.outputs });
-        await create();
-        return;
+        await replace(item.address, r, resolved, handler, prior, create);
+        break;
       case 'update':
-      case 'adopt': {
+      case 'adopt':
+      case 'noop': {
         const id = item.id ?? prior?.id;
         if (!id) throw new Error(`${r.path}: no identity to update`);
         const known = prior?.status === 'created' ? prior : undefined;
-        let w: Written | undefined;
-        if (item.changes.length) {
+        let w: Written | undefined = item.action === 'noop' ? { id, outputs: item.outputs } : undefined;
+        if (!w && item.changes.length) {
           try {
             w = await handler.update(ctx, id, resolved.value, item.changes, { id, spec: prior?.spec ?? {}, outputs: prior?.outputs ?? {} });
           } catch (e) {
@@ -190,15 +205,70 @@ export async function applyPlan(plan: StackPlan, state: StateStore, clients: Api
           if (!observed) throw new Error(`${r.path}: the object ${id} disappeared while being ${item.action === 'adopt' ? 'adopted' : 'updated'}`);
           w = await reconcile(handler, ctx, id, observed, resolved, known);
         }
-        await state.put(item.address, record({ ...w, outputs: { ...(prior?.outputs ?? {}), ...(w.outputs ?? {}) } }));
-        return;
+        // State records what was sent: nothing for a no-op, the changed fields for an update.
+        const hmacs = !known ? resolved.hmacs : item.action === 'noop' ? known.hmacs : item.action === 'update' ? sentHmacs(resolved, known, item) : resolved.hmacs;
+        const next = { ...record({ ...w, outputs: { ...(prior?.outputs ?? {}), ...(item.outputs ?? {}), ...(w.outputs ?? {}) } }), hmacs };
+        if (item.movedFrom) {
+          // One batch: the record moves, it is never held by both addresses nor by neither.
+          await Promise.all([state.put(item.address, next), state.put(item.movedFrom, undefined)]);
+        } else {
+          await state.put(item.address, next);
+        }
+        break;
       }
+    }
+    await deleteDeposed(item, handler, ctx);
+  };
+
+  /** Deletes the objects an interrupted create-before-destroy left behind, recording each. */
+  const deleteDeposed = async (item: PlanItem, handler: ResourceHandler, ctx: HandlerContext): Promise<void> => {
+    for (const id of state.record(item.address)?.deposed ?? []) {
+      const rec = state.record(item.address)!;
+      await handler.delete(ctx, id, { id, spec: rec.spec, outputs: rec.outputs });
+      const rest = (rec.deposed ?? []).filter((x) => x !== id);
+      await state.put(item.address, { ...rec, deposed: rest.length ? rest : undefined });
     }
   };
 
-  const removalOk = await Promise.all(removals.map((i) => removalOf(i.address)));
-  void removalOk;
-  await Promise.all(plan.items.filter((i) => FORWARD.has(i.action)).map((i) => forwardOf(i.address)));
+  /**
+   * A replace: by default the old object is deleted first (its deletion recorded at once), then the
+   * new one created; with createBeforeDestroy (server-assigned identities only), the new one is
+   * created first and the old one kept in state as deposed until it is deleted.
+   */
+  const replace = async (address: string, r: DesiredResource, resolved: ResolvedSpec, handler: ResourceHandler,
+    prior: StateRecord | undefined, create: (extra?: Partial<StateRecord>) => Promise<void>): Promise<void> => {
+    const oldHandler = resourceHandler(prior?.kind ?? r.kind);
+    const oldCtx: HandlerContext = { address: prior?.path ?? r.path, http: clients.for(prior?.provider ?? r.provider) };
+    const oldId = prior?.status === 'created' ? prior.id : undefined;
+    const canCoexist = r.createBeforeDestroy && prior?.kind === r.kind && handler.naturalId(resolved.value) === undefined;
+    if (oldId && canCoexist) {
+      await create({ deposed: [...(prior?.deposed ?? []), oldId] });
+      return;
+    }
+    if (oldId) {
+      await oldHandler.delete(oldCtx, oldId, { id: oldId, spec: prior!.spec, outputs: prior!.outputs });
+      // The first half is recorded: a crash now leaves no record of an object that is gone.
+      await state.put(address, undefined);
+    }
+    await create();
+  };
+
+  await Promise.all(plan.items.filter((i) => FORWARD.has(i.action) || REMOVAL.has(i.action)).map((i) => operationOf(i.address)));
   await state.flush();
   return result;
+}
+
+/**
+ * HMACs of what an update sent: handlers write whole top-level fields, so a secret under a field
+ * the update changed was sent (its new HMAC), and one under an unchanged field was not (the HMAC
+ * of what the last apply sent stays). A secret whose source changed after a saved plan was made is
+ * thus seen as changed by the next plan, not recorded as sent.
+ */
+function sentHmacs(resolved: ResolvedSpec, prior: StateRecord, item: PlanItem): Record<string, string> {
+  const touched = new Set(item.changes.map((c) => topKey(c.path)));
+  const out: Record<string, string> = {};
+  for (const [path, h] of Object.entries(resolved.hmacs)) {
+    out[path] = touched.has(topKey(path)) || prior.hmacs[path] === undefined ? h : prior.hmacs[path];
+  }
+  return out;
 }

@@ -1,5 +1,5 @@
 import { isSecretRef } from '../model';
-import { hmac } from '../secrets/state-key';
+import { fieldHmac } from '../secrets/field-hmac';
 import { FieldChange, ResourceHandler, Spec } from './handler';
 import { isUnknown, ResolvedSpec } from './resolve-spec';
 import { StateRecord } from '../state/state-model';
@@ -22,7 +22,7 @@ export function flatten(v: unknown, prefix = '', out: Map<string, unknown> = new
   return out;
 }
 
-function topKey(path: string): string {
+export function topKey(path: string): string {
   const i = path.search(/[.[]/);
   return i < 0 ? path : path.slice(0, i);
 }
@@ -80,6 +80,14 @@ export function diffSpec(desired: ResolvedSpec, actual: Spec | undefined, prior:
         if (!same(want, a.get(path))) changes.push(change(path, a.get(path), want, isSensitive(path), handler));
       }
     } else {
+      // Not returned by the API: compared with what the last apply sent; a part the app dropped is a change.
+      if (prior && actual) {
+        for (const path of under(p, key)) {
+          if (!d.has(path) && !under(d, key).some((x) => x.startsWith(path) || path.startsWith(x))) {
+            changes.push(change(path, isSensitive(path) ? undefined : p.get(path), undefined, isSensitive(path), handler));
+          }
+        }
+      }
       for (const path of under(d, key)) {
         const want = d.get(path);
         if (isUnknown(want)) { changes.push(change(path, undefined, want, isSensitive(path), handler, true)); continue; }
@@ -112,7 +120,7 @@ export function driftOf(actual: Spec, prior: StateRecord, handler: ResourceHandl
       const was = p.get(path);
       const now = a.get(path);
       if (isSecretRef(was)) {
-        if (now === undefined || prior.hmacs[path] !== hmac(typeof now === 'string' ? now : JSON.stringify(now))) {
+        if (now === undefined || prior.hmacs[path] !== fieldHmac(prior.salt, path, now)) {
           drift.push(change(path, undefined, undefined, true, handler));
         }
         continue;

@@ -12,6 +12,11 @@ export interface HandlerContext {
   readonly address: string;
   /** The HTTP client of the handler's API, authenticated by its provider. */
   readonly http: HttpClient;
+  /**
+   * The version the plan observed (see `Observed.version`): a write that can name a version names
+   * this one, so that a writer after the plan is never overwritten. Undefined when the plan saw none.
+   */
+  readonly expectedVersion?: number;
 }
 
 /** An object as the API returns it, shaped like the spec. */
@@ -23,6 +28,34 @@ export interface Observed {
   readonly fields: Spec;
   /** Server-assigned attributes other constructs may reference (`id`, `external-id`, …). */
   readonly outputs?: Record<string, unknown>;
+  /**
+   * The object's canonical identity when the id it was read by is another spelling of it
+   * (an agent pool read by `<organization>/<name>` is `apool-…`): moves and imports compare these.
+   */
+  readonly id?: string;
+  /**
+   * The version a write must name to succeed only if nobody wrote in between (a KV secret's
+   * `current_version`, a mesh entry's ModifyIndex). Kept in the plan, so that apply writes
+   * against what the plan saw.
+   */
+  readonly version?: number;
+}
+
+/** An object a plan is about to read, offered to `prefetch`. */
+export interface PrefetchWant {
+  /** Its identity (from state, or the natural key of a new object). */
+  readonly id: string;
+  /** The app's spec (secrets resolved, no references). */
+  readonly desired: Spec;
+  /** What the last apply recorded; undefined for an object converge does not manage yet. */
+  readonly prior?: PriorRecord;
+}
+
+/** An existing object that may be the one an interrupted create made. */
+export interface Candidate {
+  readonly id: string;
+  /** When the API created it (ISO 8601), if the API says. */
+  readonly createdAt?: string;
 }
 
 /** What create or update tells the engine. */
@@ -74,14 +107,39 @@ export interface ResourceHandler {
   readonly destroyWarning?: string;
   /** Identity from the desired spec alone (natural key), for adoption after a crash; undefined when server-assigned. */
   naturalId(spec: Spec): string | undefined;
-  /** Finds an existing object for a spec whose identity the server assigns (used to adopt after a crash). */
-  find?(ctx: HandlerContext, spec: Spec): Promise<string | undefined>;
-  /** Reads an object; undefined when it is absent (404). */
-  read(ctx: HandlerContext, id: string, desired?: Spec): Promise<Observed | undefined>;
+  /**
+   * Existing objects a spec whose identity the server assigns may have made (same name in the same
+   * parent): after a crash, converge adopts only a single one created at or after its intent.
+   * An empty list when the parent does not exist.
+   */
+  find?(ctx: HandlerContext, spec: Spec): Promise<Candidate[]>;
+  /**
+   * True when the API refuses two objects with the same `find` key (agent pool and workspace names):
+   * a candidate without a creation time is then adoptable after a crash.
+   */
+  readonly uniqueFindKey?: boolean;
+  /**
+   * Outputs that change when the object is updated (a KV secret's `version`): references to them
+   * are unknown until the update is applied.
+   */
+  readonly outputsChangedByUpdate?: readonly string[];
+  /**
+   * Reads an object; undefined when it is absent (404). `desired` is the app's spec when there is
+   * one; `prior` what the last apply recorded, so that a field whose content cannot have changed
+   * since (a KV version's data) need not be read again: left out, it is compared with state.
+   */
+  read(ctx: HandlerContext, id: string, desired?: Spec, prior?: PriorRecord): Promise<Observed | undefined>;
   create(ctx: HandlerContext, spec: Spec): Promise<Written>;
   update(ctx: HandlerContext, id: string, spec: Spec, changes: readonly FieldChange[], prior: PriorRecord): Promise<Written>;
   /** Deletes; an object already gone is success. */
   delete(ctx: HandlerContext, id: string, prior: PriorRecord): Promise<void>;
+  /**
+   * Learns about many objects of this kind at once, where the API answers them in fewer requests
+   * than one read each (a list of whole objects, a folder's keys). Answers, by id, the object as
+   * `read` would (a known absence as null); ids it leaves out are read one by one. Choose by
+   * counting: a small stack in a big account is cheaper read object by object.
+   */
+  prefetch?(ctx: HandlerContext, wanted: readonly PrefetchWant[]): Promise<Map<string, Observed | null>>;
   /** Checks and normalises an id given to `converge import`. */
   importId?(id: string): string;
 }

@@ -2,7 +2,7 @@ import { DesiredStack } from '../model';
 import { FieldChange } from './handler';
 
 /** What a plan does to one object. */
-export type Action = 'create' | 'update' | 'replace' | 'delete' | 'noop' | 'adopt' | 'forget' | 'read';
+export type Action = 'create' | 'update' | 'replace' | 'delete' | 'noop' | 'adopt' | 'forget' | 'read' | 'conflict';
 
 /** One object's line of a plan. Never holds a secret value. */
 export interface PlanItem {
@@ -20,6 +20,23 @@ export interface PlanItem {
   /** Loud notes: data deleted, workspaces unlinked, devices to re-enrol. */
   readonly warnings: string[];
   readonly dataSource?: boolean;
+  /**
+   * Attributes the plan read from the API (never a sensitive one): apply resolves references to an
+   * object it does not change from these, not from the state of an earlier run.
+   */
+  readonly outputs?: Record<string, unknown>;
+  /** The version the plan saw (KV `current_version`, mesh ModifyIndex): apply writes against it. */
+  readonly version?: number;
+  /** The address whose state record this construct takes over (the construct was moved). */
+  readonly movedFrom?: string;
+  /** The address that took this record over (a `forget` of a moved construct). */
+  readonly movedTo?: string;
+  /** The kind state holds at this address when the construct's kind changed (a replace across kinds). */
+  readonly priorKind?: string;
+  /** Changes of what state keeps that need no API call (removal policy, dependencies, a move). */
+  readonly stateChanges?: string[];
+  /** Obsolete objects of an interrupted create-before-destroy replace, deleted by this apply. */
+  readonly deposed?: string[];
 }
 
 /** The plan of one stack. */
@@ -39,11 +56,17 @@ export interface StackPlan {
 export const PLAN_FORMAT_VERSION = 1;
 
 export function countActions(items: readonly PlanItem[]): Record<string, number> {
-  const c: Record<string, number> = { create: 0, update: 0, replace: 0, delete: 0, adopt: 0, forget: 0, noop: 0, read: 0 };
+  const c: Record<string, number> = { create: 0, update: 0, replace: 0, delete: 0, adopt: 0, forget: 0, noop: 0, read: 0, conflict: 0 };
   for (const i of items) c[i.action] = (c[i.action] ?? 0) + 1;
   return c;
 }
 
+/** Whether applying the plan would change anything (on the API or in state). */
 export function hasChanges(plan: StackPlan): boolean {
-  return plan.items.some((i) => !['noop', 'read'].includes(i.action));
+  return plan.items.some((i) => !['noop', 'read', 'conflict'].includes(i.action) || i.stateChanges?.length || i.deposed?.length);
+}
+
+/** Objects the plan found under a construct's identity that converge does not manage. */
+export function conflictsOf(plan: StackPlan): PlanItem[] {
+  return plan.items.filter((i) => i.action === 'conflict');
 }

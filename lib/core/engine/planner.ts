@@ -1,14 +1,17 @@
 import { DesiredResource, DesiredStack } from '../model';
+import { newSalt } from '../secrets/field-hmac';
+import { decrypt } from '../secrets/state-key';
 import { StateRecord } from '../state/state-model';
 import { StateStore } from '../state/state-store';
 import { ApiClients } from './api-clients';
-import { diffAgainstPrior, diffSpec, driftOf } from './diff';
 import { ApiSemaphores, assertAcyclic } from './graph';
-import { ApiError } from '../http/api-error';
-import { FieldChange, HandlerContext, Observed, ResourceHandler, Spec } from './handler';
+import { HandlerContext, Spec } from './handler';
+import { intentCandidates } from './ownership';
+import { MoveSource, planObject, Planned } from './plan-object';
+import { prefetch, prefetchKey, withPrefetched } from './prefetch';
 import { PlanItem, StackPlan } from './plan-model';
 import { dataSourceHandler, PlanHookItem, registeredPlanHooks, resourceHandler } from './registry';
-import { isUnknown, resolveSpec, ResolvedSpec, UNKNOWN } from './resolve-spec';
+import { isUnknown, resolveSpec, ResolvedSpec, SensitiveValue, UNKNOWN } from './resolve-spec';
 
 export interface PlanOptions {
   /** Objects read at once, per API. @default 10 */
@@ -17,13 +20,6 @@ export interface PlanOptions {
   readonly refresh?: boolean;
   /** Plan the removal of everything in state. */
   readonly destroy?: boolean;
-}
-
-/** What planning one object found, kept for references and for apply. */
-interface Planned {
-  readonly item: PlanItem;
-  readonly resolved?: ResolvedSpec;
-  readonly outputs?: Record<string, unknown>;
 }
 
 /** Masks secrets for plan hooks: they see shapes and plain values, never a secret. */
@@ -42,15 +38,22 @@ function maskSecrets(spec: Spec | undefined): Spec | undefined {
   return walk(spec) as Spec;
 }
 
+/** Actions after which an object's attributes are not known until apply. */
+const CHANGING = new Set(['create', 'replace', 'update', 'adopt']);
+
+/** The sensitive outputs of a state record, decrypted (empty when it has none). */
+export function sensitiveOutputsOf(rec: StateRecord | undefined): Record<string, unknown> {
+  return rec?.sensitiveOutputs ? JSON.parse(decrypt(rec.sensitiveOutputs)) as Record<string, unknown> : {};
+}
+
 /**
  * Reads every object of a stack (bounded parallelism, dependencies first so references
  * resolve), diffs field by field and classifies each as create, update, replace, delete,
- * adopt, forget, read or no-op, with the drift found on the way.
+ * adopt, forget, read, no-op or conflict, with the drift found on the way.
  */
 export async function planStack(desired: DesiredStack, state: StateStore, clients: ApiClients, opts: PlanOptions = {}): Promise<StackPlan> {
-  const resources: Record<string, DesiredResource> = opts.destroy
-    ? Object.fromEntries(Object.entries(desired.resources).filter(([, r]) => r.dataSource))
-    : desired.resources;
+  // Destroying plans only removals: data sources are not read (their objects may be going too).
+  const resources: Record<string, DesiredResource> = opts.destroy ? {} : desired.resources;
   const deps = new Map<string, readonly string[]>();
   for (const [addr, r] of Object.entries(resources)) {
     for (const d of r.dependsOn) {
@@ -63,16 +66,35 @@ export async function planStack(desired: DesiredStack, state: StateStore, client
   const sems = new ApiSemaphores(opts.parallelism ?? 10);
   const refresh = opts.refresh ?? true;
   const results = new Map<string, Promise<Planned>>();
+  const orphans = Object.entries(state.records).filter(([addr]) => !resources[addr]);
+  const orphansByKind = new Map<string, MoveSource[]>();
+  for (const [address, record] of orphans) {
+    if (record.dataSource || record.status !== 'created' || !record.id) continue;
+    orphansByKind.set(record.kind, [...(orphansByKind.get(record.kind) ?? []), { address, record }]);
+  }
 
+  /** References as the plan sees them: what it read from the API, unknown where the apply changes it. */
   const lookup = (planned: Map<string, Planned>) => (address: string, attr: string): unknown => {
     const p = planned.get(address);
     if (!p) return UNKNOWN;
-    if (p.item.dataSource) return p.outputs?.[attr] ?? UNKNOWN;
+    if (p.item.dataSource) {
+      if (!p.outputs || !(attr in p.outputs)) return UNKNOWN;
+      return p.sensitiveOutputs?.includes(attr) ? new SensitiveValue(p.outputs[attr], `${address}.${attr}`) : p.outputs[attr];
+    }
     const v = p.resolved?.value[attr];
-    if (v !== undefined && !isUnknown(v)) return v;
+    if (v !== undefined && !isUnknown(v)) return p.resolved!.secretPaths.has(attr) ? new SensitiveValue(v, `${address}.${attr}`) : v;
     if (p.item.action === 'create' || p.item.action === 'replace') return UNKNOWN;
-    return p.outputs?.[attr] ?? state.record(address)?.outputs[attr] ?? UNKNOWN;
+    if (p.item.action === 'update' || p.item.action === 'adopt') {
+      if (resourceHandler(p.item.kind).outputsChangedByUpdate?.includes(attr)) return UNKNOWN;
+    }
+    const rec = state.record(p.item.movedFrom ?? address);
+    const out = p.outputs?.[attr] ?? rec?.outputs[attr];
+    if (out !== undefined) return out;
+    const secret = sensitiveOutputsOf(rec)[attr];
+    return secret === undefined ? UNKNOWN : new SensitiveValue(secret, `${address}.${attr}`);
   };
+
+  const cache = await prefetch(resources, state, clients, sems, refresh);
 
   const planOne = (address: string): Promise<Planned> => {
     let pr = results.get(address);
@@ -81,12 +103,19 @@ export async function planStack(desired: DesiredStack, state: StateStore, client
         const r = resources[address];
         const done = new Map<string, Planned>();
         for (const d of r.dependsOn) done.set(d, await planOne(d));
-        const resolved = resolveSpec(r.spec, r.path, lookup(done));
-        // A data source that depends on an object this apply creates is read during the apply.
-        const deferred = [...done.values()].some((d) => ['create', 'replace'].includes(d.item.action) || (d.item.dataSource && !d.outputs));
-        return sems.for(r.provider.api).run(() => (r.dataSource
-          ? planDataSource(address, r, deferred ? { ...resolved, hasUnknown: true } : resolved, clients)
-          : planResource(address, r, resolved, state.record(address), clients, refresh)));
+        const rec = state.record(address);
+        const salt = rec?.dataSource === r.dataSource && rec?.kind === r.kind && rec?.status === 'created' ? rec.salt : newSalt();
+        const resolved = resolveSpec(r.spec, r.path, lookup(done), salt);
+        const ctx: HandlerContext = { address: r.path, http: clients.for(r.provider) };
+        if (r.dataSource) {
+          // A data source that depends on an object this apply creates or changes is read during the apply.
+          const deferred = [...done.values()].some((d) => CHANGING.has(d.item.action) || (d.item.dataSource && !d.outputs));
+          return sems.for(r.provider.api).run(() => planDataSource(address, r, deferred ? { ...resolved, hasUnknown: true } : resolved, ctx));
+        }
+        return sems.for(r.provider.api).run(() => planObject({
+          address, r, resolved, rec: rec?.dataSource ? undefined : rec, handler: withPrefetched(resourceHandler(r.kind), cache.get(prefetchKey(r))), ctx, refresh,
+          orphansOfKind: orphansByKind.get(r.kind) ?? [],
+        }));
       })();
       results.set(address, pr);
     }
@@ -94,121 +123,88 @@ export async function planStack(desired: DesiredStack, state: StateStore, client
   };
 
   const planned = await Promise.all(Object.keys(resources).map(planOne));
-  const items = planned.map((p) => p.item);
+  const items = planned.map((p) => withStateChanges(p.item, resources[p.item.address], state.record(p.item.address)));
 
-  // Objects in state that the app no longer has: delete, or forget when retained.
-  const orphans = Object.entries(state.records).filter(([addr]) => !resources[addr]);
+  // Objects in state that the app no longer has: delete, or forget when retained or moved.
+  const movedTo = new Map(items.filter((i) => i.movedFrom).map((i) => [i.movedFrom!, i.address]));
+  const managedIds = new Set(items.filter((i) => i.id && !['conflict', 'create'].includes(i.action)).map((i) => `${i.kind}|${i.id}`));
   const why = opts.destroy ? 'the stack is destroyed' : 'no longer in the app';
-  const orphanItems = await Promise.all(orphans.map(([addr, rec]) => sems.for(rec.provider.api).run(() => planRemoval(addr, rec, clients, refresh, why))));
-  // An orphan whose object a new address adopts has moved: forget it instead of deleting what was adopted.
-  const adopted = new Map(items.filter((x) => x.action === 'adopt').map((x) => [`${x.kind}|${x.id}`, x]));
-  for (let i = 0; i < orphanItems.length; i++) {
-    const o = orphanItems[i];
-    const heir = adopted.get(`${o.kind}|${o.id}`);
-    if (o.action === 'delete' && heir) orphanItems[i] = { ...o, action: 'forget', reason: `moved to ${heir.address}`, warnings: [] };
-  }
+  const orphanItems = await Promise.all(orphans.map(([addr, rec]) => sems.for(rec.provider.api).run(() =>
+    planRemoval(addr, rec, clients, why, movedTo.get(addr), managedIds))));
   items.push(...orphanItems);
 
   const notes: string[] = [];
   const hooks = registeredPlanHooks();
   if (hooks.length) {
     const byAddress = new Map(planned.map((x) => [x.item.address, x]));
-    const hookItems: PlanHookItem[] = items.filter((i) => !i.dataSource).map((i) => {
-      const rec = state.record(i.address);
-      const p = byAddress.get(i.address);
-      const gone = ['delete', 'forget'].includes(i.action);
-      return { address: i.address, kind: i.kind, action: i.action, before: maskSecrets(rec?.spec), after: gone ? undefined : maskSecrets(p?.resolved?.stored) };
-    });
+    const hookItems: PlanHookItem[] = items.filter((i) => !i.dataSource).flatMap((i) => hookItemsOf(i, state.record(i.address), byAddress.get(i.address)?.resolved));
     for (const hook of hooks) {
       const res = await hook({ stack: desired.stack, items: hookItems, http: (api) => clients.any(api) });
       if (res.errors.length) throw new Error(`plan of stack ${desired.stack} refused:\n  ${res.errors.join('\n  ')}`);
       notes.push(...res.notes);
     }
   }
-  items.sort((a, b) => a.address.localeCompare(b.address));
+  items.sort((a, b) => a.address.localeCompare(b.address, undefined, { numeric: true }));
   return { stack: desired.stack, lineage: state.lineage, serial: state.serial, items, notes, desired };
 }
 
-async function planDataSource(address: string, r: DesiredResource, resolved: ResolvedSpec, clients: ApiClients): Promise<Planned> {
+/** What a plan hook sees of an item; a kind change is the old kind's delete and the new kind's create. */
+function hookItemsOf(i: PlanItem, rec: StateRecord | undefined, resolved: ResolvedSpec | undefined): PlanHookItem[] {
+  const gone = ['delete', 'forget'].includes(i.action);
+  const after = gone || i.action === 'conflict' ? undefined : maskSecrets(resolved?.stored);
+  if (i.priorKind) {
+    return [
+      { address: i.address, kind: i.priorKind, action: 'delete', before: maskSecrets(rec?.spec) },
+      { address: i.address, kind: i.kind, action: 'create', after },
+    ];
+  }
+  return [{ address: i.address, kind: i.kind, action: i.action === 'conflict' ? 'noop' : i.action, before: maskSecrets(rec?.spec), after }];
+}
+
+/** Changes of what state keeps that need no API call: shown in the plan and recorded by apply. */
+function withStateChanges(item: PlanItem, r: DesiredResource, rec: StateRecord | undefined): PlanItem {
+  const deposed = rec?.deposed?.length ? { deposed: rec.deposed } : {};
+  if (item.action !== 'noop' || !rec || item.movedFrom) return { ...item, ...deposed };
+  const changes: string[] = [];
+  if (rec.removalPolicy !== r.removalPolicy) changes.push(`removal policy ${rec.removalPolicy} -> ${r.removalPolicy}`);
+  if (JSON.stringify([...rec.dependsOn].sort()) !== JSON.stringify([...r.dependsOn].sort())) changes.push('dependencies');
+  // Compared field by field: a JSON store (PostgreSQL jsonb) does not keep key order.
+  const provider = (p: DesiredResource['provider']) => [p.api, p.address ?? '', p.addressEnv, p.tokenEnv].join('|');
+  if (provider(rec.provider) !== provider(r.provider)) changes.push('provider');
+  if ((rec.path ?? '') !== r.path) changes.push('construct path');
+  return changes.length || deposed.deposed ? { ...item, ...deposed, stateChanges: changes } : item;
+}
+
+async function planDataSource(address: string, r: DesiredResource, resolved: ResolvedSpec, ctx: HandlerContext): Promise<Planned> {
   const handler = dataSourceHandler(r.kind);
   const item: PlanItem = { address, kind: r.kind, action: 'read', changes: [], drift: [], warnings: [], dataSource: true };
-  if (resolved.hasUnknown) return { item: { ...item, reason: 'read during apply: it depends on objects not created yet' }, resolved };
-  const outputs = await handler.read({ address: r.path, http: clients.for(r.provider) }, resolved.value);
-  return { item, resolved, outputs };
+  if (resolved.hasUnknown) return { item: { ...item, reason: 'read during apply: it depends on objects this apply creates or changes' }, resolved };
+  const outputs = await handler.read(ctx, resolved.value);
+  return { item, resolved, outputs, sensitiveOutputs: handler.sensitiveOutputs ?? [] };
 }
 
-async function planResource(address: string, r: DesiredResource, resolved: ResolvedSpec, rec: StateRecord | undefined,
-  clients: ApiClients, refresh: boolean): Promise<Planned> {
-  const handler = resourceHandler(r.kind);
-  const base = { address, kind: r.kind, drift: [] as FieldChange[], warnings: [] as string[] };
-  const ctx: HandlerContext = { address: r.path, http: clients.for(r.provider) };
-
-  if (rec?.status === 'created' && !refresh) {
-    const changes = diffAgainstPrior(resolved, rec, handler);
-    return { item: classify(base, rec.id, changes, handler.destroyWarning), resolved, outputs: rec.outputs };
-  }
-
-  // The identity: from state, else (new object, or a create interrupted by a crash) the natural key.
-  let id = rec?.status === 'created' ? rec.id : rec?.id;
-  if (!id && !resolved.hasUnknown) {
-    id = handler.naturalId(resolved.value) ?? (handler.find ? await findOrNone(handler, ctx, resolved.value) : undefined);
-  }
-  let observed: Observed | undefined;
-  if (id) observed = await handler.read(ctx, id, resolved.value);
-
-  if (!observed) {
-    // Everything is new: no field forces anything.
-    const changes = diffSpec(resolved, undefined, undefined, handler).map((c) => ({ ...c, replace: false }));
-    const drift: FieldChange[] = rec?.status === 'created'
-      ? [{ path: '(object)', sensitive: false, replace: false, before: 'exists', after: 'deleted outside converge' }] : [];
-    return { item: { ...base, drift, action: 'create', changes }, resolved };
-  }
-  const prior = rec?.status === 'created' ? rec : undefined;
-  const changes = diffSpec(resolved, observed.fields, prior, handler);
-  const drift = prior ? driftOf(observed.fields, prior, handler) : [];
-  if (!prior) {
-    // Exists on the API but not (fully) in state: adopt it rather than create a duplicate.
-    return { item: { ...base, action: 'adopt', id, changes, reason: 'exists on the API: adopted by its natural key' }, resolved, outputs: observed.outputs };
-  }
-  return { item: { ...classify(base, id, changes, handler.destroyWarning), drift }, resolved, outputs: observed.outputs };
-}
-
-/** A search that meets a 404 (its parent does not exist yet) found nothing. */
-async function findOrNone(handler: ResourceHandler, ctx: HandlerContext, spec: Spec): Promise<string | undefined> {
-  try {
-    return await handler.find!(ctx, spec);
-  } catch (e) {
-    if (e instanceof ApiError && e.status === 404) return undefined;
-    throw e;
-  }
-}
-
-function classify(base: { address: string; kind: string; drift: FieldChange[]; warnings: string[] }, id: string | undefined,
-  changes: FieldChange[], destroyWarning?: string): PlanItem {
-  if (changes.length === 0) return { ...base, id, action: 'noop', changes };
-  const forcing = changes.filter((c) => c.replace).map((c) => c.path);
-  if (forcing.length) {
-    return { ...base, id, action: 'replace', changes, reason: `${forcing.join(', ')} cannot change in place`,
-      warnings: destroyWarning ? [destroyWarning] : [] };
-  }
-  return { ...base, id, action: 'update', changes };
-}
-
-async function planRemoval(address: string, rec: StateRecord, clients: ApiClients, refresh: boolean, why: string): Promise<PlanItem> {
-  const base = { address, kind: rec.kind, id: rec.id, changes: [] as FieldChange[], drift: [] as FieldChange[], warnings: [] as string[] };
+/**
+ * An object whose construct is gone: deleted (only what converge created or imported), or
+ * forgotten when retained, moved to another address, or managed by another address already.
+ */
+async function planRemoval(address: string, rec: StateRecord, clients: ApiClients, why: string,
+  movedTo: string | undefined, managedIds: Set<string>): Promise<PlanItem> {
+  const base = { address, kind: rec.kind, id: rec.id, changes: [], drift: [], warnings: [] as string[] };
   if (rec.dataSource) return { ...base, action: 'forget', reason: 'data source removed', dataSource: true };
+  if (movedTo) return { ...base, action: 'forget', reason: `moved to ${movedTo}`, movedTo };
+  if (rec.id && managedIds.has(`${rec.kind}|${rec.id}`)) return { ...base, action: 'forget', reason: 'the object is managed at another address' };
   if (rec.removalPolicy === 'retain') return { ...base, action: 'forget', reason: 'removal policy retain: the object stays on the API' };
   const handler = resourceHandler(rec.kind);
-  const ctx: HandlerContext = { address: rec.path ?? address, http: clients.for(rec.provider) };
   let id = rec.id;
-  if (!id && rec.status === 'creating') {
-    // A create interrupted before its identity was recorded: find what it may have made, so that it is not orphaned.
-    id = handler.naturalId(rec.spec) ?? (handler.find ? await findOrNone(handler, ctx, rec.spec) : undefined);
+  if (!id && rec.status === 'creating' && handler.find) {
+    // A create interrupted before its identity was recorded: delete what it made (and only that).
+    const ctx: HandlerContext = { address: rec.path ?? address, http: clients.for(rec.provider) };
+    const { ours } = await intentCandidates(handler, ctx, rec.spec, rec);
+    if (ours.length !== 1) {
+      return { ...base, action: 'forget', reason: ours.length ? `a create that was interrupted may have made any of ${ours.map((c) => c.id).join(', ')}: not deleting; check them by hand`
+        : 'a create that was interrupted made nothing' };
+    }
+    id = ours[0].id;
   }
-  let reason = why;
-  if (refresh && id) {
-    const observed = await handler.read(ctx, id);
-    if (!observed) reason = `${why}; already deleted outside converge`;
-  }
-  return { ...base, id, action: 'delete', reason, warnings: handler.destroyWarning ? [handler.destroyWarning] : [] };
+  return { ...base, id, action: 'delete', reason: why, warnings: handler.destroyWarning ? [handler.destroyWarning] : [] };
 }

@@ -1,7 +1,8 @@
-import { ApiError } from '../http/api-error';
 import { StateRecord } from '../state/state-model';
 import { diffSpec } from './diff';
 import { HandlerContext, Observed, ResourceHandler, Written } from './handler';
+import { ApiError } from '../http/api-error';
+import { findCandidates, splitBySince } from './ownership';
 import { ResolvedSpec } from './resolve-spec';
 
 /** Attempts after an ambiguous failure before giving up. */
@@ -15,15 +16,16 @@ export function isAmbiguous(e: unknown): boolean {
   return e instanceof ApiError && (e.status === 0 || e.status >= 500 || e.status === 429);
 }
 
-/** The existing object a spec names: by natural key, else by the handler's search. */
-async function findExisting(handler: ResourceHandler, ctx: HandlerContext, resolved: ResolvedSpec): Promise<{ id: string; observed: Observed } | undefined> {
+/**
+ * The object an ambiguous create (started at `since`) made, if any: by natural key, else the single
+ * candidate created at or after `since` (never one that may be somebody else's).
+ */
+async function findExisting(handler: ResourceHandler, ctx: HandlerContext, resolved: ResolvedSpec, since: string): Promise<{ id: string; observed: Observed } | undefined> {
   let id = handler.naturalId(resolved.value);
   if (!id && handler.find) {
-    try {
-      id = await handler.find(ctx, resolved.value);
-    } catch (e) {
-      if (!(e instanceof ApiError && e.status === 404)) throw e;
-    }
+    const { ours } = splitBySince(handler, await findCandidates(handler, ctx, resolved.value), since);
+    if (ours.length > 1) throw new Error(`${ctx.address}: a create whose answer was lost may have made any of ${ours.map((c) => c.id).join(', ')}; not creating another`);
+    id = ours[0]?.id;
   }
   if (!id) return undefined;
   const observed = await handler.read(ctx, id, resolved.value);
@@ -35,12 +37,13 @@ async function findExisting(handler: ResourceHandler, ctx: HandlerContext, resol
  * first reads by natural key (or searches) to learn whether it happened, and adopts what it finds.
  */
 export async function createSafely(handler: ResourceHandler, ctx: HandlerContext, resolved: ResolvedSpec): Promise<Written> {
+  const since = new Date().toISOString();
   for (let attempt = 0; ; attempt++) {
     try {
       return await handler.create(ctx, resolved.value);
     } catch (e) {
       if (!isAmbiguous(e) || attempt >= ATTEMPTS) throw e;
-      const found = await findExisting(handler, ctx, resolved);
+      const found = await findExisting(handler, ctx, resolved, since);
       if (found) return reconcile(handler, ctx, found.id, found.observed, resolved, undefined);
     }
   }

@@ -1,6 +1,6 @@
-import { isAttrRef, isSecretRef } from '../model';
+import { isAttrRef, isSecretRef, SecretRef } from '../model';
+import { fieldHmac } from '../secrets/field-hmac';
 import { resolveSecret } from '../secrets/resolve-secret';
-import { hmac } from '../secrets/state-key';
 import { Spec } from './handler';
 
 /** Marks a value that is known only after a dependency is applied. */
@@ -9,14 +9,22 @@ export function isUnknown(v: unknown): boolean {
   return v === UNKNOWN || (typeof v === 'object' && v !== null && (v as { $unknown?: boolean }).$unknown === true);
 }
 
-/** Looks up `attr` of the object at `address`; UNKNOWN when not yet known. */
+/**
+ * A referenced value that is a secret (a generated TOTP URL, a token, a data source's secret
+ * data): wherever it flows it stays a secret (masked in plans, an HMAC in state).
+ */
+export class SensitiveValue {
+  constructor(public readonly value: unknown, public readonly source: string) {}
+}
+
+/** Looks up `attr` of the object at `address`; UNKNOWN when not yet known, a SensitiveValue for a secret. */
 export type RefLookup = (address: string, attr: string) => unknown;
 
 /** A spec with secrets and references resolved. */
 export interface ResolvedSpec {
   /** Secrets in clear, references filled: only for handlers, never stored or printed. */
   readonly value: Spec;
-  /** The spec as state keeps it: secrets as their source, references filled. */
+  /** The spec as state keeps it: secrets as their source, references filled (secret ones as their source). */
   readonly stored: Spec;
   /** HMAC of each secret leaf, by path. */
   readonly hmacs: Record<string, string>;
@@ -26,19 +34,24 @@ export interface ResolvedSpec {
   readonly hasUnknown: boolean;
 }
 
-export function resolveSpec(raw: Record<string, unknown>, where: string, lookup: RefLookup): ResolvedSpec {
+/**
+ * Resolves secrets and references of a synthesized spec. `salt` is the state record's (see
+ * fieldHmac); undefined only for records written before salts existed.
+ */
+export function resolveSpec(raw: Record<string, unknown>, where: string, lookup: RefLookup, salt?: string): ResolvedSpec {
   const hmacs: Record<string, string> = {};
   const secretPaths = new Set<string>();
   let hasUnknown = false;
+  const secret = (value: unknown, source: SecretRef, p: string): [unknown, unknown] => {
+    hmacs[p] = fieldHmac(salt, p, value);
+    secretPaths.add(p);
+    return [value, source];
+  };
   const walk = (v: unknown, p: string): [unknown, unknown] => {
-    if (isSecretRef(v)) {
-      const value = resolveSecret(v, `${where}: ${p}`);
-      hmacs[p] = hmac(value);
-      secretPaths.add(p);
-      return [value, v];
-    }
+    if (isSecretRef(v)) return secret(resolveSecret(v, `${where}: ${p}`), v, p);
     if (isAttrRef(v)) {
       const value = lookup(v.$ref, v.attr);
+      if (value instanceof SensitiveValue) return secret(value.value, { $secret: { ref: value.source } }, p);
       if (isUnknown(value)) hasUnknown = true;
       return [value, value];
     }

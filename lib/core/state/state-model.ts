@@ -24,6 +24,15 @@ export interface StateRecord {
   readonly dataSource?: boolean;
   /** Construct path, for messages. */
   readonly path?: string;
+  /** Keys this record's HMACs (see fieldHmac); absent in records written before salts existed. */
+  readonly salt?: string;
+  /** For a `creating` intent: when it was written (ISO 8601), so that recovery adopts only what was created after. */
+  readonly since?: string;
+  /**
+   * Objects a create-before-destroy replace made obsolete and has not deleted yet: deleted by the
+   * next apply when a crash came in between.
+   */
+  readonly deposed?: string[];
 }
 
 /** One stack's state. */

@@ -1,7 +1,16 @@
 import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
-import { DESIRED_FORMAT, DesiredStack } from '../model';
+import { DESIRED_FORMAT, DesiredStack, isSecretRef } from '../model';
+import { newSynthSealKey, resealUnderStateKey, SYNTH_SEAL_VARIABLE } from '../secrets/synth-seal';
+
+/** A spec with every value sealed under the one-run key sealed under the state key instead. */
+function reseal(v: unknown, key: string): unknown {
+  if (isSecretRef(v)) return v.$secret.sealed ? { $secret: { ...v.$secret, sealed: resealUnderStateKey(v.$secret.sealed, key) } } : v;
+  if (Array.isArray(v)) return v.map((x) => reseal(x, key));
+  if (v !== null && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, reseal(x, key)]));
+  return v;
+}
 
 /** Where the app is and how to run it, from `cdktf.json`. */
 export interface AppConfig {
@@ -26,12 +35,26 @@ export function findAppConfig(dir: string): AppConfig | undefined {
   }
 }
 
+/**
+ * The app's environment: the CLI's, without what synthesis never needs and a pull request's code must
+ * not read: API tokens (any `*_TOKEN`), the state key and the state backend's URL (it may hold a
+ * password). A `SecretValue` renders only where to find a value, so the app needs none of them.
+ */
+export function appEnvironment(env: NodeJS.ProcessEnv, sealKey: string): NodeJS.ProcessEnv {
+  const out: NodeJS.ProcessEnv = {};
+  for (const [k, v] of Object.entries(env)) {
+    if (/_TOKEN$/.test(k) || k === 'CONVERGE_STATE_KEY' || k === 'CONVERGE_STATE') continue;
+    out[k] = v;
+  }
+  return { ...out, [SYNTH_SEAL_VARIABLE]: sealKey };
+}
+
 /** Runs the app (as `cdktf synth` does) so that it writes its stacks into `outdir`. */
-export function runApp(cfg: AppConfig, outdir = cfg.output): string {
+export function runApp(cfg: AppConfig, outdir = cfg.output, sealKey = newSynthSealKey()): string {
   fs.rmSync(path.join(outdir, 'stacks'), { recursive: true, force: true });
   const r = spawnSync(cfg.app, {
     cwd: cfg.dir, shell: true, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024,
-    env: { ...process.env, CDKTF_OUTDIR: outdir, CDKTF_DISABLE_PLUGIN_CACHE_ENV: '1' },
+    env: { ...appEnvironment(process.env, sealKey), CDKTF_OUTDIR: outdir, CDKTF_DISABLE_PLUGIN_CACHE_ENV: '1' },
   });
   if (r.status !== 0) {
     const out = `${r.stderr ?? ''}${r.stdout ?? ''}`.trim().split('\n').slice(-15).join('\n');
@@ -40,8 +63,8 @@ export function runApp(cfg: AppConfig, outdir = cfg.output): string {
   return outdir;
 }
 
-/** Reads the desired state of every stack of a synth directory. */
-export function readSynthDir(dir: string): DesiredStack[] {
+/** Reads the desired state of every stack of a synth directory (`sealKey`: the one-run key the app sealed with). */
+export function readSynthDir(dir: string, sealKey?: string): DesiredStack[] {
   const root = path.join(dir, 'stacks');
   if (!fs.existsSync(root)) throw new Error(`no stacks in ${dir} (was the app synthesized?)`);
   const stacks: DesiredStack[] = [];
@@ -53,7 +76,9 @@ export function readSynthDir(dir: string): DesiredStack[] {
     if (block && block.version > DESIRED_FORMAT) {
       throw new Error(`${f} was synthesized by a newer converge (format ${block.version}); upgrade the converge CLI`);
     }
-    stacks.push({ version: DESIRED_FORMAT, stack: name, resources: block?.resources ?? {} });
+    const resources = block?.resources ?? {};
+    if (sealKey) for (const r of Object.values(resources)) (r as { spec: unknown }).spec = reseal(r.spec, sealKey);
+    stacks.push({ version: DESIRED_FORMAT, stack: name, resources });
   }
   return stacks;
 }

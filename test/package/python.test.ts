@@ -1,0 +1,97 @@
+import * as fs from 'fs';
+import * as path from 'path';
+import { DesiredStack } from '../../lib/core/model';
+import { readSynthDir } from '../../lib/core/synth/read-synth';
+import { allFiles, cliAsync, ROOT, startWorld, tempDir, TestWorld } from '../support/harness';
+import { run } from '../support/packaged';
+
+// The Python package for real: the wheel `npm run package` builds (scripts/package-python.js), installed with
+// cdktf and constructs from PyPI into a fresh virtual environment, runs examples/python-quickstart through the
+// CLI against the emulator; its desired state equals its TypeScript twin's (twin.ts).
+jest.setTimeout(240_000);
+
+describe('Python package', () => {
+  const dir = path.join(ROOT, 'examples', 'python-quickstart');
+  const work = tempDir('converge-python-');
+  const venvBin = path.join(work, 'venv', 'bin');
+  const password = 'py-quickstart-db-password-7c2e';
+  const silence = { JSII_SILENCE_WARNING_DEPRECATED_NODE_VERSION: '1', JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION: process.versions.node.split('.')[0] };
+  let world: TestWorld;
+  let pyEnv: NodeJS.ProcessEnv;
+
+  const must = async (cmd: string, args: string[], env = pyEnv, cwd = work) => {
+    const r = await run(cmd, args, { cwd, env });
+    if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} exited ${r.status}:\n${r.stderr}${r.stdout}`);
+    return r;
+  };
+  const synth = async (cmd: string, args: string[]): Promise<DesiredStack[]> => {
+    const out = tempDir('converge-python-synth-');
+    await must(cmd, args, { ...pyEnv, CDKTF_OUTDIR: out }, dir);
+    const stacks = readSynthDir(out);
+    fs.rmSync(out, { recursive: true, force: true });
+    return stacks;
+  };
+
+  beforeAll(async () => {
+    pyEnv = { ...process.env, ...silence, PATH: `${venvBin}:${process.env.PATH}` };
+    const built = await must(process.execPath, [path.join(ROOT, 'scripts', 'package-python.js'), path.join(work, 'out')], { ...process.env, ...silence }, ROOT);
+    const wheel = built.stdout.split('\n').find((l) => l.endsWith('.whl'));
+    expect(wheel).toMatch(/cdk_converge-[\d.]+-py3-none-any\.whl$/);
+    await must('python3', ['-m', 'venv', path.join(work, 'venv')], { ...process.env });
+    await must(path.join(venvBin, 'python'), ['-m', 'pip', 'install', '--quiet', '--no-input', '--disable-pip-version-check', wheel!, 'cdktf', 'constructs']);
+    world = await startWorld({}, { ...silence, PATH: pyEnv.PATH!, QUICKSTART_DB_PASSWORD: password });
+  });
+  afterAll(async () => {
+    await world?.stop();
+    fs.rmSync(work, { recursive: true, force: true });
+  });
+
+  test('the Python app synthesizes the same desired state as its TypeScript twin', async () => {
+    const py = await synth(path.join(venvBin, 'python'), ['main.py']);
+    const ts = await synth(process.execPath, [path.join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), 'twin.ts']);
+    expect(Object.keys(py[0].resources).sort()).toEqual(['db', 'org', 'web-defaults', 'web-resolver', 'web-router', 'web-splitter']);
+    expect(py).toEqual(ts);
+    // The dicts spelt the Python way were read (not dropped as unknown keys).
+    expect((py[0].resources['web-resolver'].spec as any).subsets.v2.onlyPassing).toBe(true);
+    expect((py[0].resources['web-router'].spec as any).routes[1].match.http.pathPrefix).toBe('/admin');
+  });
+
+  test('plan, apply, a plan with no changes, destroy', async () => {
+    const cli = (...args: string[]) => cliAsync(args, world.env, dir);
+    let r = await cli('plan', '--detailed-exitcode');
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toMatch(/Plan: 6 to add, 0 to change, 0 to replace, 0 to destroy/);
+    expect(r.status).toBe(2);
+
+    r = await cli('apply', '--auto-approve');
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    const kv = await fetch(`${world.env.SECRETS_ADDR}/v1/secret/data/acme-py/db`, { headers: { 'x-secrets-token': world.env.SECRETS_TOKEN! } });
+    expect(((await kv.json()) as any).data.data).toEqual({ user: 'app', password });
+    const router = await fetch(`${world.env.MESH_HTTP_ADDR}/v1/config/service-router/web`, { headers: { 'x-mesh-token': world.env.MESH_HTTP_TOKEN! } });
+    expect(((await router.json()) as any).Routes[1]).toMatchObject({ Match: { HTTP: { PathPrefix: '/admin' } }, Destination: { ServiceSubset: 'v1', RequestTimeout: '10s' } });
+
+    r = await cli('plan', '--detailed-exitcode');
+    expect(r.stdout).toMatch(/Plan: 0 to add, 0 to change, 0 to replace, 0 to destroy|No changes/);
+    expect(r.status).toBe(0);
+    for (const f of allFiles(world.dir)) expect([f.file, f.text.includes(password)]).toEqual([f.file, false]);
+
+    r = await cli('destroy', '--auto-approve');
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    expect((await fetch(`${world.env.SECRETS_ADDR}/v1/secret/data/acme-py/db`, { headers: { 'x-secrets-token': world.env.SECRETS_TOKEN! } })).status).toBe(404);
+  });
+
+  test('a dict key that is no field of its struct is refused with the construct path and a hint', async () => {
+    const app = path.join(work, 'bad.py');
+    fs.writeFileSync(app, [
+      'from cdktf import App, TerraformStack',
+      'from cdk_converge import mesh',
+      'stack = TerraformStack(App(), "s")',
+      'mesh.ServiceRouter(stack, "router", name="web", routes=[{"match": {"http": {"path_prefx": "/x"}}}])',
+    ].join('\n'));
+    const r = await run(path.join(venvBin, 'python'), [app], { cwd: work, env: pyEnv });
+    expect(r.status).not.toBe(0);
+    expect(r.stderr).toContain('s/router: routes[0].match.http.path_prefx is not a field of mesh.RouteHttpMatch (did you mean path_prefix?)');
+  });
+});
