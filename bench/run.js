@@ -1,34 +1,44 @@
 #!/usr/bin/env node
-// `npm run bench`: measures synth, plan and apply of N objects against the emulator (run in its own
-// process with latency L), next to their lower bounds. Writes bench/results.json and prints a table.
-// Environment: BENCH_SIZES (default 100,1000,10000), BENCH_LATENCIES (default 0,20),
-// BENCH_PARALLELISM (default 10,50: Terraform's default and a wider one), BENCH_OUT (default bench/results.json).
+// `npm run bench`: converge (the real CLI, `--synth-dir`, process start included) against the emulator
+// in its own process with latency L, next to the minimum requests the APIs need for the same operation
+// and the FLOOR: a bare undici client sending exactly those minimum requests at the same parallelism,
+// against the same emulator in the same run (bench/floor.js). Writes bench/results.json, prints a table.
+//
+// Rows: for each KV size N (100 organizations each): first apply and no-op plan at L = 20 ms, P = 10;
+// then the no-op plan of the largest stack at L = 0 for engine CPU per object. Peak RSS per run.
+//   node bench/run.js            N = 2000 and 10000 (5 to 8 minutes on 2 shared cores, today's engine)
+//   node bench/run.js --quick    N = 2000 only (about a minute)
+// Environment: BENCH_KV (e.g. "2000,10000"), BENCH_ORGS (100), BENCH_LATENCY (20), BENCH_PARALLELISM (10),
+// BENCH_OUT (bench/results.json).
 'use strict';
 const { spawn } = require('child_process');
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
-const { Pool } = require('undici');
-const { mix } = require('./mix');
+const { floor, noopPlan, createAll, count, PLATFORM_LIMIT } = require('./floor');
 
 const root = path.resolve(__dirname, '..');
 const cli = path.join(root, 'bin', 'converge');
-const list = (v, d) => (v ?? d).split(',').filter(Boolean).map(Number);
-const sizes = list(process.env.BENCH_SIZES, '100,1000,10000');
-const latencies = list(process.env.BENCH_LATENCIES, '0,20');
-const parallelisms = list(process.env.BENCH_PARALLELISM, '10,50');
+const quick = process.argv.includes('--quick');
+const sizes = (process.env.BENCH_KV ?? (quick ? '2000' : '2000,10000')).split(',').filter(Boolean).map(Number);
+const orgs = Number(process.env.BENCH_ORGS ?? 100);
+const latency = Number(process.env.BENCH_LATENCY ?? 20);
+const parallelism = Number(process.env.BENCH_PARALLELISM ?? 10);
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-/** Runs a command under /usr/bin/time; returns wall seconds, peak RSS (MB) and its exit status. */
+/** Runs a command under /usr/bin/time when present; returns wall seconds and peak RSS (MB). */
 function timed(cmd, args, env) {
   return new Promise((resolve, reject) => {
     const t0 = process.hrtime.bigint();
     const tf = path.join(os.tmpdir(), `bench-time-${process.pid}-${Math.random()}`);
-    const p = spawn('/usr/bin/time', ['-f', '%M', '-o', tf, cmd, ...args], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+    const useTime = fs.existsSync('/usr/bin/time');
+    const p = useTime ? spawn('/usr/bin/time', ['-f', '%M', '-o', tf, cmd, ...args], { env, stdio: ['ignore', 'ignore', 'pipe'] })
+      : spawn(cmd, args, { env, stdio: ['ignore', 'ignore', 'pipe'] });
     let err = '';
     p.stderr.on('data', (d) => { err += d; });
     p.on('close', (status) => {
       const wall = Number(process.hrtime.bigint() - t0) / 1e9;
-      const rssMb = Number(fs.readFileSync(tf, 'utf8').trim().split('\n').pop()) / 1024;
+      const rssMb = useTime ? Number(fs.readFileSync(tf, 'utf8').trim().split('\n').pop()) / 1024 : NaN;
       fs.rmSync(tf, { force: true });
       if (status !== 0 && status !== 2) reject(new Error(`${args.join(' ')} exited ${status}: ${err.slice(-2000)}`));
       else resolve({ wall, rssMb });
@@ -36,109 +46,117 @@ function timed(cmd, args, env) {
   });
 }
 
-async function startEmulator(latency, dir) {
+async function startEmulator(latencyMs, dir, dataDir) {
   const envFile = path.join(dir, 'emulator.env');
+  fs.rmSync(envFile, { force: true });
   const p = spawn(cli, ['emulator', '--platform-port', '0', '--secrets-port', '0', '--mesh-port', '0',
-    '--latency-ms', String(latency), '--env-file', envFile], { stdio: ['ignore', 'ignore', 'inherit'] });
-  for (let i = 0; i < 200 && !fs.existsSync(envFile); i++) await new Promise((r) => setTimeout(r, 50));
+    '--latency-ms', String(latencyMs), '--env-file', envFile, ...(dataDir ? ['--data-dir', dataDir] : [])], { stdio: ['ignore', 'ignore', 'inherit'] });
+  for (let i = 0; i < 400 && !fs.existsSync(envFile); i++) await sleep(25);
   const env = Object.fromEntries(fs.readFileSync(envFile, 'utf8').trim().split('\n').map((l) => l.split(/=(.*)/s).slice(0, 2)));
   return { env, stop: () => new Promise((r) => { p.on('close', r); p.kill('SIGTERM'); }) };
 }
 
-/** Runs one converge command, returning wall time, requests, engine CPU and peak RSS. */
+/** One converge command: wall time, requests per API, engine CPU and peak RSS. */
 async function converge(args, env) {
   const statsFile = path.join(env.CONVERGE_DIR, `stats-${Date.now()}.json`);
   fs.mkdirSync(env.CONVERGE_DIR, { recursive: true });
   const { wall, rssMb } = await timed(cli, ['--quiet', ...args], { ...env, CONVERGE_STATS_FILE: statsFile });
   const s = JSON.parse(fs.readFileSync(statsFile, 'utf8'));
-  return { wall, rssMb, requests: s.requests, byApi: s.byApi, retries: s.retries, cpuMs: s.cpuUserMs + s.cpuSystemMs };
+  return { wall, rssMb: Number.isNaN(rssMb) ? s.maxRssKb / 1024 : rssMb, requests: s.requests, byApi: s.byApi, retries: s.retries, cpuMs: s.cpuUserMs + s.cpuSystemMs };
 }
 
-/** The same number of KV reads fired by a bare undici loop at the same parallelism: the emulator's own speed. */
-async function bareLoop(env, requests, parallelism, n) {
-  const pool = new Pool(env.SECRETS_ADDR, { connections: parallelism });
-  const secrets = mix(n).secrets;
-  let next = 0;
-  const t0 = process.hrtime.bigint();
-  await Promise.all(Array.from({ length: parallelism }, async () => {
-    while (next < requests) {
-      const i = next++;
-      const res = await pool.request({ method: 'GET', path: `/v1/secret/data/bench/app${(i % secrets) % 100}/s${i % secrets}`, headers: { 'x-secrets-token': env.SECRETS_TOKEN } });
-      await res.body.text();
-    }
-  }));
-  await pool.close();
-  return Number(process.hrtime.bigint() - t0) / 1e9;
+/**
+ * The theoretical bound of sending `minimum` (requests per API, the APIs side by side): each request
+ * costs L and P are in flight per API; the platform also allows 30 per second after a burst of 30.
+ */
+function bound(minimum, latencyMs) {
+  return Math.max(0, ...Object.entries(minimum).map(([api, n]) => Math.max((n * latencyMs) / 1000 / parallelism,
+    api === 'platform' ? Math.max(0, n - PLATFORM_LIMIT) / PLATFORM_LIMIT : 0)));
 }
 
-/** Changes 10 % of the KV secrets behind converge's back. */
-async function drift(env, n) {
-  const pool = new Pool(env.SECRETS_ADDR, { connections: 20 });
-  const secrets = mix(n).secrets;
-  const targets = Array.from({ length: Math.round(secrets / 10) }, (_, k) => k * 10);
-  let next = 0;
-  await Promise.all(Array.from({ length: 20 }, async () => {
-    while (next < targets.length) {
-      const i = targets[next++];
-      const res = await pool.request({ method: 'POST', path: `/v1/secret/data/bench/app${i % 100}/s${i}`,
-        headers: { 'x-secrets-token': env.SECRETS_TOKEN, 'content-type': 'application/json' }, body: JSON.stringify({ data: { user: 'drifted', n: String(i) } }) });
-      await res.body.text();
-    }
-  }));
-  await pool.close();
-}
+const sum = (byApi) => Object.values(byApi ?? {}).reduce((a, b) => a + b, 0);
+const fmtApi = (byApi) => Object.entries(byApi ?? {}).filter(([, n]) => n > 0).map(([a, n]) => `${a} ${n}`).join(', ');
 
 async function main() {
-  const results = { machine: { cpus: os.cpus().length, cpu: os.cpus()[0]?.model, memGb: Math.round(os.totalmem() / 2 ** 30), node: process.version }, runs: [] };
+  const results = { machine: { cpus: os.cpus().length, cpu: os.cpus()[0]?.model, memGb: Math.round(os.totalmem() / 2 ** 30), node: process.version },
+    parallelism, rows: [] };
   const rows = [];
-  for (const n of sizes) {
+  const record = (row) => {
+    results.rows.push(row);
+    const f = (x, d = 2) => (x === undefined || x === null || Number.isNaN(x) ? '-' : x.toFixed(d));
+    rows.push([row.kv, row.orgs, row.latency, row.step, f(row.wall), row.requests ?? '-', row.minimum ?? '-', f(row.bound), f(row.floor),
+      row.floor ? f(row.wall / row.floor) : '-', row.cpuMsPerObject === undefined ? '-' : f(row.cpuMsPerObject, 3), f(row.rssMb, 0)]);
+    process.stderr.write(`${row.kv} KV + ${row.orgs} orgs${row.latency === undefined ? '' : `, L=${row.latency}`}: ${row.step}: ${f(row.wall)} s, ${row.requests ?? '-'} requests`
+      + `${row.floor ? ` (floor ${f(row.floor)} s for ${row.minimum})` : ''}\n`);
+  };
+  const synths = {};
+  for (const kv of sizes) {
     const synthDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-synth-'));
-    const synth = await timed(process.execPath, [path.join(__dirname, 'gen-app.js'), String(n), synthDir], process.env);
-    results.runs.push({ n, step: 'synth', wall: synth.wall, rssMb: synth.rssMb });
-    rows.push([n, '-', '-', 'synth', synth.wall.toFixed(2), '-', '-', '-', '-', synth.rssMb.toFixed(0)]);
-    for (const latency of latencies) {
-      for (const parallelism of parallelisms) {
-        const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-run-'));
-        const emu = await startEmulator(latency, dir);
-        const env = { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1', ...emu.env, CONVERGE_DIR: path.join(dir, '.converge'), CONVERGE_STATE_KEY: 'bench' };
-        const common = ['--synth-dir', synthDir, '--parallelism', String(parallelism)];
-        const steps = [
-          ['apply (all creates)', ['apply', ...common, '--auto-approve']],
-          ['plan (no changes)', ['plan', ...common]],
-          ['plan --refresh=false', ['plan', ...common, '--refresh', 'false']],
-          ['drift', null],
-          ['plan (10 % drift)', ['plan', ...common]],
-          ['apply (10 % drift)', ['apply', ...common, '--auto-approve']],
-          ['destroy', ['destroy', ...common, '--auto-approve']],
-        ];
-        for (const [name, args] of steps) {
-          if (!args) { await drift(emu.env, n); continue; }
-          const r = await converge(args, env);
-          // Lower bound: every request costs L and at most `parallelism` are in flight per API; platform
-          // requests also cannot go faster than its published 30 per second.
-          // converge runs `parallelism` operations per API: the busiest API bounds the run.
-          const latencyBound = Math.max(0, ...Object.values(r.byApi ?? {}).map((q) => (q * latency) / 1000 / parallelism));
-          const rateBound = (r.byApi.platform ?? 0) / 30;
-          const bound = Math.max(latencyBound, rateBound);
-          let bare = null;
-          if (name === 'plan (no changes)') bare = await bareLoop(emu.env, r.requests, parallelism, n);
-          const entry = { n, latency, parallelism, step: name, ...r, bound, bareLoopWall: bare, ratio: bound > 0 ? r.wall / bound : null,
-            cpuMsPerObject: r.cpuMs / n };
-          results.runs.push(entry);
-          rows.push([n, latency, parallelism, name, r.wall.toFixed(2), r.requests, bound.toFixed(2), entry.ratio ? entry.ratio.toFixed(2) : '-',
-            (r.cpuMs / n).toFixed(3), r.rssMb.toFixed(0), bare ? bare.toFixed(2) : '']);
-          process.stderr.write(`${n} L=${latency} P=${parallelism} ${name}: ${r.wall.toFixed(2)} s, ${r.requests} requests\n`);
-        }
-        await emu.stop();
-        fs.rmSync(dir, { recursive: true, force: true });
-      }
-    }
-    fs.rmSync(synthDir, { recursive: true, force: true });
+    const s = await timed(process.execPath, [path.join(__dirname, 'gen-app.js'), String(kv), String(orgs), synthDir], process.env);
+    synths[kv] = synthDir;
+    record({ kv, orgs, step: 'synth', wall: s.wall, rssMb: s.rssMb });
   }
-  fs.writeFileSync(process.env.BENCH_OUT ?? path.join(__dirname, 'results.json'), JSON.stringify(results, null, 2));
-  const head = ['N', 'L ms', 'P', 'step', 'wall s', 'requests', 'bound s', 'ratio', 'CPU ms/obj', 'RSS MB', 'bare loop s'];
+
+  const largest = Math.max(...sizes);
+  let kept;
+  for (const kv of sizes) {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-run-'));
+    // The largest stack's emulator keeps its data (--data-dir): the L = 0 plan below reuses it, with no second apply.
+    const dataDir = kv === largest ? path.join(dir, 'emulator-data') : undefined;
+    const emu = await startEmulator(latency, dir, dataDir);
+    const env = { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1', ...emu.env, CONVERGE_DIR: path.join(dir, '.converge'), CONVERGE_STATE_KEY: 'bench' };
+    const common = ['--synth-dir', synths[kv], '--parallelism', String(parallelism)];
+    try {
+      // The floor's own objects (prefix floor/) are created first; converge's account then holds 100 more organizations.
+      const createFloor = createAll({ kv, orgs, accountOrgs: 0, prefix: 'floor', orgPrefix: 'floor-org' });
+      const fa = await floor(emu.env, createFloor, parallelism);
+      await sleep(1100); // the platform's bucket refills
+      const apply = await converge(['apply', ...common, '--auto-approve'], env);
+      const applyMin = count(createAll({ kv, orgs, accountOrgs: orgs, prefix: 'bench', orgPrefix: 'bench-org' }));
+      record({ kv, orgs, latency, step: 'apply (all creates)', ...apply, minimum: sum(applyMin), minimumByApi: applyMin,
+        bound: bound(applyMin, latency), floor: fa.wall, floorRetries: fa.retries, cpuMsPerObject: apply.cpuMs / (kv + orgs) });
+      await sleep(1100);
+      const plan = await converge(['plan', ...common], env);
+      await sleep(1100);
+      const noop = noopPlan({ kv, orgs, accountOrgs: 2 * orgs, prefix: 'bench' });
+      const fp = await floor(emu.env, noop, parallelism);
+      const planMin = count(noop);
+      record({ kv, orgs, latency, step: 'plan (no changes)', ...plan, minimum: sum(planMin), minimumByApi: planMin,
+        bound: bound(planMin, latency), floor: fp.wall, floorRetries: fp.retries, cpuMsPerObject: plan.cpuMs / (kv + orgs) });
+    } finally {
+      await emu.stop();
+      if (dataDir) kept = { dir, dataDir, converge: env.CONVERGE_DIR };
+      else fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }
+
+  // Engine CPU: the largest stack's no-op plan with no latency, the same data and state served again at L = 0.
+  const kv = largest;
+  const dir = kept.dir;
+  const emu = await startEmulator(0, dir, kept.dataDir);
+  const env = { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1', ...emu.env, CONVERGE_DIR: kept.converge, CONVERGE_STATE_KEY: 'bench' };
+  const common = ['--synth-dir', synths[kv], '--parallelism', String(parallelism)];
+  try {
+    await sleep(1100);
+    const plan = await converge(['plan', ...common], env);
+    await sleep(1100);
+    const noop = noopPlan({ kv, orgs, accountOrgs: 2 * orgs, prefix: 'bench' });
+    const fp = await floor(emu.env, noop, parallelism);
+    const planMin = count(noop);
+    record({ kv, orgs, latency: 0, step: 'plan (no changes)', ...plan, minimum: sum(planMin), minimumByApi: planMin,
+      bound: bound(planMin, 0), floor: fp.wall, cpuMsPerObject: plan.cpuMs / (kv + orgs) });
+  } finally {
+    await emu.stop();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+  for (const d of Object.values(synths)) fs.rmSync(d, { recursive: true, force: true });
+
+  fs.writeFileSync(process.env.BENCH_OUT ?? path.join(__dirname, 'results.json'), JSON.stringify(results, null, 2) + '\n');
+  const head = ['KV', 'orgs', 'L ms', 'step', 'converge s', 'converge requests', 'minimum requests', 'bound s', 'floor s', 'converge / floor', 'CPU ms/object', 'RSS MB'];
   const table = [head, head.map(() => '---'), ...rows].map((r) => `| ${r.join(' | ')} |`).join('\n');
+  process.stdout.write(`P = ${parallelism}; bound = max over APIs of (minimum x L / P, platform (minimum - 30) / 30); floor = bare undici client sending the minimum\n`);
   process.stdout.write(table + '\n');
+  for (const r of results.rows.filter((x) => x.byApi)) process.stdout.write(`${r.kv} KV L=${r.latency} ${r.step}: converge ${fmtApi(r.byApi)}; minimum ${fmtApi(r.minimumByApi)}\n`);
 }
 
 main().catch((e) => { process.stderr.write(`bench failed: ${e.stack}\n`); process.exit(1); });

@@ -1,9 +1,10 @@
-// The long crash run of docs/reliability.md: `npx tsx scripts/torture.ts --rounds 50 [--emulator-every 5]`.
+// The long crash run of docs/reliability.md: `npx tsx scripts/torture.ts --rounds 50 [--emulator-every 5] [--scale 1]`.
 // Builds a mixed stack of every sampled kind, kills `converge apply` with SIGKILL at random moments
 // (and the emulator every few rounds), then checks each object exists once and state matches the APIs.
 import { cliAsync, synthApp, tempDir } from '../test/support/harness';
-import { buildMixedStack, KIND_SAMPLES } from '../test/support/kind-samples';
-import { countObjects, EmulatorProcess, torture } from '../test/support/torture';
+import { buildMixedStack, countSamples, PLANTED_ENV, sampleCounts, sampleEmulatorArgs, seedSampleWorld } from '../test/support/kind-samples';
+import { startPostgres } from '../test/support/postgres';
+import { EmulatorProcess, torture } from '../test/support/torture';
 
 async function main(): Promise<void> {
   const arg = (name: string, d: number) => {
@@ -12,21 +13,29 @@ async function main(): Promise<void> {
   };
   const rounds = arg('--rounds', 50);
   const emulatorEvery = arg('--emulator-every', 5);
-  const emulator = await EmulatorProcess.start(['--latency-ms', '3']);
-  const env = { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1', CONVERGE_DIR: `${tempDir()}/.converge`, CONVERGE_STATE_KEY: 'torture-key',
-    PLANTED_OAUTH_TOKEN: process.env.PLANTED_OAUTH_TOKEN, PLANTED_KV_PASSWORD: process.env.PLANTED_KV_PASSWORD };
+  const scale = arg('--scale', 1);
+  const pg = await startPostgres();
+  const emulator = await EmulatorProcess.start(['--latency-ms', '3', ...sampleEmulatorArgs(scale)]);
+  const env = { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1', CONVERGE_DIR: `${tempDir()}/.converge`, CONVERGE_STATE_KEY: 'torture-key', ...PLANTED_ENV };
   try {
-    const dir = synthApp((stack) => buildMixedStack(stack), 'torture');
+    await seedSampleWorld(emulator.env, scale, pg.url);
+    const dir = synthApp((stack) => buildMixedStack(stack, scale), 'torture');
+    const started = Date.now();
     const report = await torture({ synthDir: dir, env, emulator, rounds, emulatorEvery, maxDelayMs: 1500, log: (m) => console.log(m) });
-    const counts = await countObjects(emulator.env);
-    const expected = Object.fromEntries(Object.entries(KIND_SAMPLES).map(([k, s]) => [k, k.startsWith('platform.') ? KIND_SAMPLES['platform.Organization'].weight : s.weight]));
-    const plan = await cliAsync(['plan', '--synth-dir', dir, '--detailed-exitcode'], { ...env, ...emulator.env });
-    const ok = report.final.status === 0 && JSON.stringify(counts) === JSON.stringify(expected) && plan.status === 0;
+    const counts = await countSamples(emulator.env, scale);
+    const expected = sampleCounts(scale);
+    const all = { ...env, ...emulator.env };
+    const plan = await cliAsync(['plan', '--synth-dir', dir, '--detailed-exitcode'], all);
+    const refresh = await cliAsync(['refresh', '--synth-dir', dir], all);
+    const drifted = /0 gone, 0 drifted/.test(refresh.stdout) ? 0 : refresh.stdout.trim();
+    const ok = report.final.status === 0 && JSON.stringify(counts) === JSON.stringify(expected) && plan.status === 0 && drifted === 0;
     console.log(JSON.stringify({ rounds, killedMidApply: report.killedMidApply, emulatorRestarts: report.emulatorRestarts,
-      finalApply: report.final.status, objectsOnApis: counts, expected, finalPlanExit: plan.status, ok }, null, 2));
+      kinds: Object.keys(expected).length, objects: Object.values(expected).reduce((a, b) => a + b, 0), seconds: Math.round((Date.now() - started) / 1000),
+      finalApply: report.final.status, objectsOnApis: counts, expected, finalPlanExit: plan.status, refreshDrifted: drifted, ok }, null, 2));
     process.exitCode = ok ? 0 : 1;
   } finally {
     await emulator.stop();
+    await pg.stop();
   }
 }
 

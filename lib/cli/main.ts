@@ -8,6 +8,7 @@ import { emulatorCommand, emulatorStop, emulatorWait } from './commands/emulator
 import { importCommand } from './commands/import';
 import { initCommand } from './commands/init';
 import { planCommand } from './commands/plan';
+import { policyCommand } from './commands/policy';
 import { statePull, statePush } from './commands/state-transfer';
 import { refreshCommand } from './commands/refresh';
 import { forceUnlock, outputCommand, stateList, stateRm, stateShow } from './commands/state';
@@ -83,6 +84,10 @@ export function buildProgram(): Command {
 
   const imp = appOptions(program.command('import <address> <id>').description('take an existing object under the construct at ADDRESS'));
   imp.action((address: string, id: string) => run(program, imp, (out) => importCommand(address, id, imp.opts(), out)));
+
+  const policy = appOptions(program.command('policy').description('print the least-privilege secrets policy and the platform and mesh permissions a stack needs'))
+    .option('--json', 'as JSON');
+  policy.action(() => run(program, policy, (out) => policyCommand(policy.opts(), out)));
 
   const state = program.command('state').description('inspect and edit state');
   const list = state.command('list').description('list the objects in state').option('--stack <name>', 'stack');

@@ -32,6 +32,16 @@ export interface ProviderConfig {
   readonly address?: string;
   readonly addressEnv: string;
   readonly tokenEnv: string;
+  /** PEM bundle of the certificate authorities to trust (a file path; else the API's `*_CACERT` variable). */
+  readonly caCertFile?: string;
+  /** PEM client certificate file (else `*_CLIENT_CERT`). */
+  readonly clientCertFile?: string;
+  /** PEM client key file (else `*_CLIENT_KEY`). */
+  readonly clientKeyFile?: string;
+  /** Accept any server certificate (else the API's skip-verify variable). */
+  readonly skipTlsVerify?: boolean;
+  /** Allow `http://` to a host that is not loopback (else `CONVERGE_ALLOW_INSECURE_HTTP`). */
+  readonly allowInsecureHttp?: boolean;
 }
 
 /** One construct's desired state. */

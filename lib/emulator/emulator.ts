@@ -14,7 +14,7 @@ export interface EmulatorOptions {
   readonly secretsPort?: number;
   /** @default 8500 (0: any free port) */
   readonly meshPort?: number;
-  /** Directory where the three APIs keep their state (and tokens) across restarts. */
+  /** Directory where the three APIs keep their state (and tokens) across restarts: a snapshot and a journal per API (0600). */
   readonly dataDir?: string;
   /** Latency added to every answer. @default 0 */
   readonly latencyMs?: number;
@@ -31,6 +31,8 @@ export interface EmulatorOptions {
   readonly meshDatacenter?: string;
   readonly meshDatacenters?: string[];
   readonly meshTrustDomain?: string;
+  /** The mesh version its agent reports (the secrets mesh-token engine validates roles by it). @default "1.13.0" */
+  readonly meshVersion?: string;
   /** How long an injected timeout holds a request before dropping it. @default 2000 */
   readonly faultTimeoutMs?: number;
   /** Called for every injected fault. */
@@ -63,7 +65,7 @@ function loadTokens(dataDir?: string): Tokens {
   if (!dataDir) return make();
   const f = path.join(dataDir, 'tokens.json');
   if (fs.existsSync(f)) return JSON.parse(fs.readFileSync(f, 'utf8')) as Tokens;
-  fs.mkdirSync(dataDir, { recursive: true });
+  fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 }); // holds tokens and secrets: owner-only
   const t = make();
   fs.writeFileSync(f, JSON.stringify(t), { mode: 0o600 });
   return t;
@@ -90,6 +92,7 @@ export class Emulator {
     const secrets = new SecretsEmulator({ rootToken: tokens.secrets, mounts: { ...DEFAULT_SECRETS_MOUNTS, ...(options.secretsMounts ?? {}) } });
     const mesh = new MeshEmulator({
       managementToken: tokens.mesh, datacenter: options.meshDatacenter, datacenters: options.meshDatacenters, trustDomain: options.meshTrustDomain,
+      version: options.meshVersion,
     });
     const served: ServedApi[] = [];
     try {

@@ -1,4 +1,5 @@
 import { Candidate, HandlerContext, Observed, ResourceHandler, Spec, Written } from '../core/engine/handler';
+import { ApiError } from '../core/http/api-error';
 import { AgentPool as AgentPoolDoc, DELETABLE_AGENT_STATUSES } from './client/agent-pools';
 import { orgAndName, platformClient, sortedStrings } from './handler-util';
 
@@ -41,8 +42,8 @@ async function hasInactive(ctx: HandlerContext, id: string): Promise<boolean> {
 
 /**
  * `platform.AgentPool`: identity is `apool-…`; found by its name (unique in the organization)
- * after a crash. `deleteInactiveAgents` reads as false while the pool holds deletable agents, so
- * that the plan shows an update and the apply deletes them.
+ * after a crash. A change of organization replaces it. `deleteInactiveAgents` (when asked for) reads as
+ * false while the pool holds deletable agents, so that the plan shows an update and the apply deletes them.
  */
 export const agentPoolHandler: ResourceHandler = {
   kind: 'platform.AgentPool',
@@ -66,20 +67,21 @@ export const agentPoolHandler: ResourceHandler = {
     throw new Error(`agent pool import id "${id}" must be a pool id (apool-…) or <organization>/<pool name>`);
   },
 
-  async read(ctx, id, desired): Promise<Observed | undefined> {
-    const resolved = await poolId(ctx, id);
-    const p = resolved && await platformClient(ctx).agentPools.show(resolved);
-    if (!p) return undefined;
-    // The pool document does not name its organization: the import id or the desired spec does; else search.
-    const org = orgAndName(id)?.organization ?? (desired?.organization as string | undefined) ?? await organizationOf(ctx, p.id);
-    const wantCleanup = desired?.deleteInactiveAgents === true;
+  async read(ctx, id, desired, prior): Promise<Observed | undefined> {
+    // Where to look first and whether the cleanup is asked for: the app's spec, else the last apply's.
+    const hint = desired ?? prior?.spec;
+    const found = await locate(ctx, id, hint);
+    if (!found) return undefined;
+    const { pool: p, organization } = found;
     const fields: Spec = {
-      organization: org,
+      organization,
       name: p.name,
       organizationScoped: p.organizationScoped,
       allowedWorkspaces: sortedStrings(p.allowedWorkspaces.map((w) => w.id)),
-      deleteInactiveAgents: wantCleanup ? !(await hasInactive(ctx, p.id)) : (desired?.deleteInactiveAgents ?? false),
     };
+    // Not a setting the API holds but an action: only where the app (or the last apply) asks for the
+    // cleanup does the pool read as "done" (true) or "to do" (false); elsewhere it is compared with the last apply.
+    if (hint?.deleteInactiveAgents === true) fields.deleteInactiveAgents = !(await hasInactive(ctx, p.id));
     return { fields, outputs: outputsOf(p), id: p.id };
   },
 
@@ -106,12 +108,44 @@ export const agentPoolHandler: ResourceHandler = {
   },
 };
 
-/** The organization of a pool, searched among the organizations the token sees (only for an import by `apool-…`). */
-async function organizationOf(ctx: HandlerContext, id: string): Promise<string | undefined> {
-  const api = platformClient(ctx);
-  for await (const org of api.organizations.iterate()) {
-    const page = await api.agentPools.list(org.name).catch(() => undefined);
-    if (page?.items.some((p) => p.id === id)) return org.name;
+/**
+ * A pool and the organization that really holds it (the pool document does not name it). The
+ * hint (desired or last-applied spec) says where to look first, in one list request that answers
+ * the whole pool; a pool not there is read by id and searched among the organizations.
+ */
+async function locate(ctx: HandlerContext, id: string, hint?: Spec): Promise<{ pool: AgentPoolDoc; organization?: string } | undefined> {
+  const named = orgAndName(id);
+  if (named) {
+    const pool = await poolIn(ctx, named.organization, named.name, (p) => p.name === named.name);
+    return pool && { pool, organization: named.organization };
+  }
+  const hinted = typeof hint?.organization === 'string' ? hint.organization : undefined;
+  if (hinted && typeof hint?.name === 'string') {
+    const pool = await poolIn(ctx, hinted, hint.name, (p) => p.id === id);
+    if (pool) return { pool, organization: hinted };
+  }
+  const pool = await platformClient(ctx).agentPools.show(id);
+  if (!pool) return undefined;
+  // Renamed since (the app renames it in place): still in the hinted organization, under its real name.
+  if (hinted && hint?.name !== pool.name && await poolIn(ctx, hinted, pool.name, (p) => p.id === id)) return { pool, organization: hinted };
+  return { pool, organization: await organizationOf(ctx, pool, hinted) };
+}
+
+/** The pool of an organization matching `test` among those whose name contains `name`; undefined when the organization is gone. */
+async function poolIn(ctx: HandlerContext, organization: string, name: string, test: (p: AgentPoolDoc) => boolean): Promise<AgentPoolDoc | undefined> {
+  try {
+    for await (const p of platformClient(ctx).agentPools.iterate(organization, { q: name })) if (test(p)) return p;
+  } catch (e) {
+    // An organization that is gone (or lost the agents entitlement) holds no pool.
+    if (!(e instanceof ApiError && e.status === 404)) throw e;
+  }
+  return undefined;
+}
+
+/** The organization of a pool, searched among the organizations the token sees. */
+async function organizationOf(ctx: HandlerContext, pool: AgentPoolDoc, searched?: string): Promise<string | undefined> {
+  for await (const org of platformClient(ctx).organizations.iterate()) {
+    if (org.name !== searched && await poolIn(ctx, org.name, pool.name, (p) => p.id === pool.id)) return org.name;
   }
   return undefined;
 }

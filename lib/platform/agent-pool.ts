@@ -3,6 +3,7 @@ import { Resource, ResourceProps } from '../core/constructs/resource';
 import { check } from '../core/constructs/validation';
 import { checkBoolean, checkStringList } from './prop-checks';
 import { PlatformProvider } from './provider';
+import { stringSet } from '../core/string-set';
 
 /** Props of an agent pool. */
 export interface AgentPoolProps extends ResourceProps {
@@ -78,7 +79,7 @@ export class AgentPool extends Resource {
       organization: p.organization,
       name: p.name,
       organizationScoped: p.organizationScoped ?? true,
-      allowedWorkspaces: [...(p.allowedWorkspaces ?? [])].sort(),
+      allowedWorkspaces: stringSet(p.allowedWorkspaces),
       deleteInactiveAgents: p.deleteInactiveAgents ?? false,
     };
   }

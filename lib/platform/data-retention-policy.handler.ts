@@ -11,6 +11,11 @@ function outputsOf(p: Policy): Record<string, unknown> {
  * POST `{"data":{"type":"data-retention-policy-delete-olders","attributes":{"delete-older-than-n-days":N}}}`
  * or `{"data":{"type":"data-retention-policy-dont-deletes"}}`; GET answers the explicit policy or
  * the installation default; DELETE removes the explicit policy.
+ *
+ * GET cannot say by itself whether the answer is the organization's own policy or the inherited
+ * default, so the identity kept in state is `<organization>/<policy id>`: a read answering another
+ * id means the explicit policy was removed (the default shows through), and the object is gone.
+ * An identity of the organization name alone (an import, an adoption) takes the answer as it is.
  */
 export const dataRetentionPolicyHandler: ResourceHandler = {
   kind: 'platform.DataRetentionPolicy',
@@ -27,9 +32,10 @@ export const dataRetentionPolicyHandler: ResourceHandler = {
   },
 
   async read(ctx, id): Promise<Observed | undefined> {
-    const p = await platformClient(ctx).selfHosted.dataRetentionPolicy(id);
-    if (!p) return undefined;
-    return { fields: { organization: id, deleteOlderThanNDays: p.deleteOlderThanNDays ?? null }, outputs: outputsOf(p) };
+    const { organization, policyId } = splitId(id);
+    const p = await platformClient(ctx).selfHosted.dataRetentionPolicy(organization);
+    if (!p || (policyId !== undefined && p.id !== policyId)) return undefined;
+    return { fields: { organization, deleteOlderThanNDays: p.deleteOlderThanNDays ?? null }, outputs: outputsOf(p) };
   },
 
   async create(ctx, spec): Promise<Written> {
@@ -38,11 +44,18 @@ export const dataRetentionPolicyHandler: ResourceHandler = {
 
   async update(ctx, id, spec): Promise<Written> {
     const days = spec.deleteOlderThanNDays;
-    const p = await platformClient(ctx).selfHosted.setDataRetentionPolicy(id, typeof days === 'number' ? days : undefined);
-    return { id, outputs: outputsOf(p) };
+    const { organization } = splitId(id);
+    const p = await platformClient(ctx).selfHosted.setDataRetentionPolicy(organization, typeof days === 'number' ? days : undefined);
+    return { id: `${organization}/${p.id}`, outputs: outputsOf(p) };
   },
 
   async delete(ctx, id): Promise<void> {
-    await platformClient(ctx).selfHosted.deleteDataRetentionPolicy(id);
+    await platformClient(ctx).selfHosted.deleteDataRetentionPolicy(splitId(id).organization);
   },
 };
+
+/** `<organization>[/<policy id>]`. */
+function splitId(id: string): { organization: string; policyId?: string } {
+  const i = id.indexOf('/');
+  return i < 0 ? { organization: id } : { organization: id.slice(0, i), policyId: id.slice(i + 1) };
+}

@@ -1,5 +1,6 @@
 import { HandlerContext } from '../core/engine/handler';
 import { PlatformClient } from './client/platform-client';
+import { stringSet } from '../core/string-set';
 
 /** The domain client over the engine's HTTP client (errors name the construct address). */
 export function platformClient(ctx: HandlerContext): PlatformClient {
@@ -12,7 +13,7 @@ export function orgAndName(id: string): { organization: string; name: string } |
   return m ? { organization: m[1], name: m[2] } : undefined;
 }
 
-/** A sorted copy of a string list (so that the order a user writes never shows as a change). */
+/** A list of ids the platform keeps as a set, each once and sorted (so that neither order nor repeats show as a change). */
 export function sortedStrings(v: unknown): string[] {
-  return Array.isArray(v) ? [...v.map(String)].sort() : [];
+  return Array.isArray(v) ? stringSet(v.map(String)) : [];
 }

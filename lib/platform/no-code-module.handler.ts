@@ -73,7 +73,9 @@ export const noCodeModuleHandler: ResourceHandler = {
     const ref = moduleRef(id);
     const fields: Spec = {
       organization: m.organization.id,
-      versionPin: desired && desired.versionPin === null ? null : m.versionPin,
+      // The server's pin. A spec without one leaves it unmanaged (never compared); a spec recorded by an
+      // older converge holds null for that, which the hint (desired or last-applied spec) keeps meaning.
+      versionPin: desired?.versionPin === null ? null : m.versionPin,
       enabled: m.enabled,
       variableOptions: optionsOf(m),
     };
@@ -90,6 +92,10 @@ export const noCodeModuleHandler: ResourceHandler = {
 
   async create(ctx, spec): Promise<Written> {
     const reg = await requireRegistryModule(ctx, spec);
+    // Destroy only disables (the platform has no delete): a disabled module of this registry module is
+    // taken up again, by the enabling POST (the platform's state table), or by an update to stay disabled.
+    const disabled = spec.enabled === false && reg.noCodeModules[0] && await platformClient(ctx).noCodeModules.show(reg.noCodeModules[0].id, true);
+    if (disabled && !disabled.enabled) return noCodeModuleHandler.update(ctx, disabled.id, spec, [], { id: disabled.id, spec, outputs: {} });
     const m = await platformClient(ctx).noCodeModules.enable(String(spec.organization), {
       registryModuleId: reg.id,
       enabled: spec.enabled as boolean,

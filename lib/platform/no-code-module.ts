@@ -99,7 +99,8 @@ export class NoCodeModule extends Resource {
       organization: p.organization,
       moduleName: p.moduleName,
       moduleProvider: p.moduleProvider,
-      versionPin: p.versionPin ?? null,
+      // Unset: the server picks the latest version and converge leaves the pin alone (not in the spec, never compared).
+      ...(p.versionPin !== undefined ? { versionPin: p.versionPin } : {}),
       enabled: p.enabled ?? true,
       variableOptions: [...(p.variableOptions ?? [])]
         .sort((a, b) => a.variableName.localeCompare(b.variableName))

@@ -1,7 +1,7 @@
 import { Candidate, HandlerContext, Observed, ResourceHandler, Spec, Written } from '../core/engine/handler';
 import { ApiError } from '../core/http/api-error';
 import { durationSeconds } from '../core/constructs/validation';
-import { NoCodeVariable, Workspace } from './client/no-code-modules';
+import { NoCodeVariable, Workspace, WorkspaceVar } from './client/no-code-modules';
 import { orgAndName, platformClient } from './handler-util';
 
 /** Fields neither a workspace update nor an upgrade can change: the workspace is replaced. */
@@ -31,8 +31,9 @@ function varsOf(spec: Spec): NoCodeVariable[] {
 
 /**
  * `platform.NoCodeWorkspace`: identity `ws-…`. Name, description and auto-apply change in place
- * (the platform's workspace update). Variables are not read back (sensitive ones cannot
- * be): they are compared with the last apply. A change of variables or of `moduleVersion` (with an
+ * (the platform's workspace update). Variables are read back (`GET /workspaces/<id>/vars`), so
+ * drift on them is found; a sensitive value cannot be read, so while any variable is sensitive the
+ * list is compared with the last apply instead. A change of variables or of `moduleVersion` (with an
  * upgrade available) runs the upgrade: initiate, poll until the plan has finished, confirm.
  */
 export const noCodeWorkspaceHandler: ResourceHandler = {
@@ -68,11 +69,15 @@ export const noCodeWorkspaceHandler: ResourceHandler = {
       name: ws.name,
       description: ws.description,
       autoApply: ws.autoApply,
-      // Unmanaged (null) unless the app names a version; an available upgrade shows as a version change.
-      moduleVersion: desired?.moduleVersion == null ? (desired ? null : version) : version,
+      // The version the workspace runs; a spec without one leaves it unmanaged (never compared), and an
+      // older converge's null for that is kept by the hint. An available upgrade shows as a version change.
+      moduleVersion: desired?.moduleVersion === null ? null : version,
     };
     // The workspace document names its no-code module version, not the module: the desired one stands.
     if (desired?.noCodeModuleId !== undefined) fields.noCodeModuleId = desired.noCodeModuleId;
+    const vars = await platformClient(ctx).noCodeModules.workspaceVars(ws.id);
+    const observed = vars && observedVars(vars, (desired?.variables ?? []) as Spec[]);
+    if (observed) fields.variables = observed;
     return { fields, outputs: outputsOf(ws) };
   },
 
@@ -124,6 +129,21 @@ export const noCodeWorkspaceHandler: ResourceHandler = {
     if (ws) await platformClient(ctx).noCodeModules.deleteWorkspace(ws.id);
   },
 };
+
+/**
+ * The variables in the spec's shape and the desired order (others after them), or undefined when
+ * a sensitive one (desired or actual) makes the list unreadable as a whole.
+ */
+function observedVars(vars: WorkspaceVar[], desired: Spec[]): Spec[] | undefined {
+  if (vars.some((v) => v.sensitive) || desired.some((v) => v.sensitive === true)) return undefined;
+  const rank = (v: WorkspaceVar) => {
+    const i = desired.findIndex((d) => d.key === v.key && (d.category ?? 'engine') === v.category);
+    return i < 0 ? desired.length : i;
+  };
+  return [...vars].sort((a, b) => rank(a) - rank(b) || a.key.localeCompare(b.key)).map((v) => ({
+    key: v.key, value: v.value ?? '', category: v.category, hcl: v.hcl, sensitive: v.sensitive, description: v.description ?? '',
+  }));
+}
 
 /** A duration of the spec in milliseconds, or the fallback when absent or invalid. */
 function millis(v: unknown, fallback: number): number {

@@ -169,7 +169,8 @@ export class NoCodeWorkspace extends Resource {
         sensitive: v.sensitiveValue !== undefined,
         description: v.description ?? '',
       })),
-      moduleVersion: p.moduleVersion ?? null,
+      // Unset: not managed (not in the spec, never compared).
+      ...(p.moduleVersion !== undefined ? { moduleVersion: p.moduleVersion } : {}),
       upgradeTimeout: p.upgradeTimeout ?? '10m',
       upgradePollInterval: p.upgradePollInterval ?? '2s',
     };

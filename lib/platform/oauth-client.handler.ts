@@ -47,7 +47,7 @@ export const oauthClientHandler: ResourceHandler = {
       organization: c.organization.id,
       name: c.name,
       serviceProvider: c.serviceProvider,
-      key: c.key,
+      key: c.key ?? null,
       httpUrl: c.httpUrl,
       apiUrl: c.apiUrl,
       rsaPublicKey: c.rsaPublicKey ?? null,
@@ -60,8 +60,8 @@ export const oauthClientHandler: ResourceHandler = {
   async create(ctx, spec): Promise<Written> {
     const c = await platformClient(ctx).oauthClients.create(String(spec.organization), {
       serviceProvider: spec.serviceProvider as ServiceProvider,
-      name: spec.name as string,
-      key: spec.key as string,
+      name: (spec.name as string | null) ?? null,
+      ...(spec.key != null ? { key: spec.key as string } : {}),
       httpUrl: spec.httpUrl as string,
       apiUrl: spec.apiUrl as string,
       oauthTokenString: spec.oauthToken as string,
@@ -78,8 +78,8 @@ export const oauthClientHandler: ResourceHandler = {
     const api = platformClient(ctx).oauthClients;
     const secretChanged = changes.some((c) => c.path === 'secret' || c.path.startsWith('secret.'));
     const updated = await api.update(id, {
-      name: spec.name as string,
-      key: spec.key as string,
+      name: (spec.name as string | null) ?? null,
+      key: (spec.key as string | null) ?? null,
       rsaPublicKey: (spec.rsaPublicKey as string | null) ?? null,
       organizationScoped: spec.organizationScoped as boolean,
       ...(secretChanged ? { secret: (spec.secret as string | null) ?? null } : {}),

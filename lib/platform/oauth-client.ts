@@ -4,6 +4,7 @@ import { SecretValue } from '../core/constructs/secret-value';
 import { check, checkOneOf } from '../core/constructs/validation';
 import { checkBoolean, checkString, checkStringList } from './prop-checks';
 import { PlatformProvider } from './provider';
+import { stringSet } from '../core/string-set';
 
 /** The VCS providers an OAuth client connects to. */
 export enum VcsServiceProvider {
@@ -26,14 +27,19 @@ export interface OAuthClientProps extends ResourceProps {
   /** Name of the organization (e.g. `org.name`). A change replaces the client. */
   readonly organization: string;
   /**
-   * Display name. Required by converge (the platform makes it optional): with the provider and the
-   * HTTP URL it is how converge finds a client it created when a crash lost the record.
+   * Display name. With the provider and the HTTP URL it is how converge finds a client it created
+   * when a crash lost the record, so give one when several clients share a provider and URL.
+   * @default - none: the platform shows the provider's display name
    */
-  readonly name: string;
+  readonly name?: string;
   /** The VCS provider. A change replaces the client. */
   readonly serviceProvider: VcsServiceProvider;
-  /** Client key of the provider (consumer key, application key, …). */
-  readonly key: string;
+  /**
+   * Client key of the provider (consumer key, application key, …). Not needed with a token string,
+   * as the platform's own client sends none.
+   * @default - none
+   */
+  readonly key?: string;
   /** Homepage of the VCS provider. A change replaces the client. */
   readonly httpUrl: string;
   /** API base URL of the VCS provider. A change replaces the client. */
@@ -99,13 +105,13 @@ export class OAuthClient extends Resource {
     this.props = props;
     check(typeof props.organization === 'string' && ORG_RE.test(props.organization), this, 'organization',
       `"${props.organization}" may contain only letters, numbers, '-' and '_'`);
-    check(typeof props.name === 'string' && props.name.length > 0, this, 'name', 'is required (converge finds the client by it after a crash)');
+    check(props.name === undefined || (typeof props.name === 'string' && props.name.length > 0), this, 'name', 'must be a non-empty string when given');
     check(props.serviceProvider !== undefined, this, 'serviceProvider', 'is required');
     checkOneOf(this, 'serviceProvider', props.serviceProvider, Object.values(VcsServiceProvider));
     checkString(this, 'rsaPublicKey', props.rsaPublicKey);
     checkBoolean(this, 'organizationScoped', props.organizationScoped);
     checkStringList(this, 'projects', props.projects, true);
-    check(typeof props.key === 'string' && props.key.length > 0, this, 'key', 'is required');
+    check(props.key === undefined || (typeof props.key === 'string' && props.key.length > 0), this, 'key', 'must be a non-empty string when given');
     for (const f of ['httpUrl', 'apiUrl'] as const) {
       check(typeof props[f] === 'string' && /^https?:\/\/\S+$/.test(props[f]), this, f, `"${props[f]}" must be an http(s) URL`);
     }
@@ -134,9 +140,9 @@ export class OAuthClient extends Resource {
     const p = this.props;
     return {
       organization: p.organization,
-      name: p.name,
+      name: p.name ?? null,
       serviceProvider: p.serviceProvider,
-      key: p.key,
+      key: p.key ?? null,
       httpUrl: p.httpUrl,
       apiUrl: p.apiUrl,
       oauthToken: p.oauthToken,
@@ -144,7 +150,7 @@ export class OAuthClient extends Resource {
       secret: p.secret ?? null,
       rsaPublicKey: p.rsaPublicKey ?? null,
       organizationScoped: p.organizationScoped ?? true,
-      projects: [...(p.projects ?? [])].sort(),
+      projects: stringSet(p.projects),
     };
   }
 }

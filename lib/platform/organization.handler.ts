@@ -24,7 +24,7 @@ function attributesOf(spec: Spec): OrganizationAttributes {
 /** Organizations a list page holds (the API's largest page). */
 const PAGE = 100;
 
-function observedOf(org: OrganizationDoc, desired: Spec | undefined): Observed {
+function observedOf(org: OrganizationDoc): Observed {
   const fields: Spec = {
     name: org.name,
     email: org.email,
@@ -35,12 +35,12 @@ function observedOf(org: OrganizationDoc, desired: Spec | undefined): Observed {
     sendPassingStatusesForUntriggeredSpeculativePlans: org.sendPassingStatusesForUntriggeredSpeculativePlans,
     aggregatedCommitStatusEnabled: org.aggregatedCommitStatusEnabled,
     ownersTeamSamlRoleId: org.ownersTeamSamlRoleId ?? null,
-    // Returned by the hosted edition only; elsewhere there is nothing to compare.
-    assessmentsEnforced: 'assessmentsEnforced' in org ? org.assessmentsEnforced : (desired?.assessmentsEnforced ?? false),
     allowForceDeleteWorkspaces: org.allowForceDeleteWorkspaces,
     defaultExecutionMode: org.defaultExecutionMode,
     defaultAgentPoolId: org.defaultAgentPool?.id ?? null,
   };
+  // Returned by the hosted edition only; elsewhere it is compared with the last apply.
+  if ('assessmentsEnforced' in org) fields.assessmentsEnforced = org.assessmentsEnforced;
   return { fields, outputs: outputsOf(org) };
 }
 
@@ -66,9 +66,9 @@ export const organizationHandler: ResourceHandler = {
     return id;
   },
 
-  async read(ctx, id, desired): Promise<Observed | undefined> {
+  async read(ctx, id): Promise<Observed | undefined> {
     const org = await client(ctx).organizations.show(id);
-    return org ? observedOf(org, desired) : undefined;
+    return org ? observedOf(org) : undefined;
   },
 
   /**
@@ -87,7 +87,7 @@ export const organizationHandler: ResourceHandler = {
     const byName = new Map(all.map((o) => [o.name, o]));
     for (const w of wanted) {
       const org = byName.get(w.id);
-      if (org) known.set(w.id, observedOf(org, w.desired));
+      if (org) known.set(w.id, observedOf(org));
       else if (complete) known.set(w.id, null);
     }
     return known;

@@ -1,6 +1,7 @@
 import { FieldChange, HandlerContext, Observed, ResourceHandler, Spec, Written } from '../core/engine/handler';
 import { DatabaseClient, DbConnectionInput } from './client/database-client';
 import { apiPathImportId, secretsClient, splitApiPath, touchedFields } from './db-dir-util';
+import { stringSet } from '../core/string-set';
 
 function client(ctx: HandlerContext): DatabaseClient {
   return new DatabaseClient(secretsClient(ctx), ctx.address);
@@ -47,7 +48,7 @@ export const databaseConnectionHandler: ResourceHandler = {
         mount, name,
         pluginName: c.plugin_name,
         pluginVersion: c.plugin_version,
-        allowedRoles: c.allowed_roles,
+        allowedRoles: stringSet(c.allowed_roles),
         rootRotationStatements: c.root_credentials_rotate_statements,
         passwordPolicy: c.password_policy,
         connectionUrl: c.connection_details.connection_url,

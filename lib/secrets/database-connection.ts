@@ -6,6 +6,7 @@ import { checkObjectName, checkStringList } from './db-dir-util';
 import { checkMount } from './kv-validation';
 import { checkOptBoolean, checkOptString } from './prop-checks';
 import { SecretsProvider } from './provider';
+import { stringSet } from '../core/string-set';
 
 /** Props of a database engine connection (`{mount}/config/<name>`). */
 export interface DatabaseConnectionProps extends ResourceProps {
@@ -134,7 +135,7 @@ export class DatabaseConnection extends Resource {
       pluginName: p.pluginName ?? 'postgresql-database-plugin',
       pluginVersion: p.pluginVersion ?? '',
       verifyConnection: p.verifyConnection ?? true,
-      allowedRoles: [...(p.allowedRoles ?? [])],
+      allowedRoles: stringSet(p.allowedRoles),
       rootRotationStatements: [...(p.rootRotationStatements ?? [])],
       passwordPolicy: p.passwordPolicy ?? '',
       connectionUrl: p.connectionUrl,

@@ -1,6 +1,7 @@
 import { HandlerContext, Observed, ResourceHandler, Spec, Written } from '../core/engine/handler';
 import { DatabaseClient, DbRoleInput } from './client/database-client';
-import { apiPathImportId, observedSeconds, secretsClient, splitApiPath } from './db-dir-util';
+import { apiPathImportId, secretsClient, splitApiPath } from './db-dir-util';
+import { normalDuration } from '../core/duration';
 
 function client(ctx: HandlerContext): DatabaseClient {
   return new DatabaseClient(secretsClient(ctx), ctx.address);
@@ -35,7 +36,7 @@ export const databaseRoleHandler: ResourceHandler = {
   naturalId: (spec) => `${spec.mount}/roles/${spec.name}`,
   importId: (id) => apiPathImportId(id, 'roles', 'database/roles/app'),
 
-  async read(ctx, id, desired): Promise<Observed | undefined> {
+  async read(ctx, id): Promise<Observed | undefined> {
     const { mount, name } = splitApiPath(id, 'roles');
     const r = await client(ctx).readRole(mount, name);
     if (!r) return undefined;
@@ -43,8 +44,8 @@ export const databaseRoleHandler: ResourceHandler = {
       fields: {
         mount, name,
         dbName: r.db_name,
-        defaultTtl: observedSeconds(r.default_ttl, desired?.defaultTtl),
-        maxTtl: observedSeconds(r.max_ttl, desired?.maxTtl),
+        defaultTtl: normalDuration(r.default_ttl),
+        maxTtl: normalDuration(r.max_ttl),
         creationStatements: r.creation_statements,
         revocationStatements: r.revocation_statements,
         rollbackStatements: r.rollback_statements,

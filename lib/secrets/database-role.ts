@@ -5,6 +5,7 @@ import { DatabaseConnection } from './database-connection';
 import { roleTarget } from './database-role-target';
 import { checkObjectName, checkSeconds, checkStringList } from './db-dir-util';
 import { SecretsProvider } from './provider';
+import { normalDurationString } from '../core/duration';
 
 /** The kind of credential a database role issues. */
 export enum DatabaseCredentialType {
@@ -129,8 +130,8 @@ export class DatabaseRole extends Resource {
       mount: this.mount,
       name: this.name,
       dbName: this.dbName,
-      defaultTtl: p.defaultTtl ?? '0s',
-      maxTtl: p.maxTtl ?? '0s',
+      defaultTtl: normalDurationString(p.defaultTtl ?? '0s'),
+      maxTtl: normalDurationString(p.maxTtl ?? '0s'),
       creationStatements: [...p.creationStatements],
       revocationStatements: [...(p.revocationStatements ?? [])],
       rollbackStatements: [...(p.rollbackStatements ?? [])],

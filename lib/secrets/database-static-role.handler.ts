@@ -1,6 +1,7 @@
 import { HandlerContext, Observed, ResourceHandler, Spec, Written } from '../core/engine/handler';
 import { DatabaseClient } from './client/database-client';
-import { apiPathImportId, observedSeconds, secretsClient, splitApiPath } from './db-dir-util';
+import { apiPathImportId, secretsClient, splitApiPath } from './db-dir-util';
+import { normalDuration } from '../core/duration';
 
 function client(ctx: HandlerContext): DatabaseClient {
   return new DatabaseClient(secretsClient(ctx), ctx.address);
@@ -31,7 +32,7 @@ export const databaseStaticRoleHandler: ResourceHandler = {
   naturalId: (spec) => `${spec.mount}/static-roles/${spec.name}`,
   importId: (id) => apiPathImportId(id, 'static-roles', 'database/static-roles/app'),
 
-  async read(ctx, id, desired): Promise<Observed | undefined> {
+  async read(ctx, id): Promise<Observed | undefined> {
     const { mount, name } = splitApiPath(id, 'static-roles');
     const r = await client(ctx).readStaticRole(mount, name);
     if (!r) return undefined;
@@ -40,7 +41,7 @@ export const databaseStaticRoleHandler: ResourceHandler = {
         mount, name,
         dbName: r.db_name,
         username: r.username,
-        rotationPeriod: observedSeconds(r.rotation_period, desired?.rotationPeriod),
+        rotationPeriod: normalDuration(r.rotation_period),
         rotationStatements: r.rotation_statements,
         credentialType: r.credential_type,
         credentialConfig: r.credential_config ?? {},

@@ -6,6 +6,7 @@ import { DatabaseCredentialType } from './database-role';
 import { roleTarget } from './database-role-target';
 import { checkObjectName, checkSeconds, checkStringList } from './db-dir-util';
 import { SecretsProvider } from './provider';
+import { normalDurationString } from '../core/duration';
 
 /** The shortest rotation period the service accepts. */
 const MIN_ROTATION_PERIOD = 5;
@@ -94,7 +95,7 @@ export class DatabaseStaticRole extends Resource {
       name: this.name,
       dbName: this.dbName,
       username: p.username,
-      rotationPeriod: p.rotationPeriod,
+      rotationPeriod: normalDurationString(p.rotationPeriod),
       rotationStatements: [...(p.rotationStatements ?? [])],
       credentialType: p.credentialType ?? DatabaseCredentialType.PASSWORD,
       credentialConfig: { ...(p.credentialConfig ?? {}) },

@@ -1,5 +1,5 @@
 import { Construct } from 'constructs';
-import { check, checkDuration, durationSeconds } from '../core/constructs/validation';
+import { check, checkDuration } from '../core/constructs/validation';
 import { HandlerContext } from '../core/engine/handler';
 import { SecretsClient } from './client/secrets-client';
 import { checkSegmentName } from './prop-checks';
@@ -26,12 +26,6 @@ export function apiPathImportId(id: string, section: string, example: string): s
     throw new Error(`import id "${id}" must be <mount>/${section}/<name>, e.g. ${example}`);
   }
   return id;
-}
-
-/** Seconds from the API shown in the spec's own form when they mean the same (`"1h"` for 3600). */
-export function observedSeconds(apiSeconds: number, desired: unknown): unknown {
-  if ((typeof desired === 'string' || typeof desired === 'number') && durationSeconds(desired) === apiSeconds) return desired;
-  return `${apiSeconds}s`;
 }
 
 /** The top-level spec fields a plan's changes touch. */

@@ -1,6 +1,7 @@
 import { FieldChange, HandlerContext, Observed, ResourceHandler, Spec, Written } from '../core/engine/handler';
 import { DirectoryClient, DirectoryConfigInput } from './client/directory-client';
-import { observedSeconds, secretsClient, touchedFields } from './db-dir-util';
+import { secretsClient, touchedFields } from './db-dir-util';
+import { normalDuration } from '../core/duration';
 
 function client(ctx: HandlerContext): DirectoryClient {
   return new DirectoryClient(secretsClient(ctx), ctx.address);
@@ -47,7 +48,7 @@ export const directoryConfigHandler: ResourceHandler = {
     return id;
   },
 
-  async read(ctx, id, desired): Promise<Observed | undefined> {
+  async read(ctx, id): Promise<Observed | undefined> {
     const mount = mountOf(id);
     const c = await client(ctx).readConfig(mount);
     if (!c) return undefined;
@@ -55,14 +56,14 @@ export const directoryConfigHandler: ResourceHandler = {
       fields: {
         mount, binddn: c.binddn, url: c.url, userdn: c.userdn, upndomain: c.upndomain, certificate: c.certificate,
         insecureTls: c.insecure_tls, starttls: c.starttls, tlsMinVersion: c.tls_min_version, tlsMaxVersion: c.tls_max_version,
-        ...(c.request_timeout !== undefined ? { requestTimeout: observedSeconds(c.request_timeout, desired?.requestTimeout) } : {}),
-        ttl: observedSeconds(c.ttl, desired?.ttl),
-        maxTtl: observedSeconds(c.max_ttl, desired?.maxTtl),
+        ...(c.request_timeout !== undefined ? { requestTimeout: normalDuration(c.request_timeout) } : {}),
+        ttl: normalDuration(c.ttl),
+        maxTtl: normalDuration(c.max_ttl),
         ...(c.password_policy !== undefined ? { passwordPolicy: c.password_policy } : {}),
         length: c.length,
         ...(c.formatter !== undefined ? { formatter: c.formatter } : {}),
         ...(c.last_rotation_tolerance !== undefined
-          ? { lastRotationTolerance: observedSeconds(c.last_rotation_tolerance, desired?.lastRotationTolerance) } : {}),
+          ? { lastRotationTolerance: normalDuration(c.last_rotation_tolerance) } : {}),
       },
     };
   },

@@ -6,6 +6,7 @@ import { checkSeconds } from './db-dir-util';
 import { checkMount } from './kv-validation';
 import { checkOptBoolean, checkOptString } from './prop-checks';
 import { SecretsProvider } from './provider';
+import { normalDurationString } from '../core/duration';
 
 /** Password length the directory engine uses without a policy, and its minimum. */
 const DEFAULT_LENGTH = 64;
@@ -166,13 +167,13 @@ export class DirectoryConfig extends Resource {
       starttls: p.starttls ?? false,
       tlsMinVersion: p.tlsMinVersion ?? 'tls12',
       tlsMaxVersion: p.tlsMaxVersion ?? 'tls12',
-      requestTimeout: p.requestTimeout ?? '90s',
-      ttl: p.ttl ?? '768h',
-      maxTtl: p.maxTtl ?? '768h',
+      requestTimeout: normalDurationString(p.requestTimeout ?? '90s'),
+      ttl: normalDurationString(p.ttl ?? '768h'),
+      maxTtl: normalDurationString(p.maxTtl ?? '768h'),
       passwordPolicy: policy,
       length: policy ? 0 : p.length ?? DEFAULT_LENGTH,
       formatter: p.formatter ?? '',
-      lastRotationTolerance: p.lastRotationTolerance ?? '5s',
+      lastRotationTolerance: normalDurationString(p.lastRotationTolerance ?? '5s'),
     };
   }
 }

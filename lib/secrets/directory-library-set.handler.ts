@@ -1,6 +1,8 @@
 import { HandlerContext, Observed, ResourceHandler, Spec, Written } from '../core/engine/handler';
 import { DirectoryClient } from './client/directory-client';
-import { apiPathImportId, observedSeconds, secretsClient, splitApiPath } from './db-dir-util';
+import { apiPathImportId, secretsClient, splitApiPath } from './db-dir-util';
+import { normalDuration } from '../core/duration';
+import { stringSet } from '../core/string-set';
 
 function client(ctx: HandlerContext): DirectoryClient {
   return new DirectoryClient(secretsClient(ctx), ctx.address);
@@ -26,16 +28,16 @@ export const directoryLibrarySetHandler: ResourceHandler = {
   naturalId: (spec) => `${spec.mount}/library/${spec.name}`,
   importId: (id) => apiPathImportId(id, 'library', 'directory/library/ops'),
 
-  async read(ctx, id, desired): Promise<Observed | undefined> {
+  async read(ctx, id): Promise<Observed | undefined> {
     const { mount, name } = splitApiPath(id, 'library');
     const s = await client(ctx).readLibrarySet(mount, name);
     if (!s) return undefined;
     return {
       fields: {
         mount, name,
-        serviceAccountNames: s.service_account_names,
-        ttl: observedSeconds(s.ttl, desired?.ttl),
-        maxTtl: observedSeconds(s.max_ttl, desired?.maxTtl),
+        serviceAccountNames: stringSet(s.service_account_names),
+        ttl: normalDuration(s.ttl),
+        maxTtl: normalDuration(s.max_ttl),
         disableCheckInEnforcement: s.disable_check_in_enforcement,
       },
     };

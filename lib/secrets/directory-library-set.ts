@@ -6,6 +6,8 @@ import { DirectoryConfig } from './directory-config';
 import { checkMount } from './kv-validation';
 import { checkOptBoolean } from './prop-checks';
 import { SecretsProvider } from './provider';
+import { normalDurationString } from '../core/duration';
+import { stringSet } from '../core/string-set';
 
 /** Props of a directory library set (`{mount}/library/<name>`). */
 export interface DirectoryLibrarySetProps extends ResourceProps {
@@ -87,9 +89,9 @@ export class DirectoryLibrarySet extends Resource {
     return {
       mount: this.mount,
       name: this.name,
-      serviceAccountNames: [...p.serviceAccountNames],
-      ttl: p.ttl ?? '24h',
-      maxTtl: p.maxTtl ?? '24h',
+      serviceAccountNames: stringSet(p.serviceAccountNames),
+      ttl: normalDurationString(p.ttl ?? '24h'),
+      maxTtl: normalDurationString(p.maxTtl ?? '24h'),
       disableCheckInEnforcement: p.disableCheckInEnforcement ?? false,
     };
   }

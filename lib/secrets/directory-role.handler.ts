@@ -1,6 +1,7 @@
 import { HandlerContext, Observed, ResourceHandler, Spec, Written } from '../core/engine/handler';
 import { DirectoryClient } from './client/directory-client';
-import { apiPathImportId, observedSeconds, secretsClient, splitApiPath } from './db-dir-util';
+import { apiPathImportId, secretsClient, splitApiPath } from './db-dir-util';
+import { normalDuration } from '../core/duration';
 
 function client(ctx: HandlerContext): DirectoryClient {
   return new DirectoryClient(secretsClient(ctx), ctx.address);
@@ -24,15 +25,15 @@ export const directoryRoleHandler: ResourceHandler = {
   naturalId: (spec) => `${spec.mount}/roles/${spec.name}`,
   importId: (id) => apiPathImportId(id, 'roles', 'directory/roles/app'),
 
-  async read(ctx, id, desired): Promise<Observed | undefined> {
+  async read(ctx, id): Promise<Observed | undefined> {
     const { mount, name } = splitApiPath(id, 'roles');
     const r = await client(ctx).readRole(mount, name);
     if (!r) return undefined;
     return {
       fields: {
         mount, name, serviceAccountName: r.service_account_name,
-        // Without a ttl of its own the role follows the configuration's: nothing to compare.
-        ...(desired === undefined || desired.ttl !== undefined ? { ttl: observedSeconds(r.ttl, desired?.ttl) } : {}),
+        // A spec without a ttl (the role follows the configuration's) never compares it.
+        ttl: normalDuration(r.ttl),
       },
       outputs: { passwordLastSet: r.password_last_set ?? '', lastServiceRotation: r.last_service_rotation ?? '' },
     };

@@ -5,6 +5,7 @@ import { checkObjectName, checkSeconds } from './db-dir-util';
 import { DirectoryConfig } from './directory-config';
 import { checkMount } from './kv-validation';
 import { SecretsProvider } from './provider';
+import { normalDurationString } from '../core/duration';
 
 /** Props of a directory engine role (`{mount}/roles/<name>`). */
 export interface DirectoryRoleProps extends ResourceProps {
@@ -65,7 +66,7 @@ export class DirectoryRole extends Resource {
       mount: this.mount,
       name: this.name,
       serviceAccountName: this.props.serviceAccountName,
-      ...(this.props.ttl !== undefined ? { ttl: this.props.ttl } : {}),
+      ...(this.props.ttl !== undefined ? { ttl: normalDurationString(this.props.ttl) } : {}),
     };
   }
 }

@@ -1,5 +1,4 @@
 import { HandlerContext } from '../core/engine/handler';
-import { durationSeconds } from '../core/constructs/validation';
 import { SecretsClient } from './client/secrets-client';
 
 /** The secrets client of a handler's context. */
@@ -20,12 +19,6 @@ export function splitPathId(id: string, section: string): { mount: string; name:
 export function pathImportId(id: string, section: string, example: string): string {
   if (!splitPathId(id, section)) throw new Error(`import id "${id}" must be <mount>/${section}/<name>, e.g. ${example}`);
   return id;
-}
-
-/** Seconds from the API shown in the spec's own form when equal (`"1h"` for 3600), else as a number of seconds. */
-export function observedSeconds(apiSeconds: number, desired: unknown): unknown {
-  if ((typeof desired === 'string' || typeof desired === 'number') && durationSeconds(desired) === apiSeconds) return desired;
-  return apiSeconds;
 }
 
 /** The names of the top-level fields a plan's changes touch. */

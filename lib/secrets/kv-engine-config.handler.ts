@@ -2,7 +2,7 @@ import { HandlerContext, Observed, ResourceHandler, Spec, Written } from '../cor
 import { ApiError } from '../core/http/api-error';
 import { KvClient } from './client/kv-client';
 import { SecretsClient } from './client/secrets-client';
-import { observedDuration } from './kv-duration';
+import { normalDuration } from '../core/duration';
 
 function kv(ctx: HandlerContext): KvClient {
   return new KvClient(new SecretsClient(ctx.http), ctx.address);
@@ -24,6 +24,9 @@ export const kvEngineConfigHandler: ResourceHandler = {
   api: 'secrets',
   replaceFields: ['mount'],
 
+  // A mount's configuration always exists (its defaults): a construct takes it over; delete resets it.
+  alwaysExists: true,
+
   naturalId(spec) {
     return spec.mount as string;
   },
@@ -33,7 +36,7 @@ export const kvEngineConfigHandler: ResourceHandler = {
     return id;
   },
 
-  async read(ctx, id, desired): Promise<Observed | undefined> {
+  async read(ctx, id): Promise<Observed | undefined> {
     const c = await kv(ctx).readConfig(id);
     if (!c) return undefined;
     return {
@@ -41,7 +44,7 @@ export const kvEngineConfigHandler: ResourceHandler = {
         mount: id,
         maxVersions: c.max_versions,
         casRequired: c.cas_required,
-        deleteVersionAfter: observedDuration(c.delete_version_after, desired?.deleteVersionAfter),
+        deleteVersionAfter: normalDuration(c.delete_version_after),
       },
     };
   },

@@ -2,6 +2,7 @@ import { Construct } from 'constructs';
 import { Resource, ResourceProps } from '../core/constructs/resource';
 import { checkMount, checkVersionSettings } from './kv-validation';
 import { SecretsProvider } from './provider';
+import { normalDurationString } from '../core/duration';
 
 /** Props of a key-value engine's configuration. */
 export interface KvEngineConfigProps extends ResourceProps {
@@ -58,7 +59,7 @@ export class KvEngineConfig extends Resource {
       mount: this.mount,
       maxVersions: this.props.maxVersions ?? 0,
       casRequired: this.props.casRequired ?? false,
-      deleteVersionAfter: this.props.deleteVersionAfter ?? '0s',
+      deleteVersionAfter: normalDurationString(this.props.deleteVersionAfter ?? '0s'),
     };
   }
 }

@@ -2,7 +2,7 @@ import { FieldChange, HandlerContext, Observed, PrefetchWant, PriorRecord, Resou
 import { ApiError } from '../core/http/api-error';
 import { KvClient, KvKeyMetadata, KvKeyMetadataInput } from './client/kv-client';
 import { SecretsClient } from './client/secrets-client';
-import { observedDuration } from './kv-duration';
+import { normalDuration } from '../core/duration';
 
 const CAS_MISMATCH = 'check-and-set parameter did not match the current version';
 const METADATA_FIELDS = ['customMetadata', 'maxVersions', 'casRequired', 'deleteVersionAfter'];
@@ -54,7 +54,7 @@ function metadataIsDefault(spec: Spec): boolean {
 }
 
 function durationIsZero(v: unknown): boolean {
-  return v === undefined || v === 0 || observedDuration('0s', v) === v;
+  return v === undefined || normalDuration(v) === '0s';
 }
 
 /** Whether a key's latest version is soft-deleted (and due) or destroyed: the key reads as gone. */
@@ -135,7 +135,7 @@ export const kvSecretHandler: ResourceHandler = {
         customMetadata: meta.custom_metadata ?? {},
         maxVersions: meta.max_versions,
         casRequired: meta.cas_required,
-        deleteVersionAfter: observedDuration(meta.delete_version_after, desired?.deleteVersionAfter ?? prior?.spec.deleteVersionAfter),
+        deleteVersionAfter: normalDuration(meta.delete_version_after),
       },
       outputs: { version: meta.current_version },
       version: meta.current_version,

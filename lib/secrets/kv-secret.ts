@@ -2,6 +2,7 @@ import { Construct } from 'constructs';
 import { Resource, ResourceProps } from '../core/constructs/resource';
 import { checkCustomMetadata, checkKvData, checkKvPath, checkMount, checkVersionSettings } from './kv-validation';
 import { SecretsProvider } from './provider';
+import { normalDurationString } from '../core/duration';
 
 /** Props of a secret in a key-value version 2 engine. */
 export interface KvSecretProps extends ResourceProps {
@@ -90,7 +91,7 @@ export class KvSecret extends Resource {
       customMetadata: { ...(p.customMetadata ?? {}) },
       maxVersions: p.maxVersions ?? 0,
       casRequired: p.casRequired ?? false,
-      deleteVersionAfter: p.deleteVersionAfter ?? '0s',
+      deleteVersionAfter: normalDurationString(p.deleteVersionAfter ?? '0s'),
     };
   }
 }

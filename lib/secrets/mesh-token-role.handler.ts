@@ -1,6 +1,9 @@
 import { HandlerContext, Observed, ResourceHandler, Spec, Written } from '../core/engine/handler';
 import { MeshRoleInput, MeshTokenClient } from './client/mesh-token-client';
-import { observedSeconds, pathImportId, secretsOf, splitPathId } from './engine-handler-util';
+import { durationSeconds } from '../core/constructs/validation';
+import { pathImportId, secretsOf, splitPathId } from './engine-handler-util';
+import { normalDuration } from '../core/duration';
+import { stringSet } from '../core/string-set';
 
 const client = (ctx: HandlerContext) => new MeshTokenClient(secretsOf(ctx), ctx.address);
 
@@ -22,8 +25,9 @@ async function write(ctx: HandlerContext, spec: Spec): Promise<Written> {
 }
 
 /**
- * Lifecycle of `secrets.MeshTokenRole` (`{mount}/roles/<name>`). Fields the read does not
- * answer (`tokenType`, `policy`, `lease` of old versions) are compared with the last apply;
+ * Lifecycle of `secrets.MeshTokenRole` (`{mount}/roles/<name>`). The fields of mesh versions below
+ * 1.11 (`tokenType`, `policy`, `lease`) are read back when the service answers them (a role written
+ * for such a mesh), else compared with the last apply;
  * `meshVersion` is the construct's own (it picks the validation rules) and never differs.
  */
 export const meshTokenRoleHandler: ResourceHandler = {
@@ -39,11 +43,17 @@ export const meshTokenRoleHandler: ResourceHandler = {
     const r = await client(ctx).readRole(at.mount, at.name);
     if (!r) return undefined;
     const fields: Record<string, unknown> = {
-      mount: at.mount, name: at.name, meshPolicies: r.mesh_policies, meshRoles: r.mesh_roles,
-      serviceIdentities: r.service_identities, nodeIdentities: r.node_identities, meshNamespace: r.mesh_namespace,
+      mount: at.mount, name: at.name, meshPolicies: stringSet(r.mesh_policies), meshRoles: stringSet(r.mesh_roles),
+      serviceIdentities: stringSet(r.service_identities), nodeIdentities: stringSet(r.node_identities), meshNamespace: r.mesh_namespace,
       partition: r.partition, local: r.local,
-      ttl: observedSeconds(r.ttl, desired?.ttl), maxTtl: observedSeconds(r.max_ttl, desired?.maxTtl),
+      ttl: normalDuration(r.ttl), maxTtl: normalDuration(r.max_ttl),
     };
+    if (r.token_type !== undefined) {
+      Object.assign(fields, { tokenType: r.token_type, policy: r.policy ?? '' });
+      const lease = r.lease === undefined ? undefined : durationSeconds(r.lease);
+      // An unset lease ('' in the spec) reads 0 from the service.
+      if (lease !== undefined) fields.lease = lease === 0 && (desired?.lease ?? '') === '' ? '' : normalDuration(lease);
+    }
     // Only the fields of the desired mesh version are managed.
     if (desired) for (const k of Object.keys(fields)) if (!(k in desired) && k !== 'mount' && k !== 'name') delete fields[k];
     // meshVersion only chooses how the construct validates: no API field, nothing to differ.

@@ -4,6 +4,8 @@ import { check, checkDuration } from '../core/constructs/validation';
 import { checkMount } from './kv-validation';
 import { checkOptString, checkOptStringArray, checkSegmentName } from './prop-checks';
 import { SecretsProvider } from './provider';
+import { normalDurationString } from '../core/duration';
+import { stringSet } from '../core/string-set';
 
 /** Type of token of mesh versions below 1.11. */
 export enum MeshTokenType {
@@ -187,12 +189,12 @@ export class MeshTokenRole extends Resource {
     const v = this.version;
     return {
       mount: this.mount, name: this.name, meshVersion: p.meshVersion ?? '1.13',
-      ...(v >= 1004 ? { meshPolicies: [...(p.meshPolicies ?? [])], local: p.local ?? false, ttl: p.ttl ?? '0s', maxTtl: p.maxTtl ?? '0s' } : {}),
-      ...(v >= 1005 ? { meshRoles: [...(p.meshRoles ?? [])], serviceIdentities: [...(p.serviceIdentities ?? [])] } : {}),
-      ...(v >= 1008 ? { nodeIdentities: [...(p.nodeIdentities ?? [])], meshNamespace: p.meshNamespace ?? 'default' } : {}),
+      ...(v >= 1004 ? { meshPolicies: stringSet(p.meshPolicies), local: p.local ?? false, ttl: normalDurationString(p.ttl ?? '0s'), maxTtl: normalDurationString(p.maxTtl ?? '0s') } : {}),
+      ...(v >= 1005 ? { meshRoles: stringSet(p.meshRoles), serviceIdentities: stringSet(p.serviceIdentities) } : {}),
+      ...(v >= 1008 ? { nodeIdentities: stringSet(p.nodeIdentities), meshNamespace: p.meshNamespace ?? 'default' } : {}),
       ...(v >= 1011 ? { partition: p.partition ?? 'default' } : {}),
       ...(v < 1011 ? { tokenType: p.tokenType ?? MeshTokenType.CLIENT, policy: p.policy ?? '' } : {}),
-      ...(v < 1004 ? { lease: p.lease ?? '' } : {}),
+      ...(v < 1004 ? { lease: p.lease ? normalDurationString(p.lease) : '' } : {}),
     };
   }
 }

@@ -1,6 +1,7 @@
 import { HandlerContext, Observed, ResourceHandler, Spec, Written } from '../core/engine/handler';
 import { PlatformTokenClient } from './client/platform-token-client';
-import { observedSeconds, pathImportId, secretsOf, splitPathId } from './engine-handler-util';
+import { pathImportId, secretsOf, splitPathId } from './engine-handler-util';
+import { normalDuration } from '../core/duration';
 
 const client = (ctx: HandlerContext) => new PlatformTokenClient(secretsOf(ctx), ctx.address);
 
@@ -21,14 +22,14 @@ export const platformTokenRoleHandler: ResourceHandler = {
   naturalId: (spec) => `${spec.mount}/role/${spec.name}`,
   importId: (id) => pathImportId(id, 'role', 'platform/role/ci'),
 
-  async read(ctx, id, desired): Promise<Observed | undefined> {
+  async read(ctx, id): Promise<Observed | undefined> {
     const at = splitPathId(id, 'role')!;
     const r = await client(ctx).readRole(at.mount, at.name);
     if (!r) return undefined;
     return {
       fields: {
         mount: at.mount, name: at.name, organization: r.organization ?? '', teamId: r.team_id ?? '', userId: r.user_id ?? '',
-        ttl: observedSeconds(r.ttl, desired?.ttl), maxTtl: observedSeconds(r.max_ttl, desired?.maxTtl),
+        ttl: normalDuration(r.ttl), maxTtl: normalDuration(r.max_ttl),
       },
     };
   },

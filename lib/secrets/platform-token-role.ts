@@ -4,6 +4,7 @@ import { check, checkDuration } from '../core/constructs/validation';
 import { checkMount } from './kv-validation';
 import { checkOptString, checkSegmentName } from './prop-checks';
 import { SecretsProvider } from './provider';
+import { normalDurationString } from '../core/duration';
 
 /** Props of a platform-token role. Exactly one kind: `organization` (with `teamId` for a team token) or `userId`. */
 export interface PlatformTokenRoleProps extends ResourceProps {
@@ -84,7 +85,7 @@ export class PlatformTokenRole extends Resource {
     return {
       mount: this.mount, name: this.name,
       organization: p.organization ?? '', teamId: p.teamId ?? '', userId: p.userId ?? '',
-      ttl: p.ttl ?? '0s', maxTtl: p.maxTtl ?? '0s',
+      ttl: normalDurationString(p.ttl ?? '0s'), maxTtl: normalDurationString(p.maxTtl ?? '0s'),
     };
   }
 }

@@ -28,11 +28,18 @@ test('create, read, no-op, rename and scope in place, find by name, import by na
   const desired = spec({ organizationScoped: false, allowedWorkspaces: [ws.id] });
   const w = await handler.create(ctx, desired);
   expect(w.id).toMatch(/^apool-/);
-  expect((await handler.read(ctx, w.id, desired))!.fields).toEqual(desired);
+  // deleteInactiveAgents is an action, not a setting the API holds: unasked, it is left to the last apply.
+  const { deleteInactiveAgents, ...held } = desired;
+  expect(deleteInactiveAgents).toBe(false);
+  expect((await handler.read(ctx, w.id, desired))!.fields).toEqual(held);
+  expect((await handler.read(ctx, w.id))!.fields).toEqual(held);
   expect((await handler.find!(ctx, desired))[0]?.id).toBe(w.id);
   const renamed = spec({ name: 'renamed' });
   await handler.update(ctx, w.id, renamed, [], prior(w.id, desired));
-  expect((await handler.read(ctx, w.id, renamed))!.fields).toEqual(renamed);
+  const { deleteInactiveAgents: _unasked, ...renamedHeld } = renamed;
+  expect((await handler.read(ctx, w.id, renamed))!.fields).toEqual(renamedHeld);
+  // With the last-applied spec (the old name) as the hint, as refresh gives it: the real name, the same organization.
+  expect((await handler.read(ctx, w.id, desired))!.fields).toMatchObject({ organization: 'h-ap', name: 'renamed' });
   expect(handler.importId!('h-ap/renamed')).toBe('h-ap/renamed');
   expect(() => handler.importId!('nope')).toThrow(/apool-/);
   // An import by id (no desired spec) still finds the organization.

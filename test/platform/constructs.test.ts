@@ -45,7 +45,7 @@ describe('OAuthClient', () => {
 
   test.each([
     [{ serviceProvider: VcsServiceProvider.PROVIDER_C_SERVER }, /test\/bad: privateKey is required for PROVIDER_C_SERVER/],
-    [{ name: '' }, /name is required/],
+    [{ name: '' }, /name must be a non-empty string when given/],
     [{ httpUrl: 'vcs.example.com' }, /httpUrl "vcs.example.com" must be an http\(s\) URL/],
     [{ rsaPublicKey: 'ssh-rsa' }, /rsaPublicKey needs `secret` too/],
     [{ projects: ['ws-1'] }, /projects "ws-1" is not a project id/],

@@ -55,6 +55,23 @@ test('create, read (write-only fields left out), no-op, update in place with pro
   await handler.delete(ctx, w.id, prior(w.id, updated));
 });
 
+test('a token string without key or name is accepted; name null shows the provider display name; both set and cleared in place', async () => {
+  const desired = spec({ name: null, key: null, httpUrl: 'https://nokey.example.com' });
+  const w = await handler.create(ctx, desired);
+  const read = await handler.read(ctx, w.id, desired);
+  expect(read!.fields).toMatchObject({ name: null, key: null });
+  const shown = (await fx.api('GET', `/oauth-clients/${w.id}`)).body.data.attributes;
+  expect(shown).toMatchObject({ name: null, key: null });
+  expect(shown['service-provider-display-name']).toBeTruthy();
+  const named = spec({ name: 'named', key: 'k3', httpUrl: 'https://nokey.example.com' });
+  await handler.update(ctx, w.id, named, [], prior(w.id, desired));
+  expect((await handler.read(ctx, w.id, named))!.fields).toMatchObject({ name: 'named', key: 'k3' });
+  await handler.update(ctx, w.id, desired, [], prior(w.id, named));
+  expect((await handler.read(ctx, w.id, desired))!.fields).toMatchObject({ name: null, key: null });
+  expect(await handler.find!(ctx, desired)).toBe(w.id);
+  await handler.delete(ctx, w.id, prior(w.id, desired));
+});
+
 test('find after a crash between create and record: the same name, provider and URL', async () => {
   const desired = spec({ name: 'crashy' });
   const w = await handler.create(ctx, desired);

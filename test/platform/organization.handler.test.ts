@@ -83,7 +83,7 @@ test('an API refusal keeps the status, the detail and the construct address', as
   expect(err.message).toMatch(/^org: platform API POST \/api\/v2\/organizations failed with 422: .*Name has already been taken/);
 });
 
-test('the self-hosted edition does not return assessments-enforced: the desired value stands', async () => {
+test('the self-hosted edition does not return assessments-enforced: it is left to the last apply', async () => {
   const sh = await PlatformFixture.start({ edition: 'self-hosted' });
   const shCtx: HandlerContext = {
     address: 'org',
@@ -92,7 +92,10 @@ test('the self-hosted edition does not return assessments-enforced: the desired 
   try {
     const desired = spec({ name: 'h-sh', assessmentsEnforced: true });
     await handler.create(shCtx, desired);
-    expect((await handler.read(shCtx, 'h-sh', desired))!.fields).toEqual(desired);
+    const { assessmentsEnforced, ...returned } = desired;
+    expect(assessmentsEnforced).toBe(true);
+    expect((await handler.read(shCtx, 'h-sh', desired))!.fields).toEqual(returned);
+    expect((await handler.read(shCtx, 'h-sh'))!.fields).toEqual(returned);
   } finally {
     await shCtx.http.close();
     await sh.stop();

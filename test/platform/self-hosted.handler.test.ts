@@ -23,7 +23,9 @@ describe('self-hosted', () => {
     const desired = { organization: 'h-sh', deleteOlderThanNDays: 30 };
     expect(handler.naturalId(desired)).toBe('h-sh');
     const w = await handler.create(ctx, desired);
-    expect(w).toMatchObject({ id: 'h-sh', outputs: { type: 'data-retention-policy-delete-olders' } });
+    // The identity names the explicit policy too, so that the inherited default is not taken for it.
+    expect(w).toMatchObject({ id: expect.stringMatching(/^h-sh\/drp-/), outputs: { type: 'data-retention-policy-delete-olders' } });
+    expect((await handler.read(ctx, w.id, desired))!.fields).toEqual(desired);
     expect((await handler.read(ctx, 'h-sh', desired))!.fields).toEqual(desired);
     const never = { organization: 'h-sh', deleteOlderThanNDays: null };
     await handler.update(ctx, 'h-sh', never, [], prior('h-sh', desired));
@@ -31,6 +33,7 @@ describe('self-hosted', () => {
     await admin(fx, 'PUT', '/data-retention-policy', { type: 'data-retention-policy-delete-olders', deleteOlderThanNDays: 365 });
     await handler.delete(ctx, 'h-sh', prior('h-sh', never));
     expect((await handler.read(ctx, 'h-sh'))!.fields).toEqual({ organization: 'h-sh', deleteOlderThanNDays: 365 });
+    expect(await handler.read(ctx, w.id)).toBeUndefined();
     expect(await handler.read(ctx, 'h-none')).toBeUndefined();
   });
 

@@ -98,10 +98,10 @@ export const KIND_PROPS: Record<string, KindProps> = {
   },
   'platform.OAuthClient': {
     base: {
-      organization: 'acme', name: 'vcs', serviceProvider: platform.VcsServiceProvider.PROVIDER_A, key: 'k',
+      organization: 'acme', serviceProvider: platform.VcsServiceProvider.PROVIDER_A,
       httpUrl: 'https://vcs.example.com', apiUrl: 'https://api.vcs.example.com', oauthToken: SecretValue.unsafePlainText('t'),
     },
-    optional: { organizationScoped: false, projects: ['prj-1'], secret: SecretValue.unsafePlainText('s') },
+    optional: { name: 'vcs', key: 'k', organizationScoped: false, projects: ['prj-1'], secret: SecretValue.unsafePlainText('s') },
     secretVariants: [{
       organization: 'acme', name: 'vcs-c', serviceProvider: platform.VcsServiceProvider.PROVIDER_C_SERVER, key: 'k', httpUrl: 'https://vcs.example.com',
       apiUrl: 'https://api.vcs.example.com', oauthToken: SecretValue.unsafePlainText('t'), privateKey: SecretValue.unsafePlainText('pk'),

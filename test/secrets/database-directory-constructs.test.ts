@@ -63,7 +63,7 @@ describe('directory constructs', () => {
     expect(d.resources.cfg.spec).toEqual({
       mount: 'directory', binddn: 'CN=vault', bindpass: { $secret: { env: 'BIND_PASS' } }, url: 'ldap://127.0.0.1', userdn: '',
       upndomain: '', certificate: '', insecureTls: false, starttls: false, tlsMinVersion: 'tls12', tlsMaxVersion: 'tls12',
-      requestTimeout: '90s', ttl: '768h', maxTtl: '768h', passwordPolicy: '', length: 64, formatter: '', lastRotationTolerance: '5s',
+      requestTimeout: '1m30s', ttl: '768h', maxTtl: '768h', passwordPolicy: '', length: 64, formatter: '', lastRotationTolerance: '5s',
     });
     expect(d.resources.cfg2.spec).toMatchObject({ passwordPolicy: 'corp', length: 0, formatter: '' });
     expect(d.resources.role.spec).toEqual({ mount: 'directory', name: 'app', serviceAccountName: 'svc-a' });

@@ -4,6 +4,8 @@ import { registeredKinds } from '../../lib/core/engine/registry';
 import { HttpClient, HttpRequest } from '../../lib/core/http/http-client';
 import { DirectoryClient } from '../../lib/secrets/client/directory-client';
 import { SecretsClient } from '../../lib/secrets/client/secrets-client';
+import { diffSpec } from '../../lib/core/engine/diff';
+import { resolveSpec } from '../../lib/core/engine/resolve-spec';
 import { directoryConfigHandler } from '../../lib/secrets/directory-config.handler';
 import { directoryLibrarySetHandler } from '../../lib/secrets/directory-library-set.handler';
 import { directoryRoleHandler } from '../../lib/secrets/directory-role.handler';
@@ -38,7 +40,7 @@ const configBodies = () => sent.filter((r) => r.method === 'POST' && r.path === 
 function configSpec(over: Partial<Spec> = {}): Spec {
   return {
     mount: 'directory', binddn: BINDDN, bindpass: 'bind-1', url: 'ldap://127.0.0.1', userdn: '', upndomain: '', certificate: '',
-    insecureTls: false, starttls: false, tlsMinVersion: 'tls12', tlsMaxVersion: 'tls12', requestTimeout: '90s', ttl: '768h',
+    insecureTls: false, starttls: false, tlsMinVersion: 'tls12', tlsMaxVersion: 'tls12', requestTimeout: '1m30s', ttl: '768h',
     maxTtl: '768h', passwordPolicy: '', length: 64, formatter: '', lastRotationTolerance: '5s', ...over,
   };
 }
@@ -91,7 +93,7 @@ describe('DirectoryConfig', () => {
 describe('DirectoryRole and DirectoryLibrarySet', () => {
   beforeEach(async () => { await directoryConfigHandler.create(ctx, configSpec({ ttl: '2h' })); });
 
-  test('role: create, no-op read (ttl compared only when given), update, delete', async () => {
+  test('role: create, no-op read (ttl compared only when the spec has one), update, delete', async () => {
     const s: Spec = { mount: 'directory', name: 'app', serviceAccountName: 'svc-a', ttl: '1h' };
     const w = await directoryRoleHandler.create(ctx, s);
     expect(w.id).toBe('directory/roles/app');
@@ -100,7 +102,11 @@ describe('DirectoryRole and DirectoryLibrarySet', () => {
     expect(o?.outputs?.passwordLastSet).not.toBe('');
     const s2: Spec = { mount: 'directory', name: 'app', serviceAccountName: 'svc-b' };
     await directoryRoleHandler.update(ctx, w.id, s2, [], prior(w.id, s));
-    expect((await directoryRoleHandler.read(ctx, w.id, s2))?.fields).toEqual(s2);
+    // A spec without a ttl leaves the role's as the service keeps it (an update without one keeps the last):
+    // read as it is, and never a change.
+    const followed = (await directoryRoleHandler.read(ctx, w.id))!.fields;
+    expect(followed).toEqual({ ...s2, ttl: '1h' });
+    expect(diffSpec(resolveSpec(s2, 'app', () => undefined), followed, undefined, directoryRoleHandler)).toEqual([]);
     await expect(directoryRoleHandler.create(ctx, { mount: 'directory', name: 'x', serviceAccountName: 'ghost' })).rejects.toThrow(/ghost/);
     await directoryRoleHandler.delete(ctx, w.id, prior(w.id, s2));
     expect(await directoryRoleHandler.read(ctx, w.id, s2)).toBeUndefined();

@@ -1,39 +1,88 @@
 import { TerraformStack } from 'cdktf';
+import { Client } from 'pg';
 import { RemovalPolicy, SecretValue } from '../../lib';
 import { MeshProtocol } from '../../lib/mesh/mesh-types';
+import { ProxyDefaults } from '../../lib/mesh/proxy-defaults';
 import { ServiceDefaults } from '../../lib/mesh/service-defaults';
 import { ServiceResolver } from '../../lib/mesh/service-resolver';
+import { ServiceRouter } from '../../lib/mesh/service-router';
 import { ServiceSplitter } from '../../lib/mesh/service-splitter';
 import { AgentPool } from '../../lib/platform/agent-pool';
+import { DataRetentionPolicy } from '../../lib/platform/data-retention-policy';
+import { NoCodeModule } from '../../lib/platform/no-code-module';
+import { NoCodeWorkspace } from '../../lib/platform/no-code-workspace';
 import { OAuthClient, VcsServiceProvider } from '../../lib/platform/oauth-client';
 import { Organization } from '../../lib/platform/organization';
+import { DatabaseConnection } from '../../lib/secrets/database-connection';
+import { DatabaseRole } from '../../lib/secrets/database-role';
+import { DatabaseStaticRole } from '../../lib/secrets/database-static-role';
+import { DirectoryConfig } from '../../lib/secrets/directory-config';
+import { DirectoryLibrarySet } from '../../lib/secrets/directory-library-set';
+import { DirectoryRole } from '../../lib/secrets/directory-role';
+import { KvEngineConfig } from '../../lib/secrets/kv-engine-config';
 import { KvSecret } from '../../lib/secrets/kv-secret';
+import { MeshTokenConfig } from '../../lib/secrets/mesh-token-config';
+import { MeshTokenRole } from '../../lib/secrets/mesh-token-role';
+import { PlatformTokenConfig } from '../../lib/secrets/platform-token-config';
+import { PlatformTokenRole } from '../../lib/secrets/platform-token-role';
+import { PushMfaMethod } from '../../lib/secrets/push-mfa-method';
+import { TotpKey } from '../../lib/secrets/totp-key';
+
+/** The emulator's addresses and tokens (`EmulatorProcess.env`, `Emulator.env`). */
+export type ApiEnv = Record<string, string>;
 
 /**
- * A sample object per resource kind, for the reliability tests (crash torture, faults, secret
- * hygiene). The registry test fails when a kind is registered without a sample or a reason to skip it.
+ * A sample object per resource kind, for the reliability tests (crash torture, refresh after
+ * apply). The registry test fails when a kind is registered without a sample or a reason to skip it.
  */
 export interface KindSample {
   /** Adds the i-th object of this kind (and what it needs) to the stack. */
   readonly build: (stack: TerraformStack, i: number) => void;
-  /** How many of this kind go into a mixed stack of ~200 objects. */
+  /** How many of this kind go into a mixed stack (scale 1). */
   readonly weight: number;
+  /** At most this many whatever the scale (a singleton of the whole API). */
+  readonly max?: number;
+  /** How many of the samples (of any i) are on the APIs: a duplicate or a missing object shows. */
+  readonly count: (env: ApiEnv, n: number) => Promise<number>;
 }
 
 /** Secret values planted in samples; hygiene tests search for them. */
 export const PLANTED = {
   oauthToken: 'planted-oauth-token-61f0aa',
   kvPassword: 'planted-kv-password-2be7d1',
+  engineSecret: 'planted-engine-secret-9c04e3',
 };
-process.env.PLANTED_OAUTH_TOKEN = PLANTED.oauthToken;
-process.env.PLANTED_KV_PASSWORD = PLANTED.kvPassword;
+/** The environment variables the samples read their secrets from (a CLI run needs them). */
+export const PLANTED_ENV = {
+  PLANTED_OAUTH_TOKEN: PLANTED.oauthToken, PLANTED_KV_PASSWORD: PLANTED.kvPassword, PLANTED_ENGINE_SECRET: PLANTED.engineSecret,
+};
+Object.assign(process.env, PLANTED_ENV);
 
 const orgName = (i: number) => `t-org-${i}`;
+/** Organizations seeded (not managed) for the no-code samples: a registry module and a project each. */
+const ncOrg = (i: number) => `t-nc-${i}`;
+const BINDDN = 'CN=converge,OU=svc,DC=example,DC=com';
+const range = (n: number) => [...Array(n).keys()];
+
+async function get(url: string, headers: Record<string, string>): Promise<any> {
+  const res = await fetch(url, { headers });
+  if (res.status === 404) return undefined;
+  if (!res.ok) throw new Error(`GET ${url}: ${res.status} ${await res.text()}`);
+  const text = await res.text();
+  return text ? JSON.parse(text) : {};
+}
+const platformGet = (env: ApiEnv, path: string) => get(`${env.PLATFORM_ADDRESS}/api/v2${path}`, { authorization: `Bearer ${env.PLATFORM_TOKEN}` });
+const secretsGet = (env: ApiEnv, path: string) => get(`${env.SECRETS_ADDR}/v1/${path}`, { 'x-secrets-token': env.SECRETS_TOKEN });
+const secretsKeys = async (env: ApiEnv, path: string) => ((await secretsGet(env, `${path}?list=true`))?.data?.keys ?? []) as string[];
+const meshEntries = async (env: ApiEnv, kind: string, query = '') =>
+  ((await get(`${env.MESH_HTTP_ADDR}/v1/config/${kind}${query}`, { 'x-mesh-token': env.MESH_HTTP_TOKEN })) ?? []) as { Name: string; Namespace?: string }[];
+const countWhere = async (n: number, exists: (i: number) => Promise<boolean>) => (await Promise.all(range(n).map(exists))).filter(Boolean).length;
 
 export const KIND_SAMPLES: Record<string, KindSample> = {
   'platform.Organization': {
     weight: 10,
     build: (stack, i) => { new Organization(stack, `org${i}`, { name: orgName(i), email: `o${i}@torture.io`, removalPolicy: RemovalPolicy.DESTROY }); },
+    count: async (env) => ((await platformGet(env, '/organizations?q=t-org-'))?.data ?? []).length,
   },
   'platform.OAuthClient': {
     weight: 10,
@@ -43,64 +92,286 @@ export const KIND_SAMPLES: Record<string, KindSample> = {
         httpUrl: 'https://vcs.example.com', apiUrl: 'https://api.vcs.example.com', oauthToken: SecretValue.fromEnv('PLANTED_OAUTH_TOKEN'),
       });
     },
+    count: async (env, n) => (await Promise.all(range(n).map(async (i) => ((await platformGet(env, `/organizations/${orgName(i)}/oauth-clients`))?.data ?? []).length)))
+      .reduce((a, b) => a + b, 0),
   },
   'platform.AgentPool': {
     weight: 10,
     build: (stack, i) => {
-      new AgentPool(stack, `pool${i}`, { organization: orgName(i), name: `pool-${i}` });
+      new AgentPool(stack, `pool${i}`, { organization: orgName(i), name: `pool-${i}`, allowedWorkspaces: [] });
     },
+    count: async (env, n) => (await Promise.all(range(n).map(async (i) => ((await platformGet(env, `/organizations/${orgName(i)}/agent-pools`))?.data ?? []).length)))
+      .reduce((a, b) => a + b, 0),
+  },
+  'platform.DataRetentionPolicy': {
+    weight: 5,
+    build: (stack, i) => { new DataRetentionPolicy(stack, `retention${i}`, { organization: orgName(i), deleteOlderThanNDays: 30 + i }); },
+    count: (env, n) => countWhere(n, async (i) => {
+      const p = await platformGet(env, `/organizations/${orgName(i)}/relationships/data-retention-policy`);
+      return p?.data?.attributes?.['delete-older-than-n-days'] === 30 + i;
+    }),
+  },
+  'platform.NoCodeModule': {
+    weight: 3,
+    build: (stack, i) => { noCodeModule(stack, i); },
+    count: async (env, n) => (await Promise.all(range(n).map(async (i) => {
+      const mod = await platformGet(env, `/organizations/${ncOrg(i)}/registry-modules/private/${ncOrg(i)}/bucket/aws`);
+      return (mod?.data?.relationships?.['no-code-modules']?.data ?? []).length;
+    }))).reduce((a, b) => a + b, 0),
+  },
+  'platform.NoCodeWorkspace': {
+    weight: 3,
+    build: (stack, i) => {
+      const mod = noCodeModule(stack, i);
+      new NoCodeWorkspace(stack, `ncws${i}`, {
+        organization: ncOrg(i), noCodeModuleId: mod.noCodeModuleId, projectId: ncProjects[i] ?? 'prj-unseeded', name: `t-ncws-${i}`,
+        variables: [{ key: 'size', value: 's' }], upgradePollInterval: '20ms',
+      });
+    },
+    count: (env, n) => countWhere(n, async (i) => (await platformGet(env, `/organizations/${ncOrg(i)}/workspaces/t-ncws-${i}`)) !== undefined),
   },
   'secrets.KvSecret': {
     weight: 120,
     build: (stack, i) => {
       new KvSecret(stack, `kv${i}`, { path: `torture/s${i}`, data: { n: String(i), password: SecretValue.fromEnv('PLANTED_KV_PASSWORD') } });
     },
+    count: async (env) => (await secretsKeys(env, 'secret/metadata/torture/')).length,
+  },
+  'secrets.KvEngineConfig': {
+    weight: 3,
+    // A mount's configuration always exists (its defaults): taking it over is adopting it.
+    build: (stack, i) => { new KvEngineConfig(stack, `kvcfg${i}`, { mount: `t-kv-${i}`, maxVersions: 7, deleteVersionAfter: '60m' }); },
+    count: (env, n) => countWhere(n, async (i) => (await secretsGet(env, `t-kv-${i}/config`))?.data?.max_versions === 7),
+  },
+  'secrets.TotpKey': {
+    weight: 5,
+    build: (stack, i) => { new TotpKey(stack, `totp${i}`, { name: `t-totp-${i}`, generate: true, issuer: 'Torture', accountName: `user-${i}` }); },
+    count: async (env) => (await secretsKeys(env, 'totp/keys')).filter((k) => k.startsWith('t-totp-')).length,
+  },
+  'secrets.PlatformTokenConfig': {
+    weight: 3,
+    build: (stack, i) => {
+      new PlatformTokenConfig(stack, `ptokcfg${i}`, { mount: `t-ptok-${i}`, address: 'https://platform.example.com', token: SecretValue.fromEnv('PLANTED_ENGINE_SECRET') });
+    },
+    count: (env, n) => countWhere(n, async (i) => (await secretsGet(env, `t-ptok-${i}/config`))?.data?.address === 'https://platform.example.com'),
+  },
+  'secrets.PlatformTokenRole': {
+    weight: 5,
+    build: (stack, i) => { new PlatformTokenRole(stack, `ptok${i}`, { name: `t-role-${i}`, userId: `user-${i}`, ttl: '60m', maxTtl: '2h' }); },
+    count: async (env) => (await secretsKeys(env, 'platform/role')).filter((k) => k.startsWith('t-role-')).length,
+  },
+  'secrets.MeshTokenConfig': {
+    weight: 3,
+    build: (stack, i) => {
+      new MeshTokenConfig(stack, `mtokcfg${i}`, { mount: `t-mtok-${i}`, address: 'mesh.example.com:8500', token: SecretValue.fromEnv('PLANTED_ENGINE_SECRET') });
+    },
+    count: (env, n) => countWhere(n, async (i) => (await secretsGet(env, `t-mtok-${i}/config/access`))?.data?.address === 'mesh.example.com:8500'),
+  },
+  'secrets.MeshTokenRole': {
+    weight: 5,
+    // Policies and roles given unsorted and repeated: the service keeps them as sets.
+    build: (stack, i) => {
+      new MeshTokenRole(stack, `mtok${i}`, { name: `t-role-${i}`, meshPolicies: ['web', 'ops', 'web'], meshRoles: ['b', 'a', 'b'], ttl: '3600' });
+    },
+    count: async (env) => (await secretsKeys(env, 'mesh/roles')).filter((k) => k.startsWith('t-role-')).length,
+  },
+  'secrets.PushMfaMethod': {
+    weight: 5,
+    build: (stack, i) => {
+      new PushMfaMethod(stack, `mfa${i}`, {
+        methodName: `t-mfa-${i}`, secretKey: SecretValue.fromEnv('PLANTED_ENGINE_SECRET'), integrationKey: SecretValue.fromEnv('PLANTED_ENGINE_SECRET'),
+        apiHostname: 'api-1.push.example.com',
+      });
+    },
+    // Methods are known by id only: every method counts, so a duplicate shows.
+    count: async (env) => (await secretsKeys(env, 'identity/mfa/method/pushmfa')).length,
+  },
+  'secrets.DirectoryConfig': {
+    weight: 3,
+    build: (stack, i) => { directoryConfig(stack, i); },
+    count: (env, n) => countWhere(n, async (i) => (await secretsGet(env, `t-dir-${i}/config`))?.data?.binddn === BINDDN),
+  },
+  'secrets.DirectoryRole': {
+    weight: 3,
+    build: (stack, i) => { new DirectoryRole(stack, `dirrole${i}`, { config: directoryConfig(stack, i), name: 'app', serviceAccountName: 'svc-role', ttl: '1h' }); },
+    count: async (env, n) => (await Promise.all(range(n).map(async (i) => (await secretsKeys(env, `t-dir-${i}/roles`)).length))).reduce((a, b) => a + b, 0),
+  },
+  'secrets.DirectoryLibrarySet': {
+    weight: 3,
+    build: (stack, i) => {
+      new DirectoryLibrarySet(stack, `dirlib${i}`, { config: directoryConfig(stack, i), name: 'ops', serviceAccountNames: ['svc-lib-b', 'svc-lib-a'], ttl: '90m' });
+    },
+    count: async (env, n) => (await Promise.all(range(n).map(async (i) => (await secretsKeys(env, `t-dir-${i}/library`)).length))).reduce((a, b) => a + b, 0),
+  },
+  'secrets.DatabaseConnection': {
+    weight: 3,
+    build: (stack, i) => { databaseConnection(stack, i); },
+    count: async (env) => (await secretsKeys(env, 'database/config')).filter((k) => k.startsWith('t-db-')).length,
+  },
+  'secrets.DatabaseRole': {
+    weight: 3,
+    build: (stack, i) => {
+      new DatabaseRole(stack, `dbrole${i}`, {
+        name: `t-dbrole-${i}`, connection: databaseConnection(stack, i), defaultTtl: '3600', maxTtl: '120m',
+        creationStatements: ['CREATE ROLE "{{name}}" WITH LOGIN PASSWORD \'{{password}}\' VALID UNTIL \'{{expiration}}\''],
+      });
+    },
+    count: async (env) => (await secretsKeys(env, 'database/roles')).filter((k) => k.startsWith('t-dbrole-')).length,
+  },
+  'secrets.DatabaseStaticRole': {
+    weight: 3,
+    build: (stack, i) => {
+      new DatabaseStaticRole(stack, `dbstatic${i}`, { name: `t-dbstatic-${i}`, connection: databaseConnection(stack, i), username: `t_static_${i}`, rotationPeriod: '1440m' });
+    },
+    count: async (env) => (await secretsKeys(env, 'database/static-roles')).filter((k) => k.startsWith('t-dbstatic-')).length,
   },
   'mesh.ServiceDefaults': {
     weight: 50,
     build: (stack, i) => { new ServiceDefaults(stack, `svc${i}`, { name: `t-svc-${i}`, protocol: MeshProtocol.HTTP }); },
+    count: async (env) => (await meshEntries(env, 'service-defaults')).filter((e) => e.Name.startsWith('t-svc-')).length,
   },
   'mesh.ServiceResolver': {
     weight: 20,
     build: (stack, i) => {
       new ServiceResolver(stack, `res${i}`, { name: `t-svc-${i}`, connectTimeout: '10s', subsets: { v1: { filter: 'Service.Meta.version == v1' } } });
     },
+    count: async (env) => (await meshEntries(env, 'service-resolver')).filter((e) => e.Name.startsWith('t-svc-')).length,
   },
   'mesh.ServiceSplitter': {
     weight: 10,
     build: (stack, i) => {
       new ServiceSplitter(stack, `split${i}`, { name: `t-svc-${i}`, splits: [{ weight: 90, serviceSubset: 'v1' }, { weight: 10 }] });
     },
+    count: async (env) => (await meshEntries(env, 'service-splitter')).filter((e) => e.Name.startsWith('t-svc-')).length,
+  },
+  'mesh.ServiceRouter': {
+    weight: 5,
+    // Routes /v1 of t-svc-i to its v1 subset (the resolver sample) and /old back to the service, rewritten.
+    build: (stack, i) => {
+      new ServiceRouter(stack, `router${i}`, {
+        name: `t-svc-${i}`,
+        routes: [
+          { match: { http: { pathPrefix: '/v1' } }, destination: { serviceSubset: 'v1', requestTimeout: '30s' } },
+          { match: { http: { pathPrefix: '/old' } }, destination: { service: `t-svc-${i}`, prefixRewrite: '/' } },
+        ],
+      });
+    },
+    count: async (env) => (await meshEntries(env, 'service-router')).filter((e) => e.Name.startsWith('t-svc-')).length,
+  },
+  'mesh.ProxyDefaults': {
+    weight: 1,
+    max: 1,
+    // `global` in the default namespace: one per mesh (the service-defaults samples set their own protocol).
+    build: (stack) => { new ProxyDefaults(stack, 'proxy', { protocol: MeshProtocol.HTTP, config: { local_connect_timeout_ms: 1000 } }); },
+    count: async (env) => (await meshEntries(env, 'proxy-defaults')).filter((e) => e.Name === 'global').length,
   },
 };
 
-/** Kinds without a sample, and why (they need a server the mixed stack does not have, or are configuration singletons). */
-export const KINDS_WITHOUT_SAMPLE: Record<string, string> = {
-  'mesh.ProxyDefaults': 'a singleton (`global`) per namespace: one per stack, covered by test/mesh/e2e.test.ts',
-  'mesh.ServiceRouter': 'covered by test/mesh/e2e.test.ts; its routes need services of their own',
-  'platform.DataRetentionPolicy': 'exists only on the self-hosted edition',
-  'platform.NoCodeModule': 'needs registry modules seeded through the admin interface (test/platform)',
-  'platform.NoCodeWorkspace': 'needs a no-code module and a project seeded through the admin interface (test/platform)',
-  'secrets.KvEngineConfig': 'a singleton per mount',
-  'secrets.TotpKey': 'not sampled yet (countObjects has no TOTP count); covered by test/secrets/engine-handlers.test.ts',
-  'secrets.PlatformTokenConfig': 'a singleton per mount; covered by test/secrets/engine-handlers.test.ts',
-  'secrets.PlatformTokenRole': 'not sampled yet (countObjects has no platform-token count); covered by test/secrets/engine-handlers.test.ts',
-  'secrets.MeshTokenConfig': 'a singleton per mount; covered by test/secrets/engine-handlers.test.ts',
-  'secrets.MeshTokenRole': 'not sampled yet (countObjects has no mesh-token count); covered by test/secrets/engine-handlers.test.ts',
-  'secrets.PushMfaMethod': 'not sampled yet (countObjects has no push-MFA count); covered by test/secrets/engine-handlers.test.ts',
-  'secrets.DatabaseConnection': 'needs a PostgreSQL server; covered by test/secrets/database-handlers.test.ts',
-  'secrets.DatabaseRole': 'needs a DatabaseConnection (a PostgreSQL server); covered by test/secrets/database-handlers.test.ts',
-  'secrets.DatabaseStaticRole': 'needs a PostgreSQL server and its user; covered by test/secrets/database-handlers.test.ts',
-  'secrets.DirectoryConfig': 'a singleton per mount; covered by test/secrets/directory-handlers.test.ts',
-  'secrets.DirectoryRole': 'needs accounts seeded in the simulated directory (admin interface); covered by test/secrets/directory-handlers.test.ts',
-  'secrets.DirectoryLibrarySet': 'needs accounts seeded in the simulated directory (admin interface); covered by test/secrets/directory-handlers.test.ts',
-};
+/** One construct per stack and id: a sample that several others need is built once. */
+function once<T>(stack: TerraformStack, id: string, make: () => T): T {
+  return (stack.node.tryFindChild(id) as T | undefined) ?? make();
+}
 
-/** A mixed stack: every sampled kind, each in its weight (samples that need an organization get one each). */
-export function buildMixedStack(stack: TerraformStack, scale = 1): void {
-  const orgs = Math.round(KIND_SAMPLES['platform.Organization'].weight * scale);
-  for (const [kind, sample] of Object.entries(KIND_SAMPLES)) {
-    const n = kind.startsWith('platform.') ? orgs : Math.round(sample.weight * scale);
-    for (let i = 0; i < n; i++) sample.build(stack, i);
+function noCodeModule(stack: TerraformStack, i: number): NoCodeModule {
+  return once(stack, `nc${i}`, () => new NoCodeModule(stack, `nc${i}`, {
+    organization: ncOrg(i), moduleName: 'bucket', moduleProvider: 'aws', variableOptions: [{ variableName: 'size', variableType: 'string', options: ['s', 'l'] }],
+  }));
+}
+
+/** `host:port/database` of the PostgreSQL server the database samples use (given to `seedSampleWorld`). */
+let postgresHost: string | undefined;
+
+function databaseConnection(stack: TerraformStack, i: number): DatabaseConnection {
+  if (!postgresHost) throw new Error('the database samples need a PostgreSQL server: seedSampleWorld(env, scale, postgresUrl) first');
+  return once(stack, `db${i}`, () => new DatabaseConnection(stack, `db${i}`, {
+    name: `t-db-${i}`, connectionUrl: `postgresql://{{username}}:{{password}}@${postgresHost}`, username: `t_root_${i}`,
+    password: SecretValue.fromEnv('PLANTED_ENGINE_SECRET'), allowedRoles: [`t-dbrole-${i}`, `t-dbstatic-${i}`, `t-dbrole-${i}`],
+  }));
+}
+
+function directoryConfig(stack: TerraformStack, i: number): DirectoryConfig {
+  return once(stack, `dircfg${i}`, () => new DirectoryConfig(stack, `dircfg${i}`, {
+    mount: `t-dir-${i}`, binddn: BINDDN, bindpass: SecretValue.fromEnv('PLANTED_ENGINE_SECRET'), ttl: '24h', maxTtl: '48h',
+  }));
+}
+
+/** Project ids of the seeded no-code organizations, by i (known once `seedSampleWorld` ran, before synth). */
+const ncProjects: string[] = [];
+
+/** Emulator options the samples need: their own mounts (singletons per mount) and the self-hosted edition (data retention). */
+export function sampleEmulatorArgs(scale = 1): string[] {
+  const n = (kind: string) => Math.max(1, Math.round(KIND_SAMPLES[kind].weight * scale));
+  return [
+    '--platform-edition', 'self-hosted',
+    ...range(n('secrets.KvEngineConfig')).flatMap((i) => ['--mount', `kv:t-kv-${i}`]),
+    ...range(n('secrets.PlatformTokenConfig')).flatMap((i) => ['--mount', `platform:t-ptok-${i}`]),
+    ...range(n('secrets.MeshTokenConfig')).flatMap((i) => ['--mount', `mesh:t-mtok-${i}`]),
+    ...range(Math.max(n('secrets.DirectoryConfig'), n('secrets.DirectoryRole'), n('secrets.DirectoryLibrarySet'))).flatMap((i) => ['--mount', `directory:t-dir-${i}`]),
+  ];
+}
+
+async function send(url: string, method: string, headers: Record<string, string>, body: unknown): Promise<any> {
+  const res = await fetch(url, { method, headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  if (!res.ok && res.status !== 422) throw new Error(`${method} ${url}: ${res.status} ${await res.text()}`);
+  const text = await res.text();
+  return text ? JSON.parse(text) : {};
+}
+
+/**
+ * Seeds what the samples need and converge does not manage: the no-code organizations (a registry
+ * module with versions and a project each), the accounts of the simulated directories and the users
+ * of a real PostgreSQL server (test/support/postgres.ts). Call it before synthesizing (the no-code
+ * workspaces name their seeded project, the database connections the server).
+ */
+export async function seedSampleWorld(env: ApiEnv, scale = 1, postgresUrl?: string): Promise<void> {
+  if (postgresUrl) await seedPostgres(postgresUrl, Math.max(1, Math.round(KIND_SAMPLES['secrets.DatabaseConnection'].weight * scale)));
+  const p = { authorization: `Bearer ${env.PLATFORM_TOKEN}` };
+  const n = (kind: string) => Math.max(1, Math.round(KIND_SAMPLES[kind].weight * scale));
+  for (const i of range(Math.max(n('platform.NoCodeModule'), n('platform.NoCodeWorkspace')))) {
+    const org = ncOrg(i);
+    await send(`${env.PLATFORM_ADDRESS}/api/v2/organizations`, 'POST', { ...p, 'content-type': 'application/vnd.api+json' },
+      { data: { type: 'organizations', attributes: { name: org, email: `${org}@torture.io` } } });
+    await send(`${env.PLATFORM_ADDRESS}/__admin/organizations/${org}/registry-modules`, 'POST', p, { name: 'bucket', provider: 'aws', versions: ['1.0.0', '1.1.0'] });
+    ncProjects[i] = (await send(`${env.PLATFORM_ADDRESS}/__admin/organizations/${org}/projects`, 'POST', p, { name: 'apps' })).id;
   }
+  await send(`${env.PLATFORM_ADDRESS}/__admin/settings`, 'PATCH', p, { upgradeStepMs: 20 });
+  const s = { 'x-secrets-token': env.SECRETS_TOKEN };
+  for (const i of range(n('secrets.DirectoryConfig'))) {
+    const admin = `${env.SECRETS_ADDR}/__admin/directory/t-dir-${i}/accounts`;
+    await send(`${admin}/${BINDDN}`, 'POST', s, { password: PLANTED.engineSecret });
+    for (const a of ['svc-role', 'svc-lib-a', 'svc-lib-b']) await send(`${admin}/${a}`, 'POST', s, {});
+  }
+}
+
+/** The database users the samples need: a root per connection (its password planted) and a static user. */
+async function seedPostgres(url: string, n: number): Promise<void> {
+  const u = new URL(url);
+  postgresHost = `${u.host}${u.pathname}`;
+  const c = new Client({ connectionString: url });
+  await c.connect();
+  try {
+    for (const i of range(n)) {
+      await c.query(`CREATE ROLE t_root_${i} WITH LOGIN CREATEROLE PASSWORD '${PLANTED.engineSecret}'`);
+      await c.query(`CREATE ROLE t_static_${i} WITH LOGIN PASSWORD 'static-${i}'; GRANT t_static_${i} TO t_root_${i} WITH ADMIN OPTION`);
+    }
+  } finally {
+    await c.end();
+  }
+}
+
+/** The number of objects of each sampled kind in a mixed stack of this scale. */
+export function sampleCounts(scale = 1): Record<string, number> {
+  return Object.fromEntries(Object.entries(KIND_SAMPLES).map(([k, s]) => [k, Math.min(s.max ?? Infinity, Math.max(1, Math.round(s.weight * scale)))]));
+}
+
+/** A mixed stack: every sampled kind, each in its weight times `scale` (at least one). */
+export function buildMixedStack(stack: TerraformStack, scale = 1): void {
+  for (const [kind, n] of Object.entries(sampleCounts(scale))) for (const i of range(n)) KIND_SAMPLES[kind].build(stack, i);
+}
+
+/** What is on the APIs of each sampled kind, to prove there is no duplicate and nothing missing. */
+export async function countSamples(env: ApiEnv, scale = 1): Promise<Record<string, number>> {
+  const out: Record<string, number> = {};
+  for (const [kind, n] of Object.entries(sampleCounts(scale))) out[kind] = await KIND_SAMPLES[kind].count(env, n);
+  return out;
 }

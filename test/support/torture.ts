@@ -90,32 +90,3 @@ export async function torture(opts: { synthDir: string; env: NodeJS.ProcessEnv; 
   const final = await cliAsync(['apply', '--synth-dir', opts.synthDir, '--auto-approve'], { ...opts.env, ...opts.emulator.env });
   return { rounds: opts.rounds, killedMidApply, emulatorRestarts, final };
 }
-
-/** GET with a token, as JSON. */
-export async function getJson(url: string, headers: Record<string, string>): Promise<any> {
-  const res = await fetch(url, { headers });
-  if (res.status === 404) return undefined;
-  if (!res.ok) throw new Error(`GET ${url}: ${res.status}`);
-  return res.json();
-}
-
-/** Counts what is on the APIs, to prove there is no duplicate and nothing missing. */
-export async function countObjects(env: Record<string, string>): Promise<Record<string, number>> {
-  const p = { authorization: `Bearer ${env.PLATFORM_TOKEN}` };
-  const orgs = ((await getJson(`${env.PLATFORM_ADDRESS}/api/v2/organizations?q=t-org-`, p))?.data ?? []) as { id: string }[];
-  let oauth = 0;
-  let pools = 0;
-  for (const o of orgs) {
-    oauth += ((await getJson(`${env.PLATFORM_ADDRESS}/api/v2/organizations/${o.id}/oauth-clients`, p))?.data ?? []).length;
-    pools += ((await getJson(`${env.PLATFORM_ADDRESS}/api/v2/organizations/${o.id}/agent-pools`, p))?.data ?? []).length;
-  }
-  const kv = ((await getJson(`${env.SECRETS_ADDR}/v1/secret/metadata/torture/?list=true`, { 'x-secrets-token': env.SECRETS_TOKEN }))?.data?.keys ?? []).length;
-  const mesh = ((await getJson(`${env.MESH_HTTP_ADDR}/v1/config/service-defaults`, { 'x-mesh-token': env.MESH_HTTP_TOKEN })) ?? [])
-    .filter((e: { Name: string }) => e.Name.startsWith('t-svc-')).length;
-  const meshOf = async (kind: string) => ((await getJson(`${env.MESH_HTTP_ADDR}/v1/config/${kind}`, { 'x-mesh-token': env.MESH_HTTP_TOKEN })) ?? [])
-    .filter((e: { Name: string }) => e.Name.startsWith('t-svc-')).length;
-  return {
-    'platform.Organization': orgs.length, 'platform.OAuthClient': oauth, 'platform.AgentPool': pools, 'secrets.KvSecret': kv,
-    'mesh.ServiceDefaults': mesh, 'mesh.ServiceResolver': await meshOf('service-resolver'), 'mesh.ServiceSplitter': await meshOf('service-splitter'),
-  };
-}

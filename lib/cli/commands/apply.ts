@@ -55,6 +55,9 @@ export async function applyCommand(planFile: string | undefined, opts: ApplyComm
           conflicts.map((c) => `  ${c.address}: ${c.reason}`).join('\n'));
       }
       if (!hasChanges(plan)) return 0;
+      // Every API's address is proven before anything is written, an intent included (a saved plan was read, not planned).
+      const acting = plan.items.filter((i) => i.action !== 'noop').map((i) => plan.desired.resources[i.address] ?? state.record(i.address));
+      await clients.verify(acting.filter((r) => r !== undefined).map((r) => r!.provider));
       if (!saved && !opts.autoApprove && !(await confirm(`\nDo you want to perform these actions in stack ${plan.stack}? Only 'yes' will be accepted: `))) {
         out.result('Apply cancelled.');
         return 1;

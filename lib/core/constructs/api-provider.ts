@@ -19,6 +19,32 @@ export interface ApiProviderProps {
    * @default - the API's standard variable (`PLATFORM_TOKEN`, `SECRETS_TOKEN`, `MESH_HTTP_TOKEN`)
    */
   readonly tokenEnv?: string;
+  /**
+   * Path of a PEM file of the certificate authorities to trust for this API (in place of the
+   * system's), read when converge runs. A path, never the certificate itself.
+   * @default - the API's CA variable (`PLATFORM_CACERT`, `SECRETS_CACERT`, `MESH_CACERT`), else the system's CAs
+   */
+  readonly caCertFile?: string;
+  /**
+   * Path of a PEM client certificate, for a server that verifies its clients (with `clientKeyFile`).
+   * @default - the API's variable (`PLATFORM_CLIENT_CERT`, `SECRETS_CLIENT_CERT`, `MESH_CLIENT_CERT`), else none
+   */
+  readonly clientCertFile?: string;
+  /**
+   * Path of the PEM private key of `clientCertFile`. A path, never the key itself.
+   * @default - the API's variable (`PLATFORM_CLIENT_KEY`, `SECRETS_CLIENT_KEY`, `MESH_CLIENT_KEY`), else none
+   */
+  readonly clientKeyFile?: string;
+  /**
+   * Accept any server certificate for this API. For tests only: anyone on the path can then read the token.
+   * @default - the API's variable (`PLATFORM_SKIP_VERIFY`, `SECRETS_SKIP_VERIFY`, `MESH_HTTP_SSL_VERIFY=false`), else false
+   */
+  readonly skipTlsVerify?: boolean;
+  /**
+   * Allow a plain `http://` address to a host that is not this machine (the token then travels in clear).
+   * @default - `CONVERGE_ALLOW_INSECURE_HTTP=1`, else false: refused
+   */
+  readonly allowInsecureHttp?: boolean;
 }
 
 /**
@@ -34,6 +60,16 @@ export abstract class ApiProvider extends Construct {
   public readonly addressEnv: string;
   /** Environment variable holding the token. */
   public readonly tokenEnv: string;
+  /** CA bundle file for this API, if given. */
+  public readonly caCertFile?: string;
+  /** Client certificate file, if given. */
+  public readonly clientCertFile?: string;
+  /** Client key file, if given. */
+  public readonly clientKeyFile?: string;
+  /** Whether server certificates go unverified, if given. */
+  public readonly skipTlsVerify?: boolean;
+  /** Whether plain HTTP to another host is allowed, if given. */
+  public readonly allowInsecureHttp?: boolean;
 
   protected constructor(scope: Construct, id: string, api: string, props: ApiProviderProps) {
     super(scope, id);
@@ -44,11 +80,38 @@ export abstract class ApiProvider extends Construct {
     this.address = props.address;
     this.addressEnv = props.addressEnv ?? defaults.addressEnv;
     this.tokenEnv = props.tokenEnv ?? defaults.tokenEnv;
+    this.caCertFile = props.caCertFile;
+    this.clientCertFile = props.clientCertFile;
+    this.clientKeyFile = props.clientKeyFile;
+    this.skipTlsVerify = props.skipTlsVerify;
+    this.allowInsecureHttp = props.allowInsecureHttp;
+    for (const [field, v] of [['caCertFile', this.caCertFile], ['clientCertFile', this.clientCertFile], ['clientKeyFile', this.clientKeyFile]] as const) {
+      if (v !== undefined && (typeof v !== 'string' || v.trim() === '' || v.includes('-----BEGIN'))) {
+        throw new Error(`${this.node.path}: ${field} must be the path of a PEM file (never its contents)`);
+      }
+    }
+    if (Boolean(this.clientCertFile) !== Boolean(this.clientKeyFile)) {
+      throw new Error(`${this.node.path}: clientCertFile and clientKeyFile go together (a client certificate needs its key)`);
+    }
     for (const [field, v] of [['addressEnv', this.addressEnv], ['tokenEnv', this.tokenEnv]] as const) {
       if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(v)) {
         throw new Error(`${this.node.path}: ${field} "${v}" is not a valid environment variable name`);
       }
     }
+  }
+
+  /**
+   * The transport settings of the synthesized provider (file paths and flags, never contents).
+   * @internal
+   */
+  public _transport(): { caCertFile?: string; clientCertFile?: string; clientKeyFile?: string; skipTlsVerify?: boolean; allowInsecureHttp?: boolean } {
+    const out: Record<string, string | boolean> = {};
+    if (this.caCertFile) out.caCertFile = this.caCertFile;
+    if (this.clientCertFile) out.clientCertFile = this.clientCertFile;
+    if (this.clientKeyFile) out.clientKeyFile = this.clientKeyFile;
+    if (this.skipTlsVerify !== undefined) out.skipTlsVerify = this.skipTlsVerify;
+    if (this.allowInsecureHttp !== undefined) out.allowInsecureHttp = this.allowInsecureHttp;
+    return out;
   }
 }
 

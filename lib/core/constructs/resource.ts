@@ -141,6 +141,7 @@ export abstract class ConvergeElement extends TerraformElement {
         ...(provider?.address ? { address: provider.address } : {}),
         addressEnv: provider?.addressEnv ?? API_DEFAULTS[this._api].addressEnv,
         tokenEnv: provider?.tokenEnv ?? API_DEFAULTS[this._api].tokenEnv,
+        ...provider?._transport(),
       },
       dependsOn: [...deps].sort(),
       removalPolicy: this._removalPolicy(),

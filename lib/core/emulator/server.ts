@@ -1,8 +1,10 @@
-import * as fs from 'fs';
 import * as http from 'http';
 import { AddressInfo } from 'net';
-import * as path from 'path';
-import { ApiEmulator, EmuRequest, EmuResponse } from './types';
+import { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_JSON_DEPTH, jsonTooDeep, readBody } from './body';
+import { Front } from './front';
+import { Journal } from './journal';
+import { METHOD_MARKER_HEADER } from './request-framer';
+import { ApiEmulator, EmuRequest, EmuResponse, errorResponse } from './types';
 
 /** Options of one served API. */
 export interface ServeOptions {
@@ -15,12 +17,22 @@ export interface ServeOptions {
   readonly faultRate?: number;
   /** `Retry-After` seconds sent with injected 429s. @default 1 */
   readonly faultRetryAfterSeconds?: number;
-  /** Directory where the API's state is persisted after every write. */
+  /** Directory where the API's state is persisted (a snapshot and a journal, see `Journal`); writes are answered once on disk. */
   readonly dataDir?: string;
   /** How long a `timeout` fault holds the request before dropping it. @default 2000 */
   readonly faultTimeoutMs?: number;
   /** Called for each injected fault (tests count them). */
   readonly onFault?: (kind: FaultKind) => void;
+  /** Largest request body accepted; a longer one is answered 413 and its connection closed. @default 32 MiB */
+  readonly maxBodyBytes?: number;
+  /** Deepest nesting of arrays and objects accepted in a JSON body (400 beyond). @default 512 */
+  readonly maxJsonDepth?: number;
+  /** Time allowed for a request's head to arrive (and for a new connection's first one). @default 10000 */
+  readonly headersTimeoutMs?: number;
+  /** Time allowed for a whole request (head and body) to arrive. @default 60000 */
+  readonly requestTimeoutMs?: number;
+  /** Open connections at most; more are closed as they arrive. @default 512 */
+  readonly maxConnections?: number;
 }
 
 /**
@@ -36,60 +48,72 @@ const FAULTS: FaultKind[] = ['429', '500', '503', 'timeout', 'drop', 'drop-after
 export class ServedApi {
   public static async start(api: ApiEmulator, options: ServeOptions): Promise<ServedApi> {
     const served = new ServedApi(api, options);
-    served.load();
+    if (options.dataDir) served.journal = Journal.open(options.dataDir, api);
     await new Promise<void>((resolve, reject) => {
-      served.server.once('error', reject);
-      served.server.listen(options.port, options.host ?? '127.0.0.1', () => resolve());
+      served.front.listener.once('error', reject);
+      served.front.listener.listen(options.port, options.host ?? '127.0.0.1', () => resolve());
     });
     return served;
   }
 
+  /** The HTTP server; it never listens itself: connections come through `front`. */
   public readonly server: http.Server;
-  private readonly file?: string;
+  private journal?: Journal;
+  private readonly front: Front;
 
   private constructor(public readonly api: ApiEmulator, private readonly options: ServeOptions) {
-    this.file = options.dataDir ? path.join(options.dataDir, `${api.name}.json`) : undefined;
-    this.server = http.createServer((req, res) => { void this.serve(req, res); });
+    this.server = http.createServer((req, res) => {
+      this.serve(req, res).catch((e) => this.failed(res, e));
+    });
     this.server.keepAliveTimeout = 30_000;
+    // A client that half-closes after its request (HTTP/1.0 style) still gets the answer.
+    (this.server as http.Server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
+    this.front = new Front(this.server, {
+      headersTimeoutMs: options.headersTimeoutMs ?? 10_000,
+      requestTimeoutMs: options.requestTimeoutMs ?? 60_000,
+      maxConnections: options.maxConnections ?? 512,
+    });
   }
 
   /** `http://127.0.0.1:<port>` */
   public get address(): string {
-    const a = this.server.address() as AddressInfo;
+    const a = this.front.listener.address() as AddressInfo;
     return `http://127.0.0.1:${a.port}`;
   }
 
   public async stop(): Promise<void> {
     await this.api.close?.();
-    await new Promise<void>((resolve) => {
-      this.server.close(() => resolve());
-      this.server.closeAllConnections();
-    });
+    await this.journal?.close();
+    await this.front.close();
   }
 
-  private load(): void {
-    if (!this.file || !fs.existsSync(this.file)) return;
-    this.api.restore(JSON.parse(fs.readFileSync(this.file, 'utf8')));
-  }
-
-  /** Writes the state durably before the answer leaves, so that no acknowledged write is lost. */
-  private persist(): void {
-    if (!this.file) return;
-    fs.mkdirSync(path.dirname(this.file), { recursive: true });
-    const tmp = `${this.file}.${process.pid}.tmp`;
-    const fd = fs.openSync(tmp, 'w');
+  /** An exception escaped `serve`: answer 500 if nothing was sent yet, else drop the connection. */
+  private failed(res: http.ServerResponse, e: unknown): void {
     try {
-      fs.writeSync(fd, JSON.stringify(this.api.snapshot()));
-      fs.fsyncSync(fd);
-    } finally {
-      fs.closeSync(fd);
+      if (res.headersSent || res.destroyed) { res.destroy(); return; }
+      this.send(res, errorResponse(this.api, 500, `internal error: ${(e as Error)?.message ?? String(e)}`));
+    } catch {
+      res.destroy();
     }
-    fs.renameSync(tmp, this.file);
   }
 
   private async serve(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
-    const chunks: Buffer[] = [];
-    for await (const c of req) chunks.push(c as Buffer);
+    const read = await readBody(req, this.options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
+    if (read.kind === 'aborted') return;
+    if (read.kind === 'too-large') {
+      // Close rather than drain: the rest of the body is never read.
+      res.shouldKeepAlive = false;
+      res.once('finish', () => req.socket.destroy());
+      const limit = this.options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+      this.send(res, errorResponse(this.api, 413, `request body too large: the limit is ${limit} bytes`));
+      return;
+    }
+    const body = read.body;
+    if (jsonTooDeep(body, this.options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH)) {
+      const max = this.options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH;
+      this.send(res, errorResponse(this.api, 400, `request body nests deeper than ${max} levels`));
+      return;
+    }
     if (this.options.latencyMs) await new Promise((r) => setTimeout(r, this.options.latencyMs));
 
     const fault = this.pickFault();
@@ -115,7 +139,7 @@ export class ServedApi {
     try {
       decoded = decodeURIComponent(rawPath);
     } catch {
-      this.send(res, { status: 400, body: { errors: ['invalid percent-encoding in path'] } });
+      this.send(res, errorResponse(this.api, 400, 'invalid percent-encoding in path'));
       return;
     }
     let query: URLSearchParams;
@@ -126,15 +150,21 @@ export class ServedApi {
     }
     const headers: Record<string, string | undefined> = {};
     for (const [k, v] of Object.entries(req.headers)) headers[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
-    const emuReq: EmuRequest = {
-      method: (req.method ?? 'GET').toUpperCase(), path: decoded, rawPath, query, headers, body: Buffer.concat(chunks),
-    };
+    let method = (req.method ?? 'GET').toUpperCase();
+    // The front rewrote a `LIST` request line (which Node's parser refuses) to GET plus this marker.
+    if (method === 'GET' && headers[METHOD_MARKER_HEADER]?.toUpperCase() === 'LIST') method = 'LIST';
+    delete headers[METHOD_MARKER_HEADER];
+    const emuReq: EmuRequest = { method, path: decoded, rawPath, query, headers, body };
     let answer: EmuResponse;
     try {
       answer = await this.api.handle(emuReq);
-      if (this.api.mutates(emuReq) && answer.status < 400) this.persist();
+      if (this.journal) {
+        if (!this.journal.tracksChanges && this.api.mutates(emuReq) && answer.status < 400) this.journal.changed();
+        // No answer leaves before the changes made so far are on disk (group commit: one fsync per batch).
+        await this.journal.sync();
+      }
     } catch (e) {
-      answer = { status: 500, body: { errors: [`internal error: ${(e as Error).message}`] } };
+      answer = errorResponse(this.api, 500, `internal error: ${(e as Error)?.message ?? String(e)}`);
     }
     if (fault === 'drop-after') {
       this.options.onFault?.(fault);

@@ -34,14 +34,36 @@ export interface ApiEmulator {
   readonly name: string;
   /** Handles one request. May be async (the database engine talks to PostgreSQL). */
   handle(req: EmuRequest): EmuResponse | Promise<EmuResponse>;
-  /** Whether a request may have changed state (the host then persists a snapshot before answering). */
+  /** Whether a request may have changed state (the host then persists before answering; unused when the API tracks its changes). */
   mutates(req: EmuRequest): boolean;
   /** Serialisable state, written to the data directory. */
   snapshot(): unknown;
   /** Restores a snapshot taken by `snapshot()`. */
   restore(data: unknown): void;
+  /**
+   * Journal support (optional; without it the host rewrites the whole snapshot per batch of writes).
+   * After this call the API reports every change of its state, also from timers, by calling `onChange`.
+   */
+  trackChanges?(onChange: () => void): void;
+  /**
+   * The changes since the last call, as JSON values `applyChanges()` takes back on replay; undefined
+   * when only a whole snapshot can describe them (a mount added, say).
+   */
+  takeChanges?(): unknown[] | undefined;
+  /** Replays changes returned by `takeChanges()`, on top of `restore()`. */
+  applyChanges?(changes: unknown[]): void;
   /** Stops timers (lease expiry, rotations). */
   close?(): void | Promise<void>;
+  /**
+   * An error answer in this API's own shape, for errors the host answers itself (body too large,
+   * too deep, a handler that threw). @default `{"errors":["<message>"]}`
+   */
+  error?(status: number, message: string): EmuResponse;
+}
+
+/** The host's error answer for `api`, in the API's shape. */
+export function errorResponse(api: ApiEmulator, status: number, message: string): EmuResponse {
+  return api.error ? api.error(status, message) : { status, body: { errors: [message] } };
 }
 
 /** Shorthand for a JSON response. */

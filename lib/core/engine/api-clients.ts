@@ -1,15 +1,42 @@
+import { AddressOrigin, addressCheck } from '../http/address-check';
 import { HttpClient, HttpStats } from '../http/http-client';
+import { connectionHint, diagnoseTls, displayUrl, envFlag, isLoopback, loadTls, TlsFiles } from '../http/transport';
 import { ProviderConfig } from '../model';
 import { ApiName } from './handler';
 
-/** How each API authenticates and where its paths begin. */
-export const API_PROFILES: Record<ApiName, { auth: (token: string) => Record<string, string>; rateLimit: number }> = {
+/** Environment variables of an API's TLS settings, named after the real services' own. */
+export interface TlsVariables {
+  readonly ca: string;
+  readonly cert: string;
+  readonly key: string;
+  /** Skips verification when true (or, for `inverted`, when false). */
+  readonly skipVerify: string;
+  /** The variable says "verify" (`MESH_HTTP_SSL_VERIFY=false` skips), as the mesh's own does. */
+  readonly inverted?: boolean;
+}
+
+/** How each API authenticates, how fast it may be called, and its TLS variables. */
+export const API_PROFILES: Record<ApiName, { auth: (token: string) => Record<string, string>; rateLimit: number; tls: TlsVariables }> = {
   // The platform publishes 30 requests per second per user.
-  platform: { auth: (t) => ({ authorization: `Bearer ${t}` }), rateLimit: 30 },
+  platform: {
+    auth: (t) => ({ authorization: `Bearer ${t}` }), rateLimit: 30,
+    tls: { ca: 'PLATFORM_CACERT', cert: 'PLATFORM_CLIENT_CERT', key: 'PLATFORM_CLIENT_KEY', skipVerify: 'PLATFORM_SKIP_VERIFY' },
+  },
   // The secrets service and the mesh publish no limit.
-  secrets: { auth: (t) => ({ 'x-secrets-token': t }), rateLimit: 0 },
-  mesh: { auth: (t) => ({ 'x-mesh-token': t }), rateLimit: 0 },
+  secrets: {
+    auth: (t) => ({ 'x-secrets-token': t }), rateLimit: 0,
+    tls: { ca: 'SECRETS_CACERT', cert: 'SECRETS_CLIENT_CERT', key: 'SECRETS_CLIENT_KEY', skipVerify: 'SECRETS_SKIP_VERIFY' },
+  },
+  mesh: {
+    auth: (t) => ({ 'x-mesh-token': t }), rateLimit: 0,
+    tls: { ca: 'MESH_CACERT', cert: 'MESH_CLIENT_CERT', key: 'MESH_CLIENT_KEY', skipVerify: 'MESH_HTTP_SSL_VERIFY', inverted: true },
+  },
 };
+
+/** The opt-in for plain HTTP to a host that is not loopback. */
+export const INSECURE_HTTP_VARIABLE = 'CONVERGE_ALLOW_INSECURE_HTTP';
+/** The longest `Retry-After` obeyed, in seconds. */
+export const MAX_RETRY_AFTER_VARIABLE = 'CONVERGE_MAX_RETRY_AFTER_S';
 
 /** Tunables of every client of a run. */
 export interface ClientTuning {
@@ -21,9 +48,19 @@ export interface ClientTuning {
   readonly rateLimits?: Partial<Record<ApiName, number>>;
 }
 
+/** A secrets 404 that is no missing key: nothing is mounted at the path (or the address has a path it should not). */
+function unmountedPath(variable: string) {
+  return (body: unknown): string | undefined => {
+    const first = (body as { errors?: unknown[] } | undefined)?.errors?.[0];
+    return typeof first === 'string' && first.startsWith('no handler for route')
+      ? `no secrets engine is mounted at this path: check the construct's mount and ${variable}` : undefined;
+  };
+}
+
 /**
- * One HttpClient per distinct provider (API, address, token variable), created on first use.
- * The base URL is the API's address without its path prefix: each domain client adds `/api/v2` or `/v1`.
+ * One HttpClient per distinct provider (API, address, token variable, TLS settings), created on
+ * first use. The base URL is the API's address without its path prefix: each domain client adds
+ * `/api/v2` or `/v1`. Each client checks its address once, before its first request is trusted.
  */
 export class ApiClients {
   public readonly stats = new HttpStats();
@@ -32,35 +69,96 @@ export class ApiClients {
   constructor(private readonly tuning: ClientTuning = {}, private readonly env: NodeJS.ProcessEnv = process.env) {}
 
   public for(provider: ProviderConfig): HttpClient {
-    const key = `${provider.api}|${provider.address ?? ''}|${provider.addressEnv}|${provider.tokenEnv}`;
+    const key = JSON.stringify([provider.api, provider.address ?? '', provider.addressEnv, provider.tokenEnv, provider.caCertFile,
+      provider.clientCertFile, provider.clientKeyFile, provider.skipTlsVerify, provider.allowInsecureHttp]);
     let c = this.clients.get(key);
     if (c) return c;
     const profile = API_PROFILES[provider.api];
+    const variable = provider.address ? `the ${provider.api} provider's address` : provider.addressEnv;
     const address = provider.address ?? this.env[provider.addressEnv];
     if (!address) throw new Error(`the ${provider.api} API address is not set: set ${provider.addressEnv} (or run \`converge emulator\`)`);
+    const url = this.parseAddress(address, variable, provider);
     const token = this.env[provider.tokenEnv];
     if (!token) throw new Error(`the ${provider.api} API token is not set: set ${provider.tokenEnv}`);
+    const base = address.trim().replace(/\/+$/, '');
+    const v = profile.tls;
+    const variables = { address: variable, ca: v.ca, cert: v.cert, key: v.key, skipVerify: v.skipVerify };
+    const tls = url.protocol === 'https:' ? loadTls(this.tlsFiles(provider)) : undefined;
+    const origin: AddressOrigin = {
+      api: provider.api, variable, address: displayUrl(url), url: displayUrl(new URL(base)),
+      diagnose: tls && (async () => {
+        const failure = await diagnoseTls(url, tls);
+        return failure && connectionHint(failure.code, failure.message, displayUrl(url), variables);
+      }),
+    };
+    const maxRetryAfter = Number(this.env[MAX_RETRY_AFTER_VARIABLE] ?? 60);
+    if (!Number.isFinite(maxRetryAfter) || maxRetryAfter < 0) throw new Error(`${MAX_RETRY_AFTER_VARIABLE} must be a number of seconds, got "${this.env[MAX_RETRY_AFTER_VARIABLE]}"`);
     c = new HttpClient({
       api: provider.api,
-      baseUrl: address.replace(/\/+$/, ''),
+      baseUrl: base,
       authHeaders: profile.auth(token),
       tokenVariable: provider.tokenEnv,
       rateLimit: this.tuning.rateLimits?.[provider.api] ?? profile.rateLimit,
       timeoutMs: this.tuning.timeoutMs,
       retries: this.tuning.retries,
       connections: this.tuning.connections,
+      maxRetryAfterMs: maxRetryAfter * 1000,
+      tls,
+      variables,
+      addressCheck: addressCheck(origin),
+      foreignNotFound: provider.api === 'secrets' ? unmountedPath(variable) : undefined,
     }, this.stats);
     this.clients.set(key, c);
     return c;
   }
 
+  /** Checks the address of each distinct provider now (else each is checked on its first request). */
+  public async verify(providers: Iterable<ProviderConfig>): Promise<void> {
+    const clients = new Set<HttpClient>();
+    for (const p of providers) clients.add(this.for(p));
+    await Promise.all([...clients].map((c) => c.verify()));
+  }
+
   /** The first client made for an API (plan hooks use it). */
   public any(api: ApiName): HttpClient | undefined {
-    for (const [k, c] of this.clients) if (k.startsWith(`${api}|`)) return c;
+    for (const [k, c] of this.clients) if (k.startsWith(`["${api}"`)) return c;
     return undefined;
   }
 
   public async close(): Promise<void> {
     await Promise.all([...this.clients.values()].map((c) => c.close()));
+  }
+
+  /** A valid http(s) URL; plain HTTP only to loopback unless the user opted in. */
+  private parseAddress(address: string, variable: string, provider: ProviderConfig): URL {
+    let url: URL;
+    try {
+      url = new URL(address.trim());
+    } catch {
+      throw new Error(`${variable} is not a URL: "${address}" (for example https://${provider.api}.example.com)`);
+    }
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+      throw new Error(`${variable} must start with https:// or http://, got "${displayUrl(url)}"`);
+    }
+    const optIn = provider.allowInsecureHttp || envFlag(this.env, INSECURE_HTTP_VARIABLE);
+    if (url.protocol === 'http:' && !isLoopback(url.hostname) && !optIn) {
+      throw new Error(`${variable} is ${displayUrl(url)}: plain http:// to a host that is not this machine would send the ` +
+        `${provider.api} token (${provider.tokenEnv}) in clear. Use https://, or opt in with ${INSECURE_HTTP_VARIABLE}=1 ` +
+        '(or the provider\'s allowInsecureHttp)');
+    }
+    return url;
+  }
+
+  /** Provider props first, then the API's variables. */
+  private tlsFiles(p: ProviderConfig): TlsFiles {
+    const v = API_PROFILES[p.api].tls;
+    const pick = (prop: string | undefined, propName: string, variable: string): [string | undefined, string] =>
+      (prop ? [prop, `the ${p.api} provider's ${propName}`] : [this.env[variable] || undefined, variable]);
+    const [caFile, ca] = pick(p.caCertFile, 'caCertFile', v.ca);
+    const [certFile, cert] = pick(p.clientCertFile, 'clientCertFile', v.cert);
+    const [keyFile, key] = pick(p.clientKeyFile, 'clientKeyFile', v.key);
+    const flag = envFlag(this.env, v.skipVerify);
+    const skipVerify = p.skipTlsVerify ?? (flag === undefined ? undefined : v.inverted ? !flag : flag);
+    return { caFile, certFile, keyFile, skipVerify, sources: { ca, cert, key, skipVerify: p.skipTlsVerify !== undefined ? `the ${p.api} provider's skipTlsVerify` : v.skipVerify } };
   }
 }

@@ -11,7 +11,7 @@ import { HandlerContext, ResourceHandler, Written } from './handler';
 import { PlanItem, StackPlan } from './plan-model';
 import { sensitiveOutputsOf } from './planner';
 import { dataSourceHandler, resourceHandler } from './registry';
-import { createSafely, isAmbiguous, reconcile } from './recovery';
+import { createSafely, isAmbiguous, reconcile, withRetryBudget } from './recovery';
 import { ResolvedSpec, resolveSpec, SensitiveValue, UNKNOWN } from './resolve-spec';
 
 export interface ApplyOptions {
@@ -113,7 +113,11 @@ export async function applyPlan(plan: StackPlan, state: StateStore, clients: Api
   };
 
   const remove = async (item: PlanItem): Promise<void> => {
-    if (item.movedTo) return; // the new address took the record over in one write
+    if (item.movedTo) {
+      // The new address took the record over (in the same write, for an update); after a replace it holds a new object.
+      if (state.record(item.address)) await state.put(item.address, undefined);
+      return;
+    }
     const rec = state.record(item.address);
     if (!rec) return;
     const id = rec.id || item.id;
@@ -144,7 +148,8 @@ export async function applyPlan(plan: StackPlan, state: StateStore, clients: Api
     const salt = keepSalt ? prior.salt : newSalt();
     const resolved = resolveSpec(r.spec, r.path, lookup, salt);
     if (resolved.hasUnknown) throw new Error(`${r.path}: a referenced value is still unknown`);
-    const ctx: HandlerContext = { address: r.path, http: clients.for(r.provider), ...(item.version !== undefined ? { expectedVersion: item.version } : {}) };
+    // One retry budget for the whole operation (first attempt, re-read and recovery alike).
+    const ctx: HandlerContext = withRetryBudget({ address: r.path, http: clients.for(r.provider), ...(item.version !== undefined ? { expectedVersion: item.version } : {}) });
     const record = (w: Written, status: 'created' | 'creating' = 'created', extra: Partial<StateRecord> = {}): StateRecord => ({
       kind: r.kind, status, id: w.id, spec: resolved.stored, hmacs: resolved.hmacs, outputs: w.outputs ?? {},
       ...(w.sensitiveOutputs && Object.keys(w.sensitiveOutputs).length ? { sensitiveOutputs: encrypt(JSON.stringify(w.sensitiveOutputs)) } : {}),

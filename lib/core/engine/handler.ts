@@ -119,6 +119,12 @@ export interface ResourceHandler {
    */
   readonly uniqueFindKey?: boolean;
   /**
+   * True for settings that always exist (a KV mount's configuration, with its defaults): nobody
+   * creates them, so a new construct takes them over instead of reporting a conflict, and deleting
+   * resets them to their defaults.
+   */
+  readonly alwaysExists?: boolean;
+  /**
    * Outputs that change when the object is updated (a KV secret's `version`): references to them
    * are unknown until the update is applied.
    */

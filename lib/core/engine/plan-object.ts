@@ -116,9 +116,10 @@ function existing(input: ObjectPlanInput, base: Base, id: string, observed: Obse
     const item = classify({ ...base, drift }, id, changes, handler.destroyWarning);
     return { item: { ...item, ...seen(observed), movedFrom: from.address, stateChanges: [`moved from ${from.address}`] }, resolved, outputs: observed.outputs };
   }
-  if (r.adoptExisting) {
+  if (r.adoptExisting || handler.alwaysExists) {
     const changes = diffSpec(resolved, observed.fields, undefined, handler);
-    return { item: { ...base, action: 'adopt', id, changes, reason: 'exists on the API: adopted (adoptExisting)', ...seen(observed) }, resolved, outputs: observed.outputs };
+    const reason = r.adoptExisting ? 'exists on the API: adopted (adoptExisting)' : 'settings that always exist: taken over';
+    return { item: { ...base, action: 'adopt', id, changes, reason, ...seen(observed) }, resolved, outputs: observed.outputs };
   }
   return { item: { ...base, action: 'conflict', id, changes: [], reason: conflictReason(address, id) } };
 }

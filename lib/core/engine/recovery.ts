@@ -1,19 +1,34 @@
+import { ApiError } from '../http/api-error';
+import { RetryBudget } from '../http/http-client';
 import { StateRecord } from '../state/state-model';
 import { diffSpec } from './diff';
 import { HandlerContext, Observed, ResourceHandler, Written } from './handler';
-import { ApiError } from '../http/api-error';
 import { findCandidates, splitBySince } from './ownership';
 import { ResolvedSpec } from './resolve-spec';
 
-/** Attempts after an ambiguous failure before giving up. */
-const ATTEMPTS = 6;
-
 /**
- * A failure after which nobody knows whether the request took effect: no answer (timeout,
- * dropped connection), a server error, or a rate limit that outlasted the retries.
+ * A failure after which nobody knows whether the request took effect, and that may succeed if
+ * tried again: no answer (timeout, dropped connection) or a server error that is not
+ * deterministic (retry-policy.ts), on a request the HTTP client did not retry itself (a POST or
+ * PATCH). A failure the client already retried until its retries ran out is final: trying the
+ * whole operation again would multiply the requests, not the chances.
  */
 export function isAmbiguous(e: unknown): boolean {
-  return e instanceof ApiError && (e.status === 0 || e.status >= 500 || e.status === 429);
+  return e instanceof ApiError && e.retryable && !e.exhausted;
+}
+
+/**
+ * The context of one operation: every retry of its requests and every recovery round (a
+ * re-read and another try, counted as two) is taken from one budget of twice the client's
+ * retry count, so an operation sends at most its own requests, one re-read and that budget,
+ * however it fails: with 5 retries, an update whose PATCH always fails sends 13 requests (7
+ * PATCHes), where retries times rounds made up to 32 before.
+ */
+export function withRetryBudget(ctx: HandlerContext): HandlerContext & { budget: RetryBudget } {
+  const existing = (ctx as { budget?: RetryBudget }).budget;
+  if (existing) return ctx as HandlerContext & { budget: RetryBudget };
+  const budget = new RetryBudget(2 * ctx.http.retryLimit);
+  return { ...ctx, http: ctx.http.withRetryBudget(budget), budget };
 }
 
 /**
@@ -36,13 +51,14 @@ async function findExisting(handler: ResourceHandler, ctx: HandlerContext, resol
  * Creates an object. A create is never blindly repeated: after an ambiguous failure converge
  * first reads by natural key (or searches) to learn whether it happened, and adopts what it finds.
  */
-export async function createSafely(handler: ResourceHandler, ctx: HandlerContext, resolved: ResolvedSpec): Promise<Written> {
+export async function createSafely(handler: ResourceHandler, context: HandlerContext, resolved: ResolvedSpec): Promise<Written> {
+  const ctx = withRetryBudget(context);
   const since = new Date().toISOString();
-  for (let attempt = 0; ; attempt++) {
+  for (;;) {
     try {
       return await handler.create(ctx, resolved.value);
     } catch (e) {
-      if (!isAmbiguous(e) || attempt >= ATTEMPTS) throw e;
+      if (!isAmbiguous(e) || !ctx.budget.take(2)) throw e;
       const found = await findExisting(handler, ctx, resolved, since);
       if (found) return reconcile(handler, ctx, found.id, found.observed, resolved, undefined);
     }
@@ -50,16 +66,17 @@ export async function createSafely(handler: ResourceHandler, ctx: HandlerContext
 }
 
 /** Brings an existing object to the spec, reading again after an ambiguous failure before another try. */
-export async function reconcile(handler: ResourceHandler, ctx: HandlerContext, id: string, observed: Observed,
+export async function reconcile(handler: ResourceHandler, context: HandlerContext, id: string, observed: Observed,
   resolved: ResolvedSpec, prior: StateRecord | undefined): Promise<Written> {
+  const ctx = withRetryBudget(context);
   let current = observed;
-  for (let attempt = 0; ; attempt++) {
+  for (;;) {
     const changes = diffSpec(resolved, current.fields, prior, handler);
     if (!changes.length) return { id, outputs: current.outputs };
     try {
       return await handler.update(ctx, id, resolved.value, changes, { id, spec: prior?.spec ?? {}, outputs: prior?.outputs ?? {} });
     } catch (e) {
-      if (!isAmbiguous(e) || attempt >= ATTEMPTS) throw e;
+      if (!isAmbiguous(e) || !ctx.budget.take(2)) throw e;
       const again = await handler.read(ctx, id, resolved.value);
       if (!again) throw new Error(`${ctx.address}: the object ${id} disappeared while being updated`);
       current = again;

@@ -1,6 +1,9 @@
 import { Dispatcher, Pool } from 'undici';
 import { ApiError, apiMessagesOf } from './api-error';
 import { RateLimiter, sleep } from './rate-limiter';
+import { RedactionContext, sensitiveValuesOf } from './redact';
+import { isRetryableStatus } from './retry-policy';
+import { connectionHint, displayUrl, TlsConnectOptions } from './transport';
 
 /** How to reach one API and how hard to try. */
 export interface HttpClientOptions {
@@ -24,6 +27,37 @@ export interface HttpClientOptions {
   readonly backoffBaseMs?: number;
   /** Longest single backoff. @default 10000 */
   readonly backoffMaxMs?: number;
+  /**
+   * Longest wait a server may ask for (`Retry-After`, `X-RateLimit-Reset`); a longer one fails
+   * the request, naming the wait. @default 60000
+   */
+  readonly maxRetryAfterMs?: number;
+  /** TLS material for an `https://` address (CA bundle, client certificate, skip-verify). */
+  readonly tls?: TlsConnectOptions;
+  /** Variables named in connection errors: where the address, CA and client certificate come from. */
+  readonly variables?: { readonly address: string; readonly ca: string; readonly cert: string; readonly key: string; readonly skipVerify: string };
+  /**
+   * Proves the address reaches the API before the first request is trusted (a 404 means
+   * absence only when the API said it). Runs once, on the first request; its failure fails every request.
+   */
+  readonly addressCheck?: (send: (req: HttpRequest) => Promise<HttpResponse>) => Promise<void>;
+  /**
+   * For a 404 that does not mean "absent" (the secrets service's "no handler for route": no
+   * engine is mounted there), a sentence saying so; such a 404 is thrown even when accepted.
+   */
+  readonly foreignNotFound?: (body: unknown) => string | undefined;
+}
+
+/** Retries one operation may spend across all its requests (recovery after an ambiguous failure included). */
+export class RetryBudget {
+  constructor(public left: number) {}
+
+  /** Takes `n` requests' worth (one retry: 1); false, taking nothing, when fewer are left. */
+  public take(n = 1): boolean {
+    if (this.left < n) return false;
+    this.left -= n;
+    return true;
+  }
 }
 
 export interface HttpRequest {
@@ -51,8 +85,8 @@ export interface HttpResponse<T = unknown> {
 }
 
 const IDEMPOTENT = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'LIST', 'OPTIONS']);
-// A server error on an idempotent request is safe to retry (500 included: reads fail that way too).
-const RETRY_STATUS = new Set([500, 502, 503, 504]);
+/** Failures to connect at all: the request never reached the API, so the address (or TLS) is named. */
+const CONNECT_CODES = /ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|UND_ERR_CONNECT_TIMEOUT|CERT|SSL|TLS|EPROTO|SELF_SIGNED|UNABLE_TO/;
 const RETRY_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED',
   'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT', 'ETIMEDOUT']);
 
@@ -65,14 +99,19 @@ export class HttpStats {
 }
 
 /**
- * One undici pool per API with timeouts, retries (backoff with full jitter, `Retry-After`)
- * and an API-wide rate limit. A non-idempotent request is retried only on 429, when the
- * server has said it did not process it.
+ * One undici pool per API with timeouts, retries (backoff with full jitter, `Retry-After` up to
+ * a cap) and an API-wide rate limit. Only what can succeed on retry is retried: no answer, 429,
+ * 502-504, and a 500 the API's words do not mark as deterministic (retry-policy.ts). A
+ * non-idempotent request is retried only on 429, when the server has said it did not process it.
  */
 export class HttpClient {
   private readonly pool: Pool;
   private readonly limiter: RateLimiter;
   private readonly base: URL;
+  /** Shared with every budgeted view of this client. */
+  private readonly shared: { checked?: Promise<void>; root: HttpClient } = { root: this };
+  /** Set on a view made by `withRetryBudget`. */
+  private budget?: RetryBudget;
 
   constructor(private readonly options: HttpClientOptions, public readonly stats: HttpStats = new HttpStats()) {
     this.base = new URL(options.baseUrl);
@@ -81,11 +120,34 @@ export class HttpClient {
       headersTimeout: options.timeoutMs ?? 30_000,
       bodyTimeout: options.timeoutMs ?? 30_000,
       keepAliveTimeout: 10_000,
+      ...(options.tls && this.base.protocol === 'https:' ? { connect: { ...options.tls } } : {}),
     });
     this.limiter = new RateLimiter(options.rateLimit ?? 0);
   }
 
   public get api(): string { return this.options.api; }
+
+  /** Retries of one failing request (the budget of a recovering operation starts from it). */
+  public get retryLimit(): number { return this.options.retries ?? 5; }
+
+  /**
+   * This client, with every retry of its requests taken from `budget`: an operation that
+   * recovers from an ambiguous failure (re-read, try again) stays within one bound in total.
+   */
+  public withRetryBudget(budget: RetryBudget): HttpClient {
+    const view = Object.create(this) as HttpClient;
+    view.budget = budget;
+    return view;
+  }
+
+  /** Runs the address check now (it runs anyway before the first request). */
+  public verify(): Promise<void> {
+    if (!this.options.addressCheck) return Promise.resolve();
+    // Sent by the client itself, not by a budgeted view: the check spends no operation's retries.
+    const root = this.shared.root;
+    this.shared.checked ??= this.options.addressCheck((r) => root.send(r));
+    return this.shared.checked;
+  }
 
   public async close(): Promise<void> {
     await this.pool.close();
@@ -93,10 +155,18 @@ export class HttpClient {
 
   /** Sends a request; throws `ApiError` for a status >= 400 not in `accept`. */
   public async request<T = unknown>(req: HttpRequest): Promise<HttpResponse<T>> {
+    await this.verify();
+    return this.send<T>(req);
+  }
+
+  private async send<T>(req: HttpRequest): Promise<HttpResponse<T>> {
     const method = req.method.toUpperCase();
     const idempotent = req.idempotent ?? IDEMPOTENT.has(method);
     const retries = this.options.retries ?? 5;
     const fullPath = this.fullPath(req);
+    const fail = (status: number, messages: string[], details: ConstructorParameters<typeof ApiError>[7]) =>
+      new ApiError(status, messages, method, this.displayPath(req), this.options.api, req.constructPath, this.options.tokenVariable, details);
+    const mayRetry = (attempt: number) => attempt < retries && (!this.budget || this.budget.take());
     for (let attempt = 0; ; attempt++) {
       await this.limiter.acquire();
       this.stats.requests++;
@@ -105,40 +175,65 @@ export class HttpClient {
       let res: HttpResponse<T> | undefined;
       let failure: unknown;
       try {
-        res = await this.send<T>(method, fullPath, req);
+        res = await this.sendOnce<T>(method, fullPath, req);
       } catch (e) {
         failure = e;
       }
       if (res) {
         this.observeLimits(res);
-        const retryable = res.status === 429 || (idempotent && RETRY_STATUS.has(res.status));
-        if (retryable && attempt < retries) {
-          const wait = this.serverWait(res) ?? this.backoff(attempt);
-          if (res.status === 429) this.limiter.pause(wait);
-          this.stats.retries++;
-          HttpStats.process.retries++;
-          await sleep(wait);
-          continue;
+        if (res.status < 400) return res;
+        const foreign = res.status === 404 ? this.options.foreignNotFound?.(res.body) : undefined;
+        if (foreign) throw fail(404, apiMessagesOf(res.body, this.redaction(req)), { retryable: false, hint: foreign });
+        if ((req.accept ?? []).includes(res.status)) return res;
+        const retryable = isRetryableStatus(this.options.api, res.status, res.body);
+        const canRetry = retryable && (res.status === 429 || idempotent);
+        const messages = () => apiMessagesOf(res!.body, this.redaction(req));
+        if (canRetry) {
+          const asked = this.serverWait(res);
+          const cap = this.options.maxRetryAfterMs ?? 60_000;
+          if (asked !== undefined && asked > cap) {
+            throw fail(res.status, messages(), { retryable, exhausted: true, hint: `the server asked to wait ${Math.ceil(asked / 1000)} s ` +
+              `before a retry, more than the ${Math.round(cap / 1000)} s converge waits (CONVERGE_MAX_RETRY_AFTER_S)` });
+          }
+          if (mayRetry(attempt)) {
+            const wait = asked ?? this.backoff(attempt);
+            if (res.status === 429) this.limiter.pause(wait);
+            this.countRetry();
+            await sleep(wait);
+            continue;
+          }
         }
-        if (res.status >= 400 && !(req.accept ?? []).includes(res.status)) {
-          throw new ApiError(res.status, apiMessagesOf(res.body), method, this.displayPath(req), this.options.api,
-            req.constructPath, this.options.tokenVariable);
-        }
-        return res;
+        throw fail(res.status, messages(), { retryable, exhausted: canRetry });
       }
       const code = (failure as { code?: string }).code ?? '';
-      if (idempotent && RETRY_CODES.has(code) && attempt < retries) {
-        this.stats.retries++;
-        HttpStats.process.retries++;
+      const retryable = RETRY_CODES.has(code);
+      if (idempotent && retryable && mayRetry(attempt)) {
+        this.countRetry();
         await sleep(this.backoff(attempt));
         continue;
       }
-      throw new ApiError(0, [`${code || (failure as Error).message}`], method, this.displayPath(req), this.options.api,
-        req.constructPath, this.options.tokenVariable);
+      const message = (failure as Error).message ?? '';
+      const v = this.options.variables;
+      const hint = v && CONNECT_CODES.test(`${code} ${message}`) ? connectionHint(code, message, displayUrl(this.base), v) : undefined;
+      throw fail(0, [[code, message].filter(Boolean).join(': ')], { retryable, exhausted: idempotent && retryable, hint });
     }
   }
 
-  private async send<T>(method: string, fullPath: string, req: HttpRequest): Promise<HttpResponse<T>> {
+  private countRetry(): void {
+    this.stats.retries++;
+    HttpStats.process.retries++;
+  }
+
+  /** What an error message of this request's answer must not show: the token, sensitive values it sent. */
+  private redaction(req: HttpRequest): RedactionContext {
+    const dataIsSecret = this.options.api === 'secrets';
+    return {
+      literals: [...Object.values(this.options.authHeaders).map((h) => h.replace(/^(Bearer|Basic)\s+/i, '')), ...sensitiveValuesOf(req.body, dataIsSecret)],
+      dataIsSecret,
+    };
+  }
+
+  private async sendOnce<T>(method: string, fullPath: string, req: HttpRequest): Promise<HttpResponse<T>> {
     const headers: Record<string, string> = { ...this.options.authHeaders, ...(req.headers ?? {}) };
     let body: string | undefined;
     if (req.body !== undefined) {

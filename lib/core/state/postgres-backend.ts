@@ -59,6 +59,7 @@ export class PostgresBackend implements StateBackend {
     this.pool = new Pool({ connectionString: u.toString(), max: 4, allowExitOnIdle: true });
     // An idle connection closed by the server must not crash the process; the next query reconnects.
     this.pool.on('error', () => undefined);
+    sayWhereErrorsComeFrom(this, `state backend (postgres ${this.where})`);
   }
 
   public describe(): string {
@@ -242,6 +243,30 @@ export class PostgresBackend implements StateBackend {
 
   private connectionString(): string {
     return (this.pool.options as { connectionString: string }).connectionString;
+  }
+}
+
+/**
+ * Prefixes the message of every error the backend's operations throw with where it comes from
+ * (`state backend (postgres host:5432/db, table converge_state): connect ECONNREFUSED …`), so
+ * that a database failure is not mistaken for an API's. The error object is kept (its class and
+ * code); a lock held by another run (LockedError) already says where.
+ */
+function sayWhereErrorsComeFrom(backend: PostgresBackend, where: string): void {
+  const methods = ['read', 'write', 'lock', 'forceUnlock', 'stacks'] as const;
+  for (const name of methods) {
+    const original = (backend[name] as (...args: unknown[]) => Promise<unknown>).bind(backend);
+    Object.defineProperty(backend, name, {
+      value: (...args: unknown[]) => original(...args).catch((e: unknown) => {
+        // Duck-typed: errors of Node's own modules may come from another realm (a test runner's).
+        if (e && typeof (e as Error).message === 'string' && !(e instanceof LockedError) && !(e as Error).message.startsWith('state backend')) {
+          const err = e as Error;
+          err.message = `${where}: ${err.message}`;
+          if (err.stack) err.stack = `${err.name}: ${err.message}\n${err.stack.split('\n').slice(1).join('\n')}`;
+        }
+        throw e;
+      }),
+    });
   }
 }
 

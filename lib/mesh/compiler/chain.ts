@@ -8,7 +8,7 @@ export interface CompiledTarget {
   Datacenter: string;
   /** `{}` when no mode applies (targets in the queried agent's own datacenter). */
   MeshGateway: { Mode?: string };
-  /** `{}`, or the subset's `Filter` and `OnlyPassing` when a subset is used. */
+  /** `{}`; a subset's `Filter` when it has one, `OnlyPassing` only when true (Go's omitempty). */
   Subset: { Filter?: string; OnlyPassing?: boolean };
   /** True when `SNI` comes from a service-defaults `ExternalSNI`. */
   External?: boolean;

@@ -175,13 +175,10 @@ class Compiler {
       const next = dest.ServiceSubset
         ? this.getResolverNode(this.newTarget(svc, dest.ServiceSubset, destNs, ''), false)
         : this.getSplitterOrResolverNode(this.newTarget(svc, '', destNs, ''));
-      node.Routes!.push({ Definition: route, NextNode: mapKey(next) });
+      node.Routes!.push({ Definition: renderDefinition(route), NextNode: mapKey(next) });
     }
     // Unmatched traffic goes on to the service itself.
-    const catchAll: ServiceRoute = {
-      Match: { HTTP: { PathPrefix: '/' } },
-      Destination: { Service: router.Name, Namespace: routerNs },
-    };
+    const catchAll: ServiceRoute = { Match: { HTTP: { PathPrefix: '/' } }, Destination: { Service: router.Name } };
     const next = this.getSplitterOrResolverNode(this.newTarget(router.Name, '', routerNs, ''));
     node.Routes!.push({ Definition: catchAll, NextNode: mapKey(next) } as CompiledRoute);
     this.topNode = this.recordNode(node);
@@ -410,6 +407,24 @@ function isDefaultResolver(r: ServiceResolverEntry): boolean {
     && Object.keys(r.Failover ?? {}).length === 0 && durationNs(r.ConnectTimeout) === 0;
 }
 
+/** The fields of a route destination the compiled chain carries (the spec's list; no `Namespace`). */
+const DESTINATION_FIELDS = [
+  'Service', 'ServiceSubset', 'PrefixRewrite', 'RequestTimeout', 'NumRetries', 'RetryOnConnectFailure', 'RetryOnStatusCodes',
+] as const;
+
+/** Go's `omitempty`: an empty string, false, 0, null or an empty list is left out. */
+function isEmpty(v: unknown): boolean {
+  return v === undefined || v === null || v === '' || v === false || v === 0 || (Array.isArray(v) && v.length === 0);
+}
+
+/** A route as the chain shows it: its match as given, its destination reduced to the listed fields that are set. */
+function renderDefinition(route: ServiceRoute): ServiceRoute {
+  if (!route.Destination) return route;
+  const dest: Record<string, unknown> = {};
+  for (const f of DESTINATION_FIELDS) if (!isEmpty(route.Destination[f])) dest[f] = route.Destination[f];
+  return { ...route, Destination: dest };
+}
+
 function renderTarget(t: Target): CompiledTarget {
   return {
     ID: t.id,
@@ -418,7 +433,10 @@ function renderTarget(t: Target): CompiledTarget {
     Namespace: t.namespace,
     Datacenter: t.datacenter,
     MeshGateway: t.mode ? { Mode: t.mode } : {},
-    Subset: t.subsetDef ? { Filter: t.subsetDef.Filter ?? '', OnlyPassing: t.subsetDef.OnlyPassing ?? false } : {},
+    Subset: {
+      ...(t.subsetDef?.Filter ? { Filter: t.subsetDef.Filter } : {}),
+      ...(t.subsetDef?.OnlyPassing ? { OnlyPassing: true } : {}),
+    },
     ...(t.external ? { External: true } : {}),
     SNI: t.sni,
     Name: t.name,

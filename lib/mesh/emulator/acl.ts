@@ -26,11 +26,30 @@ export interface TokenRecord {
   readonly namespace: string;
   readonly description?: string;
   readonly createTime: string;
+  /** Names of roles whose policies the token holds. */
+  readonly roles?: string[];
+  /** `<node>:<datacenter>` identities (the mesh grants them `node:write` on that node). */
+  readonly nodeIdentities?: string[];
+  /** `<service>[:<dc>,…]` identities, as given. */
+  readonly serviceIdentities?: string[];
+  readonly partition?: string;
+}
+
+/** A role: a named set of policies tokens can hold. */
+export interface RoleRecord {
+  readonly name: string;
+  readonly policies: string[];
 }
 
 export interface AclState {
   tokens: TokenRecord[];
   policies: PolicyRecord[];
+  roles?: RoleRecord[];
+  /** Namespaces and partitions that exist besides `default`. */
+  namespaces?: string[];
+  partitions?: string[];
+  /** Whether `PUT /v1/acl/bootstrap` has made its one management token. */
+  bootstrapped?: boolean;
 }
 
 export const GLOBAL_MANAGEMENT: PolicyRecord = {
@@ -67,7 +86,8 @@ export function resolveCaller(secret: string | undefined, managementDigest: stri
   }
   const token = acl.tokens.find((t) => t.secretDigest === d);
   if (!token) return 'unknown';
-  const policies = token.policies.map((p) => acl.policies.find((x) => x.name === p)).filter((p): p is PolicyRecord => !!p);
+  const names = [...token.policies, ...(token.roles ?? []).flatMap((r) => acl.roles?.find((x) => x.name === r)?.policies ?? [])];
+  const policies = names.map((p) => acl.policies.find((x) => x.name === p)).filter((p): p is PolicyRecord => !!p);
   if (policies.some((p) => p.management)) {
     return { management: true, accessorId: token.accessorId, canReadService: all, canWriteService: all, operatorWrite: true };
   }
@@ -94,12 +114,32 @@ export interface CreateTokenOptions {
   /** @default "default" */
   readonly namespace?: string;
   readonly description?: string;
+  /** Role names (they must exist). */
+  readonly roles?: string[];
+  readonly nodeIdentities?: string[];
+  readonly serviceIdentities?: string[];
+  /** @default "default" (it must exist, as must `namespace`, when `checkScopes` is set) */
+  readonly partition?: string;
+  /** Refuse a namespace or partition that was not created (the real mesh does; tokens seeded for tests skip it). */
+  readonly checkScopes?: boolean;
 }
 
-/** Adds a token; throws for an unknown policy. */
+/** Adds a token; throws for an unknown policy, role, or (with `checkScopes`) namespace or partition. */
 export function createToken(acl: AclState, options: CreateTokenOptions): { secretId: string; accessorId: string } {
   for (const p of options.policies ?? []) {
     if (!acl.policies.some((x) => x.name === p)) throw new Error(`cannot find policy "${p}"`);
+  }
+  for (const r of options.roles ?? []) {
+    if (!acl.roles?.some((x) => x.name === r)) throw new Error(`cannot find role "${r}"`);
+  }
+  for (const n of options.nodeIdentities ?? []) {
+    if (!/^[^:]+:[^:]+$/.test(n)) throw new Error(`invalid node identity "${n}"`);
+  }
+  if (options.checkScopes) {
+    const ns = options.namespace || 'default';
+    const part = options.partition || 'default';
+    if (part !== 'default' && !acl.partitions?.includes(part)) throw new Error(`Partition "${part}" does not exist`);
+    if (ns !== 'default' && !acl.namespaces?.includes(ns)) throw new Error(`Namespace "${ns}" does not exist`);
   }
   const secretId = crypto.randomUUID();
   const accessorId = crypto.randomUUID();
@@ -111,6 +151,10 @@ export function createToken(acl: AclState, options: CreateTokenOptions): { secre
     namespace: options.namespace || 'default',
     ...(options.description ? { description: options.description } : {}),
     createTime: new Date().toISOString(),
+    ...(options.roles?.length ? { roles: [...options.roles] } : {}),
+    ...(options.nodeIdentities?.length ? { nodeIdentities: [...options.nodeIdentities] } : {}),
+    ...(options.serviceIdentities?.length ? { serviceIdentities: [...options.serviceIdentities] } : {}),
+    ...(options.partition && options.partition !== 'default' ? { partition: options.partition } : {}),
   });
   return { secretId, accessorId };
 }

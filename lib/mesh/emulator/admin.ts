@@ -9,7 +9,7 @@ import { text } from './context';
 
 export const ADMIN_ENDPOINTS = [
   { method: 'GET', path: '/__admin/', description: 'this list' },
-  { method: 'POST', path: '/__admin/tokens', body: '{ policies?: string[], serviceRead?: string[], namespace?, description? }', description: 'create an ACL token; answers { secretId, accessorId } (the secret only once)' },
+  { method: 'POST', path: '/__admin/tokens', body: '{ policies?: string[], roles?: string[], serviceRead?: string[], serviceIdentities?: string[], nodeIdentities?: string[], namespace?, partition?, checkScopes?: boolean, description? }', description: 'create an ACL token; answers { secretId, accessorId } (the secret only once); checkScopes refuses a namespace or partition not created with PUT /v1/namespace or /v1/partition' },
   { method: 'GET', path: '/__admin/tokens', description: 'list tokens (accessor ids and rules, never secrets)' },
   { method: 'DELETE', path: '/__admin/tokens/:accessorId', description: 'revoke a token' },
   { method: 'POST', path: '/__admin/policies', body: '{ name, serviceRead?: string[], serviceWrite?: string[], operatorWrite?: boolean }', description: 'create or replace a policy tokens can name' },
@@ -37,6 +37,9 @@ export function registerAdminRoutes(router: Router<AdminContext>): void {
       policies: strings(b.policies), serviceRead: strings(b.serviceRead),
       namespace: typeof b.namespace === 'string' ? b.namespace : undefined,
       description: typeof b.description === 'string' ? b.description : undefined,
+      roles: strings(b.roles), nodeIdentities: strings(b.nodeIdentities), serviceIdentities: strings(b.serviceIdentities),
+      partition: typeof b.partition === 'string' ? b.partition : undefined,
+      checkScopes: b.checkScopes === true,
     };
     try {
       return json(200, createToken(ctx.acl, opts));

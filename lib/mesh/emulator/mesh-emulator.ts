@@ -2,15 +2,18 @@
  * The mesh API emulator (`/v1`): the discovery-chain endpoint over the compiler and the
  * configuration-entry interface, with ACL tokens and namespaces. See README.md beside this file.
  */
+import { ChangeTracker } from '../../core/emulator/change-tracker';
 import { Router } from '../../core/emulator/router';
 import { ApiEmulator, BodyError, EmuRequest, EmuResponse } from '../../core/emulator/types';
 import { Caller, CreateTokenOptions, createToken, deleteToken, digest, resolveCaller } from './acl';
+import { registerAclRoutes } from './acl-routes';
 import { AdminContext, registerAdminRoutes } from './admin';
 import { Watchers } from './blocking';
 import { registerConfigEntryRoutes } from './config-entries';
 import { MeshCore, RequestContext, text } from './context';
 import { registerDiscoveryChainRoutes } from './discovery-chain';
 import { emptyState, MeshState } from './state';
+import { status } from './status';
 import { ConfigEntry } from '../compiler';
 
 /** The trust domain when none is given: a fixed cluster id and the default domain `consul`. */
@@ -26,6 +29,8 @@ export interface MeshEmulatorOptions {
   readonly datacenters?: string[];
   /** The trust domain of SNI names. @default DEFAULT_TRUST_DOMAIN */
   readonly trustDomain?: string;
+  /** The mesh version the agent reports (`GET /v1/agent/self`). @default "1.13.0" */
+  readonly version?: string;
 }
 
 export class MeshEmulator implements ApiEmulator, MeshCore {
@@ -38,6 +43,7 @@ export class MeshEmulator implements ApiEmulator, MeshCore {
   private readonly router = new Router<RequestContext>();
   private readonly admin = new Router<AdminContext>();
   private readonly managementDigest: string;
+  private tracker?: ChangeTracker;
 
   constructor(options: MeshEmulatorOptions) {
     if (!options.managementToken) throw new Error('the mesh emulator needs a management token');
@@ -47,6 +53,7 @@ export class MeshEmulator implements ApiEmulator, MeshCore {
     this.trustDomain = options.trustDomain || DEFAULT_TRUST_DOMAIN;
     registerDiscoveryChainRoutes(this.router);
     registerConfigEntryRoutes(this.router);
+    registerAclRoutes(this.router, options.version || '1.13.0');
     registerAdminRoutes(this.admin);
   }
 
@@ -73,6 +80,8 @@ export class MeshEmulator implements ApiEmulator, MeshCore {
 
   public async handle(req: EmuRequest): Promise<EmuResponse> {
     try {
+      const served = status(req);
+      if (served) return served;
       const caller = this.authenticate(req);
       if (req.path === '/__admin' || req.path.startsWith('/__admin/')) return this.handleAdmin(req, caller);
       if (caller === 'unknown') return text(403, 'ACL not found');
@@ -88,11 +97,31 @@ export class MeshEmulator implements ApiEmulator, MeshCore {
 
   public mutates(req: EmuRequest): boolean {
     return req.method !== 'GET' && req.method !== 'HEAD'
-      && (req.path.startsWith('/v1/config') || req.path.startsWith('/__admin'));
+      && (req.path.startsWith('/v1/config') || req.path.startsWith('/__admin') || req.path.startsWith('/v1/acl/')
+        || req.path === '/v1/namespace' || req.path === '/v1/partition');
   }
 
   public snapshot(): unknown {
-    return JSON.parse(JSON.stringify(this._state));
+    return JSON.parse(JSON.stringify(this.tracker ? this.tracker.raw(this._state) : this._state));
+  }
+
+  public trackChanges(onChange: () => void): void {
+    this.tracker = new ChangeTracker(onChange);
+    this._state = this.tracker.track('mesh', this._state);
+  }
+
+  public takeChanges(): unknown[] {
+    return this.tracker?.take().map((c) => ({ p: c.path, v: c.value, d: c.deleted })) ?? [];
+  }
+
+  public applyChanges(changes: unknown[]): void {
+    const raw = (this.tracker ? this.tracker.raw(this._state) : this._state) as unknown as Record<string, unknown>;
+    for (const c of changes as { p: string[]; v?: unknown; d?: boolean }[]) ChangeTracker.applyChange(raw, c.p, c.v, !!c.d);
+  }
+
+  /** The mesh answers errors as plain text. */
+  public error(status: number, message: string): EmuResponse {
+    return text(status, message);
   }
 
   public restore(data: unknown): void {
@@ -101,8 +130,9 @@ export class MeshEmulator implements ApiEmulator, MeshCore {
     this._state = {
       index: d.index ?? empty.index,
       entries: d.entries ?? {},
-      acl: { tokens: d.acl?.tokens ?? [], policies: d.acl?.policies?.length ? d.acl.policies : empty.acl.policies },
+      acl: { ...(d.acl ?? {}), tokens: d.acl?.tokens ?? [], policies: d.acl?.policies?.length ? d.acl.policies : empty.acl.policies },
     };
+    if (this.tracker) this._state = this.tracker.track('mesh', this._state);
   }
 
   public close(): void {

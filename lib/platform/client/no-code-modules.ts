@@ -1,5 +1,5 @@
 import { seg } from './path';
-import { Document, PlainResource, ResourceIdentifier, toPlain } from './jsonapi';
+import { Document, documentToPlain, PlainResource, ResourceIdentifier, toPlain } from './jsonapi';
 import { PlatformClient } from './platform-client';
 
 /** One set of allowed values of a module variable. */
@@ -56,6 +56,17 @@ export interface NoCodeWorkspaceCreate {
   /** `prj-…` to create the workspace in. */
   readonly projectId: string;
   readonly vars?: NoCodeVariable[];
+}
+
+/** A variable of a workspace as read back. */
+export interface WorkspaceVar extends PlainResource {
+  readonly key: string;
+  /** null for a sensitive variable. */
+  readonly value: string | null;
+  readonly description: string | null;
+  readonly category: 'engine' | 'env';
+  readonly hcl: boolean;
+  readonly sensitive: boolean;
 }
 
 /** A workspace document (camelCase attributes), as created from a no-code module or read. */
@@ -212,6 +223,13 @@ export class NoCodeModulesClient {
   /** A workspace (the platform's `GET /workspaces/<id>`); undefined when absent. */
   public showWorkspace(workspaceId: string): Promise<Workspace | undefined> {
     return this.client.getOne(`/workspaces/${seg(workspaceId)}`) as Promise<Workspace | undefined>;
+  }
+
+  /** A workspace's variables (`GET /workspaces/<id>/vars`): a sensitive one's value reads as null; undefined when the workspace is gone. */
+  public async workspaceVars(workspaceId: string): Promise<WorkspaceVar[] | undefined> {
+    const res = await this.client.request('GET', `/workspaces/${seg(workspaceId)}/vars`, { accept: [404] });
+    if (res.status === 404) return undefined;
+    return documentToPlain(res.body) as unknown as WorkspaceVar[];
   }
 
   /** Updates a workspace's name, description or auto-apply (the platform's `PATCH /workspaces/<id>`). */

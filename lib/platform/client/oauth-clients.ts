@@ -10,7 +10,8 @@ export type ServiceProvider = 'provider_a' | 'provider_a_enterprise' | 'provider
 export interface OAuthClientCreate {
   readonly serviceProvider: ServiceProvider;
   readonly name?: string | null;
-  readonly key: string;
+  /** Optional: the platform's own Go client sends none with a token string. */
+  readonly key?: string | null;
   readonly httpUrl: string;
   readonly apiUrl: string;
   /** The token string given by the VCS provider (request-only: never answered). */
@@ -31,7 +32,7 @@ export interface OAuthClientCreate {
 export interface OAuthClientUpdate {
   /** null resets the display name to the provider's. */
   readonly name?: string | null;
-  readonly key?: string;
+  readonly key?: string | null;
   readonly secret?: string | null;
   readonly rsaPublicKey?: string | null;
   readonly organizationScoped?: boolean;

@@ -13,7 +13,8 @@ import { registerSeedRoutes } from './admin-seed';
 export const ADMIN_ENDPOINTS = [
   { method: 'GET', path: '/__admin/', description: 'this list' },
   { method: 'POST', path: '/__admin/users', body: '{ username, email, admin?: boolean }', description: 'create a user (admin: may create organizations)' },
-  { method: 'POST', path: '/__admin/tokens', body: '{ user, kind: "user"|"team"|"organization", organization?, token?, permissions?: string[] }', description: 'issue a token bound to a user (team and organization tokens also to an organization; team tokens carry permissions: manage-vcs, manage-agent-pools, manage-modules, create-workspaces); answers the token string once' },
+  { method: 'POST', path: '/__admin/tokens', body: '{ user, kind: "user"|"team"|"organization", organization?, team?, token?, permissions?: string[] }', description: 'issue a token bound to a user (team and organization tokens also to an organization, or a team token to a team of /__admin/organizations/:org/teams; team tokens carry permissions: manage-vcs, manage-agent-pools, manage-modules, create-workspaces); a new organization token revokes the organization\'s earlier one, a new token of a team the team\'s earlier one; answers the token string once' },
+  { method: 'POST', path: '/__admin/organizations/:org/teams', body: '{ name }', description: 'create a team (team-…), for team tokens' },
   { method: 'POST', path: '/__admin/organizations/:org/owners', body: '{ user }', description: 'make a user an owner of an organization' },
   { method: 'PATCH', path: '/__admin/organizations/:org/entitlement-set', body: '{ <kebab-case entitlement>: boolean | integer | null, … }', description: 'set entitlements of an organization' },
   { method: 'POST', path: '/__admin/organizations/:org/agent-pools', body: '{ name, organizationScoped?: boolean }', description: 'seed an agent pool directly (bypasses the one-pool rule and the entitlement)' },
@@ -53,9 +54,13 @@ export function registerAdminRoutes(router: Router<AdminContext>): void {
     const kind = (b.kind ?? 'user') as TokenKind;
     if (!['user', 'team', 'organization'].includes(kind)) return fail(422, 'kind must be user, team or organization');
     let organizationId: string | undefined;
-    if (kind !== 'user') {
+    const team = kind === 'team' && typeof b.team === 'string' ? ctx.state.teams[b.team] : undefined;
+    if (kind === 'team' && typeof b.team === 'string' && !team) return fail(422, `team "${b.team}" not found`);
+    if (team) {
+      organizationId = team.organizationId;
+    } else if (kind !== 'user') {
       const org = Object.values(ctx.state.organizations).find((o) => o.name === b.organization);
-      if (!org) return fail(422, `${kind} tokens need an existing organization`);
+      if (!org) return fail(422, `${kind} tokens need an existing organization (or, for a team token, a team)`);
       organizationId = org.externalId;
     }
     const token = typeof b.token === 'string' && b.token ? b.token : `emu.atlasv1.${randomBytes(24).toString('hex')}`;
@@ -65,8 +70,25 @@ export function registerAdminRoutes(router: Router<AdminContext>): void {
     const permissions = Array.isArray(b.permissions) ? b.permissions.map(String) : undefined;
     const allowed = ['manage-vcs', 'manage-agent-pools', 'manage-modules', 'create-workspaces'];
     if (permissions && permissions.some((x: string) => !allowed.includes(x))) return fail(422, `permissions are among ${allowed.join(', ')}`);
-    ctx.state.tokens[digest] = { id, kind, userId: user.id, ...(organizationId ? { organizationId } : {}), ...(permissions ? { permissions } : {}) };
+    // An organization, or a team, has one active token: a new one revokes the earlier ones (as the platform does).
+    for (const [d, t] of Object.entries(ctx.state.tokens)) {
+      if ((kind === 'organization' && t.kind === 'organization' && t.organizationId === organizationId) || (team && t.teamId === team.id)) {
+        delete ctx.state.tokens[d];
+      }
+    }
+    ctx.state.tokens[digest] = {
+      id, kind, userId: user.id, ...(organizationId ? { organizationId } : {}), ...(permissions ? { permissions } : {}), ...(team ? { teamId: team.id } : {}),
+    };
     return json(201, { id, kind, user: user.id, token });
+  });
+  router.add('POST', '/__admin/organizations/:org/teams', (req, p, ctx) => {
+    const org = Object.values(ctx.state.organizations).find((o) => o.name === p.org);
+    const name = body(req).name;
+    if (!org) return fail(404, 'organization not found');
+    if (typeof name !== 'string' || !name) return fail(422, 'name is required');
+    const team = { id: newId(ctx.state, 'team'), name, organizationId: org.externalId };
+    ctx.state.teams[team.id] = team;
+    return json(201, { id: team.id, name, organization: org.name });
   });
   router.add('POST', '/__admin/organizations/:org/owners', (req, p, ctx) => {
     const org = Object.values(ctx.state.organizations).find((o) => o.name === p.org);

@@ -1,3 +1,4 @@
+import { createHash } from 'crypto';
 import { Router } from '../../core/emulator/router';
 import { EmuRequest, EmuResponse } from '../../core/emulator/types';
 import { canDo, PlatformContext, visibleOrganization, visibleOrganizationById } from './context';
@@ -53,15 +54,17 @@ function enable(req: EmuRequest, p: Record<string, string>, ctx: PlatformContext
   const reg = ctx.state.registryModules[regId];
   if (!reg || reg.organizationId !== org.externalId) return unprocessable(`registry module "${regId}" not found in the organization's private registry`);
   if (!reg.noCodeReady) return unprocessable('the module does not meet the no-code design requirements');
-  if (Object.values(ctx.state.noCodeModules).some((m) => m.registryModuleId === regId)) {
-    return unprocessable('no-code provisioning is already set up for this module');
-  }
   const enabled = a.enabled ?? false;
   if (typeof enabled !== 'boolean') return unprocessable('enabled must be a boolean');
-  const pin = a['version-pin'] ?? latestVersion(reg.versions.map((v) => v.version));
+  // The state table: a disabled module is enabled again by this POST (200, same id); an enabled one is refused.
+  const existing = Object.values(ctx.state.noCodeModules).find((m) => m.registryModuleId === regId);
+  if (existing && (existing.enabled || !enabled)) return unprocessable('no-code provisioning is already set up for this module');
+  const pin = a['version-pin'] ?? (existing ? existing.versionPin : latestVersion(reg.versions.map((v) => v.version)));
   if (typeof pin !== 'string' || !reg.versions.some((v) => v.version === pin)) return unprocessable(`version-pin "${String(pin)}" is not a version of the module`);
-  const mod: NoCodeModuleRecord = { id: newId(ctx.state, 'nocode'), organizationId: org.externalId, registryModuleId: regId, enabled, versionPin: pin, variableOptionIds: [] };
+  const mod: NoCodeModuleRecord = existing ?? { id: newId(ctx.state, 'nocode'), organizationId: org.externalId, registryModuleId: regId, enabled, versionPin: pin, variableOptionIds: [] };
   const options = optionSets(ctx, mod, relationshipData(relationships, 'variable-options'));
+  mod.enabled = enabled;
+  mod.versionPin = pin;
   ctx.state.noCodeModules[mod.id] = mod;
   if (options) applyOptionSets(ctx.state, mod, options);
   // The platform answers 200 here, not 201.
@@ -397,9 +400,27 @@ export function workspaceResource(ctx: PlatformContext, ws: WorkspaceRecord): Re
       project: { data: { id: ws.projectId, type: 'projects' } },
       'current-assessment-result': { data: null },
       ...(ws.noCodeModuleVersionId ? { 'no-code-module-version': { data: { id: ws.noCodeModuleVersionId, type: 'no-code-module-versions' } } } : {}),
-      vars: { data: [], ...related('vars') },
+      vars: { data: ws.vars.map((v) => ({ id: varId(ws, v), type: 'vars' })), ...related('vars') },
     },
     links: { self, 'self-html': `/app/${orgName}/workspaces/${encodeURIComponent(ws.name)}` },
+  };
+}
+
+/** A variable's id (`var-…`): stable per workspace, category and key. */
+function varId(ws: WorkspaceRecord, v: VarRecord): string {
+  return `var-${createHash('sha256').update(`${ws.id}/${v.category}/${v.key}`).digest('hex').slice(0, 16)}`;
+}
+
+function varResource(ws: WorkspaceRecord, v: VarRecord): Record<string, unknown> {
+  return {
+    id: varId(ws, v),
+    type: 'vars',
+    attributes: {
+      key: v.key, value: v.sensitive ? null : v.value, sensitive: v.sensitive, category: v.category, hcl: v.hcl,
+      description: v.description, 'created-at': ws.createdAt, 'version-id': createHash('sha256').update(JSON.stringify(v)).digest('hex').slice(0, 40),
+    },
+    relationships: { configurable: { data: { id: ws.id, type: 'workspaces' }, links: { related: `${BASE}/workspaces/${ws.id}` } } },
+    links: { self: `${BASE}/workspaces/${ws.id}/vars/${varId(ws, v)}` },
   };
 }
 
@@ -421,6 +442,29 @@ export function registerWorkspaceRoutes(router: Router<PlatformContext>): void {
     const org = visibleOrganization(ctx, p.org);
     const ws = org && Object.values(ctx.state.workspaces).find((w) => w.organizationId === org.externalId && w.name === p.name);
     return ws ? doc(200, { data: workspaceResource(ctx, ws) }) : notFound();
+  });
+  // The workspace's variables (the real platform's `GET /workspaces/<id>/vars`; a sensitive value reads as null)
+  // and `PATCH /workspaces/<id>/vars/<var id>` (value, description, hcl, sensitive), which a user runs outside converge.
+  router.add('GET', `${BASE}/workspaces/:id/vars`, (_req, p, ctx) => {
+    const ws = visibleWs(ctx, p.id);
+    return ws ? doc(200, { data: ws.vars.map((v) => varResource(ws, v)) }) : notFound();
+  });
+  router.add('PATCH', `${BASE}/workspaces/:id/vars/:var`, (req, p, ctx) => {
+    const ws = visibleWs(ctx, p.id);
+    const v = ws?.vars.find((x) => varId(ws, x) === p.var);
+    if (!ws || !v || !canDo(ctx, ctx.state.organizations[ws.organizationId], 'create-workspaces')) return notFound();
+    const { attributes: a } = readData(req, 'vars');
+    const problems: string[] = [];
+    for (const k of ['value', 'description'] as const) if (k in a && typeof a[k] !== 'string') problems.push(`${k} must be a string`);
+    for (const k of ['hcl', 'sensitive'] as const) if (k in a && typeof a[k] !== 'boolean') problems.push(`${k} must be a boolean`);
+    if (v.sensitive && a.sensitive === false) problems.push('a sensitive variable cannot be made non-sensitive');
+    if (problems.length) return unprocessable(...problems);
+    if ('value' in a) v.value = a.value as string;
+    if ('description' in a) v.description = a.description as string;
+    if ('hcl' in a) v.hcl = a.hcl as boolean;
+    if ('sensitive' in a) v.sensitive = a.sensitive as boolean;
+    ws.updatedAt = new Date().toISOString();
+    return doc(200, { data: varResource(ws, v) });
   });
   router.add('PATCH', `${BASE}/workspaces/:id`, (req, p, ctx) => {
     const ws = visibleWs(ctx, p.id);

@@ -87,7 +87,8 @@ function create(req: EmuRequest, p: Record<string, string>, ctx: PlatformContext
   if (provider !== null && !(provider in SERVICE_PROVIDERS)) {
     problems.push(`service-provider must be one of ${Object.keys(SERVICE_PROVIDERS).join(', ')}`);
   }
-  const key = str('key', true);
+  // The real platform takes a token string without a key (its own Go client sends none).
+  const key = str('key', false);
   const httpUrl = str('http-url', true);
   const apiUrl = str('api-url', true);
   const tokenString = str('oauth-token-string', true);
@@ -110,7 +111,7 @@ function create(req: EmuRequest, p: Record<string, string>, ctx: PlatformContext
   }
   const c: OAuthClientRecord = {
     id: newId(ctx.state, 'oc'), organizationId: org.externalId, createdAt: new Date().toISOString(),
-    serviceProvider: provider!, name: name as string | null, key: key!, httpUrl: httpUrl!, apiUrl: apiUrl!,
+    serviceProvider: provider!, name: name as string | null, key, httpUrl: httpUrl!, apiUrl: apiUrl!,
     rsaPublicKey, organizationScoped: scoped as boolean, projects, oauthTokenId: newId(ctx.state, 'ot'), digests,
   };
   ctx.state.oauthClients[c.id] = c;
@@ -122,7 +123,7 @@ function update(req: EmuRequest, p: Record<string, string>, ctx: PlatformContext
   const { attributes: a, relationships } = readData(req, 'oauth-clients');
   const problems: string[] = [];
   if ('name' in a && a.name !== null && typeof a.name !== 'string') problems.push('name must be a string or null');
-  if ('key' in a && (typeof a.key !== 'string' || !a.key)) problems.push('key must be a non-empty string');
+  if ('key' in a && a.key !== null && (typeof a.key !== 'string' || !a.key)) problems.push('key must be a non-empty string or null');
   if ('secret' in a && a.secret !== null && typeof a.secret !== 'string') problems.push('secret must be a string');
   if ('rsa-public-key' in a && a['rsa-public-key'] !== null && typeof a['rsa-public-key'] !== 'string') problems.push('rsa-public-key must be a string');
   if ('organization-scoped' in a && typeof a['organization-scoped'] !== 'boolean') problems.push('organization-scoped must be a boolean');
@@ -131,7 +132,7 @@ function update(req: EmuRequest, p: Record<string, string>, ctx: PlatformContext
   const projects = rel === undefined ? undefined : projectIds(ctx, c.organizationId, identifiers(rel, 'projects'));
   // Attributes the update body does not name (service-provider, URLs, token string) are ignored, as the platform does.
   if ('name' in a) c.name = a.name as string | null;
-  if ('key' in a) c.key = a.key as string;
+  if ('key' in a) c.key = a.key as string | null;
   if ('secret' in a) {
     if (a.secret === null) delete c.digests.secret;
     else c.digests.secret = createHash('sha256').update(a.secret as string).digest('hex');

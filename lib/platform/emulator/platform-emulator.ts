@@ -1,3 +1,4 @@
+import { ChangeTracker } from '../../core/emulator/change-tracker';
 import { Router } from '../../core/emulator/router';
 import { ApiEmulator, EmuRequest, EmuResponse, json } from '../../core/emulator/types';
 import { AdminContext, registerAdminRoutes, tokenDigest } from './admin';
@@ -7,6 +8,7 @@ import { registerAgentPoolRoutes } from './agent-pools';
 import { registerNoCodeRoutes, registerRegistryModuleRoutes, registerWorkspaceRoutes } from './no-code-modules';
 import { registerOAuthClientRoutes } from './oauth-clients';
 import { registerOrganizationRoutes } from './organizations';
+import { ping } from './ping';
 import { registerSelfHostedRoutes } from './self-hosted';
 import { UserRateLimit } from './rate-limit';
 import { Edition, emptyState, PlatformState, TokenRecord, UserRecord } from './state';
@@ -26,6 +28,11 @@ export interface PlatformEmulatorOptions {
 const PUBLISHED_LIMIT = 30;
 const ADMIN_USER_ID = 'user-admin';
 
+/** Titles of the errors the host answers itself. */
+const STATUS_TITLES: Record<number, string> = {
+  400: 'bad request', 413: 'payload too large', 500: 'internal server error',
+};
+
 /**
  * The platform API (`/api/v2`, JSON:API). Each resource family registers its routes from its
  * own file; this class does authentication, the per-user rate limit and error handling.
@@ -41,6 +48,7 @@ export class PlatformEmulator implements ApiEmulator {
   private readonly limiter: UserRateLimit;
   private readonly adminDigest: string;
   private readonly upgradeStepMs?: number;
+  private tracker?: ChangeTracker;
 
   constructor(options: PlatformEmulatorOptions) {
     if (!options.adminToken) throw new Error('the platform emulator needs an administrator token');
@@ -67,7 +75,7 @@ export class PlatformEmulator implements ApiEmulator {
       'X-RateLimit-Limit': String(this.limiter.limit > 0 ? this.limiter.limit : PUBLISHED_LIMIT),
       'X-RateLimit-Reset': limit.resetSeconds.toFixed(3),
     };
-    return withHeaders(this.route(req, caller, limit.allowed), headers);
+    return withHeaders(ping(req) ?? this.route(req, caller, limit.allowed), headers);
   }
 
   public mutates(req: EmuRequest): boolean {
@@ -75,12 +83,32 @@ export class PlatformEmulator implements ApiEmulator {
   }
 
   public snapshot(): unknown {
-    return JSON.parse(JSON.stringify(this.state));
+    return JSON.parse(JSON.stringify(this.tracker ? this.tracker.raw(this.state) : this.state));
+  }
+
+  /** A JSON:API error document (the host's own errors: body too large or too deep, an internal error). */
+  public error(status: number, message: string): EmuResponse {
+    return errors(status, { status: String(status), title: STATUS_TITLES[status] ?? 'error', detail: message });
   }
 
   public restore(data: unknown): void {
     this.state = { ...emptyState(), ...(JSON.parse(JSON.stringify(data)) as PlatformState) };
+    if (this.tracker) this.state = this.tracker.track('platform', this.state);
     this.seed();
+  }
+
+  public trackChanges(onChange: () => void): void {
+    this.tracker = new ChangeTracker(onChange);
+    this.state = this.tracker.track('platform', this.state);
+  }
+
+  public takeChanges(): unknown[] {
+    return this.tracker?.take().map((c) => ({ p: c.path, v: c.value, d: c.deleted })) ?? [];
+  }
+
+  public applyChanges(changes: unknown[]): void {
+    const raw = (this.tracker ? this.tracker.raw(this.state) : this.state) as unknown as Record<string, unknown>;
+    for (const c of changes as { p: string[]; v?: unknown; d?: boolean }[]) ChangeTracker.applyChange(raw, c.p, c.v, !!c.d);
   }
 
   private route(req: EmuRequest, caller: PlatformContext['caller'] | undefined, allowed: boolean): EmuResponse {

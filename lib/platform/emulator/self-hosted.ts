@@ -29,7 +29,10 @@ export function registerSelfHostedRoutes(router: Router<PlatformContext>): void 
   router.add('POST', path, (req, p, ctx) => {
     const org = selfHostedOrg(ctx, p.org);
     if (!canManage(ctx, org)) return notFound();
+    // An explicit policy of the same type is updated in place (its id kept); another type replaces it.
+    const current = ctx.state.dataRetentionPolicies[org.externalId];
     const policy = readPolicy(req, newId(ctx.state, 'drp'));
+    if (current && current.type === policy.type) (policy as { id: string }).id = current.id;
     ctx.state.dataRetentionPolicies[org.externalId] = policy;
     return doc(201, { data: policyResource(policy) });
   });

@@ -27,6 +27,15 @@ export interface TokenRecord {
    * tokens may do everything (organization tokens are still refused on the no-code endpoints).
    */
   readonly permissions?: string[];
+  /** The team of a team token (`team-…`), when it was issued for one. */
+  readonly teamId?: string;
+}
+
+/** A team of an organization (only what team tokens need: the organization a team id belongs to). */
+export interface TeamRecord {
+  readonly id: string;
+  readonly name: string;
+  readonly organizationId: string;
 }
 
 export interface OrganizationRecord {
@@ -106,7 +115,7 @@ export interface OAuthClientRecord {
   readonly createdAt: string;
   readonly serviceProvider: string;
   name: string | null;
-  key: string;
+  key: string | null;
   readonly httpUrl: string;
   readonly apiUrl: string;
   rsaPublicKey: string | null;
@@ -196,6 +205,7 @@ export interface PlatformState {
   upgradeStepMs: number;
   /** Monotonic counter for generated ids. */
   serial: number;
+  teams: Record<string, TeamRecord>;
 }
 
 export function emptyState(): PlatformState {
@@ -203,7 +213,7 @@ export function emptyState(): PlatformState {
     users: {}, tokens: {}, organizations: {}, agentPools: {}, agents: {}, projects: {}, workspaces: {}, oauthClients: {},
     registryModules: {}, noCodeModules: {}, variableOptions: {}, upgradeRuns: {}, dataRetentionPolicies: {},
     installationDataRetentionPolicy: { id: 'drp-installation', type: 'data-retention-policy-dont-deletes' },
-    moduleProducers: {}, upgradeStepMs: 500, serial: 0,
+    moduleProducers: {}, upgradeStepMs: 500, serial: 0, teams: {},
   };
 }
 

@@ -29,6 +29,12 @@ export interface MeshRoleData {
   readonly local: boolean;
   readonly ttl: number;
   readonly max_ttl: number;
+  /** Answered for roles of a mesh below 1.11. */
+  readonly token_type?: string;
+  /** Base64 ACL policy (below 1.11). */
+  readonly policy?: string;
+  /** Duration string (below 1.11). */
+  readonly lease?: string;
 }
 
 /** Role parameters (lists may also be comma-separated strings); the deprecated ones only for mesh versions below 1.11. */

@@ -1,3 +1,4 @@
+import { ApiError } from '../../core/http/api-error';
 import { HttpClient, HttpClientOptions, HttpResponse } from '../../core/http/http-client';
 
 /** How to reach a secrets service. */
@@ -51,8 +52,12 @@ export class SecretsClient {
   constructor(public readonly http: HttpClient) {}
 
   /** Sends a request below `/v1`. */
-  public request<T = unknown>(r: SecretsRequest): Promise<HttpResponse<T>> {
-    return this.http.request<T>({ ...r, path: `/v1/${r.path.replace(/^\/+/, '')}` });
+  public async request<T = unknown>(r: SecretsRequest): Promise<HttpResponse<T>> {
+    try {
+      return await this.http.request<T>({ ...r, path: `/v1/${r.path.replace(/^\/+/, '')}` });
+    } catch (e) {
+      throw e instanceof ApiError && e.status === 403 ? namingCapability(e, r) : e;
+    }
   }
 
   /**
@@ -70,4 +75,23 @@ export class SecretsClient {
   public close(): Promise<void> {
     return this.http.close();
   }
+}
+
+/**
+ * The capability a request needs on the secrets service, as its ACL decides (the service's 403
+ * says only "permission denied"): a write needs `create` where nothing exists yet, else `update`.
+ */
+export function neededCapability(method: string, query?: SecretsRequest['query']): string {
+  const m = method.toUpperCase();
+  if (m === 'LIST' || (m === 'GET' && query?.list !== undefined && String(query.list) === 'true')) return 'list';
+  return ({ GET: 'read', HEAD: 'read', DELETE: 'delete', PATCH: 'patch' } as Record<string, string>)[m] ?? 'create" or "update';
+}
+
+/** A 403 that names the policy path and the capability the token lacks. */
+function namingCapability(e: ApiError, r: SecretsRequest): ApiError {
+  const path = r.path.replace(/^\/+/, '').split('?')[0];
+  let decoded = path;
+  try { decoded = decodeURIComponent(path); } catch { /* keep it encoded */ }
+  const hint = `the token needs "${neededCapability(r.method, r.query)}" on "${decoded}" (\`converge policy\` prints what a stack needs)`;
+  return new ApiError(e.status, [...e.apiMessages, hint], e.method, e.path, e.api, e.constructPath, e.tokenVariable);
 }

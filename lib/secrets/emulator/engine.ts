@@ -28,6 +28,12 @@ export interface Engine {
   close?(): void | Promise<void>;
   /** Whether a GET below the mount (path below it) changes state, so that the host persists after it (a read that opens a lease). */
   mutatesOnRead?(subPath: string): boolean;
+  /**
+   * The existence check of a write below the mount, as the real service's backends have it:
+   * false when the object a POST/PUT would write is absent (the caller then needs `create`),
+   * true when present (`update`), undefined for paths without one (`update`).
+   */
+  exists?(subPath: string): boolean | undefined;
   /** Engine-specific admin routes below `/__admin/<type>/<mount>/` (the directory's accounts, say). */
   admin?(method: string, subPath: string, body: unknown): EmuResponse;
 }

@@ -68,6 +68,12 @@ export class KvEngine implements Engine {
     return op(r, path);
   }
 
+  /** Data and metadata writes check existence (a key with metadata exists); other writes do not. */
+  public exists(subPath: string): boolean | undefined {
+    const m = /^(data|metadata)\/(.+)$/.exec(subPath);
+    return m ? this.key(m[2]) !== undefined : undefined;
+  }
+
   public snapshot(): unknown {
     return this.state;
   }

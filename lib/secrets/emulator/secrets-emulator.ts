@@ -1,10 +1,15 @@
 import { timingSafeEqual } from 'crypto';
+import { ChangeTracker } from '../../core/emulator/change-tracker';
+import { parseGoBool } from '../../core/emulator/go-bool';
 import { ApiEmulator, BodyError, EmuRequest, EmuResponse, json, parseJsonBody } from '../../core/emulator/types';
+import { AccessControl, Caller } from './acl/access-control';
+import { Capability } from './acl/policy-parser';
 import { Barrier } from './barrier';
 import { Engine } from './engine';
 import { ENGINE_FACTORIES } from './engines';
 import { PUSH_MFA_PATH, PushMfaMethods } from './push-mfa';
 import { errors, notFound, objectBody, RequestError } from './responses';
+import { sysHealth } from './sys-health';
 
 /** Options of the secrets service emulator. */
 export interface SecretsEmulatorOptions {
@@ -25,6 +30,8 @@ interface SecretsSnapshot {
   mounts: Record<string, { type: string; sealed?: string; state?: unknown }>;
   /** Sealed push-MFA methods and login enforcements. */
   identity?: string;
+  /** Sealed ACL policies and issued tokens. */
+  access?: string;
 }
 
 /** Engines mounted when no mounts are given: path -> engine type. */
@@ -40,9 +47,28 @@ export const DEFAULT_MOUNTS: Record<string, string> = {
 const READ_METHODS = new Set(['GET', 'LIST', 'HEAD']);
 
 /**
+ * The operation a request asks for: `LIST` for the LIST method or a GET whose `list` parameter is
+ * true as Go's `strconv.ParseBool` reads it; `POST` for PUT and POST. A `list` value ParseBool
+ * refuses: undefined (answered 400 `{"errors":[]}`, as the real service does).
+ */
+function operation(req: EmuRequest): string | undefined {
+  if (req.method === 'LIST') return 'LIST';
+  if (req.method === 'GET') {
+    const raw = req.query.get('list');
+    if (raw === null || raw === '') return 'GET';
+    const list = parseGoBool(raw);
+    if (list === undefined) return undefined;
+    return list ? 'LIST' : 'GET';
+  }
+  return req.method === 'PUT' ? 'POST' : req.method;
+}
+
+/**
  * The secrets service API under `/v1`: engines mounted at paths (a key-value version 2 engine
- * at `secret` by default), routed by the longest mount prefix. Every request needs the root
- * token in `X-Secrets-Token` (403 `{"errors":["permission denied"]}` otherwise).
+ * at `secret` by default), routed by the longest mount prefix. Every request needs a token in
+ * `X-Secrets-Token`: the root token (every capability), or one issued by `auth/token/create`
+ * whose ACL policies (`sys/policies/acl/<name>`, see `acl/`) grant the capability the request
+ * needs on its path (403 `{"errors":["permission denied"]}` otherwise).
  *
  * Conventions of the real service: errors are `{"errors":[...]}`, a plain not-found is 404
  * `{"errors":[]}`, an unsupported method on a known path 405, a bad request 400, a write with
@@ -76,6 +102,13 @@ export class SecretsEmulator implements ApiEmulator {
   /** Further tokens accepted below `/v1` (admin `POST /__admin/tokens`). */
   private readonly callerTokens = new Set<string>();
   private readonly pushMfa = new PushMfaMethods();
+  private tracker?: ChangeTracker;
+  private onChange?: () => void;
+  /** Scopes whose engine copies the state it is given: journaled whole (their state is small). */
+  private readonly coarse = new Set<string>();
+  /** Mounts were added or removed: the next journal entry is a whole snapshot. */
+  private structureChanged = false;
+  private readonly access = new AccessControl();
 
   constructor(options: SecretsEmulatorOptions) {
     this.rootToken = options.rootToken;
@@ -84,12 +117,21 @@ export class SecretsEmulator implements ApiEmulator {
   }
 
   public async handle(req: EmuRequest): Promise<EmuResponse> {
-    if (!this.authorised(req) && !(req.path.startsWith('/v1/') && this.callerTokens.has(req.headers['x-secrets-token'] ?? ''))) {
-      return errors(403, 'permission denied');
+    const health = sysHealth(req);
+    if (health) return health;
+    if (this.tracker && this.coarse.size > 0 && this.mutates(req)) {
+      const scope = this.scopeOf(req);
+      if (scope && this.coarse.has(scope)) this.tracker.markScope(scope);
     }
+    const isAdmin = req.path === '/__admin' || req.path.startsWith('/__admin/');
+    const caller = isAdmin ? (this.authorised(req) ? { root: true as const, token: '' } : undefined) : this.caller(req);
+    if (!caller) return errors(403, 'permission denied');
     try {
-      if (req.path === '/__admin' || req.path.startsWith('/__admin/')) return this.admin(req);
+      if (isAdmin) return this.admin(req);
       if (!req.path.startsWith('/v1/')) return notFound();
+      if (!this.permitted(caller, req)) return errors(403, 'permission denied');
+      const rest = req.path.slice('/v1/'.length);
+      if (this.access.serves(rest)) return this.access.handle(caller, this.methodOf(req), rest, parseJsonBody(req));
       const mfa = this.routePushMfa(req);
       if (mfa) return mfa;
       return await this.route(req);
@@ -111,20 +153,76 @@ export class SecretsEmulator implements ApiEmulator {
   }
 
   public snapshot(): unknown {
+    const raw = <T>(v: T): T => (this.tracker ? this.tracker.raw(v) : v);
     const out: SecretsSnapshot = { mounts: {} };
-    for (const [path, m] of this.mounts) out.mounts[path] = { type: m.type, sealed: this.barrier.seal(m.engine.snapshot()) };
-    out.identity = this.barrier.seal(this.pushMfa.snapshot());
+    for (const [path, m] of this.mounts) out.mounts[path] = { type: m.type, sealed: this.barrier.seal(raw(m.engine.snapshot())) };
+    out.identity = this.barrier.seal(raw(this.pushMfa.snapshot()));
+    out.access = this.barrier.seal(raw(this.access.snapshot()));
     return out;
+  }
+
+  public error(status: number, message: string): EmuResponse {
+    return errors(status, message);
   }
 
   public restore(data: unknown): void {
     const snap = data as SecretsSnapshot | undefined;
     if (!snap?.mounts) return;
     this.pushMfa.restore(snap.identity !== undefined ? this.barrier.open(snap.identity) : undefined);
+    this.trackScope('identity');
+    this.access.restore(snap.access !== undefined ? this.barrier.open(snap.access) : undefined);
+    this.trackScope('access');
+    for (const path of this.mounts.keys()) this.tracker?.untrack(`mount:${path}`);
     this.mounts = new Map();
     for (const [path, m] of Object.entries(snap.mounts)) {
       this.mount(path, m.type);
       this.mounts.get(path)!.engine.restore(m.sealed !== undefined ? this.barrier.open(m.sealed) : m.state);
+      this.trackScope(`mount:${path}`);
+    }
+  }
+
+  public trackChanges(onChange: () => void): void {
+    this.tracker = new ChangeTracker(onChange);
+    this.onChange = onChange;
+    this.trackScope('identity');
+    this.trackScope('access');
+    for (const path of this.mounts.keys()) this.trackScope(`mount:${path}`);
+  }
+
+  /** One sealed entry per batch: the changed units (or whole small engines), never a secret in clear. */
+  public takeChanges(): unknown[] | undefined {
+    if (!this.tracker) return [];
+    if (this.structureChanged) {
+      this.structureChanged = false;
+      this.tracker.take();
+      return undefined;
+    }
+    const units: { s: string; p: string[]; v?: unknown; d?: boolean }[] = [];
+    const whole = new Set<string>();
+    for (const c of this.tracker.take()) {
+      if (this.coarse.has(c.scope) || c.path.length === 0) {
+        if (!whole.has(c.scope)) units.push({ s: c.scope, p: [], v: this.holder(c.scope)?.snapshot() });
+        whole.add(c.scope);
+      } else {
+        units.push({ s: c.scope, p: c.path, v: c.value, d: c.deleted });
+      }
+    }
+    return units.length ? [this.barrier.seal(units)] : [];
+  }
+
+  public applyChanges(changes: unknown[]): void {
+    for (const sealed of changes) {
+      for (const u of this.barrier.open(sealed as string) as { s: string; p: string[]; v?: unknown; d?: boolean }[]) {
+        const holder = this.holder(u.s);
+        if (!holder) continue;
+        if (u.p.length === 0) {
+          holder.restore(u.v);
+          this.trackScope(u.s);
+        } else {
+          const raw = (this.tracker ? this.tracker.raw(holder.snapshot()) : holder.snapshot()) as Record<string, unknown>;
+          ChangeTracker.applyChange(raw, u.p, u.v, !!u.d);
+        }
+      }
     }
   }
 
@@ -132,10 +230,89 @@ export class SecretsEmulator implements ApiEmulator {
     for (const m of this.mounts.values()) await m.engine.close?.();
   }
 
+  /** A mount added or removed: the journal writes a whole snapshot next. */
+  private mountsChanged(path: string): void {
+    if (!this.tracker) return;
+    if (this.mounts.has(path)) this.trackScope(`mount:${path}`);
+    this.structureChanged = true;
+    this.onChange?.();
+  }
+
+  /** What holds a tracked scope's state: a mount's engine or the push-MFA methods (`identity`). */
+  private holder(scope: string): { snapshot(): unknown; restore(data: unknown): void } | undefined {
+    if (scope === 'identity') return this.pushMfa;
+    if (scope === 'access') return this.access;
+    return this.mounts.get(scope.slice('mount:'.length))?.engine;
+  }
+
+  /**
+   * Hands the holder a tracked proxy of its own state. An engine that keeps the object it is given
+   * is tracked per unit (`keys/<path>` of a KV engine); one that copies it (most keep a few
+   * records and timers) is journaled whole whenever a request to it may have changed it.
+   */
+  private trackScope(scope: string): void {
+    const holder = this.holder(scope);
+    if (!this.tracker || !holder) return;
+    const proxy = this.tracker.track(scope, holder.snapshot() as object);
+    holder.restore(proxy);
+    if (holder.snapshot() === proxy) this.coarse.delete(scope);
+    else this.coarse.add(scope);
+  }
+
+  /** The scope a request may change, for engines journaled whole. */
+  private scopeOf(req: EmuRequest): string | undefined {
+    const rest = req.path.startsWith('/v1/') ? req.path.slice('/v1/'.length) : '';
+    if (rest.startsWith(PUSH_MFA_PATH) || req.path.startsWith('/__admin/mfa/')) return 'identity';
+    // Policies and tokens (sys/policies/acl, auth/token/…).
+    if ((rest && this.access.serves(rest))) return 'access';
+    const sub = rest || (req.path.startsWith('/__admin/directory/') ? req.path.slice('/__admin/directory/'.length) : '');
+    let best: string | undefined;
+    for (const path of this.mounts.keys()) {
+      if ((sub === path || sub.startsWith(`${path}/`)) && (!best || path.length > best.length)) best = path;
+    }
+    return best && `mount:${best}`;
+  }
+
   private authorised(req: EmuRequest): boolean {
     const given = Buffer.from(req.headers['x-secrets-token'] ?? '');
     const want = Buffer.from(this.rootToken);
     return given.length === want.length && timingSafeEqual(given, want);
+  }
+
+  /** The caller a request's token stands for: root (the root token, admin-added callers) or an issued token; undefined: refused. */
+  private caller(req: EmuRequest): Caller | undefined {
+    const token = req.headers['x-secrets-token'] ?? '';
+    if (this.authorised(req) || this.callerTokens.has(token)) return { root: true, token };
+    return this.access.caller(token);
+  }
+
+  /** `LIST` for `LIST` and `GET ?list=true`, `POST` for `PUT`, else the request's method. */
+  private methodOf(req: EmuRequest): string {
+    const isList = req.method === 'LIST' || (req.method === 'GET' && req.query.get('list') === 'true');
+    return isList ? 'LIST' : req.method === 'PUT' ? 'POST' : req.method;
+  }
+
+  /**
+   * The ACL check: the capability a request needs (read, list, delete, patch; for a write,
+   * `create` when the engine's existence check finds nothing there, else `update`) must be
+   * granted on its path by the caller's policies.
+   */
+  private permitted(caller: Caller, req: EmuRequest): boolean {
+    if (caller.root) return true;
+    const rest = req.path.slice('/v1/'.length);
+    const method = this.methodOf(req);
+    const needed: Record<string, Capability> = { GET: 'read', HEAD: 'read', LIST: 'list', DELETE: 'delete', PATCH: 'patch' };
+    const capability = needed[method] ?? (this.existsForWrite(rest) === false ? 'create' : 'update');
+    return this.access.capabilities(caller, rest, method === 'LIST').has(capability);
+  }
+
+  /** The existence check of the engine a write goes to: false (a create), true, or undefined (no check: an update). */
+  private existsForWrite(rest: string): boolean | undefined {
+    let best: string | undefined;
+    for (const path of this.mounts.keys()) {
+      if (rest.startsWith(`${path}/`) && (!best || path.length > best.length)) best = path;
+    }
+    return best === undefined ? undefined : this.mounts.get(best)!.engine.exists?.(rest.slice(best.length + 1));
   }
 
   private mount(path: string, type: string): void {
@@ -154,8 +331,8 @@ export class SecretsEmulator implements ApiEmulator {
       if ((rest === path || rest.startsWith(`${path}/`)) && (!best || path.length > best.length)) best = path;
     }
     if (!best) return errors(404, `no handler for route "${rest}". route entry not found.`);
-    const isList = req.method === 'LIST' || (req.method === 'GET' && req.query.get('list') === 'true');
-    const method = isList ? 'LIST' : req.method === 'PUT' ? 'POST' : req.method;
+    const method = operation(req);
+    if (!method) return errors(400);
     return this.mounts.get(best)!.engine.handle({
       req, method, mount: best, subPath: rest.slice(best.length + 1), body: parseJsonBody(req),
     });
@@ -165,8 +342,8 @@ export class SecretsEmulator implements ApiEmulator {
   private routePushMfa(req: EmuRequest): EmuResponse | undefined {
     const rest = req.path.slice('/v1/'.length).replace(/\/+$/, '');
     if (rest !== PUSH_MFA_PATH && !rest.startsWith(`${PUSH_MFA_PATH}/`)) return undefined;
-    const isList = req.method === 'LIST' || (req.method === 'GET' && req.query.get('list') === 'true');
-    const method = isList ? 'LIST' : req.method === 'PUT' ? 'POST' : req.method;
+    const method = operation(req);
+    if (!method) return errors(400);
     return this.pushMfa.handle(method, rest.slice(PUSH_MFA_PATH.length + 1), parseJsonBody(req));
   }
 
@@ -194,10 +371,14 @@ export class SecretsEmulator implements ApiEmulator {
       const type = objectBody(parseJsonBody(req)).type;
       if (typeof type !== 'string') return errors(400, 'type is required');
       this.mount(path, type);
+      this.mountsChanged(path.replace(/^\/+|\/+$/g, ''));
       return { status: 204 };
     }
     if (req.method === 'DELETE') {
-      this.mounts.delete(path.replace(/^\/+|\/+$/g, ''));
+      const clean = path.replace(/^\/+|\/+$/g, '');
+      this.tracker?.untrack(`mount:${clean}`);
+      this.mounts.delete(clean);
+      this.mountsChanged(clean);
       return { status: 204 };
     }
     return errors(405, 'unsupported operation');

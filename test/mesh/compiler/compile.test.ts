@@ -97,7 +97,9 @@ describe('resolvers', () => {
       { Kind: 'service-resolver', Name: 'backup', ConnectTimeout: '3s' },
     ]);
     expect(chain.Nodes['resolver:v1.web.default.dc1'].Resolver!.Failover).toEqual({ Targets: ['v2.web.default.dc1'] });
-    expect(chain.Targets['v2.web.default.dc1'].Subset).toEqual({ Filter: '', OnlyPassing: false });
+    // Go's omitempty: a subset without filter and without OnlyPassing serialises as {}.
+    expect(chain.Targets['v2.web.default.dc1'].Subset).toEqual({});
+    expect(chain.Targets['v1.web.default.dc1'].Subset).toEqual({ Filter: 'Service.Meta.v == 1' });
   });
   test('mesh gateway mode applies to targets in other datacenters only (service-defaults, then proxy-defaults)', () => {
     const chain = compile('web', [
@@ -171,7 +173,7 @@ describe('splitters and routers', () => {
     });
     expect(routes[1].NextNode).toBe('resolver:admin.default.dc1');
     expect(routes[2]).toEqual({
-      Definition: { Match: { HTTP: { PathPrefix: '/' } }, Destination: { Service: 'web', Namespace: 'default' } },
+      Definition: { Match: { HTTP: { PathPrefix: '/' } }, Destination: { Service: 'web' } },
       NextNode: 'resolver:web.default.dc1',
     });
     expect(Object.keys(chain.Nodes)).toHaveLength(3);
@@ -197,6 +199,11 @@ describe('splitters and routers', () => {
     ], { namespace: 'team' });
     expect(chain.Namespace).toBe('team');
     expect(Object.keys(chain.Targets)).toEqual(['api.other.dc1', 'web.team.dc1']);
+    // The destination's namespace chose the target; the route as shown carries no Namespace.
+    expect(chain.Nodes['router:web'].Routes!.map((r) => r.Definition)).toEqual([
+      { Match: { HTTP: { PathPrefix: '/api' } }, Destination: { Service: 'api' } },
+      { Match: { HTTP: { PathPrefix: '/' } }, Destination: { Service: 'web' } },
+    ]);
   });
 });
 

@@ -31,6 +31,9 @@ test('compiles stored entries: router, splitter, compile-dc', async () => {
   expect(r.body.Chain.Nodes['router:web'].Routes.map((x: any) => x.NextNode)).toEqual(['resolver:v2.web.default.dc2', 'splitter:web']);
   expect(r.body.Chain.Nodes['splitter:web'].Splits).toEqual([
     { Weight: 75, NextNode: 'resolver:v1.web.default.dc2' }, { Weight: 25, NextNode: 'resolver:v2.web.default.dc2' }]);
+  // Only the spec's fields, empty ones left out (Go's omitempty): no OnlyPassing=false, no destination Namespace.
+  expect(r.body.Chain.Targets['v2.web.default.dc2'].Subset).toEqual({ Filter: 'Service.Meta.v == 2' });
+  expect(r.body.Chain.Nodes['router:web'].Routes.map((x: any) => x.Definition.Destination)).toEqual([{ ServiceSubset: 'v2' }, { Service: 'web' }]);
 });
 
 test('POST with overrides, snake_case keys, hash; 400 for bad bodies and modes', async () => {

@@ -326,6 +326,49 @@ describe('static roles', () => {
   });
 });
 
+describe('hostile names', () => {
+  const isSuperuser = async (role: string) =>
+    (await asSuperuser<{ rolsuper: boolean }>('SELECT rolsuper FROM pg_roles WHERE rolname = $1', [role]))[0]?.rolsuper;
+
+  beforeEach(async () => {
+    await asSuperuser(`DROP ROLE IF EXISTS staticuser; CREATE ROLE staticuser WITH LOGIN PASSWORD 'initial-pass'`);
+    await asSuperuser(`DROP ROLE IF EXISTS "odd"" SUPERUSER --"; CREATE ROLE "odd"" SUPERUSER --" WITH LOGIN PASSWORD 'initial-pass'`);
+  });
+
+  test('a static-role username that would close the quoted identifier does not create a superuser', async () => {
+    await connect();
+    const hostile = 'staticuser" SUPERUSER --';
+    const r = await call(served, 'POST', '/v1/database/static-roles/st', { body: { db_name: 'pg', username: hostile, rotation_period: 60 } });
+    expect(r.status).toBe(500);
+    expect(r.body.errors).toEqual([`error setting credentials for static role "st": user "${hostile}" does not appear to exist`]);
+    expect(await isSuperuser('staticuser')).toBe(false);
+    expect((await call(served, 'GET', '/v1/database/static-roles/st')).status).toBe(404);
+  });
+
+  test('an existing user whose name holds quotes is rotated as one identifier', async () => {
+    await connect();
+    const odd = 'odd" SUPERUSER --';
+    expect(await call(served, 'POST', '/v1/database/static-roles/odd', { body: { db_name: 'pg', username: odd, rotation_period: 60 } }))
+      .toMatchObject({ status: 204 });
+    const creds = await db.staticCredentials('database', 'odd');
+    expect(await canLogin(odd, creds.password)).toBe(true);
+    expect(await isSuperuser(odd)).toBe(false);
+  });
+
+  test('role and connection names are restricted as the real routes restrict them', async () => {
+    await connect();
+    for (const path of ['roles/x%22%20SUPERUSER', 'static-roles/a%27b', 'config/a%20b', 'roles/-lead', 'roles/trail.']) {
+      const r = await call(served, 'POST', `/v1/database/${path}`, { body: { db_name: 'pg', creation_statements: CREATE } });
+      expect([path, r.status, r.body]).toEqual([path, 404, { errors: ['unsupported path'] }]);
+    }
+    expect(await call(served, 'POST', '/v1/database/roles/app.v2-ro_1', { body: { db_name: 'pg', creation_statements: CREATE } }))
+      .toMatchObject({ status: 204 });
+    const creds = await db.generateCredentials('database', 'app.v2-ro_1');
+    expect(await canLogin(creds.username, creds.password)).toBe(true);
+    expect(await isSuperuser(creds.username)).toBe(false);
+  });
+});
+
 test('snapshot seals passwords and restore keeps working state; close stops timers', async () => {
   const emu = new SecretsEmulator({ rootToken: ROOT_TOKEN });
   const s = await ServedApi.start(emu, { port: 0 });
@@ -348,7 +391,7 @@ test('snapshot seals passwords and restore keeps working state; close stops time
   }
 });
 
-test('the LIST method (refused by Node\'s HTTP parser, so sent to the handler directly) lists like ?list=true', async () => {
+test('the LIST method lists like ?list=true (sent to the handler directly; over sockets in test/emulator-clients)', async () => {
   const emu = new SecretsEmulator({ rootToken: ROOT_TOKEN });
   const req = (method: string, path: string, body?: unknown) => emu.handle({
     method, path, rawPath: path, query: new URLSearchParams(), headers: { 'x-secrets-token': ROOT_TOKEN },

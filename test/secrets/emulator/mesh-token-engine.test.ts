@@ -1,4 +1,5 @@
 import { ServedApi } from '../../../lib/core/emulator/server';
+import { MeshEmulator } from '../../../lib/mesh/emulator/mesh-emulator';
 import { MGMT, Served, serveMesh } from '../../mesh/emulator/helpers';
 import { call, startSecrets } from '../emulator-helpers';
 
@@ -13,7 +14,7 @@ afterEach(async () => { await s.stop(); await mesh.api.stop(); });
 const hostPort = () => new URL(mesh.api.address).host;
 
 describe('config/access', () => {
-  test('write and read (address and scheme only); address required; cert pairs; bootstrap failure without a token', async () => {
+  test('write and read (address and scheme only); address required; cert pairs; bootstrap without a token, once', async () => {
     expect((await call(s, 'GET', '/v1/mesh/config/access')).status).toBe(404);
     expect((await call(s, 'POST', '/v1/mesh/config/access', { body: { address: hostPort(), token: MGMT } })).status).toBe(204);
     const r = await call(s, 'GET', '/v1/mesh/config/access');
@@ -23,9 +24,72 @@ describe('config/access', () => {
     expect(await call(s, 'POST', '/v1/mesh/config/access', { body: { address: 'x:1', token: 't', client_cert: 'PEM' } }))
       .toMatchObject({ status: 400, body: { errors: ['client_cert and client_key must be given together'] } });
     expect((await call(s, 'POST', '/v1/mesh/config/access', { body: { address: 'x:1', token: 't', scheme: 'ftp' } })).status).toBe(400);
-    const boot = await call(s, 'POST', '/v1/mesh/config/access', { body: { address: hostPort() } });
+    // Without a token the engine bootstraps the mesh's ACL system, which allows that once.
+    expect((await call(s, 'POST', '/v1/mesh/config/access', { body: { address: hostPort() } })).status).toBe(204);
+    await call(s, 'POST', '/v1/mesh/roles/admin', { body: { mesh_policies: ['global-management'] } });
+    const minted = await call(s, 'GET', '/v1/mesh/creds/admin');
+    expect(minted.status).toBe(200);
+    expect((await mesh.call('GET', '/v1/discovery-chain/any', { token: minted.body.data.token })).status).toBe(200);
+    const boot = await call(s, 'POST', '/v1/consul2/config/access', { body: { address: hostPort() } });
     expect(boot.status).toBe(400);
-    expect(boot.body.errors[0]).toMatch(/^Token not provided and failed to bootstrap ACLs: /);
+    expect(boot.body.errors[0]).toMatch(/^Token not provided and failed to bootstrap ACLs: .*403.*ACL bootstrap no longer allowed/);
+  });
+});
+
+describe('the mesh ACL system the engine uses', () => {
+  test('bootstrap once: a management token, then 403', async () => {
+    const first = await mesh.call('PUT', '/v1/acl/bootstrap', { token: null });
+    expect(first.status).toBe(200);
+    expect(first.body).toMatchObject({ SecretID: expect.any(String), Policies: [{ Name: 'global-management' }] });
+    expect((await mesh.call('GET', '/__admin/', { token: first.body.SecretID })).status).toBe(200);
+    const again = await mesh.call('PUT', '/v1/acl/bootstrap', { token: null });
+    expect(again.status).toBe(403);
+    expect(again.text).toMatch(/ACL bootstrap no longer allowed/);
+  });
+
+  test('minted tokens hold the role\'s mesh roles and node identities; namespace and partition must exist', async () => {
+    await call(s, 'POST', '/v1/mesh/config/access', { body: { address: hostPort(), token: MGMT } });
+    expect((await mesh.call('PUT', '/v1/acl/role', { body: { Name: 'admins', Policies: [{ Name: 'global-management' }] } })).status).toBe(200);
+    await call(s, 'POST', '/v1/mesh/roles/ops', { body: { mesh_roles: ['admins'], node_identities: ['n1:dc1'] } });
+    const a = await call(s, 'GET', '/v1/mesh/creds/ops');
+    expect(a.status).toBe(200);
+    const self = await mesh.call('GET', '/v1/acl/token/self', { token: a.body.data.token });
+    expect(self.body).toMatchObject({ Roles: [{ Name: 'admins' }], NodeIdentities: [{ NodeName: 'n1', Datacenter: 'dc1' }] });
+    // The role's policies hold on the token.
+    expect((await mesh.call('GET', '/v1/discovery-chain/anything', { token: a.body.data.token })).status).toBe(200);
+    await call(s, 'POST', '/v1/mesh/roles/nobody', { body: { mesh_roles: ['ghosts'] } });
+    expect((await call(s, 'GET', '/v1/mesh/creds/nobody')).body.errors[0]).toMatch(/cannot find role "ghosts"/);
+
+    await call(s, 'POST', '/v1/mesh/roles/team', { body: { service_identities: ['web'], mesh_namespace: 'team', partition: 'part' } });
+    expect((await call(s, 'GET', '/v1/mesh/creds/team')).body.errors[0]).toMatch(/Partition "part" does not exist/);
+    await mesh.call('PUT', '/v1/partition', { body: { Name: 'part' } });
+    expect((await call(s, 'GET', '/v1/mesh/creds/team')).body.errors[0]).toMatch(/Namespace "team" does not exist/);
+    await mesh.call('PUT', '/v1/namespace', { body: { Name: 'team' } });
+    const t = await call(s, 'GET', '/v1/mesh/creds/team');
+    expect(t.body.data).toMatchObject({ mesh_namespace: 'team', partition: 'part' });
+    expect((await mesh.call('GET', '/v1/acl/token/self', { token: t.body.data.token })).body).toMatchObject({ Namespace: 'team', Partition: 'part' });
+  });
+});
+
+describe('a mesh below 1.11', () => {
+  let old: ServedApi;
+  beforeEach(async () => { old = await ServedApi.start(new MeshEmulator({ managementToken: MGMT, version: '1.10.4' }), { port: 0 }); });
+  afterEach(async () => { await old.stop(); });
+
+  test('policy, policies, lease and token_type are taken and read back; a management role mints a management token', async () => {
+    await call(s, 'POST', '/v1/mesh/config/access', { body: { address: new URL(old.address).host, token: MGMT } });
+    const policy = Buffer.from('key "" { policy = "read" }').toString('base64');
+    expect((await call(s, 'POST', '/v1/mesh/roles/legacy', { body: { policy, lease: '1h', token_type: 'client' } })).status).toBe(204);
+    expect((await call(s, 'GET', '/v1/mesh/roles/legacy')).body.data).toMatchObject({ policy, lease: '1h0m0s', token_type: 'client', ttl: 3600 });
+    expect((await call(s, 'POST', '/v1/mesh/roles/aliased', { body: { policies: ['global-management'] } })).status).toBe(204);
+    expect((await call(s, 'GET', '/v1/mesh/roles/aliased')).body.data).toMatchObject({ mesh_policies: ['global-management'], policies: ['global-management'], token_type: 'client', lease: '0s' });
+    expect((await call(s, 'POST', '/v1/mesh/roles/mgmt', { body: { token_type: 'management' } })).status).toBe(204);
+    const m = await call(s, 'GET', '/v1/mesh/creds/mgmt');
+    expect(m.status).toBe(200);
+    const self = await fetch(`${old.address}/v1/acl/token/self`, { headers: { 'x-mesh-token': m.body.data.token } });
+    expect(((await self.json()) as any).Policies).toEqual([{ Name: 'global-management' }]);
+    expect((await call(s, 'POST', '/v1/mesh/roles/bad', { body: { token_type: 'root' } })).status).toBe(400);
+    expect((await call(s, 'POST', '/v1/mesh/roles/bad', { body: { policy: 'not base64!' } })).body.errors[0]).toMatch(/base64/);
   });
 });
 
@@ -49,6 +113,8 @@ describe('roles', () => {
   });
 
   test('version rules of mesh 1.11+: one of policies/roles/identities; removed fields refused; identity formats', async () => {
+    // The configured mesh (the emulator, 1.13) tells the engine its version.
+    await call(s, 'POST', '/v1/mesh/config/access', { body: { address: hostPort(), token: MGMT } });
     const bad: [object, RegExp][] = [
       [{}, /^Use either a list of policies or roles, or a set of service or node identities$/],
       [{ mesh_policies: [], local: true }, /^Use either/],

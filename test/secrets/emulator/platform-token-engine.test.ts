@@ -94,15 +94,34 @@ describe('credentials minted on the platform emulator', () => {
     const c = await call(s, 'GET', '/v1/platform/creds/org');
     expect(c.body.data.token).not.toBe(a.body.data.token);
     expect((await platform('GET', '/api/v2/organizations/acme', c.body.data.token)).status).toBe(200);
+    // One active token per organization: the rotation revoked the earlier one on the platform.
+    expect((await platform('GET', '/api/v2/organizations/acme', a.body.data.token)).status).toBe(401);
+    // So does another role of the same organization generating its token.
+    await call(s, 'POST', '/v1/platform/role/org2', { body: { organization: 'acme' } });
+    const d = await call(s, 'GET', '/v1/platform/creds/org2');
+    expect((await platform('GET', '/api/v2/organizations/acme', d.body.data.token)).status).toBe(200);
+    expect((await platform('GET', '/api/v2/organizations/acme', c.body.data.token)).status).toBe(401);
   });
 
-  test('team role with its organization: a team token that reads the organization', async () => {
+  test('team role with only team_id: a team token that reads its organization; a rotation revokes the earlier one', async () => {
     await configure();
-    await call(s, 'POST', '/v1/platform/role/team', { body: { organization: 'acme', team_id: 'team-abc' } });
+    const team = await platform('POST', '/__admin/organizations/acme/teams', PLATFORM_ADMIN, { name: 'ops' });
+    expect(team.status).toBe(201);
+    await call(s, 'POST', '/v1/platform/role/team', { body: { team_id: team.body.id } });
     const a = await call(s, 'GET', '/v1/platform/creds/team');
-    expect(a.body.data).toMatchObject({ organization: 'acme', team_id: 'team-abc' });
+    expect(a.status).toBe(200);
+    expect(a.body.data).toMatchObject({ team_id: team.body.id });
     expect((await call(s, 'GET', '/v1/platform/creds/team')).body.data.token).toBe(a.body.data.token);
     expect((await platform('GET', '/api/v2/organizations/acme', a.body.data.token)).status).toBe(200);
+    expect((await call(s, 'POST', '/v1/platform/rotate-role/team')).status).toBe(204);
+    const b = await call(s, 'GET', '/v1/platform/creds/team');
+    expect((await platform('GET', '/api/v2/organizations/acme', b.body.data.token)).status).toBe(200);
+    expect((await platform('GET', '/api/v2/organizations/acme', a.body.data.token)).status).toBe(401);
+    // With its organization too; an unknown team is the platform's refusal (500).
+    await call(s, 'POST', '/v1/platform/role/team2', { body: { organization: 'acme', team_id: team.body.id } });
+    expect((await call(s, 'GET', '/v1/platform/creds/team2')).status).toBe(200);
+    await call(s, 'POST', '/v1/platform/role/ghost', { body: { team_id: 'team-nope' } });
+    expect((await call(s, 'GET', '/v1/platform/creds/ghost')).body.errors[0]).toMatch(/team "team-nope" not found/);
   });
 
   test('user role: a new leased token per request; rotate-role refused', async () => {

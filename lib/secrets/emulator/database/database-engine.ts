@@ -5,7 +5,7 @@ import { DbConnection, DbLease, DbRole, DbState, DbStaticRole, emptyDbState, SYS
 import { bool, duration, list, str, stringMap } from './params';
 import { defaultPolicyPassword, randomString } from './passwords';
 import {
-  DEFAULT_REVOCATION, DEFAULT_ROOT_ROTATION, DEFAULT_ROTATION, PluginError, POSTGRES_PLUGIN, runStatements, verify,
+  DEFAULT_REVOCATION, DEFAULT_ROOT_ROTATION, DEFAULT_ROTATION, PluginError, POSTGRES_PLUGIN, roleExists, runStatements, verify,
 } from './postgres-plugin';
 
 type Op = (r: EngineRequest, name: string) => EmuResponse | Promise<EmuResponse>;
@@ -15,6 +15,11 @@ const MIN_ROTATION_PERIOD = 5;
 const RETRY_MS = 5000;
 const MAX_REVOKE_ATTEMPTS = 12;
 const CREDENTIAL_TYPES = ['password', 'rsa_private_key'];
+/**
+ * Names of connections and roles, as the real service's routes take them (`framework.GenericNameRegex`):
+ * word characters, with `-` and `.` inside. Any other name matches no route (404 unsupported path).
+ */
+const NAME = /^\w(?:[\w.-]*\w)?$/;
 
 /** `2006-01-02 15:04:05+0000`, the `{{expiration}}` format of the real plugin (UTC). */
 function expirationText(ms: number): string {
@@ -34,6 +39,9 @@ function expirationText(ms: number): string {
  *   in schema `public`, then `DROP ROLE`); a static role without `rotation_statements` and
  *   rotate-root without `root_rotation_statements` use `ALTER ROLE ... WITH PASSWORD`.
  * - Named password policies are not simulated: passwords follow the default policy.
+ * - Names of connections and roles are restricted as the real routes restrict them (`NAME`); values
+ *   go into statements quoted (`renderSql`), and a static role's user must exist before its
+ *   password is set (500 `... user "<name>" does not appear to exist`).
  * - Creds for an unknown role answer 400 `unknown role: <name>`; rotate-role, static-creds for an
  *   unknown static role 400 likewise; reset and rotate-root of an unknown connection 400.
  * - A failed revocation at lease expiry (database unreachable) is retried every 5 seconds, 12 times at
@@ -78,11 +86,19 @@ export class DatabaseEngine implements Engine {
     if ((r.method === 'LIST') !== (name === '')) return errors(405, 'unsupported operation');
     const op = ops[r.method];
     if (!op) return errors(405, 'unsupported operation');
-    if (name.includes('/')) return errors(404, 'unsupported path');
+    if (name !== '' && !NAME.test(name)) return errors(404, 'unsupported path');
     return op(r, name);
   }
 
   /** Generating credentials opens a lease. */
+  /** Connection, role and static-role writes tell `create` from `update`, as the spec says. */
+  public exists(subPath: string): boolean | undefined {
+    const m = /^(config|roles|static-roles)\/([^/]+)\/?$/.exec(subPath);
+    if (!m) return undefined;
+    const table = { config: this.state.connections, roles: this.state.roles, 'static-roles': this.state.static_roles }[m[1]]!;
+    return Object.prototype.hasOwnProperty.call(table, m[2]);
+  }
+
   public mutatesOnRead(subPath: string): boolean {
     return subPath.startsWith('creds/');
   }
@@ -389,6 +405,8 @@ export class DatabaseEngine implements Engine {
     const password = this.newPassword(s.credential_config.password_policy ?? conn.password_policy);
     const statements = s.rotation_statements.length ? s.rotation_statements : DEFAULT_ROTATION;
     try {
+      // The user is external: it must exist (statements for a missing one would create nothing or fail obscurely).
+      if (!await roleExists(conn, s.username)) throw new PluginError(`user "${s.username}" does not appear to exist`);
       await runStatements(conn, statements, { name: s.username, username: s.username, password });
     } catch (e) {
       throw new RequestError(500, `error setting credentials for static role "${name}": ${(e as Error).message}`);

@@ -21,9 +21,49 @@ export const DEFAULT_REVOCATION = [
 export const DEFAULT_ROTATION = ['ALTER ROLE "{{name}}" WITH PASSWORD \'{{password}}\';'];
 export const DEFAULT_ROOT_ROTATION = ['ALTER ROLE "{{username}}" WITH PASSWORD \'{{password}}\';'];
 
-/** Replaces `{{key}}` templates. */
+/** Replaces `{{key}}` templates as they are (for the connection URL, whose values are percent-encoded). */
 export function render(template: string, values: Record<string, string>): string {
   return template.replace(/\{\{\s*(\w+)\s*\}\}/g, (all, key: string) => (key in values ? values[key] : all));
+}
+
+/** Keys whose values are identifiers (role names); the others are literals. */
+const IDENTIFIER_KEYS = new Set(['name', 'username']);
+const TEMPLATE = /\{\{\s*(\w+)\s*\}\}/y;
+
+/**
+ * Fills `{{key}}` templates in a SQL statement so that no value can leave its place: inside
+ * `"…"` a value's `"` is doubled, inside `'…'` its `'` is doubled (PostgreSQL's own escaping of
+ * quoted identifiers and standard strings); a template outside quotes becomes a quoted identifier
+ * (`{{name}}`, `{{username}}`, unless a plain lower-case identifier) or a quoted literal (the
+ * rest). Statements are written as the real plugin's are (`"{{name}}"`, `'{{password}}'`), so
+ * ordinary names render exactly as there, while a name such as `x" SUPERUSER --` stays one
+ * identifier instead of adding options to the statement.
+ */
+export function renderSql(template: string, values: Record<string, string>): string {
+  let out = '';
+  let quote: string | undefined;
+  let i = 0;
+  while (i < template.length) {
+    TEMPLATE.lastIndex = i;
+    const m = TEMPLATE.exec(template);
+    if (m && m[1] in values) {
+      out += quoted(m[1], values[m[1]], quote);
+      i += m[0].length;
+      continue;
+    }
+    const ch = template[i];
+    if (ch === '"' || ch === "'") quote = quote === undefined ? ch : quote === ch ? undefined : quote;
+    out += ch;
+    i++;
+  }
+  return out;
+}
+
+function quoted(key: string, value: string, inside: string | undefined): string {
+  if (inside === '"') return value.replace(/"/g, '""');
+  if (inside === "'") return value.replace(/'/g, "''");
+  if (IDENTIFIER_KEYS.has(key)) return /^[a-z_][a-z0-9_$]*$/.test(value) ? value : `"${value.replace(/"/g, '""')}"`;
+  return `'${value.replace(/'/g, "''")}'`;
 }
 
 /** The connection URL with the root credentials filled in (percent-encoded unless escaping is disabled). */
@@ -81,9 +121,21 @@ export async function verify(c: PgConnectionConfig): Promise<void> {
   await withClient(c, async (client) => { await client.query('SELECT 1'); });
 }
 
+/** Whether a role (user) of that name exists, asked with a bound parameter. */
+export async function roleExists(c: PgConnectionConfig, name: string): Promise<boolean> {
+  return withClient(c, async (client) => {
+    try {
+      const r = await client.query<{ exists: boolean }>('SELECT exists (SELECT rolname FROM pg_roles WHERE rolname = $1)', [name]);
+      return r.rows[0]?.exists === true;
+    } catch (e) {
+      throw new PluginError(message(e));
+    }
+  });
+}
+
 /** Runs rendered statements in one transaction; rolls back and throws on the first failure. */
 export async function runStatements(c: PgConnectionConfig, entries: readonly string[], values: Record<string, string>): Promise<void> {
-  const statements = splitStatements(entries).map((s) => render(s, values));
+  const statements = splitStatements(entries).map((s) => renderSql(s, values));
   await withClient(c, async (client) => {
     await client.query('BEGIN');
     try {

@@ -4,6 +4,7 @@ import { boolParam, durationParam, listParam, stringParam } from '../field-param
 import { DEFAULT_LEASE_TTL, leased } from '../leases';
 import { callService } from '../outbound';
 import { envelope, errors, keyList, noContent, notFound, objectBody, RequestError } from '../responses';
+import { goDuration } from '../time';
 
 interface MeshAccess {
   address: string;
@@ -12,6 +13,8 @@ interface MeshAccess {
   caCert: string;
   clientCert: string;
   clientKey: string;
+  /** The mesh's version (`GET /v1/agent/self`), learnt at the first role write after configuring. */
+  version?: string;
 }
 
 interface MeshRole {
@@ -24,6 +27,10 @@ interface MeshRole {
   local: boolean;
   ttl: number;
   maxTtl: number;
+  /** Parameters of mesh versions below 1.11 (kept only for roles written for such a mesh). */
+  tokenType?: string;
+  policy?: string;
+  lease?: number;
 }
 
 /** A token handed out under a lease; revoked on the mesh when the lease expires. */
@@ -42,6 +49,12 @@ const REVOKE_RETRY_MS = 5000;
 
 /** Parameters of mesh versions below 1.11, which the emulated mesh (1.13) no longer takes. */
 const REMOVED_IN_1_11 = ['token_type', 'policy', 'policies', 'lease'];
+
+/** `major.minor` of a version string as one comparable number (1.10 -> 1010); undefined when unreadable. */
+function versionNumber(v: string | undefined): number | undefined {
+  const m = /^v?(\d+)\.(\d+)/.exec(v ?? '');
+  return m ? Number(m[1]) * 1000 + Number(m[2]) : undefined;
+}
 
 /**
  * Service identities: a JSON list as given; a string split on commas, where a piece without
@@ -64,15 +77,20 @@ export function parseServiceIdentities(v: unknown): string[] | undefined {
  *
  * Tokens are minted on the mesh at `<scheme>://<address>` through the mesh emulator's admin
  * interface (`POST /__admin/tokens`, authenticated by the configured management token): the
- * role's `mesh_policies` become the token's policies (they must exist there, else creds answer
- * 500 with the mesh's error), its service identities `service:read` on those services, its
- * `mesh_namespace` the token's namespace. `mesh_roles` and `node_identities` are kept on the
- * role but the emulated mesh has no such rules.
+ * role's `mesh_policies` become the token's policies and its `mesh_roles` its roles (they must
+ * exist there, else creds answer 500 with the mesh's error), its service identities
+ * `service:read` on those services, its `mesh_namespace` the token's namespace.
  *
- * Roles are validated as for mesh 1.11 and later (the version the mesh emulator stands for):
- * at least one of `mesh_policies`, `mesh_roles`, `service_identities`, `node_identities`
- * (400 otherwise); `token_type`, `policy`, `policies` and `lease` refused with 400 (removed in
- * 1.11). The `MeshTokenRole` construct validates the older versions' rules against its `meshVersion`.
+ * Roles are validated for the configured mesh's version (its agent's `GET /v1/agent/self`, asked
+ * once after `config/access`; when it is unknown, the older parameters are taken): at least one of `mesh_policies`,
+ * `mesh_roles`, `service_identities`, `node_identities` (400 otherwise). From 1.11, `token_type`,
+ * `policy`, `policies` and `lease` are refused with 400 (removed in 1.11); below 1.11 they are
+ * taken (`policies` as `mesh_policies`, `lease` as `ttl`, `policy` base64, `token_type` `client` or
+ * `management`, which needs no policy) and read back as `policy`, `lease` (a duration string) and
+ * `token_type`. A management role's tokens hold `global-management`; a `policy` (legacy rules) is
+ * kept but grants nothing on the emulated mesh. Minted tokens hold the role's `mesh_roles`,
+ * `node_identities` and `service_identities`; the mesh refuses a `mesh_namespace` or `partition`
+ * that does not exist there (creds then answer 500 with its error).
  *
  * As the real service does, where the spec is silent:
  * - `config/access` without `token` bootstraps the mesh's ACL system (`PUT /v1/acl/bootstrap`);
@@ -207,28 +225,63 @@ export class MeshTokenEngine implements Engine {
       mesh_policies: r.meshPolicies, mesh_roles: r.meshRoles, service_identities: r.serviceIdentities,
       node_identities: r.nodeIdentities, mesh_namespace: r.meshNamespace, partition: r.partition,
       local: r.local, ttl: r.ttl, max_ttl: r.maxTtl,
+      ...(r.tokenType !== undefined ? { token_type: r.tokenType, policy: r.policy ?? '', lease: goDuration(r.lease ?? 0), policies: r.meshPolicies } : {}),
     });
   }
 
-  private writeRole(name: string, b: Record<string, unknown>): EmuResponse {
-    for (const f of REMOVED_IN_1_11) {
-      if (b[f] !== undefined && b[f] !== null && b[f] !== '') {
-        throw new RequestError(400, `"${f}" was removed in mesh 1.11; use mesh_policies, mesh_roles, service_identities or node_identities`);
+  /** The configured mesh's version, asked once of its agent; undefined before `config/access` or when it cannot say. */
+  private async meshVersion(): Promise<string | undefined> {
+    const a = this.state.access;
+    if (!a) return undefined;
+    if (a.version === undefined) {
+      try {
+        const self = await callService(`${a.scheme}://${a.address}/v1/agent/self`, { method: 'GET', headers: { 'x-mesh-token': a.token } }) as
+          { Config?: { Version?: string } } | undefined;
+        a.version = self?.Config?.Version ?? '';
+      } catch {
+        return undefined;
+      }
+    }
+    return a.version || undefined;
+  }
+
+  private async writeRole(name: string, b: Record<string, unknown>): Promise<EmuResponse> {
+    // Refused only where the configured mesh is known to be 1.11 or later; an unknown version takes them (as the service does).
+    const known = versionNumber(await this.meshVersion());
+    const version = known ?? 1010;
+    const given = (f: string) => b[f] !== undefined && b[f] !== null && b[f] !== '';
+    if (version >= 1011) {
+      for (const f of REMOVED_IN_1_11) {
+        if (given(f)) throw new RequestError(400, `"${f}" was removed in mesh 1.11; use mesh_policies, mesh_roles, service_identities or node_identities`);
       }
     }
     const prev = this.role(name);
+    const legacy: Pick<MeshRole, 'tokenType' | 'policy' | 'lease'> = {};
+    // Kept (and read back) for a mesh known to be older, or when the older parameters are used.
+    if (version < 1011 && (known !== undefined || prev?.tokenType !== undefined || REMOVED_IN_1_11.some(given))) {
+      const tokenType = stringParam(b, 'token_type', prev?.tokenType ?? 'client') || 'client';
+      if (tokenType !== 'client' && tokenType !== 'management') throw new RequestError(400, `invalid token_type "${tokenType}": client or management`);
+      const policy = stringParam(b, 'policy', prev?.policy ?? '');
+      if (policy && Buffer.from(policy, 'base64').toString('base64').replace(/=+$/, '') !== policy.replace(/=+$/, '')) {
+        throw new RequestError(400, 'Error decoding policy base64: illegal base64 data');
+      }
+      const lease = durationParam(b, 'lease', prev?.lease ?? 0);
+      Object.assign(legacy, { tokenType, policy, lease });
+    }
     const role: MeshRole = {
-      meshPolicies: listParam(b, 'mesh_policies') ?? prev?.meshPolicies ?? [],
+      meshPolicies: listParam(b, 'mesh_policies') ?? (version < 1011 ? listParam(b, 'policies') : undefined) ?? prev?.meshPolicies ?? [],
       meshRoles: listParam(b, 'mesh_roles') ?? prev?.meshRoles ?? [],
       serviceIdentities: parseServiceIdentities(b.service_identities) ?? prev?.serviceIdentities ?? [],
       nodeIdentities: listParam(b, 'node_identities') ?? prev?.nodeIdentities ?? [],
       meshNamespace: stringParam(b, 'mesh_namespace', prev?.meshNamespace ?? 'default') || 'default',
       partition: stringParam(b, 'partition', prev?.partition ?? 'default') || 'default',
       local: boolParam(b, 'local', prev?.local ?? false),
-      ttl: durationParam(b, 'ttl', prev?.ttl ?? 0),
+      ttl: durationParam(b, 'ttl', given('ttl') ? 0 : (legacy.lease || prev?.ttl || 0)),
       maxTtl: durationParam(b, 'max_ttl', prev?.maxTtl ?? 0),
+      ...legacy,
     };
-    if (!role.meshPolicies.length && !role.meshRoles.length && !role.serviceIdentities.length && !role.nodeIdentities.length) {
+    const legacyGrant = role.tokenType === 'management' || !!role.policy;
+    if (!legacyGrant && !role.meshPolicies.length && !role.meshRoles.length && !role.serviceIdentities.length && !role.nodeIdentities.length) {
       throw new RequestError(400, 'Use either a list of policies or roles, or a set of service or node identities');
     }
     for (const s of role.serviceIdentities) {
@@ -256,9 +309,14 @@ export class MeshTokenEngine implements Engine {
       minted = await callService(`${a.scheme}://${a.address}/__admin/tokens`, {
         method: 'POST', headers: { 'x-mesh-token': a.token },
         body: {
-          policies: role.meshPolicies,
+          policies: role.tokenType === 'management' ? ['global-management'] : role.meshPolicies,
+          roles: role.meshRoles,
           serviceRead: role.serviceIdentities.map((s) => s.split(':')[0]),
+          serviceIdentities: role.serviceIdentities,
+          nodeIdentities: role.nodeIdentities,
           namespace: role.meshNamespace,
+          partition: role.partition,
+          checkScopes: true,
           description: `secrets service ${this.mount} role ${name}`,
         },
       }) as typeof minted;

@@ -37,9 +37,9 @@ const DEFAULT_ADDRESS = 'https://app.terraform.io';
  * emulator's admin interface (`POST /__admin/tokens`), authenticated by the configured
  * `token`, which must therefore be the platform emulator's administrator token. Organization
  * and team tokens are bound to the administrator user (`admin`) and to `organization`; user
- * tokens to `user_id` (a user id or username). A team role needs `organization` too, since the
- * emulated platform binds team tokens to an organization. A platform that cannot be reached or
- * refuses answers 500 with its error.
+ * tokens to `user_id` (a user id or username); team tokens to the team `team_id` (a team of the
+ * platform emulator, `POST /__admin/organizations/<org>/teams`), whose organization the platform
+ * knows. A platform that cannot be reached or refuses answers 500 with its error.
  *
  * As the real service does, where the spec is silent:
  * - Config read answers `address` and `base_path` (`/api/v2/`), never the token; 404 before any write.
@@ -50,8 +50,8 @@ const DEFAULT_ADDRESS = 'https://app.terraform.io';
  *   no lease; user creds a lease `<mount>/creds/<role>/<id>` of the role's `ttl` (768h when unset).
  * - Creds or rotate-role of an absent role: 400 `role "<name>" not found`; rotate-role of a
  *   user role: 400 "cannot rotate credentials for user roles"; rotate-role answers 204.
- * - Earlier tokens stay valid on the emulated platform after a rotation (its admin interface
- *   has no revocation), unlike the real platform, which revokes them.
+ * - An organization or a team has one active token: minting a new one (a rotation) revokes the
+ *   earlier one on the platform, whose emulator then answers it 401.
  */
 export class PlatformTokenEngine implements Engine {
   public readonly type = 'platform';
@@ -185,7 +185,9 @@ export class PlatformTokenEngine implements Engine {
     const c = this.state.config;
     if (!c) throw new RequestError(500, `no configuration: write ${this.mount}/config first`);
     const kind = role.userId ? 'user' : role.teamId ? 'team' : 'organization';
-    const body = role.userId ? { kind, user: role.userId } : { kind, user: 'admin', organization: role.organization };
+    const body = role.userId ? { kind, user: role.userId }
+      : role.teamId ? { kind, user: 'admin', team: role.teamId, ...(role.organization ? { organization: role.organization } : {}) }
+        : { kind, user: 'admin', organization: role.organization };
     try {
       const res = await callService(`${c.address.replace(/\/+$/, '')}/__admin/tokens`, {
         method: 'POST', headers: { authorization: `Bearer ${c.token}` }, body,

@@ -1,0 +1,57 @@
+import { DesiredStack } from '../../core/model';
+import { MESH_PERMISSIONS } from '../../mesh/permissions';
+import { PLATFORM_PERMISSIONS } from '../../platform/permissions';
+import { mergePolicy, PolicyPath, policyHcl, SECRETS_POLICY } from '../../secrets/policy';
+import { Output } from '../output';
+import { AppOptions, loadStacks, selectStacks } from '../workspace';
+
+/** What one stack needs of each API to be planned, applied and destroyed. */
+export interface StackPolicy {
+  readonly stack: string;
+  /** The secrets service's ACL policy, one `path` block per line (HCL). */
+  readonly secretsPolicy: string;
+  readonly secretsPaths: PolicyPath[];
+  readonly platform: { address: string; kind: string; needs: string }[];
+  readonly mesh: { address: string; kind: string; needs: string }[];
+}
+
+/** The smallest secrets-service policy and the platform and mesh permissions a stack's constructs need. */
+export function stackPolicy(desired: DesiredStack): StackPolicy {
+  const paths: PolicyPath[] = [];
+  const platform: StackPolicy['platform'] = [];
+  const mesh: StackPolicy['mesh'] = [];
+  for (const [address, r] of Object.entries(desired.resources).sort(([a], [b]) => a.localeCompare(b))) {
+    const secrets = SECRETS_POLICY[r.kind];
+    if (secrets) paths.push(...secrets(r.spec));
+    const p = PLATFORM_PERMISSIONS[r.kind];
+    if (p) platform.push({ address, kind: r.kind, needs: p(r.spec) });
+    const m = MESH_PERMISSIONS[r.kind];
+    if (m) mesh.push({ address, kind: r.kind, needs: m(r.spec) });
+    if (!secrets && !p && !m) throw new Error(`${r.path}: converge policy does not know what ${r.kind} needs`);
+  }
+  const merged = mergePolicy(paths);
+  return { stack: desired.stack, secretsPolicy: policyHcl(merged), secretsPaths: merged, platform, mesh };
+}
+
+/** `converge policy [--stack S] [--json]`. */
+export async function policyCommand(opts: AppOptions & { json?: boolean }, out: Output): Promise<number> {
+  const [desired] = selectStacks(loadStacks(opts), opts.stack);
+  const policy = stackPolicy(desired);
+  if (opts.json) {
+    out.json(policy);
+    return 0;
+  }
+  out.result(`# Secrets service ACL policy: what stack "${policy.stack}" needs to plan, apply and destroy`);
+  out.result(policy.secretsPolicy || '# (no secrets-service constructs)');
+  if (policy.platform.length) {
+    out.result('');
+    out.result('# Platform token permissions');
+    for (const x of policy.platform) out.result(`#   ${x.address} (${x.kind}): ${x.needs}`);
+  }
+  if (policy.mesh.length) {
+    out.result('');
+    out.result('# Mesh ACL token rules');
+    for (const x of policy.mesh) out.result(`#   ${x.address} (${x.kind}): ${x.needs}`);
+  }
+  return 0;
+}

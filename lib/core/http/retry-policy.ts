@@ -1,0 +1,37 @@
+/**
+ * Which server errors can succeed on retry. 502, 503 and 504 always can (a proxy, a sealed or
+ * standby node, a gateway timeout). A 500 depends on the API and its words:
+ *
+ * - mesh: the mesh system answers 500 for every error of its RPC layer, validation and chain
+ *   compilation included (`discovery chain "web" uses a protocol "tcp" that does not permit
+ *   advanced routing or splitting behavior`, `Split weights must sum to 100`, a failed `cas`).
+ *   Those answer the same every time, so a mesh 500 is retried only when its text names a
+ *   passing condition (no cluster leader, an RPC or network failure, a timeout).
+ * - secrets: a 500 is retried unless its text is one of the service's deterministic refusals
+ *   (a role not in `allowed_roles`, an engine not configured yet, directory credentials refused).
+ * - platform: every 500 is retried (the platform answers client errors with 4xx).
+ */
+
+/** Transient conditions of the mesh system's 500s (and the emulator's injected faults). */
+const MESH_TRANSIENT = /no cluster leader|leadership lost|not ready to serve|rpc error|raft|timeout|timed out|deadline exceeded|\beof\b|connection (?:reset|refused)|broken pipe|i\/o|temporarily|try again|injected fault/i;
+
+/** Refusals of the secrets service that answer the same until the configuration changes. */
+const SECRETS_DETERMINISTIC = /is not an allowed role|unsupported credential_type|could not find database connection|no (?:access )?configuration|write \S+ first|Invalid Credentials|unknown (?:role|key)/i;
+
+/** The text of an answer's body, for matching (a JSON document stringified). */
+function textOf(body: unknown): string {
+  if (body == null) return '';
+  return typeof body === 'string' ? body : JSON.stringify(body);
+}
+
+/** True when a failed answer of `api` with this status and body could succeed if sent again. */
+export function isRetryableStatus(api: string, status: number, body: unknown): boolean {
+  if (status === 429 || status === 502 || status === 503 || status === 504) return true;
+  if (status !== 500) return false;
+  const text = textOf(body);
+  // A 500 without a word came from something in between (a proxy), not from the API's logic.
+  if (!text.trim()) return true;
+  if (api === 'mesh') return MESH_TRANSIENT.test(text);
+  if (api === 'secrets') return !SECRETS_DETERMINISTIC.test(text);
+  return true;
+}

@@ -1,0 +1,79 @@
+/**
+ * The mesh's own ACL and agent endpoints that clients of the secrets service's mesh-token engine
+ * call: `PUT /v1/acl/bootstrap` (the first management token, once), `GET /v1/acl/token/self`,
+ * `PUT /v1/acl/role`, `PUT /v1/namespace`, `PUT /v1/partition` (management token) and
+ * `GET /v1/agent/self` (the agent's version).
+ */
+import { Router } from '../../core/emulator/router';
+import { EmuRequest, json, parseJsonBody } from '../../core/emulator/types';
+import { createToken, TokenRecord } from './acl';
+import { RequestContext, text } from './context';
+
+function body(req: EmuRequest): Record<string, unknown> {
+  const b = parseJsonBody(req);
+  return b !== null && typeof b === 'object' && !Array.isArray(b) ? b as Record<string, unknown> : {};
+}
+
+function tokenDocument(t: TokenRecord, secretId?: string): Record<string, unknown> {
+  return {
+    AccessorID: t.accessorId,
+    ...(secretId ? { SecretID: secretId } : {}),
+    Description: t.description ?? '',
+    Policies: t.policies.map((Name) => ({ Name })),
+    ...(t.roles?.length ? { Roles: t.roles.map((Name) => ({ Name })) } : {}),
+    ...(t.serviceIdentities?.length ? {
+      ServiceIdentities: t.serviceIdentities.map((s) => {
+        const [ServiceName, dcs] = s.split(':');
+        return { ServiceName, ...(dcs ? { Datacenters: dcs.split(',') } : {}) };
+      }),
+    } : {}),
+    ...(t.nodeIdentities?.length ? { NodeIdentities: t.nodeIdentities.map((n) => ({ NodeName: n.split(':')[0], Datacenter: n.split(':')[1] })) } : {}),
+    Local: false,
+    Namespace: t.namespace,
+    Partition: t.partition ?? 'default',
+    CreateTime: t.createTime,
+  };
+}
+
+export function registerAclRoutes(router: Router<RequestContext>, version: string): void {
+  router.add('PUT', '/v1/acl/bootstrap', (req, _p, ctx) => {
+    parseJsonBody(req); // an optional body; an undecodable one is 400 "Request decoding failed"
+    const acl = ctx.core.state.acl;
+    if (acl.bootstrapped) return text(403, 'Permission denied: ACL bootstrap no longer allowed');
+    const { secretId, accessorId } = createToken(acl, { policies: ['global-management'], description: 'Bootstrap Token (Global Management)' });
+    acl.bootstrapped = true;
+    return json(200, tokenDocument(acl.tokens.find((t) => t.accessorId === accessorId)!, secretId));
+  });
+  router.add('GET', '/v1/acl/token/self', (_req, _p, ctx) => {
+    const t = ctx.core.state.acl.tokens.find((x) => x.accessorId === ctx.caller.accessorId);
+    if (t) return json(200, tokenDocument(t));
+    if (ctx.caller.management) return json(200, { AccessorID: ctx.caller.accessorId, Description: 'management token', Policies: [{ Name: 'global-management' }] });
+    return text(403, 'ACL not found');
+  });
+  const scope = (kind: 'namespaces' | 'partitions', label: string) => (req: EmuRequest, _p: unknown, ctx: RequestContext) => {
+    if (!ctx.caller.management) return text(403, `Permission denied: creating a ${label} needs operator:write`);
+    const name = body(req).Name;
+    if (typeof name !== 'string' || !/^[a-z0-9]([a-z0-9-]*[a-z0-9])?$/.test(name)) return text(400, `Invalid ${label} name`);
+    const list = ctx.core.state.acl[kind] ?? [];
+    if (!list.includes(name)) ctx.core.state.acl[kind] = [...list, name];
+    return json(200, { Name: name, Description: '' });
+  };
+  router.add('PUT', '/v1/namespace', scope('namespaces', 'namespace'));
+  router.add('PUT', '/v1/partition', scope('partitions', 'partition'));
+  router.add('PUT', '/v1/acl/role', (req, _p, ctx) => {
+    if (!ctx.caller.management) return text(403, 'Permission denied: creating a role needs acl:write');
+    const b = body(req);
+    const policies = Array.isArray(b.Policies) ? b.Policies.map((x) => String((x as { Name?: unknown })?.Name ?? '')) : [];
+    if (typeof b.Name !== 'string' || !b.Name) return text(400, 'Invalid Role: no Name is set');
+    const acl = ctx.core.state.acl;
+    for (const p of policies) if (!acl.policies.some((x) => x.name === p)) return text(400, `cannot find policy "${p}"`);
+    acl.roles = [...(acl.roles ?? []).filter((r) => r.name !== b.Name), { name: b.Name, policies }];
+    return json(200, { Name: b.Name, Policies: policies.map((Name) => ({ Name })) });
+  });
+  router.add('GET', '/v1/agent/self', (_req, _p, ctx) => (ctx.caller.accessorId === 'anonymous'
+    ? text(403, 'Permission denied: anonymous token lacks permission \'agent:read\' on "emulator"')
+    : json(200, {
+    Config: { Datacenter: ctx.core.datacenter, NodeName: 'emulator', Version: version, Server: true },
+    Member: { Name: 'emulator', Tags: { dc: ctx.core.datacenter, build: version } },
+  })));
+}

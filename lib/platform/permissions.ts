@@ -1,0 +1,15 @@
+/**
+ * What the platform token needs for each kind through plan, apply and destroy, as text for
+ * `converge policy` (the platform grants permissions through teams and token kinds, not a policy document).
+ */
+export const PLATFORM_PERMISSIONS: Record<string, (spec: Record<string, unknown>) => string> = {
+  'platform.Organization': (s) => `create organizations (any user on the hosted edition, a site administrator on self-hosted); owners team of "${String(s.name)}" to update and destroy it`,
+  'platform.OAuthClient': (s) => `manage VCS settings in organization "${String(s.organization)}"`,
+  'platform.AgentPool': (s) => `manage agent pools in organization "${String(s.organization)}" (the agents entitlement)`,
+  'platform.NoCodeModule': (s) => `manage modules of the private registry of "${String(s.organization)}"; a user or team token (organization tokens are refused on no-code endpoints)`,
+  'platform.NoCodeWorkspace': (s) => `create workspaces in project ${typeof s.projectId === 'string' ? s.projectId : '(its project)'} of "${String(s.organization)}", read and write their variables, queue and apply runs (upgrades); a user or team token`,
+  'platform.DataRetentionPolicy': (s) => `owners team of "${String(s.organization)}" on the self-hosted edition`,
+  'platform.OrganizationEntitlements': (s) => `read organization "${String(s.organization ?? s.name)}"`,
+  'platform.Agents': () => 'read the agent pool (the agents entitlement)',
+  'platform.ModuleProducers': (s) => `read organization "${String(s.organization)}" (self-hosted edition)`,
+};

@@ -1,0 +1,81 @@
+import { isAttrRef, isSecretRef } from '../core/model';
+
+/** One `path` block of a secrets-service ACL policy. */
+export interface PolicyPath {
+  readonly path: string;
+  readonly capabilities: readonly string[];
+}
+
+type Spec = Record<string, unknown>;
+type PolicyOf = (spec: Spec) => PolicyPath[];
+
+/** A path segment from the spec; `+` (any one segment) when it is only known at apply time. */
+function seg(v: unknown): string {
+  return typeof v === 'string' && !isAttrRef(v) && !isSecretRef(v) ? v : '+';
+}
+
+/** A KV key path from the spec; `*` (any suffix) when it is only known at apply time. */
+function keyPath(v: unknown): string {
+  return typeof v === 'string' ? v : '*';
+}
+
+const p = (path: string, ...capabilities: string[]): PolicyPath => ({ path, capabilities });
+
+/**
+ * The requests each secrets kind makes through plan (read), apply (create and update) and destroy
+ * (delete), as ACL paths and capabilities; `converge policy` joins them for a stack. A write needs
+ * `create` where the service checks existence and nothing is there yet (KV data and metadata,
+ * database connections and roles), else `update`. Keep each entry beside what its handler calls.
+ */
+export const SECRETS_POLICY: Record<string, PolicyOf> = {
+  // read: metadata, then the current version; create: metadata first (create), then data (the key exists: update).
+  'secrets.KvSecret': (s) => [
+    p(`${seg(s.mount)}/metadata/${keyPath(s.path)}`, 'create', 'read', 'update', 'delete'),
+    p(`${seg(s.mount)}/data/${keyPath(s.path)}`, 'read', 'update'),
+  ],
+  // Destroy writes the defaults back: config has no existence check, so every write is an update.
+  'secrets.KvEngineConfig': (s) => [p(`${seg(s.mount)}/config`, 'read', 'update')],
+  'secrets.KvSecretData': (s) => [p(`${seg(s.mount)}/data/${keyPath(s.path)}`, 'read')],
+  'secrets.KvSecretSubkeys': (s) => [p(`${seg(s.mount)}/subkeys/${keyPath(s.path)}`, 'read')],
+  'secrets.DatabaseConnection': (s) => [
+    p(`${seg(s.mount)}/config/${seg(s.name)}`, 'create', 'read', 'update', 'delete'),
+    ...(s.rotateRootOnCreate === true ? [p(`${seg(s.mount)}/rotate-root/${seg(s.name)}`, 'update')] : []),
+  ],
+  'secrets.DatabaseRole': (s) => [p(`${seg(s.mount)}/roles/${seg(s.name)}`, 'create', 'read', 'update', 'delete')],
+  'secrets.DatabaseStaticRole': (s) => [p(`${seg(s.mount)}/static-roles/${seg(s.name)}`, 'create', 'read', 'update', 'delete')],
+  'secrets.DirectoryConfig': (s) => [p(`${seg(s.mount)}/config`, 'read', 'update', 'delete')],
+  'secrets.DirectoryRole': (s) => [p(`${seg(s.mount)}/roles/${seg(s.name)}`, 'read', 'update', 'delete')],
+  'secrets.DirectoryLibrarySet': (s) => [p(`${seg(s.mount)}/library/${seg(s.name)}`, 'read', 'update', 'delete')],
+  'secrets.TotpKey': (s) => [p(`${seg(s.mount)}/keys/${seg(s.name)}`, 'read', 'update', 'delete')],
+  'secrets.TotpKeyInfo': (s) => [p(`${seg(s.mount)}/keys/${seg(s.name)}`, 'read')],
+  'secrets.PlatformTokenConfig': (s) => [p(`${seg(s.mount)}/config`, 'read', 'update', 'delete')],
+  'secrets.PlatformTokenRole': (s) => [p(`${seg(s.mount)}/role/${seg(s.name)}`, 'read', 'update', 'delete')],
+  // Destroy calls nothing (the engine keeps its access configuration).
+  'secrets.MeshTokenConfig': (s) => [p(`${seg(s.mount)}/config/access`, 'read', 'update')],
+  'secrets.MeshTokenRole': (s) => [p(`${seg(s.mount)}/roles/${seg(s.name)}`, 'read', 'update', 'delete')],
+  // Created at the collection (update), then addressed by the server-assigned id; listed to recover after a crash.
+  'secrets.PushMfaMethod': () => [
+    p('identity/mfa/method/pushmfa', 'list', 'update'),
+    p('identity/mfa/method/pushmfa/*', 'read', 'update', 'delete'),
+  ],
+};
+
+const ORDER = ['create', 'read', 'update', 'patch', 'delete', 'list', 'sudo'];
+
+/** Joins the paths of several kinds: one block per path, capabilities merged and ordered, paths sorted. */
+export function mergePolicy(paths: readonly PolicyPath[]): PolicyPath[] {
+  const byPath = new Map<string, Set<string>>();
+  for (const x of paths) {
+    const set = byPath.get(x.path) ?? new Set<string>();
+    x.capabilities.forEach((c) => set.add(c));
+    byPath.set(x.path, set);
+  }
+  return [...byPath.keys()].sort().map((path) => ({
+    path, capabilities: [...byPath.get(path)!].sort((a, b) => ORDER.indexOf(a) - ORDER.indexOf(b)),
+  }));
+}
+
+/** The policy as the service's HCL: one `path` block per line. */
+export function policyHcl(paths: readonly PolicyPath[]): string {
+  return paths.map((x) => `path "${x.path}" { capabilities = [${x.capabilities.map((c) => `"${c}"`).join(', ')}] }`).join('\n');
+}

@@ -1,0 +1,141 @@
+import * as fs from 'fs';
+import * as path from 'path';
+import { TerraformStack } from 'cdktf';
+import { RemovalPolicy, SecretValue } from '../../lib';
+import { MeshProtocol } from '../../lib/mesh/mesh-types';
+import { ServiceDefaults } from '../../lib/mesh/service-defaults';
+import { ServiceResolver } from '../../lib/mesh/service-resolver';
+import { ServiceSplitter } from '../../lib/mesh/service-splitter';
+import { AgentPool } from '../../lib/platform/agent-pool';
+import { OAuthClient, VcsServiceProvider } from '../../lib/platform/oauth-client';
+import { Organization } from '../../lib/platform/organization';
+import { KvSecret } from '../../lib/secrets/kv-secret';
+import { cliAsync, startWorld, synthApp, tempDir } from '../support/harness';
+import { KIND_SAMPLES } from '../support/kind-samples';
+import { OBJECTS, Operation, REQUEST_BUDGET, Row } from './request-budget';
+
+/** A kind's stack: what it needs (`deps`, measured alone and subtracted) and its objects, `updated` with one mutable prop changed. */
+interface KindStack {
+  readonly deps?: string;
+  readonly build: (stack: TerraformStack, i: number, updated: boolean) => void;
+}
+
+process.env.RB_OAUTH_TOKEN = 'rb-oauth-token-value';
+const org = (stack: TerraformStack, i: number) => new Organization(stack, `dep-org${i}`, { name: `rb-org-${i}`, email: `o${i}@rb.io`, removalPolicy: RemovalPolicy.DESTROY });
+const meshDeps = (stack: TerraformStack, i: number) => {
+  new ServiceDefaults(stack, `dep-svc${i}`, { name: `rb-svc-${i}`, protocol: MeshProtocol.HTTP });
+  new ServiceResolver(stack, `dep-res${i}`, { name: `rb-svc-${i}`, subsets: { v1: { filter: 'Service.Meta.version == v1' } } });
+};
+const DEPS: Record<string, (stack: TerraformStack, i: number) => void> = { orgs: org, mesh: meshDeps };
+
+const KINDS: Record<string, KindStack> = {
+  'secrets.KvSecret': {
+    build: (stack, i, u) => { new KvSecret(stack, `kv${i}`, { path: `rb/s${i}`, data: { n: String(i), v: u ? 'two' : 'one' } }); },
+  },
+  'platform.Organization': {
+    build: (stack, i, u) => { new Organization(stack, `org${i}`, { name: `rb-k-org-${i}`, email: `${u ? 'new' : 'old'}${i}@rb.io`, removalPolicy: RemovalPolicy.DESTROY }); },
+  },
+  'platform.OAuthClient': {
+    deps: 'orgs',
+    build: (stack, i, u) => {
+      new OAuthClient(stack, `vcs${i}`, {
+        organization: `rb-org-${i}`, name: `vcs-${i}${u ? '-b' : ''}`, serviceProvider: VcsServiceProvider.PROVIDER_A, key: `key-${i}`,
+        httpUrl: 'https://vcs.example.com', apiUrl: 'https://api.vcs.example.com', oauthToken: SecretValue.fromEnv('RB_OAUTH_TOKEN'),
+      });
+    },
+  },
+  'platform.AgentPool': {
+    deps: 'orgs',
+    build: (stack, i, u) => { new AgentPool(stack, `pool${i}`, { organization: `rb-org-${i}`, name: `pool-${i}${u ? '-b' : ''}` }); },
+  },
+  'mesh.ServiceDefaults': {
+    build: (stack, i, u) => { new ServiceDefaults(stack, `svc${i}`, { name: `rb-k-svc-${i}`, protocol: u ? MeshProtocol.GRPC : MeshProtocol.HTTP }); },
+  },
+  'mesh.ServiceResolver': {
+    build: (stack, i, u) => { new ServiceResolver(stack, `res${i}`, { name: `rb-k-svc-${i}`, connectTimeout: u ? '15s' : '10s' }); },
+  },
+  'mesh.ServiceSplitter': {
+    deps: 'mesh',
+    build: (stack, i, u) => {
+      new ServiceSplitter(stack, `split${i}`, { name: `rb-svc-${i}`, splits: [{ weight: u ? 80 : 90, serviceSubset: 'v1' }, { weight: u ? 20 : 10 }] });
+    },
+  },
+};
+
+type ByApi = Record<string, number>;
+type Measured = Record<Operation, ByApi>;
+
+/** Runs the five operations on a stack in a fresh emulator; returns converge's requests per operation and API. */
+async function measure(build: (stack: TerraformStack, updated: boolean) => void): Promise<Measured> {
+  const world = await startWorld({}, { RB_OAUTH_TOKEN: process.env.RB_OAUTH_TOKEN! });
+  try {
+    const v1 = synthApp((s) => build(s, false));
+    const v2 = synthApp((s) => build(s, true));
+    const stats = path.join(tempDir('rb-stats-'), 'stats.json');
+    const run = async (args: string[]): Promise<ByApi> => {
+      const r = await cliAsync(['--quiet', ...args], { ...world.env, CONVERGE_STATS_FILE: stats });
+      if (r.status !== 0 && r.status !== 2) throw new Error(`converge ${args[0]} failed (${r.status}): ${r.stderr}`);
+      return (JSON.parse(fs.readFileSync(stats, 'utf8')) as { byApi: ByApi }).byApi;
+    };
+    const planNew = await run(['plan', '--synth-dir', v1]);
+    const apply = await run(['apply', '--synth-dir', v1, '--auto-approve']);
+    const noopPlan = await run(['plan', '--synth-dir', v1]);
+    const update = await run(['apply', '--synth-dir', v2, '--auto-approve']);
+    const destroy = await run(['destroy', '--synth-dir', v2, '--auto-approve']);
+    return { planNew, apply, noopPlan, update, destroy };
+  } finally {
+    await world.stop();
+  }
+}
+
+const OPS: Operation[] = ['planNew', 'apply', 'noopPlan', 'update', 'destroy'];
+const API_OF = (kind: string) => kind.split('.')[0];
+
+/**
+ * Kinds share a world when they use different APIs (the stats count per API), which halves the CLI
+ * runs. A kind with deps is measured in one world and its deps alone, on the same API, in another.
+ */
+const WORLDS: { kinds: string[]; baselines: string[] }[] = [
+  { kinds: ['secrets.KvSecret', 'platform.Organization', 'mesh.ServiceDefaults'], baselines: [] },
+  { kinds: ['mesh.ServiceResolver'], baselines: ['orgs'] },
+  { kinds: ['platform.OAuthClient'], baselines: ['mesh'] },
+  { kinds: ['platform.AgentPool', 'mesh.ServiceSplitter'], baselines: [] },
+];
+const BASELINE_API: Record<string, string> = { orgs: 'platform', mesh: 'mesh' };
+
+let measured: Record<string, Row>;
+
+beforeAll(async () => {
+  const worlds = await Promise.all(WORLDS.map((w) => measure((s, u) => {
+    for (let i = 0; i < OBJECTS; i++) {
+      for (const b of w.baselines) DEPS[b](s, i);
+      for (const k of w.kinds) {
+        if (KINDS[k].deps) DEPS[KINDS[k].deps!](s, i);
+        KINDS[k].build(s, i, u);
+      }
+    }
+  })));
+  const pick = (m: Measured, api: string) => Object.fromEntries(OPS.map((op) => [op, m[op][api] ?? 0])) as Row;
+  const base: Record<string, Row> = {};
+  WORLDS.forEach((w, n) => { for (const b of w.baselines) base[b] = pick(worlds[n], BASELINE_API[b]); });
+  measured = {};
+  WORLDS.forEach((w, n) => {
+    for (const k of w.kinds) {
+      const own = pick(worlds[n], API_OF(k));
+      const deps = KINDS[k].deps;
+      measured[k] = Object.fromEntries(OPS.map((op) => [op, own[op] - (deps ? base[deps][op] : 0)])) as Row;
+    }
+  });
+}, 300_000);
+
+test('every kind with a sample has a request budget, and every budget row is measured', () => {
+  expect(Object.keys(KIND_SAMPLES).filter((k) => !REQUEST_BUDGET[k])).toEqual([]);
+  expect(Object.keys(REQUEST_BUDGET).filter((k) => !WORLDS.some((w) => w.kinds.includes(k)))).toEqual([]);
+});
+
+test.each(Object.keys(REQUEST_BUDGET))(`%s: converge sends no more requests than the budget for ${OBJECTS} objects`, (kind) => {
+  const own = measured[kind];
+  process.stdout.write(`request budget: '${kind}': ${JSON.stringify(own)} (minimum ${JSON.stringify(REQUEST_BUDGET[kind].minimum)})\n`);
+  const over = OPS.filter((op) => own[op] > REQUEST_BUDGET[kind].budget[op]).map((op) => `${op}: ${own[op]} > ${REQUEST_BUDGET[kind].budget[op]}`);
+  expect(over).toEqual([]);
+});

@@ -1,0 +1,56 @@
+/**
+ * Requests per kind and operation, for a stack of `OBJECTS` objects of one kind (what the objects
+ * they need, e.g. organizations, cost is measured alone and subtracted).
+ *
+ * - `budget`: what converge sends today (measured by request-budget.test.ts through the CLI with
+ *   CONVERGE_STATS_FILE). The test fails when converge sends more: a regression. Lower a figure
+ *   whenever the engine improves (the test prints the measured figures).
+ * - `minimum`: what the API needs at least (docs/performance.md explains each row). The budget
+ *   reaches the minimum when the engine does.
+ *
+ * Operations, each one CLI command: `planNew` = `plan` with nothing in state; `apply` = the first
+ * `apply` (its plan included); `noopPlan` = `plan` after it; `update` = `apply` with one mutable
+ * property changed on every object (its plan included); `destroy` = `destroy --auto-approve`.
+ */
+export const OBJECTS = 3;
+
+export type Operation = 'planNew' | 'apply' | 'noopPlan' | 'update' | 'destroy';
+export type Row = Record<Operation, number>;
+
+export const REQUEST_BUDGET: Record<string, { budget: Row; minimum: Row }> = {
+  'secrets.KvSecret': {
+    budget: { planNew: 1, apply: 4, noopPlan: 3, update: 6, destroy: 3 },
+    // a LIST of the folder; 1 cas-0 write each; 1 metadata read each; reads + 1 write each; 1 metadata delete each
+    minimum: { planNew: 1, apply: 4, noopPlan: 3, update: 6, destroy: 3 },
+  },
+  'platform.Organization': {
+    budget: { planNew: 1, apply: 4, noopPlan: 1, update: 4, destroy: 3 },
+    // the organization list (1 page); + 1 POST each; the list; the list + 1 PATCH each; 1 DELETE each
+    minimum: { planNew: 1, apply: 4, noopPlan: 1, update: 4, destroy: 3 },
+  },
+  'platform.OAuthClient': {
+    budget: { planNew: 0, apply: 3, noopPlan: 3, update: 9, destroy: 3 },
+    // each in its own organization, new in the same plan: nothing to read; 1 POST each; then per organization
+    // the clients list; the lists + 1 PATCH each; 1 DELETE each
+    minimum: { planNew: 0, apply: 3, noopPlan: 3, update: 6, destroy: 3 },
+  },
+  'platform.AgentPool': {
+    budget: { planNew: 0, apply: 3, noopPlan: 3, update: 9, destroy: 3 },
+    // as OAuthClient, with the organization's pools list
+    minimum: { planNew: 0, apply: 3, noopPlan: 3, update: 6, destroy: 3 },
+  },
+  'mesh.ServiceDefaults': {
+    budget: { planNew: 7, apply: 10, noopPlan: 1, update: 10, destroy: 3 },
+    // the kind's entry list; + 1 PUT each (cas=0); the list; the list + 1 PUT each (cas); 1 DELETE each.
+    // converge adds 6 per plan that changes entries (5 kinds' lists and a discovery chain: the traffic diff it shows)
+    minimum: { planNew: 1, apply: 4, noopPlan: 1, update: 4, destroy: 3 },
+  },
+  'mesh.ServiceResolver': {
+    budget: { planNew: 7, apply: 10, noopPlan: 1, update: 10, destroy: 3 },
+    minimum: { planNew: 1, apply: 4, noopPlan: 1, update: 4, destroy: 3 },
+  },
+  'mesh.ServiceSplitter': {
+    budget: { planNew: 1, apply: 4, noopPlan: 1, update: 10, destroy: 3 },
+    minimum: { planNew: 1, apply: 4, noopPlan: 1, update: 4, destroy: 3 },
+  },
+};
