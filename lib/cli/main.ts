@@ -6,7 +6,7 @@ import { generateKey } from '../core/secrets/state-key';
 import './register-kinds';
 import { applyCommand } from './commands/apply';
 import { bridgeApply, bridgeDestroy } from './commands/bridge';
-import { emulatorCommand } from './commands/emulator';
+import { emulatorCommand, emulatorStop, emulatorWait } from './commands/emulator';
 import { importCommand } from './commands/import';
 import { initCommand } from './commands/init';
 import { planCommand } from './commands/plan';
@@ -54,6 +54,7 @@ function appOptions(cmd: Command): Command {
 function runOptions(cmd: Command): Command {
   return appOptions(cmd)
     .option('--parallelism <n>', 'operations at once against each API (default 10; CONVERGE_PARALLELISM)')
+    .option('--compact', 'list one line per object and a summary per kind (for large plans)')
     .addOption(new Option('--refresh <bool>', 'read every object (false: compare with state only)').default('true'));
 }
 
@@ -118,7 +119,10 @@ export function buildProgram(): Command {
     .option('--secrets-port <port>', 'secrets API port (default 8200; 0: any free port)')
     .option('--mesh-port <port>', 'mesh API port (default 8500; 0: any free port)')
     .option('--data-dir <dir>', 'keep state here across restarts')
-    .option('--env-file <file>', 'also write the KEY=value lines to this file')
+    .option('--write-env <file>', 'once the three APIs listen, write the KEY=value lines to this file (atomically)')
+    .option('--detach', 'run in the background; return once the APIs listen, printing the pid and how to stop it')
+    // The old names: Node 20 itself reads `--env-file` (also through npx), so it works only through bin/converge.
+    .addOption(new Option('--env-file <file>').hideHelp())
     .addOption(new Option('--write-env-file <file>').hideHelp())
     .option('--latency-ms <ms>', 'latency added to every answer')
     .option('--fault-rate <rate>', 'share of requests (0..1) answered by a fault: 429, 500, 503, timeout, dropped connection (before or after the write)')
@@ -129,10 +133,17 @@ export function buildProgram(): Command {
     .option('--mount <type:path>', 'mount another secrets engine, e.g. database:db2', (v: string, acc: string[] = []) => [...acc, v])
     .option('--mesh-datacenter <dc>', "the mesh agent's datacenter (default dc1)")
     .option('--mesh-datacenters <list>', 'other known datacenters, comma-separated')
-    .option('--mesh-trust-domain <domain>', 'trust domain used in SNI');
-  emu.action(() => run(program, emu, (out) => emulatorCommand({ ...emu.opts(), envFile: emu.opts().envFile ?? emu.opts().writeEnvFile }, out)));
+    .option('--mesh-trust-domain <domain>', 'trust domain used in SNI')
+    .allowExcessArguments(false);
+  emu.action(() => run(program, emu, (out) => emulatorCommand({ ...emu.opts(), writeEnv: emu.opts().writeEnv ?? emu.opts().envFile ?? emu.opts().writeEnvFile }, out)));
+  const emuWait = emu.command('wait <file>').description('return once the emulator that writes FILE (--write-env) is ready')
+    .option('--timeout <seconds>', 'give up after this long (default 60)');
+  emuWait.action((f: string) => run(program, emuWait, (out) => emulatorWait(f, emuWait.opts(), out)));
+  const emuStop = emu.command('stop <file>').description('stop the emulator that wrote FILE (--write-env) and wait until it is gone');
+  emuStop.action((f: string) => run(program, emuStop, (out) => emulatorStop(f, out)));
   const init = program.command('init [dir]').description('create a new cdktf app that uses converge (default: here)')
-    .option('--stack <name>', 'name of its stack', 'dev');
+    .option('--stack <name>', 'name of its stack', 'dev')
+    .option('--converge-spec <spec>', "the app's dependency on cdk-converge (default: what this converge was installed from)");
   init.action((dir?: string) => run(program, init, (out) => initCommand(dir, init.opts(), out)));
 
   const keygen = program.command('keygen').description('print a new random state key (32 bytes, hex) for CONVERGE_STATE_KEY');

@@ -1,5 +1,6 @@
 import { FieldChange } from '../core/engine/handler';
 import { countActions, PLAN_FORMAT_VERSION, PlanItem, StackPlan } from '../core/engine/plan-model';
+import { effectiveDefault } from './effective-defaults';
 import { Output } from './output';
 
 const SYMBOL: Record<string, string> = {
@@ -11,55 +12,117 @@ const VERB: Record<string, string> = {
   noop: 'is up to date', conflict: 'cannot be planned',
 };
 
-function show(v: unknown): string {
+/** How a plan is listed for people: every field (default), or one line per object. */
+export interface RenderOptions {
+  /** One line per object and a summary per kind (`--compact`). */
+  readonly compact?: boolean;
+}
+
+/** Addresses in natural order: `bulk-2` before `bulk-10`. */
+export function naturalOrder<T extends { address: string }>(items: readonly T[]): T[] {
+  return [...items].sort((a, b) => a.address.localeCompare(b.address, 'en', { numeric: true }));
+}
+
+function show(kind: string, path: string, v: unknown): string {
   if (v === undefined) return '(absent)';
-  return JSON.stringify(v);
+  const effective = effectiveDefault(kind, path, v);
+  return effective === undefined ? JSON.stringify(v) : `${JSON.stringify(effective)} (the API's default)`;
 }
 
-function fieldLine(f: FieldChange): string {
+function fieldLine(kind: string, action: string, f: FieldChange): string {
   const mark = f.replace ? ' (forces replacement)' : '';
-  if (f.sensitive) return `${f.path} = (sensitive${f.before === undefined && f.after === undefined ? ', changed' : ''})${mark}`;
-  if (f.unknown) return `${f.path} = ${show(f.before)} -> (known after apply)${mark}`;
-  if (f.before === undefined) return `${f.path} = ${show(f.after)}${mark}`;
-  if (f.after === undefined) return `${f.path} = ${show(f.before)} -> (removed)${mark}`;
-  return `${f.path} = ${show(f.before)} -> ${show(f.after)}${mark}`;
+  // A value is only "changed" where there was one before: a created object's secret is simply set.
+  if (f.sensitive) return `${f.path} = (sensitive${action === 'create' ? '' : ', changed'})${mark}`;
+  const v = (x: unknown) => show(kind, f.path, x);
+  if (f.unknown) return `${f.path} = ${v(f.before)} -> (known after apply)${mark}`;
+  if (f.before === undefined) return `${f.path} = ${v(f.after)}${mark}`;
+  if (f.after === undefined) return `${f.path} = ${v(f.before)} -> (removed)${mark}`;
+  return `${f.path} = ${v(f.before)} -> ${v(f.after)}${mark}`;
 }
 
-/** The plan for people: coloured, `+ ~ - -/+`, one line per field. */
-export function renderPlan(plan: StackPlan, out: Output): void {
+/**
+ * The plan for people: coloured, `+ ~ - -/+`, one line per field; with `compact`, one line per
+ * object and a summary per kind. Under `--quiet` only warnings, conflicts and the summary line remain.
+ */
+export function renderPlan(plan: StackPlan, out: Output, options: RenderOptions = {}): void {
   const c = out.c;
   const colour = (a: string) => ({ create: c.green, update: c.yellow, adopt: c.yellow, replace: c.magenta, delete: c.red, forget: c.red, read: c.cyan, conflict: c.red }[a] ?? ((s: string) => s));
-  const drifted = plan.items.filter((i) => i.drift.length);
+  const items = naturalOrder(plan.items);
+  const acting = items.filter((i) => i.action !== 'noop' || i.stateChanges?.length || i.deposed?.length);
+  const noChanges = () => c.green(`No changes. Stack ${plan.stack} matches the app (${plan.items.length} objects).`);
+  if (out.options.quiet) {
+    for (const i of acting) {
+      if (i.action === 'conflict') out.result(c.red(`! ${i.address}: ${i.reason ?? VERB.conflict}`));
+      for (const w of i.warnings) out.result(c.red(`! ${i.address}: ${w}`));
+    }
+    out.result(acting.length ? summaryLine(plan) : noChanges());
+    return;
+  }
+  const drifted = items.filter((i) => i.drift.length);
   if (drifted.length) {
     out.result(c.bold(`Drift: objects changed outside converge in stack ${plan.stack}:`));
     for (const i of drifted) {
       out.result(`  ${c.yellow('~')} ${i.address} (${i.kind})`);
-      for (const f of i.drift) out.result(`      ${c.yellow('~')} ${f.sensitive ? `${f.path} = (sensitive, changed outside converge)` : fieldLine(f)}`);
+      if (options.compact) continue;
+      for (const f of i.drift) out.result(`      ${c.yellow('~')} ${f.sensitive ? `${f.path} = (sensitive, changed outside converge)` : fieldLine(i.kind, 'update', f)}`);
     }
     out.result('');
   }
-  const acting = plan.items.filter((i) => i.action !== 'noop' || i.stateChanges?.length || i.deposed?.length);
   if (!acting.length) {
-    out.result(c.green(`No changes. Stack ${plan.stack} matches the app (${plan.items.length} objects).`));
+    out.result(noChanges());
   } else {
     out.result(c.bold(`converge will perform the following actions in stack ${plan.stack}:`));
-    for (const i of acting) renderItem(i, out, colour(i.action));
+    if (options.compact) {
+      out.result('');
+      for (const i of acting) renderItem(i, out, colour(i.action), true);
+      out.result('');
+      for (const line of kindSummary(acting)) out.result(`  ${line}`);
+    } else {
+      for (const i of acting) renderItem(i, out, colour(i.action), false);
+    }
   }
   for (const n of plan.notes) out.result(n);
   out.result(summaryLine(plan));
 }
 
-function renderItem(i: PlanItem, out: Output, colour: (s: string) => string): void {
-  out.result('');
+/**
+ * One object: its head line, then (not `compact`) a line per field. Compact: the head line ends
+ * with the paths of the fields that change (`~ team/db (secrets.KvSecret) will be updated in place: data.password`).
+ */
+function renderItem(i: PlanItem, out: Output, colour: (s: string) => string, compact: boolean): void {
+  if (!compact) out.result('');
+  const symbol = (s: string) => colour(compact ? s.padEnd(3) : s);
   if (i.action === 'noop') {
     const what = [...(i.stateChanges ?? []), ...(i.deposed?.length ? [`delete ${i.deposed.join(', ')} left by an interrupted replace`] : [])];
-    out.result(`  ${colour('~')} ${out.c.bold(i.address)} (${i.kind}) state will be updated (${what.join('; ')})`);
+    out.result(`  ${symbol('~')} ${compact ? i.address : out.c.bold(i.address)} (${i.kind}) state will be updated (${what.join('; ')})`);
     return;
   }
   const moved = i.movedFrom ? ` (moved from ${i.movedFrom})` : '';
-  out.result(`  ${colour(SYMBOL[i.action])} ${out.c.bold(i.address)} (${i.kind}) ${VERB[i.action]}${i.reason ? ` (${i.reason})` : ''}${moved}`);
-  for (const f of i.changes) out.result(`      ${colour(f.replace ? '-/+' : i.action === 'create' ? '+' : '~')} ${fieldLine(f)}`);
+  const head = `${i.kind}) ${VERB[i.action]}${i.reason ? ` (${i.reason})` : ''}${moved}`;
+  if (compact) {
+    const fields = i.action === 'create' || i.action === 'delete' || !i.changes.length ? '' : `: ${i.changes.map((f) => f.path).join(', ')}`;
+    out.result(`  ${symbol(SYMBOL[i.action])} ${i.address} (${head}${fields}`);
+  } else {
+    out.result(`  ${symbol(SYMBOL[i.action])} ${out.c.bold(i.address)} (${head}`);
+    for (const f of i.changes) out.result(`      ${colour(f.replace ? '-/+' : i.action === 'create' ? '+' : '~')} ${fieldLine(i.kind, i.action, f)}`);
+  }
   for (const w of i.warnings) out.result(`      ${out.c.red(out.c.bold('! ' + w))}`);
+}
+
+const SUMMARY_WORD: Record<string, string> = {
+  create: 'to add', update: 'to change', replace: 'to replace', delete: 'to destroy', adopt: 'to adopt', forget: 'to forget',
+  read: 'to read', conflict: 'in conflict',
+};
+
+/** One line per kind: `secrets.KvSecret: 120 to add, 3 to change`. */
+function kindSummary(items: readonly PlanItem[]): string[] {
+  const byKind = new Map<string, PlanItem[]>();
+  for (const i of items) byKind.set(i.kind, [...(byKind.get(i.kind) ?? []), i]);
+  return [...byKind.keys()].sort().map((kind) => {
+    const n = countActions(byKind.get(kind)!);
+    const parts = Object.keys(SUMMARY_WORD).filter((a) => n[a]).map((a) => `${n[a]} ${SUMMARY_WORD[a]}`);
+    return `${kind}: ${parts.length ? parts.join(', ') : `${byKind.get(kind)!.length} with state updates`}`;
+  });
 }
 
 export function summaryLine(plan: StackPlan): string {
@@ -77,7 +140,7 @@ export function planJson(plans: StackPlan[]): unknown {
       lineage: p.lineage,
       serial: p.serial,
       summary: countActions(p.items),
-      changes: p.items.map((i) => ({
+      changes: naturalOrder(p.items).map((i) => ({
         address: i.address, kind: i.kind, action: i.action, id: i.id ?? null, reason: i.reason ?? null,
         fields: i.changes, drift: i.drift, warnings: i.warnings,
         ...(i.movedFrom ? { moved_from: i.movedFrom } : {}), ...(i.stateChanges?.length ? { state_changes: i.stateChanges } : {}),

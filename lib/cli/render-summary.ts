@@ -1,4 +1,5 @@
 import { countActions, StackPlan } from '../core/engine/plan-model';
+import { naturalOrder } from './render-plan';
 
 const ICON: Record<string, string> = { create: '➕', update: '✏️', replace: '♻️', delete: '🗑️', adopt: '📥', forget: '🫥', read: '🔎' };
 
@@ -10,7 +11,7 @@ export function renderSummary(plans: StackPlan[]): string {
     lines.push(`### Stack \`${p.stack}\``, '');
     lines.push(`**${n.create}** to add, **${n.update}** to change, **${n.replace}** to replace, **${n.delete}** to destroy` +
       (n.adopt ? `, **${n.adopt}** to adopt` : '') + (n.forget ? `, **${n.forget}** to forget` : '') + '.', '');
-    const acting = p.items.filter((i) => i.action !== 'noop' && i.action !== 'read');
+    const acting = naturalOrder(p.items).filter((i) => i.action !== 'noop' && i.action !== 'read');
     if (acting.length) {
       lines.push('| | Address | Kind | Action | Fields |', '|---|---|---|---|---|');
       for (const i of acting) {

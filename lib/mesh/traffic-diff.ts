@@ -133,7 +133,9 @@ export async function trafficDiff(items: readonly PlanHookItem[], view: MeshView
     if (!proxyChanged && !touches(b) && !touches(a) && !changedServices.has(`${namespace}/${service}`)) continue;
     const label = namespace === 'default' ? service : `${namespace}/${service}`;
     if (a instanceof CompileError) {
-      if (!(b instanceof CompileError)) errors.push(`traffic ${label}: the planned change breaks the discovery chain: ${a.message}`);
+      if (!(b instanceof CompileError)) {
+        errors.push(`traffic ${label}: the planned change breaks the discovery chain: ${a.message}${remedy(a, items, namespace, service)}`);
+      }
       continue;
     }
     if (b instanceof CompileError) {
@@ -143,6 +145,28 @@ export async function trafficDiff(items: readonly PlanHookItem[], view: MeshView
     for (const line of diffChains(b.chain as CompiledChain, a.chain)) notes.push(`traffic ${label}: ${line}`);
   }
   return { notes, errors };
+}
+
+const L7_ROUTING = new Set(['mesh.ServiceSplitter', 'mesh.ServiceRouter']);
+
+/**
+ * For a chain whose protocol permits no routing or splitting (tcp): the constructs that route or
+ * split it, and the fix, so that the error says what to change and where.
+ */
+function remedy(error: CompileError, items: readonly PlanHookItem[], namespace: string, service: string): string {
+  if (!/does not permit advanced routing or splitting/.test(error.message)) return '';
+  const forService = (i: PlanHookItem) => {
+    const spec = i.after ?? i.before;
+    return spec !== undefined && spec.name === service && String(spec.namespace ?? 'default') === namespace;
+  };
+  const present = (i: PlanHookItem) => i.action !== 'delete' && forService(i);
+  const routing = items.filter((i) => L7_ROUTING.has(i.kind) && present(i)).map((i) => `${i.address} (${i.kind})`);
+  const defaults = items.find((i) => i.kind === 'mesh.ServiceDefaults' && present(i));
+  const who = routing.length ? `${routing.join(' and ')} ${routing.length > 1 ? 'need' : 'needs'} an HTTP-family protocol for service "${service}"` : `service "${service}" needs an HTTP-family protocol`;
+  const fix = defaults
+    ? `set protocol: HTTP (or HTTP2, GRPC) on ${defaults.address} (mesh.ServiceDefaults)`
+    : `add a mesh.ServiceDefaults with name: "${service}"${namespace === 'default' ? '' : `, namespace: "${namespace}"`} and protocol: HTTP (or HTTP2, GRPC)`;
+  return `; ${who}: ${fix}`;
 }
 
 /** The plan hook: the traffic diff over the plan's mesh client. */

@@ -53,7 +53,8 @@ export interface PlatformTokenRoleProps extends ResourceProps {
  * leased token per request.
  *
  * @example
- * new secrets.PlatformTokenRole(stack, 'ci-token', { name: 'ci', organization: 'acme', ttl: '1h' });
+ * new secrets.PlatformTokenRole(stack, 'ci-token', { name: 'ci', organization: 'acme' });
+ * new secrets.PlatformTokenRole(stack, 'ann-token', { name: 'ann', userId: 'user-AbCdEf123456', ttl: '1h' });
  */
 export class PlatformTokenRole extends Resource {
   /** Mount path of the engine. */

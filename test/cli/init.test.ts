@@ -15,10 +15,20 @@ describe('converge init', () => {
     let r = await cliAsync(['init', app], world.env);
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
-    expect(fs.readdirSync(app).sort()).toEqual(['.gitignore', 'README.md', 'cdktf.json', 'jest.config.js', 'main.test.ts', 'main.ts', 'package.json', 'tsconfig.json']);
+    expect(fs.readdirSync(app).sort()).toEqual(['.gitignore', '.npmrc', 'README.md', 'cdktf.json', 'jest.config.js', 'main.test.ts', 'main.ts', 'package.json', 'tsconfig.json']);
     const pkg = JSON.parse(fs.readFileSync(path.join(app, 'package.json'), 'utf8'));
-    const own = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
-    expect(pkg.dependencies['cdk-converge']).toBe(`^${own.version}`);
+    // This converge runs from a checkout: the app depends on that directory, installed as a copy.
+    expect(pkg.dependencies['cdk-converge']).toBe(`file:${fs.realpathSync(ROOT)}`);
+    expect(fs.readFileSync(path.join(app, '.npmrc'), 'utf8')).toMatch(/^install-links=true$/m);
+    expect(r.stdout).toContain(`depending on cdk-converge from the directory ${fs.realpathSync(ROOT)}`);
+    // Every command it prints works through npx (Node 20 itself reads --env-file).
+    const readme = fs.readFileSync(path.join(app, 'README.md'), 'utf8');
+    for (const text of [readme, r.stdout, JSON.stringify(pkg.scripts)]) {
+      expect(text).not.toMatch(/emulator[^\n]*--env-file/);
+      expect(text).toContain('converge emulator --write-env .converge-emulator.env');
+    }
+    expect(readme).toContain('--detach');
+    expect(pkg.scripts.plan).toBe('tsc --noEmit && converge plan');
     expect(JSON.parse(fs.readFileSync(path.join(app, 'cdktf.json'), 'utf8')).app).toBe('npx tsx main.ts');
     linkModules(app);
 
@@ -38,12 +48,36 @@ describe('converge init', () => {
     expect(jest.status).toBe(0);
   }, 120_000);
 
-  test('refuses a directory that is not empty', async () => {
+  test('a directory with other files is fine; a file it would write is never overwritten', async () => {
     const dir = tempDir('converge-init-');
-    fs.writeFileSync(path.join(dir, 'main.ts'), '// mine');
-    const r = await cliAsync(['init', dir], world.env);
+    fs.writeFileSync(path.join(dir, 'notes.txt'), 'mine');
+    let r = await cliAsync(['init', dir], world.env);
+    expect(r.status).toBe(0);
+    expect(fs.readFileSync(path.join(dir, 'notes.txt'), 'utf8')).toBe('mine');
+    expect(fs.existsSync(path.join(dir, 'main.ts'))).toBe(true);
+
+    const other = tempDir('converge-init-');
+    fs.writeFileSync(path.join(other, 'main.ts'), '// mine');
+    fs.writeFileSync(path.join(other, 'README.md'), '# mine');
+    r = await cliAsync(['init', other], world.env);
     expect(r.status).toBe(1);
-    expect(r.stderr).toMatch(/is not empty/);
-    expect(fs.readFileSync(path.join(dir, 'main.ts'), 'utf8')).toBe('// mine');
+    expect(r.stderr).toMatch(/already has README\.md, main\.ts: converge init overwrites no file/);
+    expect(fs.readdirSync(other).sort()).toEqual(['README.md', 'main.ts']);
+    expect(fs.readFileSync(path.join(other, 'main.ts'), 'utf8')).toBe('// mine');
   });
+
+  test('npm run typecheck (run by npm run plan) reports a type error that tsx would not', async () => {
+    const app = path.join(tempDir('converge-init-'), 'typed');
+    expect((await cliAsync(['init', app, '--converge-spec', '^0.1.0'], world.env)).status).toBe(0);
+    expect(fs.existsSync(path.join(app, '.npmrc'))).toBe(false);
+    expect(JSON.parse(fs.readFileSync(path.join(app, 'package.json'), 'utf8')).dependencies['cdk-converge']).toBe('^0.1.0');
+    linkModules(app);
+    const tsc = () => run(process.execPath, [path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '--noEmit', '-p', app], { cwd: app });
+    expect((await tsc()).status).toBe(0);
+    const main = path.join(app, 'main.ts');
+    fs.writeFileSync(main, fs.readFileSync(main, 'utf8').replace(", email: 'ops@example.com'", ''));
+    const r = await tsc();
+    expect(r.status).not.toBe(0);
+    expect(r.stdout).toMatch(/main\.ts.*Property 'email' is missing/s);
+  }, 120_000);
 });

@@ -85,7 +85,8 @@ test('a change that breaks compilation fails the plan with the compile error', a
   const before = specs((st) => http7(st))['web-defaults'].spec;
   const after = specs((st) => new mesh.ServiceDefaults(st, 'web-defaults', { name: 'web', protocol: mesh.MeshProtocol.TCP }))['web-defaults'].spec;
   const res = await run([{ address: 'web-defaults', kind: 'mesh.ServiceDefaults', action: 'update', before, after }]);
-  expect(res.errors).toEqual(['traffic web: the planned change breaks the discovery chain: discovery chain "web" uses a protocol "tcp" that does not permit advanced routing or splitting behavior']);
+  expect(res.errors).toEqual(['traffic web: the planned change breaks the discovery chain: discovery chain "web" uses a protocol "tcp" that does not permit advanced routing or splitting behavior; '
+    + 'service "web" needs an HTTP-family protocol: set protocol: HTTP (or HTTP2, GRPC) on web-defaults (mesh.ServiceDefaults)']);
   const del = await run([{ address: 'web-defaults', kind: 'mesh.ServiceDefaults', action: 'delete', before }]);
   expect(del.errors[0]).toMatch(/breaks the discovery chain/);
 });

@@ -78,7 +78,7 @@ async function applyStack({ desired, saved, opts, t, out, state, clients, interr
   } else {
     plan = await planStack(desired, state, clients, { parallelism: t.parallelism, refresh: opts.refresh !== false, destroy: opts.destroy });
   }
-  renderPlan(plan, out);
+  renderPlan(plan, out, { compact: opts.compact });
   const conflicts = conflictsOf(plan);
   if (conflicts.length) {
     throw new Error(`${conflicts.length} object(s) exist on the API and are not managed by converge; nothing was applied:\n` +

@@ -1,5 +1,9 @@
+import { spawn } from 'child_process';
 import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
 import { Emulator } from '../../emulator/emulator';
+import { isAlive, parseEnvFile, PID_KEY, waitForEnvFile, writeEnvFileAtomically } from '../emulator-env-file';
 import { Output } from '../output';
 
 export interface EmulatorCommandOptions {
@@ -11,7 +15,10 @@ export interface EmulatorCommandOptions {
   readonly faultRate?: string;
   readonly faultRetryAfter?: string;
   readonly faultTimeoutMs?: string;
-  readonly envFile?: string;
+  /** `--write-env FILE` (formerly `--env-file`, which Node 20 reads itself when run through npx). */
+  readonly writeEnv?: string;
+  /** Start in the background and return once the three APIs listen. */
+  readonly detach?: boolean;
   readonly platformEdition?: string;
   readonly platformRateLimit?: string;
   readonly mount?: string[];
@@ -29,6 +36,7 @@ function num(v: string | undefined, flag: string): number | undefined {
 
 /** `converge emulator`: serves the three APIs until SIGINT or SIGTERM. */
 export async function emulatorCommand(opts: EmulatorCommandOptions, out: Output): Promise<number> {
+  if (opts.detach) return detach(opts, out);
   const edition = opts.platformEdition ?? 'hosted';
   if (edition !== 'hosted' && edition !== 'self-hosted') throw new Error(`--platform-edition must be hosted or self-hosted (got ${edition})`);
   const mounts: Record<string, string> = {};
@@ -45,7 +53,8 @@ export async function emulatorCommand(opts: EmulatorCommandOptions, out: Output)
     secretsMounts: mounts, meshDatacenter: opts.meshDatacenter,
     meshDatacenters: opts.meshDatacenters ? opts.meshDatacenters.split(',').filter(Boolean) : undefined, meshTrustDomain: opts.meshTrustDomain,
   });
-  if (opts.envFile) fs.writeFileSync(opts.envFile, emulator.envFile(), { mode: 0o600 });
+  const envText = `${emulator.envFile()}${PID_KEY}=${process.pid}\n`;
+  if (opts.writeEnv) writeEnvFileAtomically(opts.writeEnv, envText);
   process.stdout.write(emulator.envFile());
   out.info(out.c.dim(`# converge emulator running${opts.dataDir ? ` (data in ${opts.dataDir})` : ''}; stop with Ctrl-C`));
   await new Promise<void>((resolve) => {
@@ -54,5 +63,69 @@ export async function emulatorCommand(opts: EmulatorCommandOptions, out: Output)
     process.once('SIGTERM', stop);
   });
   await emulator.stop();
+  // The file describes this emulator only: gone with it, so that nobody sources dead addresses.
+  if (opts.writeEnv && ownsEnvFile(opts.writeEnv)) fs.rmSync(opts.writeEnv, { force: true });
+  return 0;
+}
+
+function ownsEnvFile(file: string): boolean {
+  try {
+    return parseEnvFile(fs.readFileSync(file, 'utf8'))[PID_KEY] === String(process.pid);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * `converge emulator --detach`: the same command in a child process of its own, returned from
+ * once the three APIs listen (its env file written). Prints the `KEY=value` lines, the pid and how
+ * to stop it.
+ */
+async function detach(opts: EmulatorCommandOptions, out: Output): Promise<number> {
+  const file = path.resolve(opts.writeEnv ?? path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'converge-emulator-')), 'emulator.env'));
+  const logFile = opts.dataDir ? path.join(opts.dataDir, 'emulator.log') : path.join(os.tmpdir(), `converge-emulator-${process.pid}.log`);
+  if (opts.dataDir) fs.mkdirSync(opts.dataDir, { recursive: true });
+  fs.rmSync(file, { force: true });
+  const args = process.argv.slice(2).filter((a) => a !== '--detach');
+  if (!opts.writeEnv) args.push('--write-env', file);
+  const log = fs.openSync(logFile, 'a');
+  const child = spawn(process.execPath, [process.argv[1], ...args], { detached: true, stdio: ['ignore', log, log] });
+  fs.closeSync(log);
+  let exited: number | null | undefined;
+  child.once('exit', (code) => { exited = code; });
+  try {
+    await waitForEnvFile(file, 60_000, () => (exited !== undefined
+      ? `the emulator stopped before it was ready (exit ${exited}):\n${fs.readFileSync(logFile, 'utf8').trim()}` : undefined));
+  } catch (e) {
+    if (child.pid && isAlive(child.pid)) process.kill(child.pid, 'SIGTERM');
+    throw e;
+  }
+  child.unref();
+  process.stdout.write(fs.readFileSync(file, 'utf8'));
+  out.info(`# converge emulator running in the background (pid ${child.pid}); env file ${file}, log ${logFile}`);
+  out.info(`# stop it with: converge emulator stop ${file}   (or: kill ${child.pid})`);
+  return 0;
+}
+
+/** `converge emulator wait FILE`: returns once FILE describes a running emulator (or fails after the timeout). */
+export async function emulatorWait(file: string, opts: { timeout?: string }, out: Output): Promise<number> {
+  const seconds = num(opts.timeout, '--timeout') ?? 60;
+  await waitForEnvFile(file, seconds * 1000);
+  out.info(`converge emulator ready (${file})`);
+  return 0;
+}
+
+/** `converge emulator stop FILE`: stops the emulator that wrote FILE and waits until it is gone. */
+export async function emulatorStop(file: string, out: Output): Promise<number> {
+  if (!fs.existsSync(file)) throw new Error(`${file} does not exist: no emulator wrote it, or it has stopped already`);
+  const pid = Number(parseEnvFile(fs.readFileSync(file, 'utf8'))[PID_KEY]);
+  if (!Number.isInteger(pid) || pid <= 0) throw new Error(`${file} names no emulator process (no ${PID_KEY} line)`);
+  if (isAlive(pid)) {
+    process.kill(pid, 'SIGTERM');
+    for (let i = 0; i < 300 && isAlive(pid); i++) await new Promise((r) => setTimeout(r, 100));
+    if (isAlive(pid)) throw new Error(`the emulator (pid ${pid}) did not stop within 30s`);
+  }
+  fs.rmSync(file, { force: true });
+  out.info(`converge emulator stopped (pid ${pid})`);
   return 0;
 }

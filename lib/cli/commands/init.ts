@@ -1,28 +1,33 @@
 import * as fs from 'fs';
 import * as path from 'path';
+import { convergeDependency } from '../install-source';
 import { Output } from '../output';
 
 export interface InitOptions {
   readonly stack?: string;
+  /** The app's dependency on cdk-converge (default: what the running converge was installed from). */
+  readonly convergeSpec?: string;
 }
 
-function ownVersion(): string {
-  const pkg = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', '..', 'package.json'), 'utf8')) as { version: string };
-  return pkg.version;
-}
+const ENV_FILE = '.converge-emulator.env';
 
-/** The files of a new app, by relative path. */
-export function appFiles(name: string, stack: string, version: string): Record<string, string> {
+/**
+ * The files of a new app, by relative path. `convergeSpec` is its dependency on cdk-converge;
+ * `installLinks`: that is a directory, installed as a copy rather than a link (its peers resolve in the app).
+ */
+export function appFiles(name: string, stack: string, convergeSpec: string, installLinks = false): Record<string, string> {
   const pkg = {
     name, version: '0.1.0', private: true,
     scripts: {
       synth: 'tsx main.ts',
-      plan: 'converge plan',
-      apply: 'converge apply',
-      emulator: 'converge emulator --env-file .converge-emulator.env',
+      // The app runs under tsx, which strips types without checking them: plan and apply type-check first.
+      typecheck: 'tsc --noEmit',
+      plan: 'tsc --noEmit && converge plan',
+      apply: 'tsc --noEmit && converge apply',
+      emulator: `converge emulator --write-env ${ENV_FILE}`,
       test: 'jest',
     },
-    dependencies: { 'cdk-converge': `^${version}`, 'cdktf': '^0.21.0', 'constructs': '^10.4.2' },
+    dependencies: { 'cdk-converge': convergeSpec, 'cdktf': '^0.21.0', 'constructs': '^10.4.2' },
     devDependencies: { '@types/jest': '^29.5.14', '@types/node': '^20.19.0', 'jest': '^29.7.0', 'ts-jest': '^29.4.0', 'tsx': '^4.20.0', 'typescript': '~5.9.2' },
   };
   const cdktf = { language: 'typescript', app: 'npx tsx main.ts', output: 'cdktf.out', projectId: name, sendCrashReports: 'false', terraformProviders: [], terraformModules: [] };
@@ -31,11 +36,12 @@ export function appFiles(name: string, stack: string, version: string): Record<s
     include: ['*.ts'],
   };
   return {
+    ...(installLinks ? { '.npmrc': '# cdk-converge comes from a directory: install it as a copy, not a link\ninstall-links=true\n' } : {}),
     'package.json': `${JSON.stringify(pkg, null, 2)}\n`,
     'cdktf.json': `${JSON.stringify(cdktf, null, 2)}\n`,
     'tsconfig.json': `${JSON.stringify(tsconfig, null, 2)}\n`,
     'jest.config.js': "module.exports = { testEnvironment: 'node', testMatch: ['**/*.test.ts'], transform: { '^.+\\\\.ts$': 'ts-jest' } };\n",
-    '.gitignore': 'node_modules/\ncdktf.out/\n.converge/\n.converge-emulator.env\n',
+    '.gitignore': `node_modules/\ncdktf.out/\n.converge/\n${ENV_FILE}\n`,
     'main.ts': `import { App, TerraformStack } from 'cdktf';
 import { Construct } from 'constructs';
 import { platform, secrets, SecretValue } from 'cdk-converge';
@@ -79,12 +85,20 @@ A cdktf app whose constructs converge applies (https://www.npmjs.com/package/cdk
 
 \`\`\`sh
 npm install
-npx converge emulator --env-file .converge-emulator.env &   # the platform, secrets and mesh APIs, locally
-set -a; . ./.converge-emulator.env; set +a
-npx converge plan            # what would change
-npx converge apply           # converge it
+npx converge emulator --write-env ${ENV_FILE} --detach   # the platform, secrets and mesh APIs, locally; returns when ready
+set -a; . ./${ENV_FILE}; set +a
+npm run plan                 # type-check, then: what would change
+npm run apply                # type-check, then converge it
 npm test                     # unit test of the stack's desired state
+npx converge emulator stop ${ENV_FILE}                  # stop the emulator
 \`\`\`
+
+\`npx converge plan\` runs \`main.ts\` under tsx, which does not check types: a mistyped prop then shows
+only as a runtime check. \`npm run plan\` and \`npm run apply\` run \`tsc --noEmit\` first
+(\`npm run typecheck\` alone).
+
+Without \`--detach\`, \`converge emulator --write-env FILE\` runs in the foreground; from another shell,
+\`npx converge emulator wait FILE\` returns once it is ready.
 
 Against the real services, set \`PLATFORM_ADDRESS\`/\`PLATFORM_TOKEN\`, \`SECRETS_ADDR\`/\`SECRETS_TOKEN\`
 and \`MESH_HTTP_ADDR\`/\`MESH_HTTP_TOKEN\` instead.
@@ -99,15 +113,19 @@ converge keeps what it applied in \`.converge/\`, protected by a key it creates 
 /** `converge init [dir]`: a new cdktf app that uses converge, ready to plan against the emulator. */
 export async function initCommand(dir: string | undefined, opts: InitOptions, out: Output): Promise<number> {
   const target = path.resolve(dir ?? '.');
-  if (fs.existsSync(target) && fs.readdirSync(target).filter((f) => f !== '.git').length > 0) {
-    throw new Error(`${target} is not empty: converge init creates a new app in an empty directory`);
-  }
   const name = path.basename(target).toLowerCase().replace(/[^a-z0-9-]+/g, '-').replace(/^-+|-+$/g, '') || 'converge-app';
   const stack = opts.stack ?? 'dev';
   if (!/^[A-Za-z0-9_-]+$/.test(stack)) throw new Error(`--stack "${stack}": letters, digits, - and _ only`);
+  const source = opts.convergeSpec ? { spec: opts.convergeSpec, from: opts.convergeSpec, installLinks: opts.convergeSpec.startsWith('file:') } : convergeDependency();
+  const files = appFiles(name, stack, source.spec, source.installLinks);
+  // Files already there are never overwritten; anything else in the directory is left alone.
+  const existing = Object.keys(files).filter((f) => fs.existsSync(path.join(target, f))).sort();
+  if (existing.length) {
+    throw new Error(`${target} already has ${existing.join(', ')}: converge init overwrites no file (move them away or init another directory)`);
+  }
   fs.mkdirSync(target, { recursive: true });
-  for (const [file, text] of Object.entries(appFiles(name, stack, ownVersion()))) fs.writeFileSync(path.join(target, file), text);
-  out.result(`Created a converge app in ${target} (stack ${stack}).`);
-  out.info('Next: npm install, start the emulator (npx converge emulator --env-file .converge-emulator.env), then npx converge plan.');
+  for (const [file, text] of Object.entries(files)) fs.writeFileSync(path.join(target, file), text, { flag: 'wx' });
+  out.result(`Created a converge app in ${target} (stack ${stack}), depending on cdk-converge from ${source.from}.`);
+  out.info(`Next: npm install; npx converge emulator --write-env ${ENV_FILE} --detach; set -a; . ./${ENV_FILE}; set +a; npm run plan.`);
   return 0;
 }

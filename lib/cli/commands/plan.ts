@@ -16,6 +16,7 @@ export interface PlanCommandOptions extends AppOptions {
   readonly refresh?: boolean;
   readonly destroy?: boolean;
   readonly summary?: string;
+  readonly compact?: boolean;
 }
 
 /** Plans every selected stack. */
@@ -34,7 +35,7 @@ export async function makePlans(opts: PlanCommandOptions, out: Output, operation
 export async function planCommand(opts: PlanCommandOptions, out: Output): Promise<number> {
   const plans = await makePlans(opts, out);
   if (opts.json) out.json(planJson(plans));
-  else plans.forEach((p) => renderPlan(p, out));
+  else plans.forEach((p) => renderPlan(p, out, { compact: opts.compact }));
   if (opts.summary) fs.writeFileSync(opts.summary, renderSummary(plans));
   const conflicts = plans.flatMap(conflictsOf);
   if (conflicts.length) {

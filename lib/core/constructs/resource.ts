@@ -3,6 +3,7 @@ import { TerraformElement, TerraformStack, Token } from 'cdktf';
 import { Construct } from 'constructs';
 import { API_DEFAULTS, ApiProvider, providersOf } from './api-provider';
 import { RemovalPolicy } from './removal-policy';
+import { checkRequiredProps } from './required-props';
 import { SecretValue } from './secret-value';
 import { fqnOfKind, normalizeStructProps, UnknownFieldError } from './struct-shapes';
 import { ValidationError } from './validation';
@@ -61,6 +62,7 @@ export abstract class ConvergeElement extends TerraformElement {
       if (e instanceof UnknownFieldError) throw new ValidationError(this, e.field, e.rule);
       throw e;
     }
+    checkRequiredProps(this, kind, props);
     this.kind = kind;
     this._api = api;
     this._provider = provider;

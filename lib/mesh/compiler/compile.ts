@@ -36,7 +36,7 @@ export interface CompileResult {
   readonly services: string[];
 }
 
-const DEFAULT_CONNECT_TIMEOUT_NS = 5e9;
+export const DEFAULT_CONNECT_TIMEOUT_NS = 5e9;
 const L7 = new Set(['http', 'http2', 'grpc']);
 
 /** Whether a protocol permits routers and splitters. */
