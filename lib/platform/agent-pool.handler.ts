@@ -94,7 +94,8 @@ export const agentPoolHandler: ResourceHandler = {
   async read(ctx, id, desired, prior): Promise<Observed | undefined> {
     // Where to look first and whether the cleanup is asked for: the app's spec, else the last apply's.
     const hint = desired ?? prior?.spec;
-    const found = await locate(ctx, id, hint);
+    // Where the pool was last applied is where it most likely is (the app may be renaming it now).
+    const found = await locate(ctx, id, prior?.spec ?? desired);
     if (!found) return undefined;
     const { pool: p, organization } = found;
     const observed = observedOf(p, organization);

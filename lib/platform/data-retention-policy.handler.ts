@@ -21,6 +21,8 @@ export const dataRetentionPolicyHandler: ResourceHandler = {
   kind: 'platform.DataRetentionPolicy',
   api: 'platform',
   replaceFields: ['organization'],
+  // An organization always has a policy (its own, else the installation's default): a construct takes it over.
+  alwaysExists: true,
 
   naturalId(spec): string | undefined {
     return typeof spec.organization === 'string' ? spec.organization : undefined;

@@ -29,9 +29,11 @@ const p = (path: string, ...capabilities: string[]): PolicyPath => ({ path, capa
  */
 export const SECRETS_POLICY: Record<string, PolicyOf> = {
   // read: metadata, then the current version; create: metadata first (create), then data (the key exists: update).
+  // A create is one data write with cas 0 (`create`: the key does not exist yet); metadata is written
+  // after it (an `update`) only where a metadata prop is not the default.
   'secrets.KvSecret': (s) => [
-    p(`${seg(s.mount)}/metadata/${keyPath(s.path)}`, 'create', 'read', 'update', 'delete'),
-    p(`${seg(s.mount)}/data/${keyPath(s.path)}`, 'read', 'update'),
+    p(`${seg(s.mount)}/metadata/${keyPath(s.path)}`, 'read', 'update', 'delete'),
+    p(`${seg(s.mount)}/data/${keyPath(s.path)}`, 'create', 'read', 'update'),
   ],
   // Destroy writes the defaults back: config has no existence check, so every write is an update.
   'secrets.KvEngineConfig': (s) => [p(`${seg(s.mount)}/config`, 'read', 'update')],

@@ -44,7 +44,8 @@ describe('converge policy', () => {
     const r = await cliAsync(['policy', '--synth-dir', app], world.env);
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
-    expect(r.stdout).toContain('path "secret/metadata/app/db" { capabilities = ["create", "read", "update", "delete"] }');
+    expect(r.stdout).toContain('path "secret/metadata/app/db" { capabilities = ["read", "update", "delete"] }');
+    expect(r.stdout).toContain('path "secret/data/app/db" { capabilities = ["create", "read", "update"] }');
     expect(r.stdout).toContain('path "database/roles/app" { capabilities = ["create", "read", "update", "delete"] }');
     const platformApp = synthApp((st: TerraformStack) => { new AgentPool(st, 'pool', { organization: 'acme', name: 'onprem' }); }, 'plat');
     const p = await cliAsync(['policy', '--synth-dir', platformApp], world.env);

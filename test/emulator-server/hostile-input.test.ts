@@ -219,10 +219,14 @@ test('data files are written owner-only (0600) in an owner-only directory (0700)
     await start({ dataDir });
     expect(await writeSecret('s3cr3t')).toBe(200);
     expect(fs.statSync(dataDir).mode & 0o777).toBe(0o700);
+    // The journal holds the write; a clean stop compacts it into the snapshot.
+    expect(fs.readdirSync(dataDir)).toContain('secrets.journal');
+    await served.stop();
     const files = fs.readdirSync(dataDir);
     expect(files).toContain('secrets.json');
     for (const f of files) expect(fs.statSync(path.join(dataDir, f)).mode & 0o777).toBe(0o600);
   } finally {
+    served = undefined as unknown as ServedApi;
     fs.rmSync(base, { recursive: true, force: true });
   }
 });

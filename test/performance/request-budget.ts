@@ -54,3 +54,16 @@ export const REQUEST_BUDGET: Record<string, { budget: Row; minimum: Row }> = {
     minimum: { planNew: 1, apply: 4, noopPlan: 1, update: 4, destroy: 3 },
   },
 };
+
+/**
+ * Sampled kinds this test does not measure yet (their minimum is in docs/performance.md): each needs
+ * a stack of its own (seeded modules, a PostgreSQL server, a mount per singleton) that this test does
+ * not build. A new kind must be measured here or listed with its reason.
+ */
+export const NOT_MEASURED_YET: Record<string, string> = Object.fromEntries([
+  'platform.DataRetentionPolicy', 'platform.NoCodeModule', 'platform.NoCodeWorkspace', 'secrets.KvEngineConfig',
+  'secrets.TotpKey', 'secrets.PlatformTokenConfig', 'secrets.PlatformTokenRole', 'secrets.MeshTokenConfig',
+  'secrets.MeshTokenRole', 'secrets.PushMfaMethod', 'secrets.DirectoryConfig', 'secrets.DirectoryRole',
+  'secrets.DirectoryLibrarySet', 'secrets.DatabaseConnection', 'secrets.DatabaseRole', 'secrets.DatabaseStaticRole',
+  'mesh.ServiceRouter', 'mesh.ProxyDefaults',
+].map((k) => [k, 'needs a stack of its own (seeded objects, a PostgreSQL server or a mount per singleton); minimum in docs/performance.md']));

@@ -93,7 +93,7 @@ const RETRY_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'UND_ERR_SOC
 /** Counters shared by every client of a run, reported in the final summary. */
 export class HttpStats {
   /** Totals of the whole process (the CLI reports them with CONVERGE_STATS_FILE). */
-  public static readonly process = { requests: 0, retries: 0, byApi: {} as Record<string, number> };
+  public static readonly process = { requests: 0, retries: 0, byApi: {} as Record<string, number>, checksByApi: {} as Record<string, number> };
   public requests = 0;
   public retries = 0;
 }
@@ -145,7 +145,12 @@ export class HttpClient {
     if (!this.options.addressCheck) return Promise.resolve();
     // Sent by the client itself, not by a budgeted view: the check spends no operation's retries.
     const root = this.shared.root;
-    this.shared.checked ??= this.options.addressCheck((r) => root.send(r));
+    const api = this.options.api;
+    this.shared.checked ??= this.options.addressCheck((r) => {
+      // Counted apart too: a fixed cost per run and API, not a request any object needs.
+      HttpStats.process.checksByApi[api] = (HttpStats.process.checksByApi[api] ?? 0) + 1;
+      return root.send(r);
+    });
     return this.shared.checked;
   }
 
