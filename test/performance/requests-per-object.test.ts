@@ -29,7 +29,7 @@ describe('requests per object at the API minimum', () => {
     const s = JSON.parse(fs.readFileSync(stats, 'utf8')) as { byApi: Record<string, number>; checksByApi: Record<string, number> };
     // Each API's address is checked once per run (docs/security.md): a fixed cost, counted apart.
     for (const [api, n] of Object.entries(s.checksByApi)) expect({ api, checks: n }).toEqual({ api, checks: 1 });
-    const byApi = Object.fromEntries(Object.entries(s.byApi).map(([api, n]) => [api, n - (s.checksByApi[api] ?? 0)]).filter(([, n]) => n > 0));
+    const byApi = Object.fromEntries(Object.entries(s.byApi).map(([api, n]) => [api, n - (s.checksByApi[api] ?? 0)]).filter(([, n]) => Number(n) > 0));
     return { r, byApi };
   };
 

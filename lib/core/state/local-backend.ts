@@ -36,28 +36,30 @@ export class LocalBackend implements StateBackend {
     return doc;
   }
 
+  // Asynchronous writes and fsyncs: a synchronous fsync blocked the event loop, so answers of the
+  // requests in flight waited and no further changes could join the next batch (group commit).
   public async append(stack: string, lineage: string, serial: number, changes: RecordChange[]): Promise<void> {
-    const fd = fs.openSync(this.journalFile(stack), 'a', 0o600);
+    const fh = await fs.promises.open(this.journalFile(stack), 'a', 0o600);
     try {
-      fs.writeSync(fd, JSON.stringify({ lineage, serial, changes }) + '\n');
-      fs.fsyncSync(fd);
+      await fh.writeFile(JSON.stringify({ lineage, serial, changes }) + '\n');
+      await fh.sync();
     } finally {
-      fs.closeSync(fd);
+      await fh.close();
     }
   }
 
   public async write(doc: StateDocument): Promise<void> {
     const f = this.stateFile(doc.stack);
-    fs.mkdirSync(path.dirname(f), { recursive: true });
+    await fs.promises.mkdir(path.dirname(f), { recursive: true });
     const tmp = `${f}.${process.pid}.${crypto.randomBytes(4).toString('hex')}.tmp`;
-    const fd = fs.openSync(tmp, 'w', 0o600);
+    const fh = await fs.promises.open(tmp, 'w', 0o600);
     try {
-      fs.writeSync(fd, JSON.stringify(doc));
-      fs.fsyncSync(fd);
+      await fh.writeFile(JSON.stringify(doc));
+      await fh.sync();
     } finally {
-      fs.closeSync(fd);
+      await fh.close();
     }
-    fs.renameSync(tmp, f);
+    await fs.promises.rename(tmp, f);
     // The whole document now holds every journalled change.
     fs.rmSync(this.journalFile(doc.stack), { force: true });
   }
