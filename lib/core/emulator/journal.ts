@@ -104,6 +104,7 @@ export class Journal {
   private position = 0;
   private snapshotBytes = 0;
   private fh?: fs.promises.FileHandle;
+  private opening?: Promise<fs.promises.FileHandle>;
   private closed = false;
 
   private constructor(dir: string, private readonly api: ApiEmulator) {
@@ -143,6 +144,7 @@ export class Journal {
     this.settle();
     await this.fh?.close();
     this.fh = undefined;
+    this.opening = undefined;
   }
 
   /** Starts batches for what changed, up to `MAX_IN_FLIGHT` at once. */
@@ -190,9 +192,12 @@ export class Journal {
   }
 
   private async write(line: Buffer, at: number): Promise<void> {
-    if (!this.fh) this.fh = await fs.promises.open(this.journalFile, fs.constants.O_WRONLY | fs.constants.O_CREAT | DSYNC, 0o600);
-    await this.fh.write(line, 0, line.length, at);
-    if (!DSYNC) await this.fh.datasync();
+    // One handle for the batches written at once (each opening its own leaked all but one).
+    this.opening ??= fs.promises.open(this.journalFile, fs.constants.O_WRONLY | fs.constants.O_CREAT | DSYNC, 0o600)
+      .then((fh) => { this.fh = fh; return fh; });
+    const fh = await this.opening;
+    await fh.write(line, 0, line.length, at);
+    if (!DSYNC) await fh.datasync();
   }
 
   private async drain(): Promise<void> {
@@ -220,6 +225,7 @@ export class Journal {
     await writeDurablyAsync(this.snapshotFile, body);
     await this.fh?.close();
     this.fh = undefined;
+    this.opening = undefined;
     const header = `${JSON.stringify({ snapshot: sha256(body) })}\n`;
     await writeDurablyAsync(this.journalFile, header);
     fsyncDir(path.dirname(this.snapshotFile));
