@@ -152,9 +152,14 @@ export const kvSecretHandler: ResourceHandler = {
       version = (await kv(ctx).write(mount, path, data, 0)).version;
     } catch (e) {
       if (!(e instanceof ApiError && e.status === 400 && e.apiMessages.some((m) => m.includes(CAS_MISMATCH)))) throw e;
-      // The key exists. Only a key whose latest version is deleted (it read as gone) is written on top.
+      // The key exists. Only converge's own key whose latest version was deleted outside it is written
+      // on top; somebody else's key, even with its versions deleted, is never touched.
       const existing = await kv(ctx).readMetadata(mount, path);
       if (!existing || !latestDeleted(existing)) throw concurrentWriter(ctx, mount, path, 0);
+      if (!ctx.recreate) {
+        throw new Error(`${ctx.address}: ${mount}/${path} exists (its latest version is deleted) and is not managed by converge; ` +
+          `not writing on top of it: to manage it, converge import ${ctx.address.split('/').slice(1).join('/') || ctx.address} ${mount}/${path}`);
+      }
       version = await writeWithCas(ctx, mount, path, data, existing.current_version);
     }
     if (!metadataIsDefault(spec)) await kv(ctx).writeMetadata(mount, path, metadataBody(spec));

@@ -56,6 +56,18 @@ describe('ownership: what converge did not create is never overwritten, adopted 
     expect((await secrets('GET', 'secret/data/theirs/db')).status).toBe(200);
   });
 
+  test('a KV key of someone else whose versions are deleted is not written on top of', async () => {
+    expect((await secrets('POST', 'secret/data/theirs/old', { data: { owner: 'someone-else' } })).status).toBe(200);
+    expect((await secrets('DELETE', 'secret/data/theirs/old')).status).toBe(204);
+    const app = synthApp((s) => { new KvSecret(s, 'old', { path: 'theirs/old', data: { owner: 'converge' } }); }, 'own-deleted');
+    const r = await cliAsync(['apply', '--synth-dir', app, '--auto-approve'], world.env);
+    expect(r.status).toBe(1);
+    expect(r.stdout).toMatch(/theirs\/old exists \(its latest version is deleted\) and is not managed by converge/);
+    const meta = (await (await secrets('GET', 'secret/metadata/theirs/old')).json()) as { data: { current_version: number } };
+    expect(meta.data.current_version).toBe(1);
+    expect(Object.keys(stateOf('own-deleted')?.resources ?? {})).toEqual([]);
+  });
+
   test('an organization someone else created is a conflict; adoptExisting takes it over on purpose', async () => {
     expect((await platform('POST', '/organizations', { data: { type: 'organizations', attributes: { name: 'own-theirs', email: 'them@x.io' } } })).status).toBe(201);
     const conflict = synthApp((s) => { new Organization(s, 'org', { name: 'own-theirs', email: 'us@x.io' }); }, 'own-org');

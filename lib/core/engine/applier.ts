@@ -149,7 +149,11 @@ export async function applyPlan(plan: StackPlan, state: StateStore, clients: Api
     const resolved = resolveSpec(r.spec, r.path, lookup, salt);
     if (resolved.hasUnknown) throw new Error(`${r.path}: a referenced value is still unknown`);
     // One retry budget for the whole operation (first attempt, re-read and recovery alike).
-    const ctx: HandlerContext = withRetryBudget({ address: r.path, http: clients.for(r.provider), ...(item.version !== undefined ? { expectedVersion: item.version } : {}) });
+    const ctx: HandlerContext = withRetryBudget({
+      address: r.path, http: clients.for(r.provider),
+      ...(item.version !== undefined ? { expectedVersion: item.version } : {}),
+      ...(item.action === 'create' && prior?.status === 'created' && prior.kind === r.kind ? { recreate: true } : {}),
+    });
     const record = (w: Written, status: 'created' | 'creating' = 'created', extra: Partial<StateRecord> = {}): StateRecord => ({
       kind: r.kind, status, id: w.id, spec: resolved.stored, hmacs: resolved.hmacs, outputs: w.outputs ?? {},
       ...(w.sensitiveOutputs && Object.keys(w.sensitiveOutputs).length ? { sensitiveOutputs: encrypt(JSON.stringify(w.sensitiveOutputs)) } : {}),

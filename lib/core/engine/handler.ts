@@ -17,6 +17,11 @@ export interface HandlerContext {
    * this one, so that a writer after the plan is never overwritten. Undefined when the plan saw none.
    */
   readonly expectedVersion?: number;
+  /**
+   * A create of an object converge managed that was deleted outside it: what remains under its
+   * identity (a KV key whose versions are deleted) is converge's, and may be written on top of.
+   */
+  readonly recreate?: boolean;
 }
 
 /** An object as the API returns it, shaped like the spec. */
