@@ -78,14 +78,16 @@ test('read gives delete_version_after in the canonical form, whatever spec it is
   expect((await kvSecretHandler.read(ctx, 'secret/app/db'))?.fields.deleteVersionAfter).toBe('1h');
 });
 
-test('a soft-deleted or destroyed latest version reads as gone; create writes a new version on top', async () => {
+test('a soft-deleted or destroyed latest version reads as gone; re-creating converge\'s own key writes a new version on top', async () => {
   const s = spec();
   await kvSecretHandler.create(ctx, s);
   await kv.deleteLatest('secret', 'app/db');
   expect(await kvSecretHandler.read(ctx, 'secret/app/db', s)).toBeUndefined();
   await kv.destroyVersions('secret', 'app/db', [1]);
   expect(await kvSecretHandler.read(ctx, 'secret/app/db', s)).toBeUndefined();
-  const w = await kvSecretHandler.create(ctx, s);
+  // Not converge's (no recreate): refused, nothing written.
+  await expect(kvSecretHandler.create(ctx, s)).rejects.toThrow(/is not managed by converge; not writing on top of it/);
+  const w = await kvSecretHandler.create({ ...ctx, recreate: true }, s);
   expect(w.outputs).toEqual({ version: 2 });
   expect((await kvSecretHandler.read(ctx, 'secret/app/db', s))?.fields.data).toEqual(s.data);
 });
