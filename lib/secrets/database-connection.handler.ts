@@ -1,7 +1,7 @@
 import { FieldChange, HandlerContext, Observed, ResourceHandler, Spec, Written } from '../core/engine/handler';
 import { DatabaseClient, DbConnectionInput } from './client/database-client';
-import { apiPathImportId, secretsClient, splitApiPath, touchedFields } from './db-dir-util';
 import { stringSet } from '../core/string-set';
+import { pathImportId, secretsClient, splitApiPath, touchedFields } from './engine-util';
 
 function client(ctx: HandlerContext): DatabaseClient {
   return new DatabaseClient(secretsClient(ctx), ctx.address);
@@ -37,7 +37,7 @@ export const databaseConnectionHandler: ResourceHandler = {
   destroyWarning: 'deletes the database connection: its roles stop issuing credentials, and a root password rotated by the service is lost with it (only the service knew it)',
 
   naturalId: (spec) => `${spec.mount}/config/${spec.name}`,
-  importId: (id) => apiPathImportId(id, 'config', 'database/config/app-db'),
+  importId: (id) => pathImportId(id, 'config', 'database/config/app-db'),
 
   async read(ctx, id): Promise<Observed | undefined> {
     const { mount, name } = splitApiPath(id, 'config');

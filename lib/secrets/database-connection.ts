@@ -2,9 +2,8 @@ import { Construct } from 'constructs';
 import { Resource, ResourceProps } from '../core/constructs/resource';
 import { SecretValue } from '../core/constructs/secret-value';
 import { check } from '../core/constructs/validation';
-import { checkObjectName, checkStringList } from './db-dir-util';
 import { checkMount } from './kv-validation';
-import { checkOptBoolean, checkOptString } from './prop-checks';
+import { checkOptBoolean, checkOptString, checkSegmentName, checkStringList } from './prop-checks';
 import { SecretsProvider } from './provider';
 import { stringSet } from '../core/string-set';
 
@@ -107,7 +106,7 @@ export class DatabaseConnection extends Resource {
     this.name = props.name;
     this.props = props;
     checkMount(this, this.mount);
-    checkObjectName(this, 'name', props.name);
+    checkSegmentName(this, 'name', props.name);
     checkOptString(this, 'username', props.username);
     checkOptBoolean(this, 'verifyConnection', props.verifyConnection);
     check(typeof props.connectionUrl === 'string' && props.connectionUrl.length > 0, this, 'connectionUrl', 'must not be empty');

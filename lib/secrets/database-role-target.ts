@@ -1,8 +1,8 @@
 import { Construct } from 'constructs';
 import { check } from '../core/constructs/validation';
 import type { DatabaseConnection } from './database-connection';
-import { checkObjectName } from './db-dir-util';
 import { checkMount } from './kv-validation';
+import { checkSegmentName } from './prop-checks';
 
 /** The connection name and mount of a role: from `connection` when given, else the props. */
 export function roleTarget(scope: Construct, props: { mount?: string; dbName?: string; connection?: DatabaseConnection }):
@@ -14,7 +14,7 @@ export function roleTarget(scope: Construct, props: { mount?: string; dbName?: s
   check(!(props.connection && props.mount && props.mount !== props.connection.mount), scope, 'mount',
     `"${props.mount}" differs from the mount of \`connection\` ("${props.connection?.mount}")`);
   check(dbName !== '', scope, 'dbName', 'is required (or give `connection`)');
-  checkObjectName(scope, 'dbName', dbName);
+  checkSegmentName(scope, 'dbName', dbName);
   checkMount(scope, mount);
   if (props.connection) scope.node.addDependency(props.connection);
   return { mount, dbName };

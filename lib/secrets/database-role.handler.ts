@@ -1,7 +1,7 @@
 import { HandlerContext, Observed, ResourceHandler, Spec, Written } from '../core/engine/handler';
 import { DatabaseClient, DbRoleInput } from './client/database-client';
-import { apiPathImportId, secretsClient, splitApiPath } from './db-dir-util';
 import { normalDuration } from '../core/duration';
+import { pathImportId, secretsClient, splitApiPath } from './engine-util';
 
 function client(ctx: HandlerContext): DatabaseClient {
   return new DatabaseClient(secretsClient(ctx), ctx.address);
@@ -34,7 +34,7 @@ export const databaseRoleHandler: ResourceHandler = {
   destroyWarning: 'deletes the role: no new credentials are issued (credentials already issued live until their lease ends)',
 
   naturalId: (spec) => `${spec.mount}/roles/${spec.name}`,
-  importId: (id) => apiPathImportId(id, 'roles', 'database/roles/app'),
+  importId: (id) => pathImportId(id, 'roles', 'database/roles/app'),
 
   async read(ctx, id): Promise<Observed | undefined> {
     const { mount, name } = splitApiPath(id, 'roles');

@@ -3,9 +3,9 @@ import { Resource, ResourceProps } from '../core/constructs/resource';
 import { check } from '../core/constructs/validation';
 import { DatabaseConnection } from './database-connection';
 import { roleTarget } from './database-role-target';
-import { checkObjectName, checkSeconds, checkStringList } from './db-dir-util';
 import { SecretsProvider } from './provider';
 import { normalDurationString } from '../core/duration';
+import { checkSeconds, checkSegmentName, checkStringList } from './prop-checks';
 
 /** The kind of credential a database role issues. */
 export enum DatabaseCredentialType {
@@ -109,7 +109,7 @@ export class DatabaseRole extends Resource {
     super(scope, id, 'secrets.DatabaseRole', 'secrets', props, props.provider);
     this.props = props;
     this.name = props.name;
-    checkObjectName(this, 'name', props.name);
+    checkSegmentName(this, 'name', props.name);
     ({ mount: this.mount, dbName: this.dbName } = roleTarget(this, props));
     const ttl = checkSeconds(this, 'defaultTtl', props.defaultTtl ?? '0s');
     const max = checkSeconds(this, 'maxTtl', props.maxTtl ?? '0s');

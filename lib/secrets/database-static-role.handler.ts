@@ -1,7 +1,7 @@
 import { HandlerContext, Observed, ResourceHandler, Spec, Written } from '../core/engine/handler';
 import { DatabaseClient } from './client/database-client';
-import { apiPathImportId, secretsClient, splitApiPath } from './db-dir-util';
 import { normalDuration } from '../core/duration';
+import { pathImportId, secretsClient, splitApiPath } from './engine-util';
 
 function client(ctx: HandlerContext): DatabaseClient {
   return new DatabaseClient(secretsClient(ctx), ctx.address);
@@ -30,7 +30,7 @@ export const databaseStaticRoleHandler: ResourceHandler = {
   destroyWarning: 'deletes the static role: the service stops rotating the user\'s password; the database user itself stays and must be cleaned up by hand',
 
   naturalId: (spec) => `${spec.mount}/static-roles/${spec.name}`,
-  importId: (id) => apiPathImportId(id, 'static-roles', 'database/static-roles/app'),
+  importId: (id) => pathImportId(id, 'static-roles', 'database/static-roles/app'),
 
   async read(ctx, id): Promise<Observed | undefined> {
     const { mount, name } = splitApiPath(id, 'static-roles');

@@ -4,9 +4,9 @@ import { check } from '../core/constructs/validation';
 import { DatabaseConnection } from './database-connection';
 import { DatabaseCredentialType } from './database-role';
 import { roleTarget } from './database-role-target';
-import { checkObjectName, checkSeconds, checkStringList } from './db-dir-util';
 import { SecretsProvider } from './provider';
 import { normalDurationString } from '../core/duration';
+import { checkSeconds, checkSegmentName, checkStringList } from './prop-checks';
 
 /** The shortest rotation period the service accepts. */
 const MIN_ROTATION_PERIOD = 5;
@@ -78,7 +78,7 @@ export class DatabaseStaticRole extends Resource {
     super(scope, id, 'secrets.DatabaseStaticRole', 'secrets', props, props.provider);
     this.props = props;
     this.name = props.name;
-    checkObjectName(this, 'name', props.name);
+    checkSegmentName(this, 'name', props.name);
     ({ mount: this.mount, dbName: this.dbName } = roleTarget(this, props));
     check(typeof props.username === 'string' && props.username.length > 0, this, 'username', 'must not be empty');
     checkSeconds(this, 'rotationPeriod', props.rotationPeriod, MIN_ROTATION_PERIOD);

@@ -1,7 +1,7 @@
 import { FieldChange, HandlerContext, Observed, ResourceHandler, Spec, Written } from '../core/engine/handler';
 import { DirectoryClient, DirectoryConfigInput } from './client/directory-client';
-import { secretsClient, touchedFields } from './db-dir-util';
 import { normalDuration } from '../core/duration';
+import { secretsClient, touchedFields } from './engine-util';
 
 function client(ctx: HandlerContext): DirectoryClient {
   return new DirectoryClient(secretsClient(ctx), ctx.address);

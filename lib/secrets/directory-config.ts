@@ -2,9 +2,8 @@ import { Construct } from 'constructs';
 import { Resource, ResourceProps } from '../core/constructs/resource';
 import { SecretValue } from '../core/constructs/secret-value';
 import { check, checkInt } from '../core/constructs/validation';
-import { checkSeconds } from './db-dir-util';
 import { checkMount } from './kv-validation';
-import { checkOptBoolean, checkOptString } from './prop-checks';
+import { checkOptBoolean, checkOptString, checkSeconds } from './prop-checks';
 import { SecretsProvider } from './provider';
 import { normalDurationString } from '../core/duration';
 

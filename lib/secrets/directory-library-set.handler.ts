@@ -1,8 +1,8 @@
 import { HandlerContext, Observed, ResourceHandler, Spec, Written } from '../core/engine/handler';
 import { DirectoryClient } from './client/directory-client';
-import { apiPathImportId, secretsClient, splitApiPath } from './db-dir-util';
 import { normalDuration } from '../core/duration';
 import { stringSet } from '../core/string-set';
+import { pathImportId, secretsClient, splitApiPath } from './engine-util';
 
 function client(ctx: HandlerContext): DirectoryClient {
   return new DirectoryClient(secretsClient(ctx), ctx.address);
@@ -26,7 +26,7 @@ export const directoryLibrarySetHandler: ResourceHandler = {
   destroyWarning: 'deletes the library set (refused by the service while an account is checked out): its accounts can no longer be checked out',
 
   naturalId: (spec) => `${spec.mount}/library/${spec.name}`,
-  importId: (id) => apiPathImportId(id, 'library', 'directory/library/ops'),
+  importId: (id) => pathImportId(id, 'library', 'directory/library/ops'),
 
   async read(ctx, id): Promise<Observed | undefined> {
     const { mount, name } = splitApiPath(id, 'library');

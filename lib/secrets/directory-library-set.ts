@@ -1,10 +1,9 @@
 import { Construct } from 'constructs';
 import { Resource, ResourceProps } from '../core/constructs/resource';
 import { check } from '../core/constructs/validation';
-import { checkObjectName, checkSeconds } from './db-dir-util';
 import { DirectoryConfig } from './directory-config';
 import { checkMount } from './kv-validation';
-import { checkOptBoolean } from './prop-checks';
+import { checkOptBoolean, checkSeconds, checkSegmentName } from './prop-checks';
 import { SecretsProvider } from './provider';
 import { normalDurationString } from '../core/duration';
 import { stringSet } from '../core/string-set';
@@ -70,7 +69,7 @@ export class DirectoryLibrarySet extends Resource {
     check(!(props.config && props.mount && props.mount !== props.config.mount), this, 'mount',
       `"${props.mount}" differs from the mount of \`config\` ("${props.config?.mount}")`);
     checkMount(this, this.mount);
-    checkObjectName(this, 'name', props.name);
+    checkSegmentName(this, 'name', props.name);
     check(Array.isArray(props.serviceAccountNames) && props.serviceAccountNames.length > 0, this, 'serviceAccountNames',
       'must name at least one service account');
     props.serviceAccountNames.forEach((a, i) => check(typeof a === 'string' && a.length > 0 && !a.includes(','), this,

@@ -1,7 +1,7 @@
 import { HandlerContext, Observed, ResourceHandler, Spec, Written } from '../core/engine/handler';
 import { DirectoryClient } from './client/directory-client';
-import { apiPathImportId, secretsClient, splitApiPath } from './db-dir-util';
 import { normalDuration } from '../core/duration';
+import { pathImportId, secretsClient, splitApiPath } from './engine-util';
 
 function client(ctx: HandlerContext): DirectoryClient {
   return new DirectoryClient(secretsClient(ctx), ctx.address);
@@ -23,7 +23,7 @@ export const directoryRoleHandler: ResourceHandler = {
   destroyWarning: 'deletes the role: the service stops managing the account\'s password (the account stays in the directory with its last password)',
 
   naturalId: (spec) => `${spec.mount}/roles/${spec.name}`,
-  importId: (id) => apiPathImportId(id, 'roles', 'directory/roles/app'),
+  importId: (id) => pathImportId(id, 'roles', 'directory/roles/app'),
 
   async read(ctx, id): Promise<Observed | undefined> {
     const { mount, name } = splitApiPath(id, 'roles');

@@ -1,11 +1,11 @@
 import { Construct } from 'constructs';
 import { Resource, ResourceProps } from '../core/constructs/resource';
 import { check } from '../core/constructs/validation';
-import { checkObjectName, checkSeconds } from './db-dir-util';
 import { DirectoryConfig } from './directory-config';
 import { checkMount } from './kv-validation';
 import { SecretsProvider } from './provider';
 import { normalDurationString } from '../core/duration';
+import { checkSeconds, checkSegmentName } from './prop-checks';
 
 /** Props of a directory engine role (`{mount}/roles/<name>`). */
 export interface DirectoryRoleProps extends ResourceProps {
@@ -54,7 +54,7 @@ export class DirectoryRole extends Resource {
     check(!(props.config && props.mount && props.mount !== props.config.mount), this, 'mount',
       `"${props.mount}" differs from the mount of \`config\` ("${props.config?.mount}")`);
     checkMount(this, this.mount);
-    checkObjectName(this, 'name', props.name);
+    checkSegmentName(this, 'name', props.name);
     check(typeof props.serviceAccountName === 'string' && props.serviceAccountName.length > 0, this, 'serviceAccountName', 'must not be empty');
     if (props.ttl !== undefined) checkSeconds(this, 'ttl', props.ttl);
     if (props.config) this.node.addDependency(props.config);

@@ -1,6 +1,8 @@
 /** Importing this module registers every secrets handler (the CLI imports it). */
 import { registerDataSource, registerResource } from '../core/engine/registry';
-import { kvSecretDataHandler, kvSecretSubkeysHandler, totpKeyInfoHandler } from './data-sources.handler';
+import { kvSecretDataHandler } from './kv-secret-data.handler';
+import { kvSecretSubkeysHandler } from './kv-secret-subkeys.handler';
+import { totpKeyInfoHandler } from './totp-key-info.handler';
 import { meshTokenConfigHandler } from './mesh-token-config.handler';
 import { meshTokenRoleHandler } from './mesh-token-role.handler';
 import { platformTokenConfigHandler } from './platform-token-config.handler';

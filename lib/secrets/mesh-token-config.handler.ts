@@ -1,8 +1,8 @@
 import { HandlerContext, Observed, ResourceHandler, Spec, Written } from '../core/engine/handler';
 import { MeshTokenClient } from './client/mesh-token-client';
-import { secretsOf } from './engine-handler-util';
+import { secretsClient } from './engine-util';
 
-const client = (ctx: HandlerContext) => new MeshTokenClient(secretsOf(ctx), ctx.address);
+const client = (ctx: HandlerContext) => new MeshTokenClient(secretsClient(ctx), ctx.address);
 
 /**
  * Every write sends the whole configuration, token included: a write without a token makes

@@ -1,11 +1,11 @@
 import { HandlerContext, Observed, ResourceHandler, Spec, Written } from '../core/engine/handler';
 import { MeshRoleInput, MeshTokenClient } from './client/mesh-token-client';
 import { durationSeconds } from '../core/constructs/validation';
-import { pathImportId, secretsOf, splitPathId } from './engine-handler-util';
 import { normalDuration } from '../core/duration';
 import { stringSet } from '../core/string-set';
+import { pathImportId, secretsClient, splitPathId } from './engine-util';
 
-const client = (ctx: HandlerContext) => new MeshTokenClient(secretsOf(ctx), ctx.address);
+const client = (ctx: HandlerContext) => new MeshTokenClient(secretsClient(ctx), ctx.address);
 
 /** The API parameters of the fields the spec holds (the construct kept only those of its mesh version). */
 function body(spec: Spec): MeshRoleInput {

@@ -1,9 +1,9 @@
 import { HandlerContext, Observed, ResourceHandler, Spec, Written } from '../core/engine/handler';
 import { ApiError } from '../core/http/api-error';
 import { PlatformTokenClient } from './client/platform-token-client';
-import { secretsOf, touched } from './engine-handler-util';
+import { secretsClient, touchedFields } from './engine-util';
 
-const client = (ctx: HandlerContext) => new PlatformTokenClient(secretsOf(ctx), ctx.address);
+const client = (ctx: HandlerContext) => new PlatformTokenClient(secretsClient(ctx), ctx.address);
 
 async function write(ctx: HandlerContext, spec: Spec, sendToken: boolean): Promise<Written> {
   const mount = spec.mount as string;
@@ -34,7 +34,7 @@ export const platformTokenConfigHandler: ResourceHandler = {
   },
 
   create: (ctx, spec) => write(ctx, spec, true),
-  update: (ctx, _id, spec, changes) => write(ctx, spec, touched(changes).has('token')),
+  update: (ctx, _id, spec, changes) => write(ctx, spec, touchedFields(changes).has('token')),
 
   async delete(ctx, id) {
     try {

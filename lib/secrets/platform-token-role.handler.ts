@@ -1,9 +1,9 @@
 import { HandlerContext, Observed, ResourceHandler, Spec, Written } from '../core/engine/handler';
 import { PlatformTokenClient } from './client/platform-token-client';
-import { pathImportId, secretsOf, splitPathId } from './engine-handler-util';
 import { normalDuration } from '../core/duration';
+import { pathImportId, secretsClient, splitPathId } from './engine-util';
 
-const client = (ctx: HandlerContext) => new PlatformTokenClient(secretsOf(ctx), ctx.address);
+const client = (ctx: HandlerContext) => new PlatformTokenClient(secretsClient(ctx), ctx.address);
 
 async function write(ctx: HandlerContext, spec: Spec): Promise<Written> {
   await client(ctx).writeRole(spec.mount as string, spec.name as string, {

@@ -1,5 +1,5 @@
 import { Construct } from 'constructs';
-import { check } from '../core/constructs/validation';
+import { check, checkDuration } from '../core/constructs/validation';
 import { SecretValue } from '../core/constructs/secret-value';
 
 /**
@@ -47,4 +47,18 @@ export function checkOptStringArray(scope: Construct, field: string, v: unknown)
   if (v === undefined) return;
   check(Array.isArray(v), scope, field, `must be a list of strings (got ${describe(v)})`);
   (v as unknown[]).forEach((x, i) => check(typeof x === 'string', scope, `${field}[${i}]`, `must be a string (got ${describe(x)})`));
+}
+
+/** A whole-second duration string (`"1h"`, `"90s"`, `"3600"`), at least `min` seconds; answers the seconds. */
+export function checkSeconds(scope: Construct, field: string, value: string, min = 0): number {
+  check(typeof value === 'string', scope, field, `must be a duration string such as "1h" (got ${Array.isArray(value) ? 'a list' : typeof value})`);
+  const s = checkDuration(scope, field, value, min)!;
+  check(Number.isInteger(s), scope, field, `"${value}" must be a whole number of seconds (the service keeps seconds)`);
+  return s;
+}
+
+/** A list of non-empty strings. */
+export function checkStringList(scope: Construct, field: string, list: readonly string[]): void {
+  check(Array.isArray(list), scope, field, 'must be a list of strings');
+  list.forEach((s, i) => check(typeof s === 'string' && s.trim() !== '', scope, `${field}[${i}]`, 'must be a non-empty string'));
 }

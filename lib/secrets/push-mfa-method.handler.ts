@@ -1,8 +1,8 @@
 import { Candidate, HandlerContext, Observed, ResourceHandler, Spec } from '../core/engine/handler';
 import { PushMfaClient, PushMfaMethodInput } from './client/push-mfa-client';
-import { secretsOf } from './engine-handler-util';
+import { secretsClient } from './engine-util';
 
-const client = (ctx: HandlerContext) => new PushMfaClient(secretsOf(ctx), ctx.address);
+const client = (ctx: HandlerContext) => new PushMfaClient(secretsClient(ctx), ctx.address);
 const PREFIX = 'identity/mfa/method/pushmfa/';
 
 /** Every write carries the keys: the service requires them on each write. */

@@ -1,12 +1,12 @@
 import { Observed, ResourceHandler, Spec, Written } from '../core/engine/handler';
 import { TotpClient } from './client/totp-client';
-import { pathImportId, secretsOf, splitPathId } from './engine-handler-util';
+import { pathImportId, secretsClient, splitPathId } from './engine-util';
 
 const FIELDS = ['mount', 'name', 'generate', 'issuer', 'accountName', 'algorithm', 'digits', 'period', 'skew', 'keySize',
   'exported', 'qrSize', 'key', 'url'];
 
 async function write(ctx: Parameters<ResourceHandler['create']>[0], spec: Spec): Promise<Written> {
-  const totp = new TotpClient(secretsOf(ctx), ctx.address);
+  const totp = new TotpClient(secretsClient(ctx), ctx.address);
   const mount = spec.mount as string;
   const name = spec.name as string;
   const common = {
@@ -47,7 +47,7 @@ export const totpKeyHandler: ResourceHandler = {
 
   async read(ctx, id): Promise<Observed | undefined> {
     const at = splitPathId(id, 'keys')!;
-    const k = await new TotpClient(secretsOf(ctx), ctx.address).readKey(at.mount, at.name);
+    const k = await new TotpClient(secretsClient(ctx), ctx.address).readKey(at.mount, at.name);
     if (!k) return undefined;
     return {
       fields: {
@@ -63,6 +63,6 @@ export const totpKeyHandler: ResourceHandler = {
 
   async delete(ctx, id) {
     const at = splitPathId(id, 'keys')!;
-    await new TotpClient(secretsOf(ctx), ctx.address).deleteKey(at.mount, at.name);
+    await new TotpClient(secretsClient(ctx), ctx.address).deleteKey(at.mount, at.name);
   },
 };
