@@ -4,8 +4,8 @@
 import { RemovalPolicy } from '../lib';
 import { MeshProtocol } from '../lib/mesh/mesh-types';
 import { ServiceDefaults } from '../lib/mesh/service-defaults';
-import { Organization } from '../lib/platform/organization';
-import { KvSecret } from '../lib/secrets/kv-secret';
+import { Organization } from '../lib/platform/organization/organization';
+import { KvSecret } from '../lib/secrets/kv/kv-secret';
 import { cliAsync, startWorld, synthApp } from '../test/support/harness';
 
 async function main(): Promise<void> {

@@ -8,7 +8,7 @@ const crypto = require('crypto');
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
-const { Emulator } = require('../dist/emulator/emulator.js');
+const { Emulator } = require('../dist/bundled-emulator/bundled-emulator.js');
 
 const root = path.resolve(__dirname, '..');
 const cli = path.join(root, 'bin', 'converge');

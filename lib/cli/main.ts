@@ -2,8 +2,8 @@ import * as fs from 'fs';
 import { Command, Option } from 'commander';
 import { PLAN_FORMAT_VERSION } from '../core/engine/plan-model';
 import { HttpStats } from '../core/http/http-client';
-import { generateKey } from '../core/secrets/state-key';
-import './register-kinds';
+import { generateKey } from '../core/crypto/state-key';
+import { registerAllKinds } from '../kinds';
 import { applyCommand } from './commands/apply';
 import { bridgeApply, bridgeDestroy } from './commands/bridge';
 import { emulatorCommand, emulatorStop, emulatorWait } from './commands/emulator';
@@ -161,6 +161,7 @@ export function buildProgram(): Command {
 }
 
 export async function main(argv: string[]): Promise<void> {
+  registerAllKinds();
   await buildProgram().parseAsync(argv);
 }
 

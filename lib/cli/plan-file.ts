@@ -2,7 +2,7 @@ import * as crypto from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
 import { PLAN_FORMAT_VERSION, StackPlan } from '../core/engine/plan-model';
-import { authenticate, verifyAuthentication } from '../core/secrets/state-key';
+import { authenticate, verifyAuthentication } from '../core/crypto/state-key';
 
 /** A saved plan: exactly what apply will do, and the state it was made against. No secret is in it. */
 export interface SavedPlan {

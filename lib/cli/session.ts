@@ -1,5 +1,5 @@
 import { ApiClients } from '../core/engine/api-clients';
-import { stateKey } from '../core/secrets/state-key';
+import { stateKey } from '../core/crypto/state-key';
 import { StateBackend } from '../core/state/state-model';
 import { StateStore } from '../core/state/state-store';
 import { Interrupts } from './interrupts';

@@ -1,10 +1,10 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { DesiredStack } from '../core/model';
-import { convergeDir } from '../core/secrets/state-key';
+import { convergeDir } from '../core/crypto/state-key';
 import { LocalBackend } from '../core/state/local-backend';
 import { StateBackend } from '../core/state/state-model';
-import { newSynthSealKey } from '../core/secrets/synth-seal';
+import { newSynthSealKey } from '../core/crypto/synth-seal';
 import { findAppConfig, readSynthDir, runApp } from '../core/synth/read-synth';
 
 /** Options shared by the commands that read the app. */

@@ -80,3 +80,6 @@ export function isSecretRef(v: unknown): v is SecretRef {
 export function isAttrRef(v: unknown): v is AttrRef {
   return typeof v === 'object' && v !== null && '$ref' in v && 'attr' in v;
 }
+
+/** Data source kinds `lookup:<kind>` read an existing object of a resource kind (`Organization.fromName`). */
+export const LOOKUP_PREFIX = 'lookup:';

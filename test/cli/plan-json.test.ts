@@ -1,8 +1,8 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { RemovalPolicy, SecretValue } from '../../lib';
-import { Organization } from '../../lib/platform/organization';
-import { KvSecret } from '../../lib/secrets/kv-secret';
+import { Organization } from '../../lib/platform/organization/organization';
+import { KvSecret } from '../../lib/secrets/kv/kv-secret';
 import { cliAsync, ROOT, startWorld, synthApp, TestWorld } from '../support/harness';
 import { validate } from '../support/json-schema';
 

@@ -1,6 +1,6 @@
 import { SecretValue } from '../../lib';
 import * as mesh from '../../lib/mesh';
-import { KvSecret } from '../../lib/secrets/kv-secret';
+import { KvSecret } from '../../lib/secrets/kv/kv-secret';
 import { cliAsync, startWorld, synthApp, TestWorld } from '../support/harness';
 
 // The plan as a newcomer reads it: a created secret is "(sensitive)", a zero the API fills in shows

@@ -1,11 +1,11 @@
 import * as path from 'path';
 import { TerraformStack } from 'cdktf';
 import { SecretValue } from '../../lib/core/constructs/secret-value';
-import { AgentPool } from '../../lib/platform/agent-pool';
-import { DatabaseConnection } from '../../lib/secrets/database-connection';
-import { DatabaseRole } from '../../lib/secrets/database-role';
-import { KvSecret } from '../../lib/secrets/kv-secret';
-import { TotpKey } from '../../lib/secrets/totp-key';
+import { AgentPool } from '../../lib/platform/agent-pool/agent-pool';
+import { DatabaseConnection } from '../../lib/secrets/database/database-connection';
+import { DatabaseRole } from '../../lib/secrets/database/database-role';
+import { KvSecret } from '../../lib/secrets/kv/kv-secret';
+import { TotpKey } from '../../lib/secrets/totp/totp-key';
 import { cliAsync, startWorld, synthApp, TestWorld } from '../support/harness';
 
 // `converge policy` prints the smallest secrets-service policy a stack needs; a token holding exactly

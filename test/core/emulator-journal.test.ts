@@ -1,7 +1,7 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { ServedApi } from '../../lib/core/emulator/server';
+import { ServedApi } from '../../lib/core/emulator-kit/server';
 import { MeshEmulator } from '../../lib/mesh/emulator/mesh-emulator';
 import { PlatformEmulator } from '../../lib/platform/emulator/platform-emulator';
 import { SecretsEmulator } from '../../lib/secrets/emulator/secrets-emulator';

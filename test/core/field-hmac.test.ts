@@ -1,6 +1,6 @@
 import { resolveSpec, UNKNOWN } from '../../lib/core/engine/resolve-spec';
-import { fieldHmac, newSalt } from '../../lib/core/secrets/field-hmac';
-import { hmac } from '../../lib/core/secrets/state-key';
+import { fieldHmac, newSalt } from '../../lib/core/crypto/field-hmac';
+import { hmac } from '../../lib/core/crypto/state-key';
 
 process.env.CONVERGE_STATE_KEY ??= 'a'.repeat(64);
 

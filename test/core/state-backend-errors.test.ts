@@ -1,5 +1,5 @@
 import { PostgresBackend } from '../../lib/core/state/postgres-backend';
-import { Organization } from '../../lib/platform/organization';
+import { Organization } from '../../lib/platform/organization/organization';
 import { cliAsync, startWorld, synthApp } from '../support/harness';
 
 // Errors of the PostgreSQL state backend say they come from the state backend (and where), never the password.

@@ -3,7 +3,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { spawn, spawnSync } from 'child_process';
 import { assertAcyclic } from '../../lib/core/engine/graph';
-import { decrypt, encrypt } from '../../lib/core/secrets/state-key';
+import { decrypt, encrypt } from '../../lib/core/crypto/state-key';
 import { LocalBackend } from '../../lib/core/state/local-backend';
 import { LockedError } from '../../lib/core/state/state-model';
 import { StateStore } from '../../lib/core/state/state-store';

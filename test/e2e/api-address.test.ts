@@ -4,8 +4,8 @@ import { AddressInfo } from 'net';
 import * as path from 'path';
 import { MeshProtocol } from '../../lib/mesh/mesh-types';
 import { ServiceDefaults } from '../../lib/mesh/service-defaults';
-import { Organization } from '../../lib/platform/organization';
-import { KvSecret } from '../../lib/secrets/kv-secret';
+import { Organization } from '../../lib/platform/organization/organization';
+import { KvSecret } from '../../lib/secrets/kv/kv-secret';
 import { allFiles, cliAsync, startWorld, synthApp, TestWorld } from '../support/harness';
 
 // Each API's address is checked once per run before any 404 is trusted as "absent": a wrong

@@ -1,7 +1,7 @@
 import { RemovalPolicy } from '../../lib';
 import * as mesh from '../../lib/mesh';
-import { Organization } from '../../lib/platform/organization';
-import { OrganizationEntitlements } from '../../lib/platform/organization-entitlements';
+import { Organization } from '../../lib/platform/organization/organization';
+import { OrganizationEntitlements } from '../../lib/platform/organization/organization-entitlements';
 import { cliAsync, startWorld, synthApp, TestWorld } from '../support/harness';
 
 // Issue 12 §3: the order of an apply follows the change, not only the references.

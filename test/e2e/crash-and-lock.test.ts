@@ -1,7 +1,7 @@
 import { spawn } from 'child_process';
 import { RemovalPolicy } from '../../lib';
-import { Organization } from '../../lib/platform/organization';
-import { KvSecret } from '../../lib/secrets/kv-secret';
+import { Organization } from '../../lib/platform/organization/organization';
+import { KvSecret } from '../../lib/secrets/kv/kv-secret';
 import { CLI, cliAsync, startWorld, synthApp, TestWorld } from '../support/harness';
 
 const N = 60;

@@ -1,5 +1,5 @@
 import { SecretValue } from '../../lib';
-import { KvSecret } from '../../lib/secrets/kv-secret';
+import { KvSecret } from '../../lib/secrets/kv/kv-secret';
 import { countingProxy, CountingProxy } from '../support/counting-proxy';
 import { allFiles, cliAsync, startWorld, synthApp, TestWorld } from '../support/harness';
 

@@ -1,8 +1,8 @@
 import { RemovalPolicy } from '../../lib';
 import { MeshProtocol } from '../../lib/mesh/mesh-types';
 import { ServiceDefaults } from '../../lib/mesh/service-defaults';
-import { Organization } from '../../lib/platform/organization';
-import { KvSecret } from '../../lib/secrets/kv-secret';
+import { Organization } from '../../lib/platform/organization/organization';
+import { KvSecret } from '../../lib/secrets/kv/kv-secret';
 import { cliAsync, startWorld, synthApp, TestWorld } from '../support/harness';
 
 // 20 % of requests fail: 429 with Retry-After, 500, 503, timeouts, connections dropped before

@@ -1,8 +1,8 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { RemovalPolicy, SecretValue } from '../../lib';
-import { Organization } from '../../lib/platform/organization';
-import { KvSecret } from '../../lib/secrets/kv-secret';
+import { Organization } from '../../lib/platform/organization/organization';
+import { KvSecret } from '../../lib/secrets/kv/kv-secret';
 import { cliAsync, startWorld, synthApp, TestWorld } from '../support/harness';
 
 // End to end through the real CLI (dist/) against the emulator over HTTP.

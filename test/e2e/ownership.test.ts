@@ -1,10 +1,10 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { RemovalPolicy, SecretValue } from '../../lib';
-import { AgentPool } from '../../lib/platform/agent-pool';
-import { OAuthClient, VcsServiceProvider } from '../../lib/platform/oauth-client';
-import { Organization } from '../../lib/platform/organization';
-import { KvSecret } from '../../lib/secrets/kv-secret';
+import { AgentPool } from '../../lib/platform/agent-pool/agent-pool';
+import { OAuthClient, VcsServiceProvider } from '../../lib/platform/oauth-client/oauth-client';
+import { Organization } from '../../lib/platform/organization/organization';
+import { KvSecret } from '../../lib/secrets/kv/kv-secret';
 import { allFiles, cliAsync, startWorld, synthApp, TestWorld } from '../support/harness';
 
 // Issue 12 §1: converge changes and deletes only what it created or was told to import.

@@ -1,9 +1,9 @@
 import * as path from 'path';
 import { SecretValue } from '../../lib';
-import { OAuthClient, VcsServiceProvider } from '../../lib/platform/oauth-client';
-import { KvSecret } from '../../lib/secrets/kv-secret';
-import { KvSecretData } from '../../lib/secrets/kv-secret-data';
-import { TotpKey } from '../../lib/secrets/totp-key';
+import { OAuthClient, VcsServiceProvider } from '../../lib/platform/oauth-client/oauth-client';
+import { KvSecret } from '../../lib/secrets/kv/kv-secret';
+import { KvSecretData } from '../../lib/secrets/kv/kv-secret-data';
+import { TotpKey } from '../../lib/secrets/totp/totp-key';
 import { allFiles, cliAsync, startWorld, synthApp, TestWorld } from '../support/harness';
 
 // Issue 12 §2: apply does what the plan showed, with the values the plan saw.

@@ -1,6 +1,6 @@
 import { spawn } from 'child_process';
 import { Client } from 'pg';
-import { KvSecret } from '../../lib/secrets/kv-secret';
+import { KvSecret } from '../../lib/secrets/kv/kv-secret';
 import { CLI, cliAsync, startWorld, synthApp, TestWorld } from '../support/harness';
 import { startPostgres, TestPostgres } from '../support/postgres';
 

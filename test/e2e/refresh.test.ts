@@ -1,4 +1,4 @@
-import { KvSecret } from '../../lib/secrets/kv-secret';
+import { KvSecret } from '../../lib/secrets/kv/kv-secret';
 import { cliAsync, startWorld, synthApp, TestWorld } from '../support/harness';
 
 describe('refresh', () => {

@@ -1,7 +1,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { SecretValue } from '../../lib';
-import { KvSecret } from '../../lib/secrets/kv-secret';
+import { KvSecret } from '../../lib/secrets/kv/kv-secret';
 import { allFiles, cliAsync, startWorld, synthApp, TestWorld } from '../support/harness';
 
 // A planted secret must never appear in synth output, state, plan output, saved plans or logs.

@@ -1,7 +1,7 @@
 import * as crypto from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
-import { KvSecret } from '../../lib/secrets/kv-secret';
+import { KvSecret } from '../../lib/secrets/kv/kv-secret';
 import { cliAsync, startWorld, synthApp, TestWorld } from '../support/harness';
 
 const newKey = () => crypto.randomBytes(32).toString('hex');

@@ -3,8 +3,8 @@ import * as path from 'path';
 import { App, TerraformStack } from 'cdktf';
 import { RemovalPolicy, SecretValue } from '../../lib';
 import * as mesh from '../../lib/mesh';
-import { OAuthClient, VcsServiceProvider } from '../../lib/platform/oauth-client';
-import { KvSecret } from '../../lib/secrets/kv-secret';
+import { OAuthClient, VcsServiceProvider } from '../../lib/platform/oauth-client/oauth-client';
+import { KvSecret } from '../../lib/secrets/kv/kv-secret';
 import { cliAsync, startWorld, synthApp, tempDir, TestWorld } from '../support/harness';
 
 // Issue 12 §3 (replace) and §4: what state remembers. Through the real CLI (dist/) against the emulator over HTTP.

@@ -1,6 +1,6 @@
 import * as fs from 'fs';
 import * as path from 'path';
-import { KvSecret } from '../../lib/secrets/kv-secret';
+import { KvSecret } from '../../lib/secrets/kv/kv-secret';
 import { cliAsync, startWorld, synthApp, TestWorld } from '../support/harness';
 import { startPostgres, TestPostgres } from '../support/postgres';
 

@@ -2,7 +2,7 @@ import { spawn } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
 import { SecretValue, TerraformBridge } from '../../lib';
-import { KvSecret } from '../../lib/secrets/kv-secret';
+import { KvSecret } from '../../lib/secrets/kv/kv-secret';
 import { CLI, startWorld, synthApp, tempDir, TestWorld } from '../support/harness';
 
 // No Terraform binary here: the test plays Terraform's part. It reads the provisioners from the

@@ -7,8 +7,8 @@ import * as path from 'path';
 import { MeshProtocol } from '../../lib/mesh/mesh-types';
 import { ServiceDefaults } from '../../lib/mesh/service-defaults';
 import { PlatformProvider } from '../../lib/platform/provider';
-import { KvSecret } from '../../lib/secrets/kv-secret';
-import { Organization } from '../../lib/platform/organization';
+import { KvSecret } from '../../lib/secrets/kv/kv-secret';
+import { Organization } from '../../lib/platform/organization/organization';
 import { cliAsync, startWorld, synthApp, tempDir, TestWorld } from '../support/harness';
 
 /** A private CA, a server certificate for localhost and a client certificate, made with the openssl CLI. */

@@ -1,13 +1,13 @@
 import { registeredKinds } from '../../lib/core/engine/registry';
-import '../../lib/platform/handlers';
-import '../../lib/secrets/handlers';
-import '../../lib/mesh/handlers';
 import { cliAsync, synthApp, tempDir } from '../support/harness';
 import {
   buildMixedStack, countSamples, KIND_SAMPLES, PLANTED_ENV, sampleCounts, sampleEmulatorArgs, seedSampleWorld,
 } from '../support/kind-samples';
 import { startPostgres } from '../support/postgres';
 import { EmulatorProcess, torture } from '../support/torture';
+import { registerAllKinds } from '../../lib/kinds';
+
+registerAllKinds();
 
 // The long run is `npx tsx scripts/torture.ts --rounds 50` (docs/reliability.md); here a smaller stack and fewer rounds.
 const SCALE = 0.5;

@@ -4,7 +4,7 @@
  * keep-alive connections, possibly pipelined), booleans as Go's ParseBool reads them, and the
  * platform's clients follow `links.next` exactly as given.
  */
-import { ServedApi } from '../../lib/core/emulator/server';
+import { ServedApi } from '../../lib/core/emulator-kit/server';
 import { MeshEmulator } from '../../lib/mesh/emulator/mesh-emulator';
 import { PlatformEmulator } from '../../lib/platform/emulator/platform-emulator';
 import { SecretsEmulator } from '../../lib/secrets/emulator/secrets-emulator';

@@ -1,5 +1,5 @@
-import { jsonTooDeep } from '../../lib/core/emulator/body';
-import { RequestFramer } from '../../lib/core/emulator/request-framer';
+import { jsonTooDeep } from '../../lib/core/emulator-kit/body';
+import { RequestFramer } from '../../lib/core/emulator-kit/request-framer';
 
 /** Feeds `input` to a fresh framer in pieces of `size` bytes; returns the output and the events seen. */
 function run(input: string, size: number): { out: string; events: string[] } {

@@ -4,8 +4,10 @@ import { HandlerContext, PriorRecord, Spec } from '../../lib/core/engine/handler
 import { dataSourceHandler, registeredKinds, registeredPlanHooks, resourceHandler } from '../../lib/core/engine/registry';
 import { HttpClient } from '../../lib/core/http/http-client';
 import * as mesh from '../../lib/mesh';
-import '../../lib/mesh/handlers';
 import { MGMT, serveMesh, Served } from './emulator/helpers';
+import { registerAllKinds } from '../../lib/kinds';
+
+registerAllKinds();
 
 let s: Served;
 let http: HttpClient;

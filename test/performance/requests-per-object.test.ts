@@ -2,8 +2,8 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { RemovalPolicy } from '../../lib';
 import * as mesh from '../../lib/mesh';
-import { Organization } from '../../lib/platform/organization';
-import { KvSecret } from '../../lib/secrets/kv-secret';
+import { Organization } from '../../lib/platform/organization/organization';
+import { KvSecret } from '../../lib/secrets/kv/kv-secret';
 import { cliAsync, startWorld, synthApp, TestWorld } from '../support/harness';
 
 // Issue 14: each operation costs the fewest requests the API allows (docs/performance.md has the table).

@@ -1,4 +1,4 @@
-import { AgentPool } from '../../lib/platform/agent-pool';
+import { AgentPool } from '../../lib/platform/agent-pool/agent-pool';
 import { cliAsync, startWorld, synthApp, TestWorld } from '../support/harness';
 
 // Through the real CLI against the emulator: an agent pool whose organization changes is replaced.

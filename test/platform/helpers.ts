@@ -1,6 +1,6 @@
 import { request } from 'undici';
 import { HttpClient } from '../../lib/core/http/http-client';
-import { ServedApi } from '../../lib/core/emulator/server';
+import { ServedApi } from '../../lib/core/emulator-kit/server';
 import { PlatformEmulator, PlatformEmulatorOptions } from '../../lib/platform/emulator/platform-emulator';
 
 export const ADMIN_TOKEN = 'admin-token-for-tests';

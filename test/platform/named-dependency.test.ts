@@ -1,8 +1,8 @@
 import { App, TerraformStack } from 'cdktf';
 import { ConvergeTesting, SecretValue } from '../../lib';
-import { AgentPool } from '../../lib/platform/agent-pool';
-import { OAuthClient, VcsServiceProvider } from '../../lib/platform/oauth-client';
-import { Organization } from '../../lib/platform/organization';
+import { AgentPool } from '../../lib/platform/agent-pool/agent-pool';
+import { OAuthClient, VcsServiceProvider } from '../../lib/platform/oauth-client/oauth-client';
+import { Organization } from '../../lib/platform/organization/organization';
 
 // Naming an organization by its name orders the construct after the Organization construct of that name.
 test('constructs that name an organization depend on it, without an explicit dependency', () => {

@@ -1,4 +1,4 @@
-import { NoCodeModule } from '../../lib/platform/no-code-module';
+import { NoCodeModule } from '../../lib/platform/no-code/no-code-module';
 import { cliAsync, startWorld, synthApp, TestWorld } from '../support/harness';
 
 // A no-code module without `versionPin` leaves the pin to the server ("the latest version when

@@ -1,7 +1,9 @@
 import { HandlerContext } from '../../lib/core/engine/handler';
 import { resourceHandler } from '../../lib/core/engine/registry';
-import '../../lib/platform/handlers';
 import { admin, handlerContext, PlatformFixture, seedOrg } from './helpers';
+import { registerAllKinds } from '../../lib/kinds';
+
+registerAllKinds();
 
 const handler = resourceHandler('platform.OAuthClient');
 let fx: PlatformFixture;

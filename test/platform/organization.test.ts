@@ -2,7 +2,7 @@ import { App, TerraformStack } from 'cdktf';
 import { ConvergeTesting } from '../../lib/core/constructs/testing';
 import { RemovalPolicy } from '../../lib/core/constructs/removal-policy';
 import { CollaboratorAuthPolicy, ExecutionMode, Organization, OrganizationEntitlements, PlatformProvider } from '../../lib/platform';
-import { ORGANIZATION_FIELDS } from '../../lib/platform/organization.handler';
+import { ORGANIZATION_FIELDS } from '../../lib/platform/organization/organization.handler';
 import { camelCase } from '../../lib/platform/client/jsonapi';
 import { defaultValue, ORGANIZATION_BODY } from './spec-tables';
 

@@ -1,8 +1,8 @@
 import { SecretValue } from '../../lib';
-import { AgentPool } from '../../lib/platform/agent-pool';
-import { NoCodeModule } from '../../lib/platform/no-code-module';
-import { NoCodeWorkspace, VariableCategory } from '../../lib/platform/no-code-workspace';
-import { OAuthClient, VcsServiceProvider } from '../../lib/platform/oauth-client';
+import { AgentPool } from '../../lib/platform/agent-pool/agent-pool';
+import { NoCodeModule } from '../../lib/platform/no-code/no-code-module';
+import { NoCodeWorkspace, VariableCategory } from '../../lib/platform/no-code/no-code-workspace';
+import { OAuthClient, VcsServiceProvider } from '../../lib/platform/oauth-client/oauth-client';
 import { allFiles, cliAsync, startWorld, synthApp, TestWorld } from '../support/harness';
 
 // Through the real CLI (dist/) against the emulator: the issue-3 constructs, and the no-code upgrade sequence.

@@ -1,7 +1,9 @@
 import { HandlerContext } from '../../lib/core/engine/handler';
 import { dataSourceHandler, resourceHandler } from '../../lib/core/engine/registry';
-import '../../lib/platform/handlers';
 import { admin, handlerContext, PlatformFixture } from './helpers';
+import { registerAllKinds } from '../../lib/kinds';
+
+registerAllKinds();
 
 const handler = resourceHandler('platform.DataRetentionPolicy');
 const prior = (id: string, s: Record<string, unknown>) => ({ id, spec: s, outputs: {} });

@@ -1,8 +1,8 @@
 import { SecretValue } from '../../lib';
-import { DataRetentionPolicy } from '../../lib/platform/data-retention-policy';
-import { NoCodeModule } from '../../lib/platform/no-code-module';
-import { NoCodeWorkspace } from '../../lib/platform/no-code-workspace';
-import { OAuthClient, VcsServiceProvider } from '../../lib/platform/oauth-client';
+import { DataRetentionPolicy } from '../../lib/platform/organization/data-retention-policy';
+import { NoCodeModule } from '../../lib/platform/no-code/no-code-module';
+import { NoCodeWorkspace } from '../../lib/platform/no-code/no-code-workspace';
+import { OAuthClient, VcsServiceProvider } from '../../lib/platform/oauth-client/oauth-client';
 import { cliAsync, startWorld, synthApp, TestWorld } from '../support/harness';
 
 // The spec's remaining rows through the real CLI against the emulator (self-hosted edition, for the

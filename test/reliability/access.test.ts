@@ -1,9 +1,9 @@
 import { TerraformStack } from 'cdktf';
-import { Emulator } from '../../lib/emulator/emulator';
+import { Emulator } from '../../lib/bundled-emulator/bundled-emulator';
 import { MeshProtocol } from '../../lib/mesh/mesh-types';
 import { ServiceDefaults } from '../../lib/mesh/service-defaults';
-import { Organization } from '../../lib/platform/organization';
-import { KvSecret } from '../../lib/secrets/kv-secret';
+import { Organization } from '../../lib/platform/organization/organization';
+import { KvSecret } from '../../lib/secrets/kv/kv-secret';
 import { cliAsync, startWorld, synthApp, TestWorld } from '../support/harness';
 import { allEndpoints, ApiName, authHeaders, Endpoint, fill, send } from './endpoints';
 

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { Emulator } from '../../lib/emulator/emulator';
+import { Emulator } from '../../lib/bundled-emulator/bundled-emulator';
 import { acceptable, allEndpoints, ApiName, Endpoint, fill, paramCount, send } from './endpoints';
 
 // Property-based tests of every emulator endpoint with malformed input: never a crash or a 5xx

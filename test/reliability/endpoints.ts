@@ -1,7 +1,7 @@
 import * as fs from 'fs';
 import * as http from 'http';
 import * as path from 'path';
-import { Emulator } from '../../lib/emulator/emulator';
+import { Emulator } from '../../lib/bundled-emulator/bundled-emulator';
 
 /**
  * Every endpoint of the three emulated APIs, for the fuzz and access tests: platform and mesh from

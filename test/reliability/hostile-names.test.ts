@@ -2,16 +2,16 @@ import * as http from 'http';
 import { AddressInfo } from 'net';
 import fc from 'fast-check';
 import { encodePath, HttpClient } from '../../lib/core/http/http-client';
-import { Emulator } from '../../lib/emulator/emulator';
+import { Emulator } from '../../lib/bundled-emulator/bundled-emulator';
 import { MeshClient } from '../../lib/mesh/client/mesh-client';
 import { PlatformClient } from '../../lib/platform/client/platform-client';
-import { DatabaseClient } from '../../lib/secrets/client/database-client';
-import { DirectoryClient } from '../../lib/secrets/client/directory-client';
-import { KvClient } from '../../lib/secrets/client/kv-client';
-import { MeshTokenClient } from '../../lib/secrets/client/mesh-token-client';
-import { PlatformTokenClient } from '../../lib/secrets/client/platform-token-client';
-import { PushMfaClient } from '../../lib/secrets/client/push-mfa-client';
-import { TotpClient } from '../../lib/secrets/client/totp-client';
+import { DatabaseClient } from '../../lib/secrets/database/database-client';
+import { DirectoryClient } from '../../lib/secrets/directory/directory-client';
+import { KvClient } from '../../lib/secrets/kv/kv-client';
+import { MeshTokenClient } from '../../lib/secrets/mesh-token/mesh-token-client';
+import { PlatformTokenClient } from '../../lib/secrets/platform-token/platform-token-client';
+import { PushMfaClient } from '../../lib/secrets/push-mfa/push-mfa-client';
+import { TotpClient } from '../../lib/secrets/totp/totp-client';
 import { SecretsClient } from '../../lib/secrets/client/secrets-client';
 
 // Hostile names and paths (`..`, encoded slashes, unicode, very long strings) in the clients' URL

@@ -3,11 +3,11 @@ import { ConvergeElement } from '../../lib/core/constructs/resource';
 import { SecretValue } from '../../lib/core/constructs/secret-value';
 import { registeredKinds } from '../../lib/core/engine/registry';
 import * as mesh from '../../lib/mesh';
-import '../../lib/mesh/handlers';
 import * as platform from '../../lib/platform';
-import '../../lib/platform/handlers';
 import * as secrets from '../../lib/secrets';
-import '../../lib/secrets/handlers';
+import { registerAllKinds } from '../../lib/kinds';
+
+registerAllKinds();
 
 /**
  * Valid and invalid props of every construct kind, for the property-based tests. A generic driver

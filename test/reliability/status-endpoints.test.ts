@@ -1,4 +1,4 @@
-import { Emulator } from '../../lib/emulator/emulator';
+import { Emulator } from '../../lib/bundled-emulator/bundled-emulator';
 
 // The endpoints real clients call first (and converge's address check): platform ping, secrets
 // health, mesh leader, each answered without a token as the real services answer them; and an

@@ -1,4 +1,4 @@
-import { ServedApi } from '../../lib/core/emulator/server';
+import { ServedApi } from '../../lib/core/emulator-kit/server';
 import { SecretsEmulator } from '../../lib/secrets/emulator/secrets-emulator';
 
 export const ROOT_TOKEN = 'root-token-for-tests';

@@ -1,15 +1,15 @@
 import { App, TerraformStack } from 'cdktf';
 import { ConvergeTesting } from '../../lib/core/constructs/testing';
 import { SecretValue } from '../../lib/core/constructs/secret-value';
-import { KvSecretData } from '../../lib/secrets/kv-secret-data';
-import { KvSecretSubkeys } from '../../lib/secrets/kv-secret-subkeys';
-import { MeshScheme, MeshTokenConfig } from '../../lib/secrets/mesh-token-config';
-import { MeshTokenRole, MeshTokenType } from '../../lib/secrets/mesh-token-role';
-import { PlatformTokenConfig } from '../../lib/secrets/platform-token-config';
-import { PlatformTokenRole } from '../../lib/secrets/platform-token-role';
-import { PushMfaMethod } from '../../lib/secrets/push-mfa-method';
-import { TotpAlgorithm, TotpKey } from '../../lib/secrets/totp-key';
-import { TotpKeyInfo } from '../../lib/secrets/totp-key-info';
+import { KvSecretData } from '../../lib/secrets/kv/kv-secret-data';
+import { KvSecretSubkeys } from '../../lib/secrets/kv/kv-secret-subkeys';
+import { MeshScheme, MeshTokenConfig } from '../../lib/secrets/mesh-token/mesh-token-config';
+import { MeshTokenRole, MeshTokenType } from '../../lib/secrets/mesh-token/mesh-token-role';
+import { PlatformTokenConfig } from '../../lib/secrets/platform-token/platform-token-config';
+import { PlatformTokenRole } from '../../lib/secrets/platform-token/platform-token-role';
+import { PushMfaMethod } from '../../lib/secrets/push-mfa/push-mfa-method';
+import { TotpAlgorithm, TotpKey } from '../../lib/secrets/totp/totp-key';
+import { TotpKeyInfo } from '../../lib/secrets/totp/totp-key-info';
 
 const stack = () => new TerraformStack(new App(), 'test');
 const spec = (s: TerraformStack, id: string) => ConvergeTesting.desiredState(s).resources[id];

@@ -1,17 +1,19 @@
 import { authenticator } from 'otplib';
-import { ServedApi } from '../../lib/core/emulator/server';
+import { ServedApi } from '../../lib/core/emulator-kit/server';
 import { HandlerContext, Spec } from '../../lib/core/engine/handler';
 import { dataSourceHandler, registeredKinds, resourceHandler } from '../../lib/core/engine/registry';
 import { HttpClient } from '../../lib/core/http/http-client';
 import { PlatformEmulator } from '../../lib/platform/emulator/platform-emulator';
-import { KvClient } from '../../lib/secrets/client/kv-client';
-import { PlatformTokenClient } from '../../lib/secrets/client/platform-token-client';
-import { PushMfaClient } from '../../lib/secrets/client/push-mfa-client';
+import { KvClient } from '../../lib/secrets/kv/kv-client';
+import { PlatformTokenClient } from '../../lib/secrets/platform-token/platform-token-client';
+import { PushMfaClient } from '../../lib/secrets/push-mfa/push-mfa-client';
 import { SecretsClient } from '../../lib/secrets/client/secrets-client';
-import { TotpClient } from '../../lib/secrets/client/totp-client';
-import '../../lib/secrets/handlers';
+import { TotpClient } from '../../lib/secrets/totp/totp-client';
 import { MGMT, serveMesh } from '../mesh/emulator/helpers';
 import { call, ROOT_TOKEN, startSecrets } from './emulator-helpers';
+import { registerAllKinds } from '../../lib/kinds';
+
+registerAllKinds();
 
 let served: ServedApi;
 let http: HttpClient;

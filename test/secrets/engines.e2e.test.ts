@@ -1,14 +1,14 @@
 import { TerraformStack } from 'cdktf';
 import { SecretValue } from '../../lib/core/constructs/secret-value';
-import { KvSecret } from '../../lib/secrets/kv-secret';
-import { KvSecretData } from '../../lib/secrets/kv-secret-data';
-import { MeshTokenConfig } from '../../lib/secrets/mesh-token-config';
-import { MeshTokenRole } from '../../lib/secrets/mesh-token-role';
-import { PlatformTokenConfig } from '../../lib/secrets/platform-token-config';
-import { PlatformTokenRole } from '../../lib/secrets/platform-token-role';
-import { PushMfaMethod } from '../../lib/secrets/push-mfa-method';
-import { TotpKey } from '../../lib/secrets/totp-key';
-import { TotpKeyInfo } from '../../lib/secrets/totp-key-info';
+import { KvSecret } from '../../lib/secrets/kv/kv-secret';
+import { KvSecretData } from '../../lib/secrets/kv/kv-secret-data';
+import { MeshTokenConfig } from '../../lib/secrets/mesh-token/mesh-token-config';
+import { MeshTokenRole } from '../../lib/secrets/mesh-token/mesh-token-role';
+import { PlatformTokenConfig } from '../../lib/secrets/platform-token/platform-token-config';
+import { PlatformTokenRole } from '../../lib/secrets/platform-token/platform-token-role';
+import { PushMfaMethod } from '../../lib/secrets/push-mfa/push-mfa-method';
+import { TotpKey } from '../../lib/secrets/totp/totp-key';
+import { TotpKeyInfo } from '../../lib/secrets/totp/totp-key-info';
 import { cliAsync, startWorld, synthApp, TestWorld } from '../support/harness';
 
 // End to end through the real CLI (dist/) against the bundled emulator: TOTP, platform-token,

@@ -1,7 +1,7 @@
 import { TerraformStack } from 'cdktf';
 import { SecretValue } from '../../lib/core/constructs/secret-value';
-import { MeshTokenConfig } from '../../lib/secrets/mesh-token-config';
-import { MeshTokenRole, MeshTokenType } from '../../lib/secrets/mesh-token-role';
+import { MeshTokenConfig } from '../../lib/secrets/mesh-token/mesh-token-config';
+import { MeshTokenRole, MeshTokenType } from '../../lib/secrets/mesh-token/mesh-token-role';
 import { cliAsync, startWorld, synthApp, TestWorld } from '../support/harness';
 
 // Through the CLI against an emulated mesh 1.10: a role with the parameters of that version is

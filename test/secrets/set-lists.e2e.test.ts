@@ -1,4 +1,4 @@
-import { MeshTokenRole } from '../../lib/secrets/mesh-token-role';
+import { MeshTokenRole } from '../../lib/secrets/mesh-token/mesh-token-role';
 import { cliAsync, startWorld, synthApp, TestWorld } from '../support/harness';
 
 // Lists the service keeps as sets are sent once each and compared as sets, through the CLI (the other

@@ -4,7 +4,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { App, TerraformStack } from 'cdktf';
-import { Emulator, EmulatorOptions } from '../../lib/emulator/emulator';
+import { Emulator, EmulatorOptions } from '../../lib/bundled-emulator/bundled-emulator';
 
 export const ROOT = path.resolve(__dirname, '../..');
 

@@ -2,7 +2,7 @@ import { spawn } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { Emulator } from '../../emulator/emulator';
+import { Emulator } from '../../bundled-emulator/bundled-emulator';
 import { isAlive, parseEnvFile, PID_KEY, waitForEnvFile, writeEnvFileAtomically } from '../emulator-env-file';
 import { Output } from '../output';
 

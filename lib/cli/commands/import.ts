@@ -4,7 +4,7 @@ import { sensitiveOutputsOf } from '../../core/engine/planner';
 import { resourceHandler } from '../../core/engine/registry';
 import { ResolvedSpec, resolveSpec, SensitiveValue, UNKNOWN } from '../../core/engine/resolve-spec';
 import { isSecretRef } from '../../core/model';
-import { fieldHmac, newSalt } from '../../core/secrets/field-hmac';
+import { fieldHmac, newSalt } from '../../core/crypto/field-hmac';
 import { Output } from '../output';
 import { tuning, withLockedState } from '../session';
 import { AppOptions, loadStacks, selectStacks } from '../workspace';

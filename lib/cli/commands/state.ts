@@ -1,4 +1,4 @@
-import { decrypt } from '../../core/secrets/state-key';
+import { decrypt } from '../../core/crypto/state-key';
 import { StateStore } from '../../core/state/state-store';
 import { Output } from '../output';
 import { tuning, withLockedState } from '../session';

@@ -5,9 +5,11 @@ import { API_DEFAULTS, ApiProvider, providersOf } from './api-provider';
 import { RemovalPolicy } from './removal-policy';
 import { checkRequiredProps } from './required-props';
 import { SecretValue } from './secret-value';
+import { attrNumber, attrOfToken, attrString } from './attr-token';
 import { fqnOfKind, normalizeStructProps, UnknownFieldError } from './struct-shapes';
 import { ValidationError } from './validation';
 import { DESIRED_FORMAT, DesiredResource, isAttrRef } from '../model';
+import { KindSchema, renderSpec, validateProps } from '../schema';
 
 /** Props every converge resource accepts. */
 export interface ResourceProps {
@@ -63,6 +65,12 @@ export abstract class ConvergeElement extends TerraformElement {
       throw e;
     }
     checkRequiredProps(this, kind, props);
+    const schema = this._schema();
+    if (schema) {
+      if (schema.kind !== kind) throw new Error(`${this.node.path}: the construct's kind ${kind} is not its schema's (${schema.kind})`);
+      validateProps(this, schema.fields, props ?? {});
+    }
+    this._props = props ?? {};
     this.kind = kind;
     this._api = api;
     this._provider = provider;
@@ -72,6 +80,17 @@ export abstract class ConvergeElement extends TerraformElement {
     const list = stackElements.get(stack) ?? [];
     list.push(this);
     stackElements.set(stack, list);
+  }
+
+  /** The props as given (normalised to camelCase keys), which the schema renders. @internal */
+  protected readonly _props: Record<string, any>;
+
+  /**
+   * The kind's one declaration of its fields (`lib/core/schema`): when a construct has one, its props
+   * are checked against it and its spec rendered from it. @internal
+   */
+  protected _schema(): KindSchema | undefined {
+    return undefined;
   }
 
   /** @internal */
@@ -99,8 +118,22 @@ export abstract class ConvergeElement extends TerraformElement {
     return { $ref: this.address, attr, $stack: TerraformStack.of(this).node.path };
   }
 
-  /** The spec: JSON, with `SecretValue`s and references as leaves. @internal */
-  protected abstract _renderSpec(): Record<string, any>;
+  /** A string attribute of this construct, known once applied (a token the reconciler resolves). @internal */
+  public _attrString(attr: string): string {
+    return attrString(this._attrRef(attr));
+  }
+
+  /** A number attribute of this construct, known once applied (a token the reconciler resolves). @internal */
+  public _attrNumber(attr: string): number {
+    return attrNumber(this._attrRef(attr));
+  }
+
+  /** The spec: JSON, with `SecretValue`s and references as leaves; by default the schema's rendering of the props. @internal */
+  protected _renderSpec(): Record<string, any> {
+    const schema = this._schema();
+    if (!schema) throw new Error(`${this.node.path}: ${this.kind} has neither a schema nor its own rendering`);
+    return renderSpec(schema.fields, this._props);
+  }
 
   /** @internal */
   protected _isDataSource(): boolean {
@@ -226,11 +259,15 @@ function toPlainJson(v: unknown, path: string, field: string): unknown {
   if (v instanceof SecretValue) return v.toJSON();
   if (typeof v === 'string') {
     if (Token.isUnresolved(v)) {
+      const ref = attrOfToken(v, `${path}: ${field || 'a field'}`);
+      if (ref) return ref;
       throw new Error(`${path}: ${field || 'a field'} refers to a Terraform attribute (a token); converge resolves only references between converge constructs`);
     }
     return v;
   }
   if (typeof v === 'number' && Token.isUnresolved(v)) {
+    const ref = attrOfToken(v, `${path}: ${field || 'a field'}`);
+    if (ref) return ref;
     throw new Error(`${path}: ${field || 'a field'} refers to a Terraform attribute (a token); converge resolves only references between converge constructs`);
   }
   if (Array.isArray(v)) return v.map((x, i) => toPlainJson(x, path, `${field}[${i}]`));

@@ -1,4 +1,4 @@
-import { sealForSynth } from '../secrets/synth-seal';
+import { sealForSynth } from '../crypto/synth-seal';
 
 /**
  * A secret input. It is synthesized as where to find it (an environment variable, a file),

@@ -5,7 +5,7 @@ import type { Resource as NullResource } from '@cdktf/provider-null/lib/resource
 import { Lazy, TerraformStack } from 'cdktf';
 import { Construct, IConstruct } from 'constructs';
 import { ConvergeElement } from './resource';
-import { decrypt, hmac } from '../secrets/state-key';
+import { decrypt, hmac } from '../crypto/state-key';
 
 /** Props of a {@link TerraformBridge}. */
 export interface TerraformBridgeProps {

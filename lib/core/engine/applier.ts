@@ -1,6 +1,6 @@
 import { DesiredResource } from '../model';
-import { newSalt } from '../secrets/field-hmac';
-import { encrypt } from '../secrets/state-key';
+import { newSalt } from '../crypto/field-hmac';
+import { encrypt } from '../crypto/state-key';
 import { StateRecord } from '../state/state-model';
 import { StateStore } from '../state/state-store';
 import { ApiClients } from './api-clients';

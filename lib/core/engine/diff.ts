@@ -1,5 +1,5 @@
 import { isSecretRef } from '../model';
-import { fieldHmac } from '../secrets/field-hmac';
+import { fieldHmac } from '../crypto/field-hmac';
 import { FieldChange, ResourceHandler, Spec } from './handler';
 import { isUnknown, ResolvedSpec } from './resolve-spec';
 import { StateRecord } from '../state/state-model';

@@ -1,4 +1,5 @@
 import { HttpClient } from '../http/http-client';
+import type { KindSchema } from '../schema/kind-schema';
 
 /** The three APIs converge manages. */
 export type ApiName = 'platform' | 'secrets' | 'mesh';
@@ -101,6 +102,8 @@ export interface ResourceHandler {
   /** `platform.Organization`, `secrets.KvSecret`, … (the construct's kind). */
   readonly kind: string;
   readonly api: ApiName;
+  /** The kind's fields, declared once (`lib/core/schema`); `replaceFields` and `sensitiveFields` derive from it. */
+  readonly schema?: KindSchema;
   /** Top-level spec fields whose change needs the object replaced. */
   readonly replaceFields?: readonly string[];
   /**
@@ -159,6 +162,8 @@ export interface ResourceHandler {
 export interface DataSourceHandler {
   readonly kind: string;
   readonly api: ApiName;
+  /** The data source's fields and outputs, declared once (`lib/core/schema`). */
+  readonly schema?: KindSchema;
   read(ctx: HandlerContext, spec: Spec): Promise<Record<string, unknown>>;
   /** Output keys that are secrets (kept encrypted in state, masked in output). */
   readonly sensitiveOutputs?: readonly string[];

@@ -1,6 +1,6 @@
 import { DesiredResource, DesiredStack } from '../model';
-import { newSalt } from '../secrets/field-hmac';
-import { decrypt } from '../secrets/state-key';
+import { newSalt } from '../crypto/field-hmac';
+import { decrypt } from '../crypto/state-key';
 import { StateRecord } from '../state/state-model';
 import { StateStore } from '../state/state-store';
 import { ApiClients } from './api-clients';

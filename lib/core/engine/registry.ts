@@ -1,4 +1,5 @@
 import { HttpClient } from '../http/http-client';
+import { LOOKUP_PREFIX } from '../model';
 import { ApiName, DataSourceHandler, ResourceHandler, Spec } from './handler';
 
 /** One planned object, as a plan hook sees it. */
@@ -56,12 +57,63 @@ export function resourceHandler(kind: string): ResourceHandler {
 }
 
 export function dataSourceHandler(kind: string): DataSourceHandler {
-  const h = dataSources.get(kind);
+  const h = dataSources.get(kind) ?? (kind.startsWith(LOOKUP_PREFIX) ? lookupHandler(kind.slice(LOOKUP_PREFIX.length)) : undefined);
   if (!h) throw new Error(`unknown data source kind "${kind}"`);
+  return h;
+}
+
+
+const lookups = new Map<string, DataSourceHandler>();
+
+/**
+ * The lookup of existing objects of a resource kind, made from its handler: reads the object by the id
+ * a user gives (as `converge import` takes it) at plan time, answers its outputs, and fails the plan
+ * clearly when it is absent.
+ */
+function lookupHandler(kind: string): DataSourceHandler {
+  const cached = lookups.get(kind);
+  if (cached) return cached;
+  const rh = resourceHandler(kind);
+  const h: DataSourceHandler = {
+    kind: LOOKUP_PREFIX + kind,
+    api: rh.api,
+    sensitiveOutputs: Object.entries(rh.schema?.outputs ?? {}).filter(([, o]) => o.sensitive).map(([k]) => k),
+    async read(ctx, spec) {
+      const given = String(spec.id);
+      let id: string;
+      try {
+        id = rh.importId ? rh.importId(given) : given;
+      } catch (e) {
+        throw new Error(`${ctx.address}: ${(e as Error).message}`);
+      }
+      const found = await rh.read(ctx, id);
+      if (!found) throw new Error(`${ctx.address}: ${kind} "${given}" does not exist (a lookup reads an existing object; create it first, or correct the ${spec.by ?? 'id'})`);
+      return { ...found.fields, ...found.outputs, id: found.id ?? id };
+    },
+  };
+  lookups.set(kind, h);
   return h;
 }
 
 /** Every registered kind, so that tests can cover new kinds without a hand-kept list. */
 export function registeredKinds(): { resources: string[]; dataSources: string[] } {
   return { resources: [...resources.keys()].sort(), dataSources: [...dataSources.keys()].sort() };
+}
+
+/** The kinds of one API, registered together. */
+export interface DomainKinds {
+  readonly resources: readonly ResourceHandler[];
+  readonly dataSources: readonly DataSourceHandler[];
+  readonly planHooks: readonly PlanHook[];
+}
+
+const registeredDomains = new Set<DomainKinds>();
+
+/** Registers an API's kinds (once). */
+export function registerDomain(domain: DomainKinds): void {
+  if (registeredDomains.has(domain)) return;
+  registeredDomains.add(domain);
+  domain.resources.forEach(registerResource);
+  domain.dataSources.forEach(registerDataSource);
+  domain.planHooks.forEach(registerPlanHook);
 }

@@ -1,6 +1,6 @@
 import { isAttrRef, isSecretRef, SecretRef } from '../model';
-import { fieldHmac } from '../secrets/field-hmac';
-import { resolveSecret } from '../secrets/resolve-secret';
+import { fieldHmac } from '../crypto/field-hmac';
+import { resolveSecret } from '../crypto/resolve-secret';
 import { Spec } from './handler';
 
 /** Marks a value that is known only after a dependency is applied. */

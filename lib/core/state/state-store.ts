@@ -1,5 +1,5 @@
 import * as crypto from 'crypto';
-import { keyCheck, verifyKeyCheck } from '../secrets/state-key';
+import { keyCheck, verifyKeyCheck } from '../crypto/state-key';
 import { RecordChange, STATE_FORMAT, StateBackend, StateDocument, StateRecord } from './state-model';
 
 /** Journal appends between two full rewrites of the document. */

@@ -2,7 +2,7 @@ import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
 import { DESIRED_FORMAT, DesiredStack, isSecretRef } from '../model';
-import { newSynthSealKey, resealUnderStateKey, SYNTH_SEAL_VARIABLE } from '../secrets/synth-seal';
+import { newSynthSealKey, resealUnderStateKey, SYNTH_SEAL_VARIABLE } from '../crypto/synth-seal';
 
 /** A spec with every value sealed under the one-run key sealed under the state key instead. */
 function reseal(v: unknown, key: string): unknown {

@@ -4,8 +4,8 @@
  * `PUT /v1/acl/role`, `PUT /v1/namespace`, `PUT /v1/partition` (management token) and
  * `GET /v1/agent/self` (the agent's version).
  */
-import { Router } from '../../core/emulator/router';
-import { EmuRequest, json, parseJsonBody } from '../../core/emulator/types';
+import { Router } from '../../core/emulator-kit/router';
+import { EmuRequest, json, parseJsonBody } from '../../core/emulator-kit/types';
 import { createToken, TokenRecord } from './acl';
 import { RequestContext, text } from './context';
 

@@ -2,8 +2,8 @@
  * The emulator's administrator interface under `/__admin/` (management token only), for
  * seeding ACL tokens and policies. `GET /__admin/` lists the endpoints.
  */
-import { Router } from '../../core/emulator/router';
-import { EmuRequest, json, parseJsonBody } from '../../core/emulator/types';
+import { Router } from '../../core/emulator-kit/router';
+import { EmuRequest, json, parseJsonBody } from '../../core/emulator-kit/types';
 import { AclState, createToken, CreateTokenOptions, deleteToken } from './acl';
 import { text } from './context';
 

@@ -9,8 +9,8 @@
  * Undecodable bodies are 400 "Request decoding failed: …"; invalid entries and entries that would
  * make some chain fail to compile are 500 with the message, as the mesh system answers them.
  */
-import { Router } from '../../core/emulator/router';
-import { EmuRequest, EmuResponse, json } from '../../core/emulator/types';
+import { Router } from '../../core/emulator-kit/router';
+import { EmuRequest, EmuResponse, json } from '../../core/emulator-kit/types';
 import { Caller } from './acl';
 import { consistencyOf, permissionDenied, queryMeta, RequestContext, selectNamespace, text } from './context';
 import { StoredEntry } from './state';

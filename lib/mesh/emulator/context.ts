@@ -1,4 +1,4 @@
-import { EmuRequest, EmuResponse } from '../../core/emulator/types';
+import { EmuRequest, EmuResponse } from '../../core/emulator-kit/types';
 import { Caller } from './acl';
 import { Watchers } from './blocking';
 import { MeshState } from './state';

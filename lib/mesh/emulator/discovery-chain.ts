@@ -2,8 +2,8 @@
  * `GET|POST /v1/discovery-chain/<service>`: the compiled chain over the stored entries.
  * POST carries overrides (PascalCase or snake_case keys, as the mesh system decodes them).
  */
-import { Router } from '../../core/emulator/router';
-import { EmuRequest, EmuResponse, json } from '../../core/emulator/types';
+import { Router } from '../../core/emulator-kit/router';
+import { EmuRequest, EmuResponse, json } from '../../core/emulator-kit/types';
 import { Change, DEFAULT_WAIT_MS, MAX_WAIT_MS } from './blocking';
 import { consistencyOf, permissionDenied, queryMeta, RequestContext, selectNamespace, text } from './context';
 import { ChainOverrides, CompileError, compileWithTrace, MESH_GATEWAY_MODES, parseGoDuration, PROXY_DEFAULTS, rawField } from '../compiler';

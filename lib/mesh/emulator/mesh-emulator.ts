@@ -2,9 +2,9 @@
  * The mesh API emulator (`/v1`): the discovery-chain endpoint over the compiler and the
  * configuration-entry interface, with ACL tokens and namespaces. See README.md beside this file.
  */
-import { ChangeTracker } from '../../core/emulator/change-tracker';
-import { Router } from '../../core/emulator/router';
-import { ApiEmulator, BodyError, EmuRequest, EmuResponse } from '../../core/emulator/types';
+import { ChangeTracker } from '../../core/emulator-kit/change-tracker';
+import { Router } from '../../core/emulator-kit/router';
+import { ApiEmulator, BodyError, EmuRequest, EmuResponse } from '../../core/emulator-kit/types';
 import { Caller, CreateTokenOptions, createToken, deleteToken, digest, resolveCaller } from './acl';
 import { registerAclRoutes } from './acl-routes';
 import { AdminContext, registerAdminRoutes } from './admin';

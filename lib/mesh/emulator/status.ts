@@ -1,4 +1,4 @@
-import { EmuRequest, EmuResponse } from '../../core/emulator/types';
+import { EmuRequest, EmuResponse } from '../../core/emulator-kit/types';
 
 /** The address the emulated server reports as the cluster leader (its RPC address). */
 export const LEADER_ADDRESS = '127.0.0.1:8300';

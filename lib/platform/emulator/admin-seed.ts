@@ -1,5 +1,5 @@
-import { Router } from '../../core/emulator/router';
-import { json } from '../../core/emulator/types';
+import { Router } from '../../core/emulator-kit/router';
+import { json } from '../../core/emulator-kit/types';
 import type { AdminContext } from './admin';
 import { body, fail } from './admin';
 import { AGENT_STATUSES } from './agent-pools';

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'crypto';
-import { Router } from '../../core/emulator/router';
-import { EmuRequest, EmuResponse, json } from '../../core/emulator/types';
+import { Router } from '../../core/emulator-kit/router';
+import { EmuRequest, EmuResponse, json } from '../../core/emulator-kit/types';
 import { ENTITLEMENT_BOOLEANS, ENTITLEMENT_LIMITS } from './organizations';
 import { newId, PlatformState, TokenKind } from './state';
 import { registerSeedRoutes } from './admin-seed';

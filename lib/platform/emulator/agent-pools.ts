@@ -1,5 +1,5 @@
-import { Router } from '../../core/emulator/router';
-import { EmuRequest, EmuResponse } from '../../core/emulator/types';
+import { Router } from '../../core/emulator-kit/router';
+import { EmuRequest, EmuResponse } from '../../core/emulator-kit/types';
 import { canDo, PlatformContext, visibleOrganization, visibleOrganizationById } from './context';
 import {
   ApiFailure, badRequest, BASE, doc, errors, includes, listDocument, notFound, pageRequest, readData, relationshipData,

@@ -1,4 +1,4 @@
-import { EmuRequest, EmuResponse } from '../../core/emulator/types';
+import { EmuRequest, EmuResponse } from '../../core/emulator-kit/types';
 
 /** JSON:API media type of every platform answer. */
 export const JSONAPI = 'application/vnd.api+json';

@@ -1,6 +1,6 @@
 import { createHash } from 'crypto';
-import { Router } from '../../core/emulator/router';
-import { EmuRequest, EmuResponse } from '../../core/emulator/types';
+import { Router } from '../../core/emulator-kit/router';
+import { EmuRequest, EmuResponse } from '../../core/emulator-kit/types';
 import { canAccess, canDo, PlatformContext, visibleOrganization } from './context';
 import {
   ApiFailure, badRequest, BASE, doc, includes, listDocument, notFound, pageRequest, readData, readIdentifiers,

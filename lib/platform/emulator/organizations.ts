@@ -1,5 +1,5 @@
-import { EmuRequest, EmuResponse } from '../../core/emulator/types';
-import { Router } from '../../core/emulator/router';
+import { EmuRequest, EmuResponse } from '../../core/emulator-kit/types';
+import { Router } from '../../core/emulator-kit/router';
 import { canAccess, canManage, PlatformContext, visibleOrganization } from './context';
 import { ApiFailure, BASE, doc, notFound, pageRequest, paginate, readData, unprocessable } from './jsonapi';
 import { newId, OrganizationRecord, purgeOrganization } from './state';

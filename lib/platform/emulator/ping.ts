@@ -1,4 +1,4 @@
-import { EmuRequest, EmuResponse } from '../../core/emulator/types';
+import { EmuRequest, EmuResponse } from '../../core/emulator-kit/types';
 
 /** The API version the real platform announces (`TFP-API-Version`). */
 export const API_VERSION = '2.5';

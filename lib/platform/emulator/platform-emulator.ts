@@ -1,6 +1,6 @@
-import { ChangeTracker } from '../../core/emulator/change-tracker';
-import { Router } from '../../core/emulator/router';
-import { ApiEmulator, EmuRequest, EmuResponse, json } from '../../core/emulator/types';
+import { ChangeTracker } from '../../core/emulator-kit/change-tracker';
+import { Router } from '../../core/emulator-kit/router';
+import { ApiEmulator, EmuRequest, EmuResponse, json } from '../../core/emulator-kit/types';
 import { AdminContext, registerAdminRoutes, tokenDigest } from './admin';
 import { PlatformContext } from './context';
 import { ApiFailure, doc, errors, unauthorized } from './jsonapi';

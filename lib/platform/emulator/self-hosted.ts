@@ -1,5 +1,5 @@
-import { Router } from '../../core/emulator/router';
-import { EmuRequest } from '../../core/emulator/types';
+import { Router } from '../../core/emulator-kit/router';
+import { EmuRequest } from '../../core/emulator-kit/types';
 import { canManage, PlatformContext, visibleOrganization } from './context';
 import { ApiFailure, BASE, doc, listDocument, notFound, pageRequest, unprocessable } from './jsonapi';
 import { DataRetentionPolicyRecord, newId, OrganizationRecord } from './state';

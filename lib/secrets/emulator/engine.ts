@@ -1,4 +1,4 @@
-import { EmuRequest, EmuResponse } from '../../core/emulator/types';
+import { EmuRequest, EmuResponse } from '../../core/emulator-kit/types';
 
 /** One request as a mounted engine sees it. */
 export interface EngineRequest {

@@ -1,10 +1,10 @@
 import { EngineFactory } from './engine';
-import { DatabaseEngine } from './database/database-engine';
-import { DirectoryEngine } from './directory/directory-engine';
-import { KvEngine } from './kv-engine';
-import { MeshTokenEngine } from './mesh-token/mesh-token-engine';
-import { PlatformTokenEngine } from './platform-token/platform-token-engine';
-import { TotpEngine } from './totp/totp-engine';
+import { DatabaseEngine } from '../database/database-engine.emulator';
+import { DirectoryEngine } from '../directory/directory-engine.emulator';
+import { KvEngine } from '../kv/kv-engine.emulator';
+import { MeshTokenEngine } from '../mesh-token/mesh-token-engine.emulator';
+import { PlatformTokenEngine } from '../platform-token/platform-token-engine.emulator';
+import { TotpEngine } from '../totp/totp-engine.emulator';
 
 /**
  * Engine types the secrets emulator can mount, by type name. Each engine lives in its own

@@ -1,5 +1,5 @@
 import { randomBytes } from 'crypto';
-import { EmuResponse } from '../../core/emulator/types';
+import { EmuResponse } from '../../core/emulator-kit/types';
 import { envelope } from './responses';
 
 /** The service's default lease TTL (and max TTL) when a role sets none: 768h. */

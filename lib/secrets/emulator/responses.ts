@@ -1,5 +1,5 @@
 import { randomUUID } from 'crypto';
-import { EmuResponse } from '../../core/emulator/types';
+import { EmuResponse } from '../../core/emulator-kit/types';
 
 /** Error answer in the secrets service's shape: `{"errors":[...]}`. */
 export function errors(status: number, ...messages: string[]): EmuResponse {

@@ -1,13 +1,13 @@
 import { timingSafeEqual } from 'crypto';
-import { ChangeTracker } from '../../core/emulator/change-tracker';
-import { parseGoBool } from '../../core/emulator/go-bool';
-import { ApiEmulator, BodyError, EmuRequest, EmuResponse, json, parseJsonBody } from '../../core/emulator/types';
+import { ChangeTracker } from '../../core/emulator-kit/change-tracker';
+import { parseGoBool } from '../../core/emulator-kit/go-bool';
+import { ApiEmulator, BodyError, EmuRequest, EmuResponse, json, parseJsonBody } from '../../core/emulator-kit/types';
 import { AccessControl, Caller } from './acl/access-control';
 import { Capability } from './acl/policy-parser';
 import { Barrier } from './barrier';
 import { Engine } from './engine';
 import { ENGINE_FACTORIES } from './engines';
-import { PUSH_MFA_PATH, PushMfaMethods } from './push-mfa';
+import { PUSH_MFA_PATH, PushMfaMethods } from '../push-mfa/push-mfa.emulator';
 import { errors, notFound, objectBody, RequestError } from './responses';
 import { sysHealth } from './sys-health';
 

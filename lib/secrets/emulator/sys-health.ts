@@ -1,4 +1,4 @@
-import { EmuRequest, EmuResponse, json } from '../../core/emulator/types';
+import { EmuRequest, EmuResponse, json } from '../../core/emulator-kit/types';
 
 /** The version the emulated service reports. */
 export const SERVICE_VERSION = '1.13.0';

@@ -1,4 +1,4 @@
-import { Emulator } from '../../../lib/emulator/emulator';
+import { Emulator } from '../../../lib/bundled-emulator/bundled-emulator';
 import { ApiError } from '../../../lib/core/http/api-error';
 import { HttpClient } from '../../../lib/core/http/http-client';
 import { countingProxy, CountingProxy, ProxyAnswer } from '../../support/counting-proxy';

@@ -1,4 +1,4 @@
-import { ServedApi } from '../../../lib/core/emulator/server';
+import { ServedApi } from '../../../lib/core/emulator-kit/server';
 import { MeshEmulator } from '../../../lib/mesh/emulator/mesh-emulator';
 
 export const MGMT = 'mgmt-token-for-tests';

@@ -1,6 +1,6 @@
 import * as http from 'http';
-import { ServedApi } from '../../../lib/core/emulator/server';
-import { ApiEmulator, EmuRequest, EmuResponse } from '../../../lib/core/emulator/types';
+import { ServedApi } from '../../../lib/core/emulator-kit/server';
+import { ApiEmulator, EmuRequest, EmuResponse } from '../../../lib/core/emulator-kit/types';
 import { ApiError } from '../../../lib/core/http/api-error';
 import { PlatformClient } from '../../../lib/platform/client/platform-client';
 import { PlatformEmulator } from '../../../lib/platform/emulator/platform-emulator';

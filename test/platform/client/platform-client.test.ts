@@ -1,5 +1,5 @@
-import { ServedApi } from '../../../lib/core/emulator/server';
-import { ApiEmulator, EmuRequest, EmuResponse } from '../../../lib/core/emulator/types';
+import { ServedApi } from '../../../lib/core/emulator-kit/server';
+import { ApiEmulator, EmuRequest, EmuResponse } from '../../../lib/core/emulator-kit/types';
 import { ApiError } from '../../../lib/core/http/api-error';
 import { documentToPlain, toDocument } from '../../../lib/platform/client/jsonapi';
 import { PlatformClient } from '../../../lib/platform/client/platform-client';

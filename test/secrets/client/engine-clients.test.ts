@@ -1,12 +1,12 @@
 import { authenticator } from 'otplib';
-import { ServedApi } from '../../../lib/core/emulator/server';
+import { ServedApi } from '../../../lib/core/emulator-kit/server';
 import { ApiError } from '../../../lib/core/http/api-error';
 import { PlatformEmulator } from '../../../lib/platform/emulator/platform-emulator';
-import { MeshTokenClient } from '../../../lib/secrets/client/mesh-token-client';
-import { PlatformTokenClient } from '../../../lib/secrets/client/platform-token-client';
-import { PushMfaClient } from '../../../lib/secrets/client/push-mfa-client';
+import { MeshTokenClient } from '../../../lib/secrets/mesh-token/mesh-token-client';
+import { PlatformTokenClient } from '../../../lib/secrets/platform-token/platform-token-client';
+import { PushMfaClient } from '../../../lib/secrets/push-mfa/push-mfa-client';
 import { SecretsClient } from '../../../lib/secrets/client/secrets-client';
-import { TotpClient } from '../../../lib/secrets/client/totp-client';
+import { TotpClient } from '../../../lib/secrets/totp/totp-client';
 import { MGMT, serveMesh } from '../../mesh/emulator/helpers';
 import { ROOT_TOKEN, startSecrets } from '../emulator-helpers';
 

@@ -1,6 +1,6 @@
-import { ServedApi } from '../../../lib/core/emulator/server';
+import { ServedApi } from '../../../lib/core/emulator-kit/server';
 import { ApiError } from '../../../lib/core/http/api-error';
-import { KvClient } from '../../../lib/secrets/client/kv-client';
+import { KvClient } from '../../../lib/secrets/kv/kv-client';
 import { SecretsClient } from '../../../lib/secrets/client/secrets-client';
 import { ROOT_TOKEN, startSecrets } from '../emulator-helpers';
 

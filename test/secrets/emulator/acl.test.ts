@@ -1,10 +1,10 @@
-import { ServedApi } from '../../../lib/core/emulator/server';
+import { ServedApi } from '../../../lib/core/emulator-kit/server';
 import { Acl, matches, morePrecise } from '../../../lib/secrets/emulator/acl/acl';
 import { parsePolicy } from '../../../lib/secrets/emulator/acl/policy-parser';
 import { SecretsEmulator } from '../../../lib/secrets/emulator/secrets-emulator';
 import { ApiError } from '../../../lib/core/http/api-error';
 import { HttpClient } from '../../../lib/core/http/http-client';
-import { KvClient } from '../../../lib/secrets/client/kv-client';
+import { KvClient } from '../../../lib/secrets/kv/kv-client';
 import { SecretsClient } from '../../../lib/secrets/client/secrets-client';
 import { call, ROOT_TOKEN, startSecrets } from '../emulator-helpers';
 

@@ -2,7 +2,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { Client } from 'pg';
-import { ServedApi } from '../../../lib/core/emulator/server';
+import { ServedApi } from '../../../lib/core/emulator-kit/server';
 import { SecretsEmulator } from '../../../lib/secrets/emulator/secrets-emulator';
 import { startPostgres, TestPostgres } from '../../support/postgres';
 import { call, ROOT_TOKEN } from '../emulator-helpers';

@@ -1,4 +1,4 @@
-import { renderSql, splitStatements } from '../../../lib/secrets/emulator/database/postgres-plugin';
+import { renderSql, splitStatements } from '../../../lib/secrets/database/postgres-plugin.emulator';
 
 const values = { name: 'x" SUPERUSER --', username: 'plain_user', password: "p'w", expiration: '2030-01-01 00:00:00+0000' };
 

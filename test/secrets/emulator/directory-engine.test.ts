@@ -1,6 +1,6 @@
-import { ServedApi } from '../../../lib/core/emulator/server';
+import { ServedApi } from '../../../lib/core/emulator-kit/server';
 import { HttpClient } from '../../../lib/core/http/http-client';
-import { DirectoryClient } from '../../../lib/secrets/client/directory-client';
+import { DirectoryClient } from '../../../lib/secrets/directory/directory-client';
 import { SecretsClient } from '../../../lib/secrets/client/secrets-client';
 import { SecretsEmulator } from '../../../lib/secrets/emulator/secrets-emulator';
 import { call, ROOT_TOKEN, startSecrets } from '../emulator-helpers';

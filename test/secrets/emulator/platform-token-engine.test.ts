@@ -1,5 +1,5 @@
 import * as net from 'net';
-import { ServedApi } from '../../../lib/core/emulator/server';
+import { ServedApi } from '../../../lib/core/emulator-kit/server';
 import { PlatformEmulator } from '../../../lib/platform/emulator/platform-emulator';
 import { call, startSecrets } from '../emulator-helpers';
 

@@ -1,4 +1,4 @@
-import { ServedApi } from '../../../lib/core/emulator/server';
+import { ServedApi } from '../../../lib/core/emulator-kit/server';
 import { call, startSecrets } from '../emulator-helpers';
 
 const BASE = '/v1/identity/mfa/method/pushmfa';

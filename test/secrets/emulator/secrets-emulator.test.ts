@@ -1,7 +1,7 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { ServedApi } from '../../../lib/core/emulator/server';
+import { ServedApi } from '../../../lib/core/emulator-kit/server';
 import { SecretsEmulator } from '../../../lib/secrets/emulator/secrets-emulator';
 import { call, ROOT_TOKEN, startSecrets } from '../emulator-helpers';
 

@@ -1,7 +1,7 @@
 import jsQR from 'jsqr';
 import { authenticator } from 'otplib';
-import { ServedApi } from '../../../lib/core/emulator/server';
-import { base32Decode, base32Encode, totpAt } from '../../../lib/secrets/emulator/totp/otp';
+import { ServedApi } from '../../../lib/core/emulator-kit/server';
+import { base32Decode, base32Encode, totpAt } from '../../../lib/secrets/totp/otp.emulator';
 import { call, startSecrets } from '../emulator-helpers';
 
 let s: ServedApi;

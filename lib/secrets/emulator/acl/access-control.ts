@@ -1,5 +1,5 @@
 import { randomBytes } from 'crypto';
-import { EmuResponse } from '../../../core/emulator/types';
+import { EmuResponse } from '../../../core/emulator-kit/types';
 import { envelope, errors, keyList, noContent, notFound, objectBody, RequestError } from '../responses';
 import { Acl } from './acl';
 import { Capability, parsePolicy, PolicyParseError } from './policy-parser';

@@ -1,0 +1,15 @@
+import { DomainKinds } from '../core/engine/registry';
+import { discoveryChainHandler } from './discovery-chain.handler';
+import { proxyDefaultsHandler } from './proxy-defaults.handler';
+import { serviceDefaultsHandler } from './service-defaults.handler';
+import { serviceResolverHandler } from './service-resolver.handler';
+import { serviceRouterHandler } from './service-router.handler';
+import { serviceSplitterHandler } from './service-splitter.handler';
+import { trafficDiffHook } from './traffic-diff';
+
+/** The mesh API's kinds: each resource and data source handler (each declares its kind once, in its schema), and the traffic plan hook. */
+export const MESH_KINDS: DomainKinds = {
+  resources: [serviceDefaultsHandler, proxyDefaultsHandler, serviceResolverHandler, serviceSplitterHandler, serviceRouterHandler],
+  dataSources: [discoveryChainHandler],
+  planHooks: [trafficDiffHook],
+};

@@ -1,0 +1,17 @@
+import { DomainKinds } from '../core/engine/registry';
+import { agentPoolHandler } from './agent-pool/agent-pool.handler';
+import { agentsHandler } from './agent-pool/agents.handler';
+import { dataRetentionPolicyHandler } from './organization/data-retention-policy.handler';
+import { moduleProducersHandler } from './no-code/module-producers.handler';
+import { noCodeModuleHandler } from './no-code/no-code-module.handler';
+import { noCodeWorkspaceHandler } from './no-code/no-code-workspace.handler';
+import { oauthClientHandler } from './oauth-client/oauth-client.handler';
+import { organizationEntitlementsHandler } from './organization/organization-entitlements.handler';
+import { organizationHandler } from './organization/organization.handler';
+
+/** The platform API's kinds: each resource and data source handler (each declares its kind once, in its schema). */
+export const PLATFORM_KINDS: DomainKinds = {
+  resources: [organizationHandler, oauthClientHandler, agentPoolHandler, noCodeModuleHandler, noCodeWorkspaceHandler, dataRetentionPolicyHandler],
+  dataSources: [organizationEntitlementsHandler, agentsHandler, moduleProducersHandler],
+  planHooks: [],
+};

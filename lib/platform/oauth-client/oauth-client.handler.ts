@@ -1,0 +1,118 @@
+import { Candidate, HandlerContext, Observed, PrefetchWant, ResourceHandler, Spec, Written } from '../../core/engine/handler';
+import { OAuthClient as OAuthClientDoc, ServiceProvider } from '../client/oauth-clients';
+import { platformClient, prefetchByOrganization, sortedStrings } from '../handler-util';
+
+/** Fields the update body does not accept: a change replaces the client. */
+const REPLACE = ['organization', 'serviceProvider', 'httpUrl', 'apiUrl', 'oauthToken', 'privateKey'];
+
+/** A client as the plan compares it (from a read or from its organization's list). */
+function observedOf(c: OAuthClientDoc): Observed {
+  const fields: Spec = {
+    organization: c.organization.id,
+    name: c.name,
+    serviceProvider: c.serviceProvider,
+    key: c.key ?? null,
+    httpUrl: c.httpUrl,
+    apiUrl: c.apiUrl,
+    rsaPublicKey: c.rsaPublicKey ?? null,
+    organizationScoped: c.organizationScoped,
+    projects: sortedStrings(c.projects.map((p) => p.id)),
+  };
+  return { fields, outputs: outputsOf(c) };
+}
+
+function outputsOf(c: OAuthClientDoc): Record<string, unknown> {
+  return { id: c.id, oauthTokenId: c.oauthTokens?.[0]?.id ?? null, callbackUrl: c.callbackUrl, connectPath: c.connectPath };
+}
+
+/**
+ * `platform.OAuthClient`: identity is the server-assigned `oc-…`. The token string, private key and
+ * secret are write-only (never returned): the engine compares them by HMAC. Projects are kept in
+ * sync by attach and detach.
+ */
+export const oauthClientHandler: ResourceHandler = {
+  kind: 'platform.OAuthClient',
+  api: 'platform',
+  replaceFields: REPLACE,
+  destroyWarning: 'replacing or destroying an OAuth client unlinks every workspace that uses it from its repository; they must be linked again by hand',
+
+  naturalId(): undefined {
+    return undefined;
+  },
+
+  /** After a crash between create and record: the organization's client with the same name, provider and URL. */
+  async find(ctx, spec): Promise<Candidate[]> {
+    // The organization may not exist yet (it is created in the same apply): then neither does the client.
+    if (!(await platformClient(ctx).organizations.show(String(spec.organization)))) return [];
+    const found: Candidate[] = [];
+    for await (const c of platformClient(ctx).oauthClients.iterate(String(spec.organization))) {
+      if (c.name === spec.name && c.serviceProvider === spec.serviceProvider && c.httpUrl === spec.httpUrl) found.push({ id: c.id, createdAt: c.createdAt });
+    }
+    return found;
+  },
+
+  importId(id: string): string {
+    if (!/^oc-[A-Za-z0-9]+$/.test(id)) throw new Error(`OAuth client import id "${id}" must be an OAuth client id (oc-…): names are not unique`);
+    return id;
+  },
+
+  async read(ctx, id): Promise<Observed | undefined> {
+    const c = await platformClient(ctx).oauthClients.show(id);
+    return c ? observedOf(c) : undefined;
+  },
+
+  /** Where an organization holds two or more of the clients wanted, one list of its clients answers them all. */
+  async prefetch(ctx, wanted: readonly PrefetchWant[]) {
+    return prefetchByOrganization(wanted, async (organization) => {
+      const found = new Map<string, Observed>();
+      for await (const c of platformClient(ctx).oauthClients.iterate(organization)) found.set(c.id, observedOf(c));
+      return found;
+    });
+  },
+
+
+  async create(ctx, spec): Promise<Written> {
+    const c = await platformClient(ctx).oauthClients.create(String(spec.organization), {
+      serviceProvider: spec.serviceProvider as ServiceProvider,
+      name: (spec.name as string | null) ?? null,
+      ...(spec.key != null ? { key: spec.key as string } : {}),
+      httpUrl: spec.httpUrl as string,
+      apiUrl: spec.apiUrl as string,
+      oauthTokenString: spec.oauthToken as string,
+      ...(spec.privateKey != null ? { privateKey: spec.privateKey as string } : {}),
+      ...(spec.secret != null ? { secret: spec.secret as string } : {}),
+      ...(spec.rsaPublicKey != null ? { rsaPublicKey: spec.rsaPublicKey as string } : {}),
+      organizationScoped: spec.organizationScoped as boolean,
+      projects: sortedStrings(spec.projects),
+    });
+    return { id: c.id, outputs: outputsOf(c) };
+  },
+
+  async update(ctx, id, spec, changes): Promise<Written> {
+    const api = platformClient(ctx).oauthClients;
+    const secretChanged = changes.some((c) => c.path === 'secret' || c.path.startsWith('secret.'));
+    const updated = await api.update(id, {
+      name: (spec.name as string | null) ?? null,
+      key: (spec.key as string | null) ?? null,
+      rsaPublicKey: (spec.rsaPublicKey as string | null) ?? null,
+      organizationScoped: spec.organizationScoped as boolean,
+      ...(secretChanged ? { secret: (spec.secret as string | null) ?? null } : {}),
+    });
+    await syncProjects(ctx, id, updated.projects.map((p) => p.id), sortedStrings(spec.projects));
+    // The PATCH answers the client; the projects are no output: nothing to read again.
+    return { id, outputs: outputsOf(updated) };
+  },
+
+  async delete(ctx, id): Promise<void> {
+    await platformClient(ctx).oauthClients.destroy(id);
+  },
+};
+
+/** Attaches the projects missing and detaches the ones no longer wanted. */
+async function syncProjects(ctx: HandlerContext, id: string, current: string[], wanted: string[]): Promise<void> {
+  const api = platformClient(ctx).oauthClients;
+  const attach = wanted.filter((p) => !current.includes(p));
+  const detach = current.filter((p) => !wanted.includes(p));
+  if (attach.length) await api.attachProjects(id, attach);
+  if (detach.length) await api.detachProjects(id, detach);
+}

@@ -1,0 +1,109 @@
+import { HandlerContext, Observed, PrefetchWant, ResourceHandler, Spec, Written } from '../../core/engine/handler';
+import { Organization as OrganizationDoc, OrganizationAttributes } from '../client/organizations';
+import { PlatformClient } from '../client/platform-client';
+
+/** Spec keys (the construct's props) of an organization, in the order of the spec's body table. */
+export const ORGANIZATION_FIELDS = [
+  'name', 'email', 'sessionTimeout', 'sessionRemember', 'collaboratorAuthPolicy', 'costEstimationEnabled',
+  'sendPassingStatusesForUntriggeredSpeculativePlans', 'aggregatedCommitStatusEnabled', 'ownersTeamSamlRoleId',
+  'assessmentsEnforced', 'allowForceDeleteWorkspaces', 'defaultExecutionMode', 'defaultAgentPoolId',
+] as const;
+
+function client(ctx: HandlerContext): PlatformClient {
+  return new PlatformClient(ctx.http, ctx.address);
+}
+
+/** The request attributes of a spec. `defaultAgentPoolId` is sent only with the agent mode (refused otherwise). */
+function attributesOf(spec: Spec): OrganizationAttributes {
+  const attrs: Record<string, unknown> = {};
+  for (const f of ORGANIZATION_FIELDS) attrs[f] = spec[f];
+  if (spec.defaultExecutionMode !== 'agent' || spec.defaultAgentPoolId == null) delete attrs.defaultAgentPoolId;
+  return attrs as OrganizationAttributes;
+}
+
+/** Organizations a list page holds (the API's largest page). */
+const PAGE = 100;
+
+function observedOf(org: OrganizationDoc): Observed {
+  const fields: Spec = {
+    name: org.name,
+    email: org.email,
+    sessionTimeout: org.sessionTimeout,
+    sessionRemember: org.sessionRemember,
+    collaboratorAuthPolicy: org.collaboratorAuthPolicy,
+    costEstimationEnabled: org.costEstimationEnabled,
+    sendPassingStatusesForUntriggeredSpeculativePlans: org.sendPassingStatusesForUntriggeredSpeculativePlans,
+    aggregatedCommitStatusEnabled: org.aggregatedCommitStatusEnabled,
+    ownersTeamSamlRoleId: org.ownersTeamSamlRoleId ?? null,
+    allowForceDeleteWorkspaces: org.allowForceDeleteWorkspaces,
+    defaultExecutionMode: org.defaultExecutionMode,
+    defaultAgentPoolId: org.defaultAgentPool?.id ?? null,
+  };
+  // Returned by the hosted edition only; elsewhere it is compared with the last apply.
+  if ('assessmentsEnforced' in org) fields.assessmentsEnforced = org.assessmentsEnforced;
+  return { fields, outputs: outputsOf(org) };
+}
+
+function outputsOf(org: OrganizationDoc): Record<string, unknown> {
+  return { name: org.name, externalId: org.externalId, entitlementSetId: org.entitlementSet?.id ?? org.externalId };
+}
+
+/**
+ * `platform.Organization`: identity is the name. A rename is an update in place: PATCH the old
+ * name with the new one; the id changes.
+ */
+export const organizationHandler: ResourceHandler = {
+  kind: 'platform.Organization',
+  api: 'platform',
+  destroyWarning: 'deleting an organization deletes all of its data (workspaces, state, teams, settings); it cannot be undone',
+
+  naturalId(spec: Spec): string | undefined {
+    return typeof spec.name === 'string' ? spec.name : undefined;
+  },
+
+  importId(id: string): string {
+    if (!/^[A-Za-z0-9_-]+$/.test(id)) throw new Error(`organization import id "${id}" must be an organization name (letters, numbers, '-' and '_')`);
+    return id;
+  },
+
+  async read(ctx, id): Promise<Observed | undefined> {
+    const org = await client(ctx).organizations.show(id);
+    return org ? observedOf(org) : undefined;
+  },
+
+  /**
+   * The organization list answers whole organizations, 100 a page: it replaces one read each when
+   * its pages are fewer than the organizations wanted (counted from the first page's total).
+   */
+  async prefetch(ctx, wanted: readonly PrefetchWant[]) {
+    const known = new Map<string, Observed | null>();
+    if (wanted.length < 2) return known;
+    const orgs = client(ctx).organizations;
+    const first = await orgs.list({}, { number: 1, size: PAGE });
+    const pages = Number(first.pagination?.['total-pages'] ?? 1);
+    const all = [...first.items];
+    const complete = pages <= 1 || pages <= wanted.length;
+    for (let n = 2; complete && n <= pages; n++) all.push(...(await orgs.list({}, { number: n, size: PAGE })).items);
+    const byName = new Map(all.map((o) => [o.name, o]));
+    for (const w of wanted) {
+      const org = byName.get(w.id);
+      if (org) known.set(w.id, observedOf(org));
+      else if (complete) known.set(w.id, null);
+    }
+    return known;
+  },
+
+  async create(ctx, spec): Promise<Written> {
+    const org = await client(ctx).organizations.create(attributesOf(spec));
+    return { id: org.name, outputs: outputsOf(org) };
+  },
+
+  async update(ctx, id, spec): Promise<Written> {
+    const org = await client(ctx).organizations.update(id, attributesOf(spec));
+    return { id: org.name, outputs: outputsOf(org) };
+  },
+
+  async delete(ctx, id): Promise<void> {
+    await client(ctx).organizations.destroy(id);
+  },
+};

@@ -1,0 +1,46 @@
+import { KindSchema } from '../../core/schema';
+
+/** Collaborator authentication policies (the spec's `collaborator-auth-policy`). */
+export const COLLABORATOR_AUTH_POLICIES = ['password', 'two_factor_mandatory'] as const;
+/** Execution modes (the spec's `default-execution-mode`). */
+export const EXECUTION_MODES = ['remote', 'local', 'agent'] as const;
+
+/** `platform.Organization`: the spec's organization create/update body, camelCased; its name is its id. */
+export const ORGANIZATION: KindSchema = {
+  kind: 'platform.Organization',
+  api: 'platform',
+  wireCase: 'kebab',
+  fields: {
+    name: { type: 'string', required: true, pattern: /^[A-Za-z0-9_-]+$/, patternRule: "may contain only letters, numbers, '-' and '_'" },
+    email: { type: 'string', required: true, pattern: /^[^@\s]+@[^@\s]+\.[^@\s]+$/, patternRule: 'is not an email address' },
+    sessionTimeout: { type: 'integer', min: 1, default: 20160 },
+    sessionRemember: { type: 'integer', min: 1, default: 20160 },
+    collaboratorAuthPolicy: { type: 'string', oneOf: COLLABORATOR_AUTH_POLICIES, default: 'password' },
+    costEstimationEnabled: { type: 'boolean', default: false },
+    sendPassingStatusesForUntriggeredSpeculativePlans: { type: 'boolean', default: false },
+    aggregatedCommitStatusEnabled: { type: 'boolean', default: true },
+    ownersTeamSamlRoleId: { type: 'string', default: null },
+    assessmentsEnforced: { type: 'boolean', default: false },
+    allowForceDeleteWorkspaces: { type: 'boolean', default: false },
+    defaultExecutionMode: { type: 'string', oneOf: EXECUTION_MODES, default: 'remote' },
+    defaultAgentPoolId: { type: 'string', default: null },
+  },
+  outputs: {
+    name: { type: 'string' },
+    externalId: { type: 'string' },
+    entitlementSetId: { type: 'string' },
+  },
+  unmanaged: {
+    'external-id': 'assigned by the platform (an output)',
+    'created-at': 'assigned by the platform',
+    permissions: 'what the caller may do, not a setting',
+    'saml-enabled': 'read-only: set in the SAML settings',
+    'two-factor-conformant': 'read-only',
+    'fair-run-queuing-enabled': 'read-only',
+    'plan-expired': 'read-only',
+    'plan-expires-at': 'read-only',
+    'plan-is-trial': 'read-only',
+    'plan-is-enterprise': 'read-only',
+    'cost-estimation-enabled': '',
+  },
+};

@@ -1,0 +1,22 @@
+import { DataSourceHandler } from '../../core/engine/handler';
+import { KvClient } from './kv-client';
+import { secretNotFound, secretsClient } from '../engine-util';
+
+/** `secrets.KvSecretData`: a version's data (sensitive), version, created time and custom metadata. */
+export const kvSecretDataHandler: DataSourceHandler = {
+  kind: 'secrets.KvSecretData',
+  api: 'secrets',
+  sensitiveOutputs: ['data'],
+  async read(ctx, spec) {
+    const mount = spec.mount as string;
+    const path = spec.path as string;
+    const v = await new KvClient(secretsClient(ctx), ctx.address).read(mount, path, (spec.version as number) || undefined);
+    if (!v || v.data === null) {
+      const why = !v ? 'does not exist' : v.metadata.destroyed ? 'is destroyed' : 'is deleted';
+      throw secretNotFound(`${mount}/${path}${spec.version ? ` version ${spec.version}` : ''} ${why}`, 'GET', `/v1/${mount}/data/${path}`, ctx.address);
+    }
+    return {
+      data: v.data, version: v.metadata.version, createdTime: v.metadata.created_time, customMetadata: v.metadata.custom_metadata ?? {},
+    };
+  },
+};

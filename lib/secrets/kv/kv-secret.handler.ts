@@ -1,0 +1,187 @@
+import { FieldChange, HandlerContext, Observed, PrefetchWant, PriorRecord, ResourceHandler, Spec, Written } from '../../core/engine/handler';
+import { ApiError } from '../../core/http/api-error';
+import { KvClient, KvKeyMetadata, KvKeyMetadataInput } from './kv-client';
+import { SecretsClient } from '../client/secrets-client';
+import { normalDuration } from '../../core/duration';
+
+const CAS_MISMATCH = 'check-and-set parameter did not match the current version';
+const METADATA_FIELDS = ['customMetadata', 'maxVersions', 'casRequired', 'deleteVersionAfter'];
+
+function kv(ctx: HandlerContext): KvClient {
+  return new KvClient(new SecretsClient(ctx.http), ctx.address);
+}
+
+/** `<mount>/<path>` -> mount and path; the desired spec disambiguates a mount holding slashes. */
+function splitId(id: string, spec?: Spec): { mount: string; path: string } {
+  const mount = typeof spec?.mount === 'string' && id.startsWith(`${spec.mount}/`) ? spec.mount : id.split('/')[0];
+  return { mount, path: id.slice(mount.length + 1) };
+}
+
+function metadataBody(spec: Spec): KvKeyMetadataInput {
+  return {
+    max_versions: spec.maxVersions as number,
+    cas_required: spec.casRequired as boolean,
+    delete_version_after: spec.deleteVersionAfter as string,
+    custom_metadata: spec.customMetadata as Record<string, string>,
+  };
+}
+
+/** Writes data with check-and-set; a mismatch means someone else wrote: fail loudly, never overwrite. */
+async function writeWithCas(ctx: HandlerContext, mount: string, path: string, data: Record<string, unknown>, cas: number): Promise<number> {
+  try {
+    return (await kv(ctx).write(mount, path, data, cas)).version;
+  } catch (e) {
+    if (e instanceof ApiError && e.status === 400 && e.apiMessages.some((m) => m.includes(CAS_MISMATCH))) {
+      throw concurrentWriter(ctx, mount, path, cas);
+    }
+    throw e;
+  }
+}
+
+function concurrentWriter(ctx: HandlerContext, mount: string, path: string, cas: number): Error {
+  const expected = cas === 0 ? 'the key not to exist' : `version ${cas} to be current`;
+  return new Error(`${ctx.address}: ${mount}/${path} was written by someone else while converge worked (expected ${expected}); `
+    + 'not overwriting it: run plan again to see the current state');
+}
+
+const topKey = (p: string) => p.split(/[.[]/)[0];
+
+/** Whether a metadata prop differs from the engine's defaults (then a create writes metadata too). */
+function metadataIsDefault(spec: Spec): boolean {
+  const custom = spec.customMetadata as Record<string, string> | undefined;
+  return (spec.maxVersions ?? 0) === 0 && spec.casRequired !== true && durationIsZero(spec.deleteVersionAfter)
+    && (!custom || Object.keys(custom).length === 0);
+}
+
+function durationIsZero(v: unknown): boolean {
+  return v === undefined || normalDuration(v) === '0s';
+}
+
+/** Whether a key's latest version is soft-deleted (and due) or destroyed: the key reads as gone. */
+function latestDeleted(meta: KvKeyMetadata): boolean {
+  const latest = meta.versions?.[String(meta.current_version)];
+  return !latest || latest.destroyed || (latest.deletion_time !== '' && Date.parse(latest.deletion_time) <= Date.now());
+}
+
+/** Lifecycle of `secrets.KvSecret`: a key of a KV version 2 engine, its data and its metadata. */
+export const kvSecretHandler: ResourceHandler = {
+  kind: 'secrets.KvSecret',
+  api: 'secrets',
+  replaceFields: ['mount', 'path'],
+  sensitiveFields: ['data'],
+  outputsChangedByUpdate: ['version'],
+  destroyWarning: 'deletes the key\'s metadata and every version permanently',
+
+  naturalId(spec) {
+    return `${spec.mount}/${spec.path}`;
+  },
+
+  importId(id) {
+    const s = id.indexOf('/');
+    if (s <= 0 || s === id.length - 1) throw new Error(`import id "${id}" must be <mount>/<path>, e.g. secret/app/db`);
+    return id;
+  },
+
+  /**
+   * One metadata read. A version's data never changes, so the data is read only when the current
+   * version is not the one converge wrote last; otherwise `data` is left out and compared with what
+   * the last apply wrote (its values and HMACs in state).
+   */
+  /**
+   * New keys only (a managed key costs one metadata read, the minimum): one LIST per folder holding
+   * two or more of them tells which do not exist, so that their plan needs no read at all.
+   */
+  async prefetch(ctx, wanted: readonly PrefetchWant[]) {
+    const known = new Map<string, Observed | null>();
+    const folders = new Map<string, { mount: string; folder: string; keys: { id: string; name: string }[] }>();
+    for (const w of wanted) {
+      if (w.prior) continue;
+      const { mount, path } = splitId(w.id, w.desired);
+      const cut = path.lastIndexOf('/');
+      const folder = cut < 0 ? '' : path.slice(0, cut);
+      const f = folders.get(`${mount}\u0000${folder}`) ?? { mount, folder, keys: [] };
+      f.keys.push({ id: w.id, name: path.slice(cut + 1) });
+      folders.set(`${mount}\u0000${folder}`, f);
+    }
+    for (const f of folders.values()) {
+      if (f.keys.length < 2) continue;
+      let listed: Set<string>;
+      try {
+        listed = new Set(await kv(ctx).list(f.mount, f.folder));
+      } catch (e) {
+        if (e instanceof ApiError && (e.status === 404 || e.status === 403)) continue; // read them one by one
+        throw e;
+      }
+      for (const k of f.keys) if (!listed.has(k.name)) known.set(k.id, null);
+    }
+    return known;
+  },
+
+  async read(ctx, id, desired, prior): Promise<Observed | undefined> {
+    const { mount, path } = splitId(id, desired ?? prior?.spec);
+    const client = kv(ctx);
+    const meta = await client.readMetadata(mount, path);
+    if (!meta) return undefined;
+    // A key whose latest version is soft-deleted or destroyed (or that has none yet) is gone:
+    // its secret cannot be read; create writes a new version on top of it.
+    if (meta.current_version <= 0 || latestDeleted(meta)) return undefined;
+    const unchanged = prior?.outputs.version === meta.current_version;
+    const current = unchanged ? undefined : await client.read(mount, path, meta.current_version);
+    if (!unchanged && !current?.data) return undefined;
+    return {
+      fields: {
+        mount, path,
+        ...(current ? { data: current.data } : {}),
+        customMetadata: meta.custom_metadata ?? {},
+        maxVersions: meta.max_versions,
+        casRequired: meta.cas_required,
+        deleteVersionAfter: normalDuration(meta.delete_version_after),
+      },
+      outputs: { version: meta.current_version },
+      version: meta.current_version,
+    };
+  },
+
+  /** One write where the API allows it: the data with `cas: 0` (the API refuses a key that exists). */
+  async create(ctx, spec): Promise<Written> {
+    const mount = spec.mount as string;
+    const path = spec.path as string;
+    const data = spec.data as Record<string, unknown>;
+    let version: number;
+    try {
+      version = (await kv(ctx).write(mount, path, data, 0)).version;
+    } catch (e) {
+      if (!(e instanceof ApiError && e.status === 400 && e.apiMessages.some((m) => m.includes(CAS_MISMATCH)))) throw e;
+      // The key exists. Only converge's own key whose latest version was deleted outside it is written
+      // on top; somebody else's key, even with its versions deleted, is never touched.
+      const existing = await kv(ctx).readMetadata(mount, path);
+      if (!existing || !latestDeleted(existing)) throw concurrentWriter(ctx, mount, path, 0);
+      if (!ctx.recreate) {
+        throw new Error(`${ctx.address}: ${mount}/${path} exists (its latest version is deleted) and is not managed by converge; ` +
+          `not writing on top of it: to manage it, converge import ${ctx.address.split('/').slice(1).join('/') || ctx.address} ${mount}/${path}`);
+      }
+      version = await writeWithCas(ctx, mount, path, data, existing.current_version);
+    }
+    if (!metadataIsDefault(spec)) await kv(ctx).writeMetadata(mount, path, metadataBody(spec));
+    return { id: `${mount}/${path}`, outputs: { version } };
+  },
+
+  async update(ctx, id, spec, changes: readonly FieldChange[], prior: PriorRecord): Promise<Written> {
+    const { mount, path } = splitId(id, spec);
+    const client = kv(ctx);
+    const touched = new Set(changes.map((c) => topKey(c.path)));
+    if (METADATA_FIELDS.some((f) => touched.has(f))) await client.writeMetadata(mount, path, metadataBody(spec));
+    let version = ctx.expectedVersion ?? prior.outputs.version as number | undefined;
+    if (touched.has('data')) {
+      // Against the version the plan saw: a writer after the plan makes the cas fail.
+      const cas = ctx.expectedVersion ?? (await client.readMetadata(mount, path))?.current_version ?? 0;
+      version = await writeWithCas(ctx, mount, path, spec.data as Record<string, unknown>, cas);
+    }
+    return { id, outputs: { version } };
+  },
+
+  async delete(ctx, id, prior) {
+    const { mount, path } = splitId(id, prior.spec);
+    await kv(ctx).deleteMetadata(mount, path);
+  },
+};

@@ -1,0 +1,98 @@
+import { Construct } from 'constructs';
+import { Resource, ResourceProps } from '../../core/constructs/resource';
+import { SecretValue } from '../../core/constructs/secret-value';
+import { check } from '../../core/constructs/validation';
+import { checkMount } from '../kv/kv-validation';
+import { checkOptSecretValue, checkOptString } from '../prop-checks';
+import { SecretsProvider } from '../provider';
+
+/** How the secrets service talks to the mesh. */
+export enum MeshScheme {
+  /** Plain HTTP. */
+  HTTP = 'http',
+  /** HTTPS. */
+  HTTPS = 'https',
+}
+
+/** Props of a mesh-token engine's access configuration. */
+export interface MeshTokenConfigProps extends ResourceProps {
+  /**
+   * Mount path of the mesh-token engine.
+   * @default 'mesh'
+   */
+  readonly mount?: string;
+  /** Address of the mesh, `host:port`. */
+  readonly address: string;
+  /**
+   * Scheme of the address.
+   * @default MeshScheme.HTTP
+   */
+  readonly scheme?: MeshScheme;
+  /**
+   * A management token of the mesh (write-only; its drift cannot be detected). Without it the
+   * service bootstraps the mesh's ACL system and keeps the bootstrap token.
+   * @default - none: bootstrap
+   */
+  readonly token?: SecretValue;
+  /**
+   * CA certificate (x509 PEM) to verify the mesh.
+   * @default ''
+   */
+  readonly caCert?: string;
+  /**
+   * Client certificate (x509 PEM); requires `clientKey`.
+   * @default ''
+   */
+  readonly clientCert?: string;
+  /**
+   * Client key (x509 PEM, write-only); requires `clientCert`.
+   * @default - none
+   */
+  readonly clientKey?: SecretValue;
+  /**
+   * How to reach the secrets service.
+   * @default - the stack's SecretsProvider, else the `SECRETS_ADDR` and `SECRETS_TOKEN` environment variables
+   */
+  readonly provider?: SecretsProvider;
+}
+
+/**
+ * The access configuration of a mesh-token engine (`{mount}/config/access`). The service has
+ * no delete for it: removing the construct leaves it in place until the mount is removed.
+ *
+ * @example
+ * new secrets.MeshTokenConfig(stack, 'mesh-tokens', {
+ *   address: 'mesh.example.com:8501',
+ *   scheme: secrets.MeshScheme.HTTPS,
+ *   token: SecretValue.fromEnv('MESH_MANAGEMENT_TOKEN'),
+ * });
+ */
+export class MeshTokenConfig extends Resource {
+  /** Mount path of the engine. */
+  public readonly mount: string;
+  private readonly props: MeshTokenConfigProps;
+
+  constructor(scope: Construct, id: string, props: MeshTokenConfigProps) {
+    super(scope, id, 'secrets.MeshTokenConfig', 'secrets', props, props.provider);
+    this.props = props;
+    this.mount = props.mount ?? 'mesh';
+    checkMount(this, this.mount);
+    checkOptSecretValue(this, 'token', props.token);
+    checkOptSecretValue(this, 'clientKey', props.clientKey);
+    checkOptString(this, 'clientCert', props.clientCert);
+    check(typeof props.address === 'string' && /^[^\s/:]+:\d+$/.test(props.address), this, 'address', `"${props.address}" must be host:port`);
+    check(props.scheme === undefined || Object.values(MeshScheme).includes(props.scheme), this, 'scheme', `"${props.scheme}" must be http or https`);
+    check(!!props.clientCert === !!props.clientKey, this, 'clientCert', 'and clientKey must be given together');
+  }
+
+  /** @internal */
+  protected _renderSpec(): Record<string, any> {
+    const p = this.props;
+    return {
+      mount: this.mount, address: p.address, scheme: p.scheme ?? MeshScheme.HTTP,
+      ...(p.token ? { token: p.token } : {}),
+      caCert: p.caCert ?? '', clientCert: p.clientCert ?? '',
+      ...(p.clientKey ? { clientKey: p.clientKey } : {}),
+    };
+  }
+}

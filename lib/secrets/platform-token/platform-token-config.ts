@@ -1,0 +1,68 @@
+import { Construct } from 'constructs';
+import { Resource, ResourceProps } from '../../core/constructs/resource';
+import { SecretValue } from '../../core/constructs/secret-value';
+import { check } from '../../core/constructs/validation';
+import { checkMount } from '../kv/kv-validation';
+import { checkOptSecretValue, checkOptString } from '../prop-checks';
+import { SecretsProvider } from '../provider';
+
+/** Props of a platform-token engine's configuration. */
+export interface PlatformTokenConfigProps extends ResourceProps {
+  /**
+   * Mount path of the platform-token engine.
+   * @default 'platform'
+   */
+  readonly mount?: string;
+  /**
+   * Address of the platform (`protocol://host:port` for the self-hosted edition).
+   * @default 'https://app.terraform.io'
+   */
+  readonly address?: string;
+  /**
+   * A platform token allowed to manage the organization, team and user tokens the roles issue
+   * (write-only: sent on create and when it changes; its drift cannot be detected). With the
+   * bundled emulator, the platform emulator's administrator token.
+   * @default - none
+   */
+  readonly token?: SecretValue;
+  /**
+   * How to reach the secrets service.
+   * @default - the stack's SecretsProvider, else the `SECRETS_ADDR` and `SECRETS_TOKEN` environment variables
+   */
+  readonly provider?: SecretsProvider;
+}
+
+/**
+ * The configuration of a platform-token engine (`{mount}/config`): where the platform is and
+ * the token the engine uses there. Removing it deletes the configuration.
+ *
+ * @example
+ * new secrets.PlatformTokenConfig(stack, 'platform-tokens', {
+ *   token: SecretValue.fromEnv('PLATFORM_ADMIN_TOKEN'),
+ * });
+ */
+export class PlatformTokenConfig extends Resource {
+  /** Mount path of the engine. */
+  public readonly mount: string;
+  private readonly props: PlatformTokenConfigProps;
+
+  constructor(scope: Construct, id: string, props: PlatformTokenConfigProps = {}) {
+    super(scope, id, 'secrets.PlatformTokenConfig', 'secrets', props, props.provider);
+    this.props = props;
+    this.mount = props.mount ?? 'platform';
+    checkMount(this, this.mount);
+    checkOptSecretValue(this, 'token', props.token);
+    checkOptString(this, 'address', props.address);
+    const address = props.address ?? 'https://app.terraform.io';
+    check(/^https?:\/\/[^/\s]+/.test(address), this, 'address', `"${address}" must be an http(s) URL such as https://app.terraform.io`);
+  }
+
+  /** @internal */
+  protected _renderSpec(): Record<string, any> {
+    return {
+      mount: this.mount,
+      address: this.props.address ?? 'https://app.terraform.io',
+      ...(this.props.token ? { token: this.props.token } : {}),
+    };
+  }
+}

@@ -1,0 +1,201 @@
+import { EmuResponse } from '../../core/emulator-kit/types';
+import { Engine, EngineRequest } from '../emulator/engine';
+import { durationParam, stringParam } from '../emulator/field-params';
+import { DEFAULT_LEASE_TTL, leased } from '../emulator/leases';
+import { callService } from '../emulator/outbound';
+import { envelope, errors, keyList, noContent, notFound, objectBody, RequestError } from '../emulator/responses';
+
+interface PlatformConfig {
+  address: string;
+  basePath: string;
+  token: string;
+}
+
+interface PlatformRole {
+  name: string;
+  organization: string;
+  teamId: string;
+  userId: string;
+  ttl: number;
+  maxTtl: number;
+  /** The stored token of an organization or team role (until rotated). */
+  token?: string;
+  tokenId?: string;
+}
+
+interface PlatformTokenState {
+  config?: PlatformConfig;
+  roles: Record<string, PlatformRole>;
+}
+
+const DEFAULT_ADDRESS = 'https://app.terraform.io';
+
+/**
+ * The platform-token engine: `config`, `role/<name>`, `creds/<name>`, `rotate-role/<name>`.
+ *
+ * Tokens are minted on the platform at the configured `address` through the platform
+ * emulator's admin interface (`POST /__admin/tokens`), authenticated by the configured
+ * `token`, which must therefore be the platform emulator's administrator token. Organization
+ * and team tokens are bound to the administrator user (`admin`) and to `organization`; user
+ * tokens to `user_id` (a user id or username); team tokens to the team `team_id` (a team of the
+ * platform emulator, `POST /__admin/organizations/<org>/teams`), whose organization the platform
+ * knows. A platform that cannot be reached or refuses answers 500 with its error.
+ *
+ * As the real service does, where the spec is silent:
+ * - Config read answers `address` and `base_path` (`/api/v2/`), never the token; 404 before any write.
+ * - A role needs one of `organization`, `team_id`, `user_id`; `user_id` with either of the others: 400.
+ *   `ttl` above `max_ttl` (both set): 400. Writing a role keeps its stored token unless the
+ *   organization or team changes.
+ * - Organization and team creds answer `token`, `token_id` (and `organization`, `team_id`) with
+ *   no lease; user creds a lease `<mount>/creds/<role>/<id>` of the role's `ttl` (768h when unset).
+ * - Creds or rotate-role of an absent role: 400 `role "<name>" not found`; rotate-role of a
+ *   user role: 400 "cannot rotate credentials for user roles"; rotate-role answers 204.
+ * - An organization or a team has one active token: minting a new one (a rotation) revokes the
+ *   earlier one on the platform, whose emulator then answers it 401.
+ */
+export class PlatformTokenEngine implements Engine {
+  public readonly type = 'platform';
+  private state: PlatformTokenState = { roles: {} };
+
+  constructor(private readonly mount: string) {}
+
+  public async handle(r: EngineRequest): Promise<EmuResponse> {
+    const m = /^(config|role|creds|rotate-role)(?:\/(.*))?$/.exec(r.subPath);
+    if (!m) return errors(404, 'unsupported path');
+    const [, section, raw = ''] = m;
+    const name = raw.replace(/\/$/, '');
+    if (section === 'config') {
+      if (name !== '') return errors(404, 'unsupported path');
+      if (r.method === 'GET') return this.readConfig();
+      if (r.method === 'POST') return this.writeConfig(objectBody(r.body));
+      if (r.method === 'DELETE') { delete this.state.config; return noContent(); }
+      return errors(405, 'unsupported operation');
+    }
+    if (section === 'role' && name === '') return r.method === 'LIST' ? this.list() : errors(405, 'unsupported operation');
+    if (name === '' || name.includes('/')) return errors(404, 'unsupported path');
+    if (section === 'role') {
+      if (r.method === 'GET') return this.readRole(name);
+      if (r.method === 'POST') return this.writeRole(name, objectBody(r.body));
+      if (r.method === 'DELETE') { delete this.state.roles[name]; return noContent(); }
+      return errors(405, 'unsupported operation');
+    }
+    if (section === 'creds') return r.method === 'GET' || r.method === 'POST' ? this.creds(name) : errors(405, 'unsupported operation');
+    return r.method === 'POST' ? this.rotate(name) : errors(405, 'unsupported operation');
+  }
+
+  /** Creds store a token (organization and team roles) or open a lease: a read that changes state. */
+  public mutatesOnRead(subPath: string): boolean {
+    return subPath.startsWith('creds/');
+  }
+
+  public snapshot(): unknown {
+    return this.state;
+  }
+
+  public restore(data: unknown): void {
+    const d = data as Partial<PlatformTokenState> | undefined;
+    this.state = { ...(d?.config ? { config: d.config } : {}), roles: d?.roles ?? {} };
+  }
+
+  private readConfig(): EmuResponse {
+    const c = this.state.config;
+    return c ? envelope({ address: c.address, base_path: c.basePath }) : notFound();
+  }
+
+  private writeConfig(b: Record<string, unknown>): EmuResponse {
+    const prev = this.state.config;
+    this.state.config = {
+      address: stringParam(b, 'address', prev?.address ?? DEFAULT_ADDRESS) || DEFAULT_ADDRESS,
+      basePath: stringParam(b, 'base_path', prev?.basePath ?? '/api/v2/') || '/api/v2/',
+      token: stringParam(b, 'token', prev?.token ?? ''),
+    };
+    return noContent();
+  }
+
+  private role(name: string): PlatformRole | undefined {
+    return Object.prototype.hasOwnProperty.call(this.state.roles, name) ? this.state.roles[name] : undefined;
+  }
+
+  private list(): EmuResponse {
+    const keys = Object.keys(this.state.roles).sort();
+    return keyList(keys);
+  }
+
+  private readRole(name: string): EmuResponse {
+    const r = this.role(name);
+    if (!r) return notFound();
+    return envelope({
+      name: r.name,
+      ...(r.organization ? { organization: r.organization } : {}),
+      ...(r.teamId ? { team_id: r.teamId } : {}),
+      ...(r.userId ? { user_id: r.userId } : {}),
+      ttl: r.ttl, max_ttl: r.maxTtl,
+    });
+  }
+
+  private writeRole(name: string, b: Record<string, unknown>): EmuResponse {
+    const prev = this.role(name);
+    const organization = stringParam(b, 'organization', prev?.organization ?? '');
+    const teamId = stringParam(b, 'team_id', prev?.teamId ?? '');
+    const userId = stringParam(b, 'user_id', prev?.userId ?? '');
+    const ttl = durationParam(b, 'ttl', prev?.ttl ?? 0);
+    const maxTtl = durationParam(b, 'max_ttl', prev?.maxTtl ?? 0);
+    if (userId && (organization || teamId)) throw new RequestError(400, 'user_id cannot be provided with organization or team_id');
+    if (!userId && !organization && !teamId) throw new RequestError(400, 'one of organization, team_id or user_id is required');
+    if (ttl > 0 && maxTtl > 0 && ttl > maxTtl) throw new RequestError(400, 'ttl cannot be greater than max_ttl');
+    const sameTarget = prev && prev.organization === organization && prev.teamId === teamId && prev.userId === userId;
+    this.state.roles[name] = {
+      name, organization, teamId, userId, ttl, maxTtl,
+      ...(sameTarget && prev.token ? { token: prev.token, tokenId: prev.tokenId } : {}),
+    };
+    return noContent();
+  }
+
+  private async creds(name: string): Promise<EmuResponse> {
+    const role = this.role(name);
+    if (!role) throw new RequestError(400, `role "${name}" not found`);
+    if (role.userId) {
+      const t = await this.mint(role);
+      return leased({ token: t.token, token_id: t.id }, this.mount, name, role.ttl || DEFAULT_LEASE_TTL);
+    }
+    if (!role.token) {
+      const t = await this.mint(role);
+      role.token = t.token;
+      role.tokenId = t.id;
+    }
+    return envelope({
+      token: role.token, token_id: role.tokenId,
+      ...(role.organization ? { organization: role.organization } : {}),
+      ...(role.teamId ? { team_id: role.teamId } : {}),
+    });
+  }
+
+  private async rotate(name: string): Promise<EmuResponse> {
+    const role = this.role(name);
+    if (!role) throw new RequestError(400, `role "${name}" not found`);
+    if (role.userId) throw new RequestError(400, 'cannot rotate credentials for user roles');
+    const t = await this.mint(role);
+    role.token = t.token;
+    role.tokenId = t.id;
+    return noContent();
+  }
+
+  /** A new token on the configured platform (through its emulator's admin interface); 500 on failure. */
+  private async mint(role: PlatformRole): Promise<{ token: string; id: string }> {
+    const c = this.state.config;
+    if (!c) throw new RequestError(500, `no configuration: write ${this.mount}/config first`);
+    const kind = role.userId ? 'user' : role.teamId ? 'team' : 'organization';
+    const body = role.userId ? { kind, user: role.userId }
+      : role.teamId ? { kind, user: 'admin', team: role.teamId, ...(role.organization ? { organization: role.organization } : {}) }
+        : { kind, user: 'admin', organization: role.organization };
+    try {
+      const res = await callService(`${c.address.replace(/\/+$/, '')}/__admin/tokens`, {
+        method: 'POST', headers: { authorization: `Bearer ${c.token}` }, body,
+      }) as { token?: string; id?: string } | undefined;
+      if (!res?.token || !res.id) throw new Error('the platform answered without a token');
+      return { token: res.token, id: res.id };
+    } catch (e) {
+      throw new RequestError(500, `error creating the ${kind} token: ${(e as Error).message}`);
+    }
+  }
+}
