@@ -2,7 +2,7 @@ import { App, TerraformStack } from 'cdktf';
 import { ConvergeTesting } from '../../lib/core/constructs/testing';
 import { RemovalPolicy } from '../../lib/core/constructs/removal-policy';
 import { CollaboratorAuthPolicy, ExecutionMode, Organization, OrganizationEntitlements, PlatformProvider } from '../../lib/platform';
-import { ORGANIZATION_FIELDS } from '../../lib/platform/organization/organization.handler';
+import { ORGANIZATION } from '../../lib/platform/organization/organization.schema';
 import { camelCase } from '../../lib/platform/client/jsonapi';
 import { defaultValue, ORGANIZATION_BODY } from './spec-tables';
 
@@ -19,7 +19,7 @@ describe('Organization', () => {
     expect(r.removalPolicy).toBe('retain');
     expect(r.provider).toMatchObject({ api: 'platform', addressEnv: 'PLATFORM_ADDRESS', tokenEnv: 'PLATFORM_TOKEN' });
     expect(Object.keys(r.spec).sort()).toEqual(ORGANIZATION_BODY.map((b) => camelCase(b.name)).sort());
-    expect(Object.keys(r.spec).sort()).toEqual([...ORGANIZATION_FIELDS].sort());
+    expect(Object.keys(r.spec).sort()).toEqual(Object.keys(ORGANIZATION.fields).sort());
     for (const b of ORGANIZATION_BODY) {
       const d = defaultValue(b.default);
       if (d !== undefined) expect([b.name, r.spec[camelCase(b.name)]]).toEqual([b.name, d]);
@@ -55,7 +55,18 @@ describe('Organization', () => {
     new OrganizationEntitlements(s, 'ents', { organization: org.name });
     const ents = ConvergeTesting.desiredState(s).resources.ents;
     expect(ents).toMatchObject({ kind: 'platform.OrganizationEntitlements', dataSource: true, spec: { organization: 'acme' } });
-    expect(org.externalId).toMatchObject({ $ref: 'org', attr: 'externalId' });
+    // A typed attribute: a string token, rendered as a reference where another construct uses it.
+    expect(typeof org.externalId).toBe('string');
+    new Organization(s, 'other', { name: 'other', email: 'a@b.io', ownersTeamSamlRoleId: org.externalId });
+    expect(ConvergeTesting.desiredState(s).resources.other.spec.ownersTeamSamlRoleId).toEqual({ $ref: 'org', attr: 'externalId' });
+    expect(ConvergeTesting.desiredState(s).resources.other.dependsOn).toContain('org');
+  });
+
+  test('a reference combined with other text is refused, naming the field', () => {
+    const s = stack();
+    const org = new Organization(s, 'org', { name: 'acme', email: 'a@b.io' });
+    new Organization(s, 'other', { name: 'other', email: 'a@b.io', ownersTeamSamlRoleId: `x-${org.externalId}` });
+    expect(() => ConvergeTesting.desiredState(s)).toThrow(/other: ownersTeamSamlRoleId combines a reference/);
   });
 
   test.each([

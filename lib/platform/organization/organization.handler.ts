@@ -1,13 +1,12 @@
 import { HandlerContext, Observed, PrefetchWant, ResourceHandler, Spec, Written } from '../../core/engine/handler';
+import { fromWire, resourceMetadata, toWire } from '../../core/schema';
 import { Organization as OrganizationDoc, OrganizationAttributes } from '../client/organizations';
 import { PlatformClient } from '../client/platform-client';
 
-/** Spec keys (the construct's props) of an organization, in the order of the spec's body table. */
-export const ORGANIZATION_FIELDS = [
-  'name', 'email', 'sessionTimeout', 'sessionRemember', 'collaboratorAuthPolicy', 'costEstimationEnabled',
-  'sendPassingStatusesForUntriggeredSpeculativePlans', 'aggregatedCommitStatusEnabled', 'ownersTeamSamlRoleId',
-  'assessmentsEnforced', 'allowForceDeleteWorkspaces', 'defaultExecutionMode', 'defaultAgentPoolId',
-] as const;
+import { ORGANIZATION } from './organization.schema';
+
+/** The platform client speaks camelCase attributes (it kebab-cases them on the wire). */
+const CLIENT = { wireCase: 'camel' } as const;
 
 function client(ctx: HandlerContext): PlatformClient {
   return new PlatformClient(ctx.http, ctx.address);
@@ -15,8 +14,7 @@ function client(ctx: HandlerContext): PlatformClient {
 
 /** The request attributes of a spec. `defaultAgentPoolId` is sent only with the agent mode (refused otherwise). */
 function attributesOf(spec: Spec): OrganizationAttributes {
-  const attrs: Record<string, unknown> = {};
-  for (const f of ORGANIZATION_FIELDS) attrs[f] = spec[f];
+  const attrs = toWire(CLIENT, ORGANIZATION.fields, spec);
   if (spec.defaultExecutionMode !== 'agent' || spec.defaultAgentPoolId == null) delete attrs.defaultAgentPoolId;
   return attrs as OrganizationAttributes;
 }
@@ -25,22 +23,9 @@ function attributesOf(spec: Spec): OrganizationAttributes {
 const PAGE = 100;
 
 function observedOf(org: OrganizationDoc): Observed {
-  const fields: Spec = {
-    name: org.name,
-    email: org.email,
-    sessionTimeout: org.sessionTimeout,
-    sessionRemember: org.sessionRemember,
-    collaboratorAuthPolicy: org.collaboratorAuthPolicy,
-    costEstimationEnabled: org.costEstimationEnabled,
-    sendPassingStatusesForUntriggeredSpeculativePlans: org.sendPassingStatusesForUntriggeredSpeculativePlans,
-    aggregatedCommitStatusEnabled: org.aggregatedCommitStatusEnabled,
-    ownersTeamSamlRoleId: org.ownersTeamSamlRoleId ?? null,
-    allowForceDeleteWorkspaces: org.allowForceDeleteWorkspaces,
-    defaultExecutionMode: org.defaultExecutionMode,
-    defaultAgentPoolId: org.defaultAgentPool?.id ?? null,
-  };
+  const fields: Spec = { ...fromWire(CLIENT, ORGANIZATION.fields, org), defaultAgentPoolId: org.defaultAgentPool?.id ?? null };
   // Returned by the hosted edition only; elsewhere it is compared with the last apply.
-  if ('assessmentsEnforced' in org) fields.assessmentsEnforced = org.assessmentsEnforced;
+  if (!('assessmentsEnforced' in org)) delete fields.assessmentsEnforced;
   return { fields, outputs: outputsOf(org) };
 }
 
@@ -53,8 +38,7 @@ function outputsOf(org: OrganizationDoc): Record<string, unknown> {
  * name with the new one; the id changes.
  */
 export const organizationHandler: ResourceHandler = {
-  kind: 'platform.Organization',
-  api: 'platform',
+  ...resourceMetadata(ORGANIZATION),
   destroyWarning: 'deleting an organization deletes all of its data (workspaces, state, teams, settings); it cannot be undone',
 
   naturalId(spec: Spec): string | undefined {

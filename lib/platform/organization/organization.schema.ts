@@ -31,16 +31,6 @@ export const ORGANIZATION: KindSchema = {
     entitlementSetId: { type: 'string' },
   },
   unmanaged: {
-    'external-id': 'assigned by the platform (an output)',
-    'created-at': 'assigned by the platform',
-    permissions: 'what the caller may do, not a setting',
-    'saml-enabled': 'read-only: set in the SAML settings',
-    'two-factor-conformant': 'read-only',
-    'fair-run-queuing-enabled': 'read-only',
-    'plan-expired': 'read-only',
-    'plan-expires-at': 'read-only',
-    'plan-is-trial': 'read-only',
-    'plan-is-enterprise': 'read-only',
-    'cost-estimation-enabled': '',
+    type: 'the JSON:API resource type, not a setting',
   },
 };

@@ -1,8 +1,19 @@
 import { Construct } from 'constructs';
 import { RemovalPolicy } from '../../core/constructs/removal-policy';
+import { ExistingObject } from '../../core/constructs/existing-object';
 import { Resource, ResourceProps } from '../../core/constructs/resource';
-import { check, checkInt, checkOneOf } from '../../core/constructs/validation';
+import { check } from '../../core/constructs/validation';
+import { KindSchema } from '../../core/schema';
 import { PlatformProvider } from '../provider';
+import { ORGANIZATION } from './organization.schema';
+
+/** An organization of the platform: one this app manages, or one looked up with `Organization.fromName`. */
+export interface IOrganization {
+  /** The organization name (its id on the platform). */
+  readonly organizationName: string;
+  /** The organization external id (`org-…`), known once it exists. */
+  readonly organizationExternalId: string;
+}
 
 /** How collaborators of an organization authenticate. */
 export enum CollaboratorAuthPolicy {
@@ -95,9 +106,6 @@ export interface OrganizationProps extends ResourceProps {
   readonly provider?: PlatformProvider;
 }
 
-const NAME_RE = /^[A-Za-z0-9_-]+$/;
-const EMAIL_RE = /^[^@\s]+@[^@\s]+\.[^@\s]+$/;
-
 /**
  * An organization of the platform. Retained by default when removed: deleting one deletes all its data.
  *
@@ -108,29 +116,25 @@ const EMAIL_RE = /^[^@\s]+@[^@\s]+\.[^@\s]+$/;
  *   collaboratorAuthPolicy: platform.CollaboratorAuthPolicy.TWO_FACTOR_MANDATORY,
  * });
  */
-export class Organization extends Resource {
+export class Organization extends Resource implements IOrganization {
+  /**
+   * An organization that exists outside this app, by name: read at plan time (the plan fails, naming
+   * this construct, when it does not exist), never changed nor deleted.
+   * @param provider the platform provider to read it with (default: the stack's)
+   */
+  public static fromName(scope: Construct, id: string, name: string, provider?: PlatformProvider): IOrganization {
+    return new ExistingOrganization(scope, id, name, provider);
+  }
+
   /** The organization name (its id on the platform), for other constructs to reference. */
   public readonly name: string;
-  private readonly props: OrganizationProps;
+  /** The organization name (its id on the platform). */
+  public readonly organizationName: string;
 
   constructor(scope: Construct, id: string, props: OrganizationProps) {
-    super(scope, id, 'platform.Organization', 'platform', props, props.provider, RemovalPolicy.RETAIN);
-    this.props = props;
+    super(scope, id, ORGANIZATION.kind, ORGANIZATION.api, props, props.provider, RemovalPolicy.RETAIN);
     this.name = props.name;
-    check(typeof props.name === 'string' && NAME_RE.test(props.name), this, 'name',
-      `"${props.name}" may contain only letters, numbers, '-' and '_'`);
-    check(typeof props.email === 'string' && EMAIL_RE.test(props.email), this, 'email', `"${props.email}" is not an email address`);
-    checkInt(this, 'sessionTimeout', props.sessionTimeout, 1);
-    checkInt(this, 'sessionRemember', props.sessionRemember, 1);
-    for (const f of ['costEstimationEnabled', 'sendPassingStatusesForUntriggeredSpeculativePlans', 'aggregatedCommitStatusEnabled',
-      'assessmentsEnforced', 'allowForceDeleteWorkspaces'] as const) {
-      check(props[f] === undefined || typeof props[f] === 'boolean', this, f, `must be true or false (got ${JSON.stringify(props[f])})`);
-    }
-    for (const f of ['ownersTeamSamlRoleId', 'defaultAgentPoolId'] as const) {
-      check(props[f] === undefined || typeof props[f] === 'string', this, f, `must be a string (got ${JSON.stringify(props[f])})`);
-    }
-    checkOneOf(this, 'collaboratorAuthPolicy', props.collaboratorAuthPolicy, Object.values(CollaboratorAuthPolicy));
-    checkOneOf(this, 'defaultExecutionMode', props.defaultExecutionMode, Object.values(ExecutionMode));
+    this.organizationName = props.name;
     const mode = props.defaultExecutionMode ?? ExecutionMode.REMOTE;
     if (mode === ExecutionMode.AGENT) {
       check(props.defaultAgentPoolId !== undefined && props.defaultAgentPoolId !== '', this, 'defaultAgentPoolId',
@@ -145,32 +149,36 @@ export class Organization extends Resource {
   }
 
   /** The organization external id (`org-…`), known once applied. */
-  public get externalId(): any {
-    return this._attrRef('externalId');
+  public get externalId(): string {
+    return this._attrString('externalId');
+  }
+
+  /** The organization external id (`org-…`), known once applied. */
+  public get organizationExternalId(): string {
+    return this.externalId;
+  }
+
+  /** @internal */
+  protected _schema(): KindSchema {
+    return ORGANIZATION;
   }
 
   /** @internal */
   public _naturalKey(): string | undefined {
     return this.name;
   }
+}
 
-  /** @internal */
-  protected _renderSpec(): Record<string, any> {
-    const p = this.props;
-    return {
-      name: p.name,
-      email: p.email,
-      sessionTimeout: p.sessionTimeout ?? 20160,
-      sessionRemember: p.sessionRemember ?? 20160,
-      collaboratorAuthPolicy: p.collaboratorAuthPolicy ?? CollaboratorAuthPolicy.PASSWORD,
-      costEstimationEnabled: p.costEstimationEnabled ?? false,
-      sendPassingStatusesForUntriggeredSpeculativePlans: p.sendPassingStatusesForUntriggeredSpeculativePlans ?? false,
-      aggregatedCommitStatusEnabled: p.aggregatedCommitStatusEnabled ?? true,
-      ownersTeamSamlRoleId: p.ownersTeamSamlRoleId ?? null,
-      assessmentsEnforced: p.assessmentsEnforced ?? false,
-      allowForceDeleteWorkspaces: p.allowForceDeleteWorkspaces ?? false,
-      defaultExecutionMode: p.defaultExecutionMode ?? ExecutionMode.REMOTE,
-      defaultAgentPoolId: p.defaultAgentPoolId ?? null,
-    };
+/** An organization looked up by name (`Organization.fromName`). */
+class ExistingOrganization extends ExistingObject implements IOrganization {
+  public readonly organizationName: string;
+
+  constructor(scope: Construct, id: string, name: string, provider?: PlatformProvider) {
+    super(scope, id, ORGANIZATION.kind, ORGANIZATION.api, name, 'name', provider);
+    this.organizationName = name;
+  }
+
+  public get organizationExternalId(): string {
+    return this._attrString('externalId');
   }
 }
