@@ -3,11 +3,13 @@ import { wireName } from '../../lib/core/schema';
 import { registerAllKinds } from '../../lib/kinds';
 import { MESH_SPEC_FIELDS } from './spec-fields.mesh';
 import { PLATFORM_SPEC_FIELDS } from './spec-fields.platform';
-import { SECRETS_SPEC_FIELDS } from './spec-fields.secrets';
+import { SECRETS_DB_SPEC_FIELDS } from './spec-fields.secrets-db';
+import { SECRETS_KV_SPEC_FIELDS } from './spec-fields.secrets-kv';
+import { SECRETS_TOKENS_SPEC_FIELDS } from './spec-fields.secrets-tokens';
 
 registerAllKinds();
 
-const SPEC_FIELDS = { ...PLATFORM_SPEC_FIELDS, ...SECRETS_SPEC_FIELDS, ...MESH_SPEC_FIELDS };
+const SPEC_FIELDS = { ...PLATFORM_SPEC_FIELDS, ...SECRETS_KV_SPEC_FIELDS, ...SECRETS_DB_SPEC_FIELDS, ...SECRETS_TOKENS_SPEC_FIELDS, ...MESH_SPEC_FIELDS };
 const { resources, dataSources } = registeredKinds();
 
 // Every kind runs on its one declaration of fields, and that declaration lists exactly the fields of

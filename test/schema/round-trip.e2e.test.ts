@@ -10,11 +10,13 @@ import { startPostgres, TestPostgres } from '../support/postgres';
 import { FullSample, SampleWorld } from './full-samples';
 import { MESH_FULL_SAMPLES } from './full-samples.mesh';
 import { PLATFORM_FULL_SAMPLES } from './full-samples.platform';
-import { SECRETS_FULL_SAMPLES } from './full-samples.secrets';
+import { SECRETS_DB_FULL_SAMPLES } from './full-samples.secrets-db';
+import { SECRETS_KV_FULL_SAMPLES } from './full-samples.secrets-kv';
+import { SECRETS_TOKENS_FULL_SAMPLES } from './full-samples.secrets-tokens';
 
 registerAllKinds();
 
-const SAMPLES: Record<string, FullSample> = { ...PLATFORM_FULL_SAMPLES, ...SECRETS_FULL_SAMPLES, ...MESH_FULL_SAMPLES };
+const SAMPLES: Record<string, FullSample> = { ...PLATFORM_FULL_SAMPLES, ...SECRETS_KV_FULL_SAMPLES, ...SECRETS_DB_FULL_SAMPLES, ...SECRETS_TOKENS_FULL_SAMPLES, ...MESH_FULL_SAMPLES };
 const late = (v: unknown): boolean => JSON.stringify(v ?? null).includes('"$secret"') || JSON.stringify(v ?? null).includes('"$ref"') || isAttrRef(v) || isSecretRef(v);
 
 // Every kind, each field of its schema set: applied through the real CLI against the emulator, then

@@ -167,4 +167,12 @@ export interface DataSourceHandler {
   read(ctx: HandlerContext, spec: Spec): Promise<Record<string, unknown>>;
   /** Output keys that are secrets (kept encrypted in state, masked in output). */
   readonly sensitiveOutputs?: readonly string[];
+  /**
+   * For credentials the service generates on each read (a dynamic database user, a token): when the
+   * outputs kept in state were issued (ms since the epoch) and when their lease ends. While more than a
+   * third of the lease is left, a plan uses the kept credentials instead of generating new ones, so
+   * that the plan after an apply is a no-op and nobody's credentials are replaced under them.
+   * Undefined (for outputs without a lease): read again.
+   */
+  leaseOf?(outputs: Record<string, unknown>): { issuedAt: number; expiresAt: number } | undefined;
 }

@@ -110,7 +110,7 @@ export async function planStack(desired: DesiredStack, state: StateStore, client
         if (r.dataSource) {
           // A data source that depends on an object this apply creates or changes is read during the apply.
           const deferred = [...done.values()].some((d) => CHANGING.has(d.item.action) || (d.item.dataSource && !d.outputs));
-          return sems.for(r.provider.api).run(() => planDataSource(address, r, deferred ? { ...resolved, hasUnknown: true } : resolved, ctx));
+          return sems.for(r.provider.api).run(() => planDataSource(address, r, deferred ? { ...resolved, hasUnknown: true } : resolved, ctx, rec));
         }
         return sems.for(r.provider.api).run(() => planObject({
           address, r, resolved, rec: rec?.dataSource ? undefined : rec, handler: withPrefetched(resourceHandler(r.kind), cache.get(prefetchKey(r))), ctx, refresh,
@@ -175,10 +175,17 @@ function withStateChanges(item: PlanItem, r: DesiredResource, rec: StateRecord |
   return changes.length || deposed.deposed ? { ...item, ...deposed, stateChanges: changes } : item;
 }
 
-async function planDataSource(address: string, r: DesiredResource, resolved: ResolvedSpec, ctx: HandlerContext): Promise<Planned> {
+async function planDataSource(address: string, r: DesiredResource, resolved: ResolvedSpec, ctx: HandlerContext, rec?: StateRecord): Promise<Planned> {
   const handler = dataSourceHandler(r.kind);
   const item: PlanItem = { address, kind: r.kind, action: 'read', changes: [], drift: [], warnings: [], dataSource: true };
   if (resolved.hasUnknown) return { item: { ...item, reason: 'read during apply: it depends on objects this apply creates or changes' }, resolved };
+  const kept = handler.leaseOf && rec?.dataSource && rec.kind === r.kind && rec.status === 'created' &&
+    sameJson(rec.spec, resolved.stored) ? { ...rec.outputs, ...sensitiveOutputsOf(rec) } : undefined;
+  const lease = kept && handler.leaseOf!(kept);
+  if (kept && lease && stillFresh(lease)) {
+    return { item: { ...item, reason: `kept from state: its lease runs until ${new Date(lease.expiresAt).toISOString()}` }, resolved, outputs: kept,
+      sensitiveOutputs: handler.sensitiveOutputs ?? [] };
+  }
   const outputs = await handler.read(ctx, resolved.value);
   return { item, resolved, outputs, sensitiveOutputs: handler.sensitiveOutputs ?? [] };
 }
@@ -207,4 +214,17 @@ async function planRemoval(address: string, rec: StateRecord, clients: ApiClient
     id = ours[0].id;
   }
   return { ...base, id, action: 'delete', reason: why, warnings: handler.destroyWarning ? [handler.destroyWarning] : [] };
+}
+
+/** Equal as JSON whatever the key order (a JSON store such as PostgreSQL jsonb does not keep it). */
+function sameJson(a: unknown, b: unknown): boolean {
+  const canon = (v: unknown): unknown => (Array.isArray(v) ? v.map(canon) : v !== null && typeof v === 'object'
+    ? Object.fromEntries(Object.keys(v as object).sort().map((k) => [k, canon((v as Record<string, unknown>)[k])])) : v);
+  return JSON.stringify(canon(a)) === JSON.stringify(canon(b));
+}
+
+/** A lease with more than a third of its time left (as a secrets agent renews): credentials in use are not replaced too late. */
+function stillFresh(lease: { issuedAt: number; expiresAt: number }): boolean {
+  const now = Date.now();
+  return lease.expiresAt - now > (lease.expiresAt - lease.issuedAt) / 3;
 }
