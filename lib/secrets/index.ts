@@ -4,6 +4,7 @@ export * from './kv/kv-engine-config';
 export * from './database/database-connection';
 export * from './database/database-role';
 export * from './database/database-static-role';
+export * from './database/database-role-base';
 export * from './directory/directory-config';
 export * from './directory/directory-role';
 export * from './directory/directory-library-set';
