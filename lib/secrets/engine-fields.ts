@@ -1,4 +1,4 @@
-import { FieldSchema } from '../core/schema';
+import { FieldSchema, FieldsSchema, KindSchema } from '../core/schema';
 
 /**
  * Field declarations the secrets engines share: where an engine is mounted and the name of an object
@@ -32,3 +32,15 @@ export const SEGMENT_NAME_FIELD: FieldSchema = {
 
 /** A string that must not be empty. */
 export const NON_EMPTY = { pattern: /\S/, patternRule: 'must not be empty' } as const;
+
+/**
+ * The schema of a data source that reads the credentials of an engine object: the engine's mount and
+ * the object's name (`nameField`), any `extra` request field, and the outputs (secrets `sensitive`).
+ */
+export function credentialsSchema(kind: string, nameField: string, outputs: KindSchema['outputs'], extra: FieldsSchema = {}): KindSchema {
+  return {
+    kind, api: 'secrets', wireCase: 'snake',
+    fields: { mount: { type: 'string' }, [nameField]: { type: 'string' }, ...extra },
+    outputs,
+  };
+}
