@@ -14,12 +14,17 @@ import { databaseStaticRoleHandler } from './database/database-static-role.handl
 import { directoryConfigHandler } from './directory/directory-config.handler';
 import { directoryLibrarySetHandler } from './directory/directory-library-set.handler';
 import { directoryRoleHandler } from './directory/directory-role.handler';
+import { databaseCredentialsHandler } from './database/database-credentials.handler';
+import { databaseStaticCredentialsHandler } from './database/database-static-credentials.handler';
+import { directoryCredentialsHandler } from './directory/directory-credentials.handler';
+import { directoryLibraryCheckOutHandler } from './directory/directory-library-check-out.handler';
 import { kvEngineConfigHandler } from './kv/kv-engine-config.handler';
 import { kvSecretHandler } from './kv/kv-secret.handler';
 
 /** The secrets API's kinds: each resource and data source handler (each declares its kind once, in its schema). */
 export const SECRETS_KINDS: DomainKinds = {
   resources: [kvSecretHandler, kvEngineConfigHandler, databaseConnectionHandler, databaseRoleHandler, databaseStaticRoleHandler, directoryConfigHandler, directoryRoleHandler, directoryLibrarySetHandler, totpKeyHandler, platformTokenConfigHandler, platformTokenRoleHandler, meshTokenConfigHandler, meshTokenRoleHandler, pushMfaMethodHandler],
-  dataSources: [kvSecretDataHandler, kvSecretSubkeysHandler, totpKeyInfoHandler],
+  dataSources: [kvSecretDataHandler, kvSecretSubkeysHandler, totpKeyInfoHandler,
+    databaseCredentialsHandler, databaseStaticCredentialsHandler, directoryCredentialsHandler, directoryLibraryCheckOutHandler],
   planHooks: [],
 };

@@ -18,6 +18,8 @@ export interface FullSample {
   readonly address: string;
   /** Fields left at their default (or unset), each with the reason. */
   readonly defaultsKept?: Readonly<Record<string, string>>;
+  /** Seeds what the sample needs and converge does not manage (database users, directory accounts, a mount), before synth. */
+  readonly seed?: (world: SampleWorld) => Promise<void>;
   /** The sample needs a real PostgreSQL (the database kinds). */
   readonly needsPostgres?: boolean;
 }

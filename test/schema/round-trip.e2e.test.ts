@@ -34,6 +34,7 @@ describe('every kind: a full object round-trips through the emulator', () => {
     world = await startWorld();
     if (Object.values(SAMPLES).some((s) => s.needsPostgres)) pg = await startPostgres();
     const sampleWorld: SampleWorld = { env: { ...world.emulator.env }, postgresUrl: pg?.url };
+    for (const s of Object.values(SAMPLES)) await s.seed?.(sampleWorld);
     const dir = synthApp((stack) => Object.values(SAMPLES).forEach((s) => s.build(stack, sampleWorld)), 'full');
     desired = readSynthDir(dir)[0].resources as any;
     apply = await cliAsync(['apply', '--synth-dir', dir, '--auto-approve'], world.env);

@@ -68,6 +68,9 @@ describe('directory constructs', () => {
     expect(d.resources.cfg2.spec).toMatchObject({ passwordPolicy: 'corp', length: 0, formatter: '' });
     expect(d.resources.role.spec).toEqual({ mount: 'directory', name: 'app', serviceAccountName: 'svc-a' });
     expect(d.resources.role.dependsOn).toEqual(['cfg']);
+    // The accounts are a set: order and repeats do not count.
+    new DirectoryLibrarySet(s, 'lib2', { mount: 'ad2', name: 'ops', serviceAccountNames: ['svc-c', 'svc-b', 'svc-c'] });
+    expect(ConvergeTesting.desiredState(s).resources.lib2.spec.serviceAccountNames).toEqual(['svc-b', 'svc-c']);
     expect(d.resources.lib.spec).toEqual({
       mount: 'directory', name: 'ops', serviceAccountNames: ['svc-b'], ttl: '24h', maxTtl: '24h', disableCheckInEnforcement: false,
     });
@@ -84,7 +87,7 @@ describe('directory constructs', () => {
     expect(() => new DirectoryRole(s, 'f', { name: 'f', serviceAccountName: '' })).toThrow(/serviceAccountName/);
     expect(() => new DirectoryRole(s, 'g', { name: 'g', serviceAccountName: 'a', ttl: 'x' })).toThrow(/ttl/);
     expect(() => new DirectoryLibrarySet(s, 'h', { name: 'h', serviceAccountNames: [] })).toThrow(/at least one/);
-    expect(() => new DirectoryLibrarySet(s, 'i', { name: 'i', serviceAccountNames: ['a', 'a'] })).toThrow(/repeat/);
+    expect(() => new DirectoryLibrarySet(s, 'i', { name: 'i', serviceAccountNames: ['a', 'a,b'] })).toThrow(/serviceAccountNames \[1\] "a,b" must be a non-empty name without ","/);
     expect(() => new DirectoryLibrarySet(s, 'j', { name: 'j', serviceAccountNames: ['a'], ttl: '48h' })).toThrow(/ttl.*maxTtl/);
   });
 });

@@ -171,6 +171,11 @@ export async function applyPlan(plan: StackPlan, state: StateStore, clients: Api
       await state.put(item.address, record({ id: item.address, outputs: plain, sensitiveOutputs: secret }));
       return;
     }
+    if (r.dataSource) {
+      // Credentials kept from state (their lease runs on): only what state keeps beside them changes.
+      if (prior) await state.put(item.address, { ...prior, dependsOn: r.dependsOn, removalPolicy: r.removalPolicy, provider: r.provider, path: r.path });
+      return;
+    }
     const handler = resourceHandler(r.kind);
     const create = async (extra: Partial<StateRecord> = {}): Promise<void> => {
       // The intent: if converge dies between the create and the record, the next run adopts what this create made.

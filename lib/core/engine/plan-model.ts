@@ -20,6 +20,8 @@ export interface PlanItem {
   /** Loud notes: data deleted, workspaces unlinked, devices to re-enrol. */
   readonly warnings: string[];
   readonly dataSource?: boolean;
+  /** A data source read that issues credentials (a leased one): apply does it and records them, so it is a change. */
+  readonly issues?: boolean;
   /**
    * Attributes the plan read from the API (never a sensitive one): apply resolves references to an
    * object it does not change from these, not from the state of an earlier run.
@@ -63,7 +65,7 @@ export function countActions(items: readonly PlanItem[]): Record<string, number>
 
 /** Whether applying the plan would change anything (on the API or in state). */
 export function hasChanges(plan: StackPlan): boolean {
-  return plan.items.some((i) => !['noop', 'read', 'conflict'].includes(i.action) || i.stateChanges?.length || i.deposed?.length);
+  return plan.items.some((i) => !['noop', 'read', 'conflict'].includes(i.action) || i.issues || i.stateChanges?.length || i.deposed?.length);
 }
 
 /** Objects the plan found under a construct's identity that converge does not manage. */

@@ -183,9 +183,12 @@ async function planDataSource(address: string, r: DesiredResource, resolved: Res
     sameJson(rec.spec, resolved.stored) ? { ...rec.outputs, ...sensitiveOutputsOf(rec) } : undefined;
   const lease = kept && handler.leaseOf!(kept);
   if (kept && lease && stillFresh(lease)) {
-    return { item: { ...item, reason: `kept from state: its lease runs until ${new Date(lease.expiresAt).toISOString()}` }, resolved, outputs: kept,
+    // Nothing to do: apply keeps the record (reading again would issue new credentials).
+    return { item: { ...item, action: 'noop', reason: `kept from state: its lease runs until ${new Date(lease.expiresAt).toISOString()}` }, resolved, outputs: kept,
       sensitiveOutputs: handler.sensitiveOutputs ?? [] };
   }
+  // Credentials the service issues on each read (a check-out is even a write): issued once, by apply, which keeps them in state.
+  if (handler.leaseOf) return { item: { ...item, issues: true, reason: 'issued during apply, then kept in state while its lease lasts' }, resolved };
   const outputs = await handler.read(ctx, resolved.value);
   return { item, resolved, outputs, sensitiveOutputs: handler.sensitiveOutputs ?? [] };
 }

@@ -1,11 +1,22 @@
-import { Construct } from 'constructs';
+import { Construct, IConstruct } from 'constructs';
 import { Resource, ResourceProps } from '../../core/constructs/resource';
 import { SecretValue } from '../../core/constructs/secret-value';
 import { check } from '../../core/constructs/validation';
-import { checkMount } from '../kv/kv-validation';
-import { checkOptBoolean, checkOptString, checkSegmentName, checkStringList } from '../prop-checks';
+import { KindSchema } from '../../core/schema';
+import { ExistingPathObject } from '../existing-path-object';
 import { SecretsProvider } from '../provider';
-import { stringSet } from '../../core/string-set';
+import { DATABASE_CONNECTION } from './database-connection.schema';
+
+/**
+ * A connection of the database engine: one this app manages, or one looked up with
+ * `DatabaseConnection.fromName`. Roles take it to name their connection and be ordered after it.
+ */
+export interface IDatabaseConnection extends IConstruct {
+  /** Mount path of the database engine. */
+  readonly mount: string;
+  /** The connection name (the roles' `dbName`). */
+  readonly connectionName: string;
+}
 
 /** Props of a database engine connection (`{mount}/config/<name>`). */
 export interface DatabaseConnectionProps extends ResourceProps {
@@ -93,27 +104,30 @@ export interface DatabaseConnectionProps extends ResourceProps {
  *   rotateRootOnCreate: true,
  * });
  */
-export class DatabaseConnection extends Resource {
+export class DatabaseConnection extends Resource implements IDatabaseConnection {
+  /**
+   * A connection that exists outside this app, by mount and name: read at plan time (the plan fails,
+   * naming this construct, when it does not exist), never changed nor deleted. Roles may use it.
+   * @param mount mount path of the database engine (e.g. `database`)
+   * @param name the connection name
+   * @param provider how to reach the secrets service (default: the stack's)
+   */
+  public static fromName(scope: Construct, id: string, mount: string, name: string, provider?: SecretsProvider): IDatabaseConnection {
+    return new ExistingDatabaseConnection(scope, id, mount, name, provider);
+  }
+
   /** Mount path of the engine. */
   public readonly mount: string;
   /** Connection name (the roles' `dbName`). */
   public readonly name: string;
-  private readonly props: DatabaseConnectionProps;
+  /** Connection name (the roles' `dbName`). */
+  public readonly connectionName: string;
 
   constructor(scope: Construct, id: string, props: DatabaseConnectionProps) {
-    super(scope, id, 'secrets.DatabaseConnection', 'secrets', props, props.provider);
+    super(scope, id, DATABASE_CONNECTION.kind, DATABASE_CONNECTION.api, props, props.provider);
     this.mount = props.mount ?? 'database';
     this.name = props.name;
-    this.props = props;
-    checkMount(this, this.mount);
-    checkSegmentName(this, 'name', props.name);
-    checkOptString(this, 'username', props.username);
-    checkOptBoolean(this, 'verifyConnection', props.verifyConnection);
-    check(typeof props.connectionUrl === 'string' && props.connectionUrl.length > 0, this, 'connectionUrl', 'must not be empty');
-    check((props.pluginName ?? 'x').length > 0, this, 'pluginName', 'must not be empty');
-    checkStringList(this, 'allowedRoles', props.allowedRoles ?? []);
-    checkStringList(this, 'rootRotationStatements', props.rootRotationStatements ?? []);
-    check(props.password === undefined || SecretValue.isSecretValue(props.password), this, 'password', 'must be a SecretValue');
+    this.connectionName = props.name;
     if (props.rotateRootOnCreate) {
       check(!!props.username, this, 'rotateRootOnCreate', 'needs `username` (the root user whose password is rotated)');
       check(props.password !== undefined, this, 'rotateRootOnCreate', 'needs `password` (the service connects with it before rotating)');
@@ -126,22 +140,18 @@ export class DatabaseConnection extends Resource {
   }
 
   /** @internal */
-  protected _renderSpec(): Record<string, any> {
-    const p = this.props;
-    return {
-      mount: this.mount,
-      name: this.name,
-      pluginName: p.pluginName ?? 'postgresql-database-plugin',
-      pluginVersion: p.pluginVersion ?? '',
-      verifyConnection: p.verifyConnection ?? true,
-      allowedRoles: stringSet(p.allowedRoles),
-      rootRotationStatements: [...(p.rootRotationStatements ?? [])],
-      passwordPolicy: p.passwordPolicy ?? '',
-      connectionUrl: p.connectionUrl,
-      username: p.username ?? '',
-      ...(p.password !== undefined ? { password: p.password } : {}),
-      disableEscaping: p.disableEscaping ?? false,
-      rotateRootOnCreate: p.rotateRootOnCreate ?? false,
-    };
+  protected _schema(): KindSchema {
+    return DATABASE_CONNECTION;
+  }
+}
+
+/** A connection looked up by mount and name (`DatabaseConnection.fromName`). */
+class ExistingDatabaseConnection extends ExistingPathObject implements IDatabaseConnection {
+  constructor(scope: Construct, id: string, mount: string, name: string, provider?: SecretsProvider) {
+    super(scope, id, DATABASE_CONNECTION, 'config', mount, name, provider);
+  }
+
+  public get connectionName(): string {
+    return this._name;
   }
 }

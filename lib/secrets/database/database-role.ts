@@ -1,39 +1,21 @@
-import { Construct } from 'constructs';
-import { Resource, ResourceProps } from '../../core/constructs/resource';
-import { check } from '../../core/constructs/validation';
-import { DatabaseConnection } from './database-connection';
-import { roleTarget } from './database-role-target';
+import { Construct, IConstruct } from 'constructs';
+import { check, durationSeconds } from '../../core/constructs/validation';
+import { KindSchema } from '../../core/schema';
+import { ExistingPathObject } from '../existing-path-object';
 import { SecretsProvider } from '../provider';
-import { normalDurationString } from '../../core/duration';
-import { checkSeconds, checkSegmentName, checkStringList } from '../prop-checks';
+import { DatabaseRoleBase, DatabaseRoleBaseProps } from './database-role-base';
+import { DATABASE_ROLE } from './database-role.schema';
 
-/** The kind of credential a database role issues. */
-export enum DatabaseCredentialType {
-  /** A generated password. */
-  PASSWORD = 'password',
-  /** A generated RSA private key (plugins that support it). */
-  RSA_PRIVATE_KEY = 'rsa_private_key',
+/** A dynamic role of the database engine: one this app manages, or one looked up with `DatabaseRole.fromName`. */
+export interface IDatabaseRole extends IConstruct {
+  /** Mount path of the database engine. */
+  readonly mount: string;
+  /** The role name (`{mount}/creds/<name>` issues its credentials). */
+  readonly roleName: string;
 }
 
 /** Props of a dynamic database role (`{mount}/roles/<name>`). */
-export interface DatabaseRoleProps extends ResourceProps {
-  /**
-   * Mount path of the database engine (taken from `connection` when given).
-   * @default 'database'
-   */
-  readonly mount?: string;
-  /** Role name (a path segment). A change replaces the role. */
-  readonly name: string;
-  /**
-   * The connection the role uses; sets `dbName` and `mount` and orders the role after it.
-   * @default - give `dbName`
-   */
-  readonly connection?: DatabaseConnection;
-  /**
-   * Name of the connection the role uses (when `connection` is not given).
-   * @default - the name of `connection`
-   */
-  readonly dbName?: string;
+export interface DatabaseRoleProps extends DatabaseRoleBaseProps {
   /**
    * Lease ttl of generated credentials (`"1h"`, `"3600"`); `"0s"` uses the engine default.
    * @default '0s'
@@ -61,27 +43,12 @@ export interface DatabaseRoleProps extends ResourceProps {
    * @default []
    */
   readonly renewStatements?: string[];
-  /**
-   * Kind of credential issued.
-   * @default DatabaseCredentialType.PASSWORD
-   */
-  readonly credentialType?: DatabaseCredentialType;
-  /**
-   * Credential settings, e.g. `{ password_policy: 'strict' }` (defaults to the connection's policy).
-   * @default {}
-   */
-  readonly credentialConfig?: { [key: string]: string };
-  /**
-   * How to reach the secrets service.
-   * @default - the stack's SecretsProvider, else the `SECRETS_ADDR` and `SECRETS_TOKEN` environment variables
-   */
-  readonly provider?: SecretsProvider;
 }
 
 /**
  * A dynamic role of the database engine: each credentials request creates a database user with
  * the creation statements, leased for `defaultTtl` and dropped by the revocation statements when
- * the lease ends.
+ * the lease ends. `DatabaseCredentials` reads such credentials for other constructs.
  *
  * @example
  * const db = new secrets.DatabaseConnection(stack, 'pg', {
@@ -99,45 +66,39 @@ export interface DatabaseRoleProps extends ResourceProps {
  *   maxTtl: '24h',
  * });
  */
-export class DatabaseRole extends Resource {
-  public readonly mount: string;
-  public readonly name: string;
-  public readonly dbName: string;
-  private readonly props: DatabaseRoleProps;
+export class DatabaseRole extends DatabaseRoleBase implements IDatabaseRole {
+  /**
+   * A dynamic role that exists outside this app, by mount and name: read at plan time (the plan fails,
+   * naming this construct, when it does not exist), never changed nor deleted.
+   * @param mount mount path of the database engine (e.g. `database`)
+   * @param name the role name
+   * @param provider how to reach the secrets service (default: the stack's)
+   */
+  public static fromName(scope: Construct, id: string, mount: string, name: string, provider?: SecretsProvider): IDatabaseRole {
+    return new ExistingDatabaseRole(scope, id, mount, name, provider);
+  }
 
   constructor(scope: Construct, id: string, props: DatabaseRoleProps) {
-    super(scope, id, 'secrets.DatabaseRole', 'secrets', props, props.provider);
-    this.props = props;
-    this.name = props.name;
-    checkSegmentName(this, 'name', props.name);
-    ({ mount: this.mount, dbName: this.dbName } = roleTarget(this, props));
-    const ttl = checkSeconds(this, 'defaultTtl', props.defaultTtl ?? '0s');
-    const max = checkSeconds(this, 'maxTtl', props.maxTtl ?? '0s');
+    super(scope, id, DATABASE_ROLE.kind, props);
+    check(props.creationStatements.length > 0, this, 'creationStatements', 'must hold at least one statement');
+    const ttl = durationSeconds(props.defaultTtl ?? '0s');
+    const max = durationSeconds(props.maxTtl ?? '0s');
     check(max === 0 || ttl <= max, this, 'defaultTtl', `"${props.defaultTtl}" must not be longer than maxTtl "${props.maxTtl}"`);
-    check(Array.isArray(props.creationStatements) && props.creationStatements.length > 0, this, 'creationStatements', 'must hold at least one statement');
-    checkStringList(this, 'creationStatements', props.creationStatements);
-    checkStringList(this, 'revocationStatements', props.revocationStatements ?? []);
-    checkStringList(this, 'rollbackStatements', props.rollbackStatements ?? []);
-    checkStringList(this, 'renewStatements', props.renewStatements ?? []);
-    check(Object.values(DatabaseCredentialType).includes(props.credentialType ?? DatabaseCredentialType.PASSWORD), this,
-      'credentialType', `must be one of ${Object.values(DatabaseCredentialType).join(', ')}`);
   }
 
   /** @internal */
-  protected _renderSpec(): Record<string, any> {
-    const p = this.props;
-    return {
-      mount: this.mount,
-      name: this.name,
-      dbName: this.dbName,
-      defaultTtl: normalDurationString(p.defaultTtl ?? '0s'),
-      maxTtl: normalDurationString(p.maxTtl ?? '0s'),
-      creationStatements: [...p.creationStatements],
-      revocationStatements: [...(p.revocationStatements ?? [])],
-      rollbackStatements: [...(p.rollbackStatements ?? [])],
-      renewStatements: [...(p.renewStatements ?? [])],
-      credentialType: p.credentialType ?? DatabaseCredentialType.PASSWORD,
-      credentialConfig: { ...(p.credentialConfig ?? {}) },
-    };
+  protected _schema(): KindSchema {
+    return DATABASE_ROLE;
+  }
+}
+
+/** A dynamic role looked up by mount and name (`DatabaseRole.fromName`). */
+class ExistingDatabaseRole extends ExistingPathObject implements IDatabaseRole {
+  constructor(scope: Construct, id: string, mount: string, name: string, provider?: SecretsProvider) {
+    super(scope, id, DATABASE_ROLE, 'roles', mount, name, provider);
+  }
+
+  public get roleName(): string {
+    return this._name;
   }
 }

@@ -1,35 +1,20 @@
-import { Construct } from 'constructs';
-import { Resource, ResourceProps } from '../../core/constructs/resource';
-import { check } from '../../core/constructs/validation';
-import { DatabaseConnection } from './database-connection';
-import { DatabaseCredentialType } from './database-role';
-import { roleTarget } from './database-role-target';
+import { Construct, IConstruct } from 'constructs';
+import { KindSchema } from '../../core/schema';
+import { ExistingPathObject } from '../existing-path-object';
 import { SecretsProvider } from '../provider';
-import { normalDurationString } from '../../core/duration';
-import { checkSeconds, checkSegmentName, checkStringList } from '../prop-checks';
+import { DatabaseRoleBase, DatabaseRoleBaseProps } from './database-role-base';
+import { DATABASE_STATIC_ROLE } from './database-static-role.schema';
 
-/** The shortest rotation period the service accepts. */
-const MIN_ROTATION_PERIOD = 5;
+/** A static role of the database engine: one this app manages, or one looked up with `DatabaseStaticRole.fromName`. */
+export interface IDatabaseStaticRole extends IConstruct {
+  /** Mount path of the database engine. */
+  readonly mount: string;
+  /** The role name (`{mount}/static-creds/<name>` answers its credentials). */
+  readonly roleName: string;
+}
 
 /** Props of a static database role (`{mount}/static-roles/<name>`). */
-export interface DatabaseStaticRoleProps extends ResourceProps {
-  /**
-   * Mount path of the database engine (taken from `connection` when given).
-   * @default 'database'
-   */
-  readonly mount?: string;
-  /** Role name (a path segment). A change replaces the role. */
-  readonly name: string;
-  /**
-   * The connection the role uses; sets `dbName` and `mount` and orders the role after it.
-   * @default - give `dbName`
-   */
-  readonly connection?: DatabaseConnection;
-  /**
-   * Name of the connection the role uses (when `connection` is not given).
-   * @default - the name of `connection`
-   */
-  readonly dbName?: string;
+export interface DatabaseStaticRoleProps extends DatabaseRoleBaseProps {
   /** The existing database user whose password the service rotates. A change replaces the role. */
   readonly username: string;
   /** How often the password is rotated (`"24h"`, `"3600"`), at least 5 seconds. */
@@ -39,26 +24,12 @@ export interface DatabaseStaticRoleProps extends ResourceProps {
    * @default [] (the plugin's default `ALTER ROLE ... WITH PASSWORD`)
    */
   readonly rotationStatements?: string[];
-  /**
-   * Kind of credential.
-   * @default DatabaseCredentialType.PASSWORD
-   */
-  readonly credentialType?: DatabaseCredentialType;
-  /**
-   * Credential settings, e.g. `{ password_policy: 'strict' }`.
-   * @default {}
-   */
-  readonly credentialConfig?: { [key: string]: string };
-  /**
-   * How to reach the secrets service.
-   * @default - the stack's SecretsProvider, else the `SECRETS_ADDR` and `SECRETS_TOKEN` environment variables
-   */
-  readonly provider?: SecretsProvider;
 }
 
 /**
  * A static role of the database engine: an existing database user whose password the service
  * rotates at creation, every `rotationPeriod` and on demand. Deleting the role leaves the user.
+ * `DatabaseStaticCredentials` reads its current password for other constructs.
  *
  * @example
  * new secrets.DatabaseStaticRole(stack, 'reporting', {
@@ -68,37 +39,35 @@ export interface DatabaseStaticRoleProps extends ResourceProps {
  *   rotationPeriod: '24h',
  * });
  */
-export class DatabaseStaticRole extends Resource {
-  public readonly mount: string;
-  public readonly name: string;
-  public readonly dbName: string;
-  private readonly props: DatabaseStaticRoleProps;
+export class DatabaseStaticRole extends DatabaseRoleBase implements IDatabaseStaticRole {
+  /**
+   * A static role that exists outside this app, by mount and name: read at plan time (the plan fails,
+   * naming this construct, when it does not exist), never changed nor deleted.
+   * @param mount mount path of the database engine (e.g. `database`)
+   * @param name the static role name
+   * @param provider how to reach the secrets service (default: the stack's)
+   */
+  public static fromName(scope: Construct, id: string, mount: string, name: string, provider?: SecretsProvider): IDatabaseStaticRole {
+    return new ExistingDatabaseStaticRole(scope, id, mount, name, provider);
+  }
 
   constructor(scope: Construct, id: string, props: DatabaseStaticRoleProps) {
-    super(scope, id, 'secrets.DatabaseStaticRole', 'secrets', props, props.provider);
-    this.props = props;
-    this.name = props.name;
-    checkSegmentName(this, 'name', props.name);
-    ({ mount: this.mount, dbName: this.dbName } = roleTarget(this, props));
-    check(typeof props.username === 'string' && props.username.length > 0, this, 'username', 'must not be empty');
-    checkSeconds(this, 'rotationPeriod', props.rotationPeriod, MIN_ROTATION_PERIOD);
-    checkStringList(this, 'rotationStatements', props.rotationStatements ?? []);
-    check(Object.values(DatabaseCredentialType).includes(props.credentialType ?? DatabaseCredentialType.PASSWORD), this,
-      'credentialType', `must be one of ${Object.values(DatabaseCredentialType).join(', ')}`);
+    super(scope, id, DATABASE_STATIC_ROLE.kind, props);
   }
 
   /** @internal */
-  protected _renderSpec(): Record<string, any> {
-    const p = this.props;
-    return {
-      mount: this.mount,
-      name: this.name,
-      dbName: this.dbName,
-      username: p.username,
-      rotationPeriod: normalDurationString(p.rotationPeriod),
-      rotationStatements: [...(p.rotationStatements ?? [])],
-      credentialType: p.credentialType ?? DatabaseCredentialType.PASSWORD,
-      credentialConfig: { ...(p.credentialConfig ?? {}) },
-    };
+  protected _schema(): KindSchema {
+    return DATABASE_STATIC_ROLE;
+  }
+}
+
+/** A static role looked up by mount and name (`DatabaseStaticRole.fromName`). */
+class ExistingDatabaseStaticRole extends ExistingPathObject implements IDatabaseStaticRole {
+  constructor(scope: Construct, id: string, mount: string, name: string, provider?: SecretsProvider) {
+    super(scope, id, DATABASE_STATIC_ROLE, 'static-roles', mount, name, provider);
+  }
+
+  public get roleName(): string {
+    return this._name;
   }
 }

@@ -1,7 +1,9 @@
-import { FieldChange, HandlerContext, Observed, ResourceHandler, Spec, Written } from '../../core/engine/handler';
-import { DirectoryClient, DirectoryConfigInput } from './directory-client';
-import { normalDuration } from '../../core/duration';
-import { secretsClient, touchedFields } from '../engine-util';
+import { HandlerContext, Observed, ResourceHandler, Spec, Written } from '../../core/engine/handler';
+import { fromWire, resourceMetadata } from '../../core/schema';
+import { secretsClient } from '../engine-util';
+import { bodyOf } from '../path-object-handler';
+import { DirectoryClient } from './directory-client';
+import { DIRECTORY_CONFIG } from './directory-config.schema';
 
 function client(ctx: HandlerContext): DirectoryClient {
   return new DirectoryClient(secretsClient(ctx), ctx.address);
@@ -9,26 +11,15 @@ function client(ctx: HandlerContext): DirectoryClient {
 
 const mountOf = (id: string) => id.replace(/\/config$/, '');
 
-/** The configuration body: `bindpass` only when `withBindpass`; a password policy or length/formatter, never both. */
-function body(spec: Spec, withBindpass: boolean): DirectoryConfigInput {
-  const policy = spec.passwordPolicy as string;
-  return {
-    binddn: spec.binddn as string,
-    ...(withBindpass && typeof spec.bindpass === 'string' ? { bindpass: spec.bindpass } : {}),
-    url: spec.url as string,
-    userdn: spec.userdn as string,
-    upndomain: spec.upndomain as string,
-    certificate: spec.certificate as string,
-    insecure_tls: spec.insecureTls as boolean,
-    starttls: spec.starttls as boolean,
-    tls_min_version: spec.tlsMinVersion as string,
-    tls_max_version: spec.tlsMaxVersion as string,
-    request_timeout: spec.requestTimeout as string,
-    ttl: spec.ttl as string,
-    max_ttl: spec.maxTtl as string,
-    last_rotation_tolerance: spec.lastRotationTolerance as string,
-    ...(policy ? { password_policy: policy } : { length: spec.length as number, formatter: spec.formatter as string }),
-  };
+/** A password policy or length/formatter, never both (the service refuses both). */
+function withPasswordRule(spec: Spec, body: Record<string, unknown>): Record<string, unknown> {
+  if (spec.passwordPolicy) {
+    delete body.length;
+    delete body.formatter;
+  } else {
+    delete body.password_policy;
+  }
+  return body;
 }
 
 /**
@@ -37,9 +28,7 @@ function body(spec: Spec, withBindpass: boolean): DirectoryConfigInput {
  * knows the bind password, and re-sending the old one would break the engine).
  */
 export const directoryConfigHandler: ResourceHandler = {
-  kind: 'secrets.DirectoryConfig',
-  api: 'secrets',
-  replaceFields: ['mount'],
+  ...resourceMetadata(DIRECTORY_CONFIG),
   destroyWarning: 'deletes the directory engine configuration: roles and library sets stop working, and a bind password rotated by the service is lost with it',
 
   naturalId: (spec) => `${spec.mount}/config`,
@@ -52,29 +41,16 @@ export const directoryConfigHandler: ResourceHandler = {
     const mount = mountOf(id);
     const c = await client(ctx).readConfig(mount);
     if (!c) return undefined;
-    return {
-      fields: {
-        mount, binddn: c.binddn, url: c.url, userdn: c.userdn, upndomain: c.upndomain, certificate: c.certificate,
-        insecureTls: c.insecure_tls, starttls: c.starttls, tlsMinVersion: c.tls_min_version, tlsMaxVersion: c.tls_max_version,
-        ...(c.request_timeout !== undefined ? { requestTimeout: normalDuration(c.request_timeout) } : {}),
-        ttl: normalDuration(c.ttl),
-        maxTtl: normalDuration(c.max_ttl),
-        ...(c.password_policy !== undefined ? { passwordPolicy: c.password_policy } : {}),
-        length: c.length,
-        ...(c.formatter !== undefined ? { formatter: c.formatter } : {}),
-        ...(c.last_rotation_tolerance !== undefined
-          ? { lastRotationTolerance: normalDuration(c.last_rotation_tolerance) } : {}),
-      },
-    };
+    return { fields: { ...fromWire(DIRECTORY_CONFIG, DIRECTORY_CONFIG.fields, c as unknown as Record<string, unknown>), mount } };
   },
 
   async create(ctx, spec): Promise<Written> {
-    await client(ctx).writeConfig(spec.mount as string, body(spec, true));
+    await client(ctx).writeConfig(spec.mount as string, withPasswordRule(spec, bodyOf(DIRECTORY_CONFIG, spec)));
     return { id: `${spec.mount}/config` };
   },
 
-  async update(ctx, id, spec, changes: readonly FieldChange[]): Promise<Written> {
-    await client(ctx).writeConfig(mountOf(id), body(spec, touchedFields(changes).has('bindpass')));
+  async update(ctx, id, spec, changes): Promise<Written> {
+    await client(ctx).writeConfig(mountOf(id), withPasswordRule(spec, bodyOf(DIRECTORY_CONFIG, spec, changes)));
     return { id };
   },
 

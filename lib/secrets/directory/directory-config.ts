@@ -1,16 +1,16 @@
-import { Construct } from 'constructs';
+import { Construct, IConstruct } from 'constructs';
 import { Resource, ResourceProps } from '../../core/constructs/resource';
 import { SecretValue } from '../../core/constructs/secret-value';
-import { check, checkInt } from '../../core/constructs/validation';
-import { checkMount } from '../kv/kv-validation';
-import { checkOptBoolean, checkOptString, checkSeconds } from '../prop-checks';
+import { check, durationSeconds } from '../../core/constructs/validation';
+import { KindSchema } from '../../core/schema';
 import { SecretsProvider } from '../provider';
-import { normalDurationString } from '../../core/duration';
+import { DEFAULT_PASSWORD_LENGTH, DIRECTORY_CONFIG, PASSWORD_PLACEHOLDER } from './directory-config.schema';
 
-/** Password length the directory engine uses without a policy, and its minimum. */
-const DEFAULT_LENGTH = 64;
-const MIN_LENGTH = 14;
-const PLACEHOLDER = '{{PASSWORD}}';
+/** The configuration of a directory engine mount, which its roles and library sets need. */
+export interface IDirectoryConfig extends IConstruct {
+  /** Mount path of the directory engine. */
+  readonly mount: string;
+}
 
 /** Props of the directory engine's configuration (`{mount}/config`). */
 export interface DirectoryConfigProps extends ResourceProps {
@@ -120,59 +120,25 @@ export interface DirectoryConfigProps extends ResourceProps {
  *   userdn: 'ou=services,dc=example,dc=com',
  * });
  */
-export class DirectoryConfig extends Resource {
+export class DirectoryConfig extends Resource implements IDirectoryConfig {
+  /** Mount path of the engine. */
   public readonly mount: string;
-  private readonly props: DirectoryConfigProps;
 
   constructor(scope: Construct, id: string, props: DirectoryConfigProps) {
-    super(scope, id, 'secrets.DirectoryConfig', 'secrets', props, props.provider);
+    super(scope, id, DIRECTORY_CONFIG.kind, DIRECTORY_CONFIG.api, props, props.provider);
     this.mount = props.mount ?? 'directory';
-    this.props = props;
-    checkMount(this, this.mount);
-    check(typeof props.binddn === 'string' && props.binddn.length > 0, this, 'binddn', 'must not be empty');
-    check(SecretValue.isSecretValue(props.bindpass), this, 'bindpass', 'must be a SecretValue');
-    checkOptString(this, 'url', props.url);
-    checkOptBoolean(this, 'insecureTls', props.insecureTls);
-    const policy = props.passwordPolicy ?? '';
-    check(!(policy && (props.length !== undefined || props.formatter !== undefined)), this, 'passwordPolicy',
+    check(!(props.passwordPolicy && (props.length !== undefined || props.formatter !== undefined)), this, 'passwordPolicy',
       'excludes `length` and `formatter`: give either a password policy or length/formatter');
-    const length = props.length ?? DEFAULT_LENGTH;
-    checkInt(this, 'length', length, MIN_LENGTH);
-    if (props.formatter !== undefined) {
-      check(props.formatter.split(PLACEHOLDER).length === 2, this, 'formatter', `must contain "${PLACEHOLDER}" exactly once`);
-      check(length - (props.formatter.length - PLACEHOLDER.length) >= 8, this, 'formatter',
-        `leaves fewer than 8 generated characters in a password of length ${length}`);
-    }
-    checkSeconds(this, 'requestTimeout', props.requestTimeout ?? '90s', 1);
-    const ttl = checkSeconds(this, 'ttl', props.ttl ?? '768h');
-    const max = checkSeconds(this, 'maxTtl', props.maxTtl ?? '768h');
+    const length = props.length ?? DEFAULT_PASSWORD_LENGTH;
+    check(props.formatter === undefined || length - (props.formatter.length - PASSWORD_PLACEHOLDER.length) >= 8, this, 'formatter',
+      `leaves fewer than 8 generated characters in a password of length ${length}`);
+    const ttl = durationSeconds(props.ttl ?? '768h');
+    const max = durationSeconds(props.maxTtl ?? '768h');
     check(max === 0 || ttl <= max, this, 'ttl', `"${props.ttl ?? '768h'}" must not be longer than maxTtl "${props.maxTtl ?? '768h'}"`);
-    checkSeconds(this, 'lastRotationTolerance', props.lastRotationTolerance ?? '5s');
   }
 
   /** @internal */
-  protected _renderSpec(): Record<string, any> {
-    const p = this.props;
-    const policy = p.passwordPolicy ?? '';
-    return {
-      mount: this.mount,
-      binddn: p.binddn,
-      bindpass: p.bindpass,
-      url: p.url ?? 'ldap://127.0.0.1',
-      userdn: p.userdn ?? '',
-      upndomain: p.upndomain ?? '',
-      certificate: p.certificate ?? '',
-      insecureTls: p.insecureTls ?? false,
-      starttls: p.starttls ?? false,
-      tlsMinVersion: p.tlsMinVersion ?? 'tls12',
-      tlsMaxVersion: p.tlsMaxVersion ?? 'tls12',
-      requestTimeout: normalDurationString(p.requestTimeout ?? '90s'),
-      ttl: normalDurationString(p.ttl ?? '768h'),
-      maxTtl: normalDurationString(p.maxTtl ?? '768h'),
-      passwordPolicy: policy,
-      length: policy ? 0 : p.length ?? DEFAULT_LENGTH,
-      formatter: p.formatter ?? '',
-      lastRotationTolerance: normalDurationString(p.lastRotationTolerance ?? '5s'),
-    };
+  protected _schema(): KindSchema {
+    return DIRECTORY_CONFIG;
   }
 }

@@ -1,12 +1,20 @@
-import { Construct } from 'constructs';
+import { Construct, IConstruct } from 'constructs';
 import { Resource, ResourceProps } from '../../core/constructs/resource';
-import { check } from '../../core/constructs/validation';
-import { DirectoryConfig } from './directory-config';
-import { checkMount } from '../kv/kv-validation';
-import { checkOptBoolean, checkSeconds, checkSegmentName } from '../prop-checks';
+import { check, durationSeconds } from '../../core/constructs/validation';
+import { KindSchema, renderSpec } from '../../core/schema';
+import { ExistingPathObject } from '../existing-path-object';
 import { SecretsProvider } from '../provider';
-import { normalDurationString } from '../../core/duration';
-import { stringSet } from '../../core/string-set';
+import { IDirectoryConfig } from './directory-config';
+import { DIRECTORY_LIBRARY_SET } from './directory-library-set.schema';
+import { mountOfConfig } from './directory-mount';
+
+/** A library set of the directory engine: one this app manages, or one looked up with `DirectoryLibrarySet.fromName`. */
+export interface IDirectoryLibrarySet extends IConstruct {
+  /** Mount path of the directory engine. */
+  readonly mount: string;
+  /** The set name (`{mount}/library/<name>/check-out` lends one of its accounts). */
+  readonly setName: string;
+}
 
 /** Props of a directory library set (`{mount}/library/<name>`). */
 export interface DirectoryLibrarySetProps extends ResourceProps {
@@ -19,10 +27,10 @@ export interface DirectoryLibrarySetProps extends ResourceProps {
    * The engine configuration the set needs; sets `mount` and orders the set after it.
    * @default - none
    */
-  readonly config?: DirectoryConfig;
+  readonly config?: IDirectoryConfig;
   /** Set name (a path segment). A change replaces the set. */
   readonly name: string;
-  /** Service accounts lent by the set: they must exist in the directory and belong to no other set. */
+  /** Service accounts lent by the set (a set: order and repeats do not count): they must exist in the directory and belong to no other set. */
   readonly serviceAccountNames: string[];
   /**
    * Longest single check-out (`"0s"`: unlimited).
@@ -48,6 +56,7 @@ export interface DirectoryLibrarySetProps extends ResourceProps {
 
 /**
  * A library set of the directory engine: service accounts that callers check out and in.
+ * `DirectoryLibraryCheckOut` checks one out for other constructs.
  *
  * @example
  * new secrets.DirectoryLibrarySet(stack, 'batch-accounts', {
@@ -56,42 +65,54 @@ export interface DirectoryLibrarySetProps extends ResourceProps {
  *   ttl: '1h',
  * });
  */
-export class DirectoryLibrarySet extends Resource {
+export class DirectoryLibrarySet extends Resource implements IDirectoryLibrarySet {
+  /**
+   * A library set that exists outside this app, by mount and name: read at plan time (the plan fails,
+   * naming this construct, when it does not exist), never changed nor deleted.
+   * @param mount mount path of the directory engine (e.g. `directory`)
+   * @param name the set name
+   * @param provider how to reach the secrets service (default: the stack's)
+   */
+  public static fromName(scope: Construct, id: string, mount: string, name: string, provider?: SecretsProvider): IDirectoryLibrarySet {
+    return new ExistingDirectoryLibrarySet(scope, id, mount, name, provider);
+  }
+
+  /** Mount path of the engine. */
   public readonly mount: string;
+  /** Set name. */
   public readonly name: string;
-  private readonly props: DirectoryLibrarySetProps;
+  /** Set name. */
+  public readonly setName: string;
 
   constructor(scope: Construct, id: string, props: DirectoryLibrarySetProps) {
-    super(scope, id, 'secrets.DirectoryLibrarySet', 'secrets', props, props.provider);
-    this.props = props;
-    this.mount = props.config?.mount ?? props.mount ?? 'directory';
+    super(scope, id, DIRECTORY_LIBRARY_SET.kind, DIRECTORY_LIBRARY_SET.api, props, props.provider);
+    this.mount = mountOfConfig(this, props);
     this.name = props.name;
-    check(!(props.config && props.mount && props.mount !== props.config.mount), this, 'mount',
-      `"${props.mount}" differs from the mount of \`config\` ("${props.config?.mount}")`);
-    checkMount(this, this.mount);
-    checkSegmentName(this, 'name', props.name);
-    check(Array.isArray(props.serviceAccountNames) && props.serviceAccountNames.length > 0, this, 'serviceAccountNames',
-      'must name at least one service account');
-    props.serviceAccountNames.forEach((a, i) => check(typeof a === 'string' && a.length > 0 && !a.includes(','), this,
-      `serviceAccountNames[${i}]`, 'must be a non-empty name without ","'));
-    check(new Set(props.serviceAccountNames).size === props.serviceAccountNames.length, this, 'serviceAccountNames', 'must not repeat a name');
-    checkOptBoolean(this, 'disableCheckInEnforcement', props.disableCheckInEnforcement);
-    const ttl = checkSeconds(this, 'ttl', props.ttl ?? '24h');
-    const max = checkSeconds(this, 'maxTtl', props.maxTtl ?? '24h');
+    this.setName = props.name;
+    check(props.serviceAccountNames.length > 0, this, 'serviceAccountNames', 'must name at least one service account');
+    const ttl = durationSeconds(props.ttl ?? '24h');
+    const max = durationSeconds(props.maxTtl ?? '24h');
     check(max === 0 || (ttl !== 0 && ttl <= max), this, 'ttl', `"${props.ttl ?? '24h'}" must not be longer than maxTtl "${props.maxTtl ?? '24h'}"`);
-    if (props.config) this.node.addDependency(props.config);
+  }
+
+  /** @internal */
+  protected _schema(): KindSchema {
+    return DIRECTORY_LIBRARY_SET;
   }
 
   /** @internal */
   protected _renderSpec(): Record<string, any> {
-    const p = this.props;
-    return {
-      mount: this.mount,
-      name: this.name,
-      serviceAccountNames: stringSet(p.serviceAccountNames),
-      ttl: normalDurationString(p.ttl ?? '24h'),
-      maxTtl: normalDurationString(p.maxTtl ?? '24h'),
-      disableCheckInEnforcement: p.disableCheckInEnforcement ?? false,
-    };
+    return renderSpec(DIRECTORY_LIBRARY_SET.fields, { ...this._props, mount: this.mount });
+  }
+}
+
+/** A library set looked up by mount and name (`DirectoryLibrarySet.fromName`). */
+class ExistingDirectoryLibrarySet extends ExistingPathObject implements IDirectoryLibrarySet {
+  constructor(scope: Construct, id: string, mount: string, name: string, provider?: SecretsProvider) {
+    super(scope, id, DIRECTORY_LIBRARY_SET, 'library', mount, name, provider);
+  }
+
+  public get setName(): string {
+    return this._name;
   }
 }

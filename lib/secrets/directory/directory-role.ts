@@ -1,11 +1,19 @@
-import { Construct } from 'constructs';
+import { Construct, IConstruct } from 'constructs';
 import { Resource, ResourceProps } from '../../core/constructs/resource';
-import { check } from '../../core/constructs/validation';
-import { DirectoryConfig } from './directory-config';
-import { checkMount } from '../kv/kv-validation';
+import { KindSchema, renderSpec } from '../../core/schema';
+import { ExistingPathObject } from '../existing-path-object';
 import { SecretsProvider } from '../provider';
-import { normalDurationString } from '../../core/duration';
-import { checkSeconds, checkSegmentName } from '../prop-checks';
+import { IDirectoryConfig } from './directory-config';
+import { mountOfConfig } from './directory-mount';
+import { DIRECTORY_ROLE } from './directory-role.schema';
+
+/** A role of the directory engine: one this app manages, or one looked up with `DirectoryRole.fromName`. */
+export interface IDirectoryRole extends IConstruct {
+  /** Mount path of the directory engine. */
+  readonly mount: string;
+  /** The role name (`{mount}/creds/<name>` answers its account's password). */
+  readonly roleName: string;
+}
 
 /** Props of a directory engine role (`{mount}/roles/<name>`). */
 export interface DirectoryRoleProps extends ResourceProps {
@@ -18,7 +26,7 @@ export interface DirectoryRoleProps extends ResourceProps {
    * The engine configuration the role needs; sets `mount` and orders the role after it.
    * @default - none
    */
-  readonly config?: DirectoryConfig;
+  readonly config?: IDirectoryConfig;
   /** Role name (a path segment). A change replaces the role. */
   readonly name: string;
   /** The service account whose password the role manages; must already exist in the directory. */
@@ -37,36 +45,65 @@ export interface DirectoryRoleProps extends ResourceProps {
 
 /**
  * A role of the directory engine: the service manages (and rotates) one service account's password.
+ * `DirectoryCredentials` reads that password for other constructs.
  *
  * @example
  * new secrets.DirectoryRole(stack, 'backup', { name: 'backup', serviceAccountName: 'svc-backup', ttl: '24h' });
  */
-export class DirectoryRole extends Resource {
+export class DirectoryRole extends Resource implements IDirectoryRole {
+  /**
+   * A role that exists outside this app, by mount and name: read at plan time (the plan fails, naming
+   * this construct, when it does not exist), never changed nor deleted.
+   * @param mount mount path of the directory engine (e.g. `directory`)
+   * @param name the role name
+   * @param provider how to reach the secrets service (default: the stack's)
+   */
+  public static fromName(scope: Construct, id: string, mount: string, name: string, provider?: SecretsProvider): IDirectoryRole {
+    return new ExistingDirectoryRole(scope, id, mount, name, provider);
+  }
+
+  /** Mount path of the engine. */
   public readonly mount: string;
+  /** Role name. */
   public readonly name: string;
-  private readonly props: DirectoryRoleProps;
+  /** Role name. */
+  public readonly roleName: string;
 
   constructor(scope: Construct, id: string, props: DirectoryRoleProps) {
-    super(scope, id, 'secrets.DirectoryRole', 'secrets', props, props.provider);
-    this.props = props;
-    this.mount = props.config?.mount ?? props.mount ?? 'directory';
+    super(scope, id, DIRECTORY_ROLE.kind, DIRECTORY_ROLE.api, props, props.provider);
+    this.mount = mountOfConfig(this, props);
     this.name = props.name;
-    check(!(props.config && props.mount && props.mount !== props.config.mount), this, 'mount',
-      `"${props.mount}" differs from the mount of \`config\` ("${props.config?.mount}")`);
-    checkMount(this, this.mount);
-    checkSegmentName(this, 'name', props.name);
-    check(typeof props.serviceAccountName === 'string' && props.serviceAccountName.length > 0, this, 'serviceAccountName', 'must not be empty');
-    if (props.ttl !== undefined) checkSeconds(this, 'ttl', props.ttl);
-    if (props.config) this.node.addDependency(props.config);
+    this.roleName = props.name;
+  }
+
+  /** When the account's password was last set (in the directory), known once applied. */
+  public get passwordLastSet(): string {
+    return this._attrString('passwordLastSet');
+  }
+
+  /** When the service last rotated the account's password, known once applied. */
+  public get lastServiceRotation(): string {
+    return this._attrString('lastServiceRotation');
+  }
+
+  /** @internal */
+  protected _schema(): KindSchema {
+    return DIRECTORY_ROLE;
   }
 
   /** @internal */
   protected _renderSpec(): Record<string, any> {
-    return {
-      mount: this.mount,
-      name: this.name,
-      serviceAccountName: this.props.serviceAccountName,
-      ...(this.props.ttl !== undefined ? { ttl: normalDurationString(this.props.ttl) } : {}),
-    };
+    return renderSpec(DIRECTORY_ROLE.fields, { ...this._props, mount: this.mount });
+  }
+}
+
+/** A role looked up by mount and name (`DirectoryRole.fromName`). */
+class ExistingDirectoryRole extends ExistingPathObject implements IDirectoryRole {
+  constructor(scope: Construct, id: string, mount: string, name: string, provider?: SecretsProvider) {
+    super(scope, id, DIRECTORY_ROLE, 'roles', mount, name, provider);
+  }
+
+  public get roleName(): string {
+    return this._name;
   }
 }

@@ -1,0 +1,16 @@
+import { DataSourceHandler } from '../../core/engine/handler';
+import { dataSourceMetadata } from '../../core/schema';
+import { secretsClient } from '../engine-util';
+import { leaseOf, leaseOutputs } from '../lease';
+import { DatabaseClient } from './database-client';
+import { DATABASE_CREDENTIALS } from './database-credentials.schema';
+
+/** `secrets.DatabaseCredentials`: a new database user per read, so kept in state while its lease lasts. */
+export const databaseCredentialsHandler: DataSourceHandler = {
+  ...dataSourceMetadata(DATABASE_CREDENTIALS),
+  async read(ctx, spec) {
+    const c = await new DatabaseClient(secretsClient(ctx), ctx.address).generateCredentials(spec.mount as string, spec.roleName as string);
+    return { username: c.username, password: c.password, ...leaseOutputs(c) };
+  },
+  leaseOf,
+};

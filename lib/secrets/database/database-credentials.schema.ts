@@ -1,0 +1,10 @@
+import { KindSchema } from '../../core/schema';
+import { credentialsSchema } from '../engine-fields';
+import { LEASE_OUTPUTS } from '../lease';
+
+/** `secrets.DatabaseCredentials`: `GET {mount}/creds/<role>`, a new database user on each read, leased. */
+export const DATABASE_CREDENTIALS: KindSchema = credentialsSchema('secrets.DatabaseCredentials', 'roleName', {
+  username: { type: 'string' },
+  password: { type: 'string', sensitive: true },
+  ...LEASE_OUTPUTS,
+});

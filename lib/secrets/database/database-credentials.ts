@@ -1,0 +1,75 @@
+import { Construct } from 'constructs';
+import { DataSource } from '../../core/constructs/resource';
+import { KindSchema } from '../../core/schema';
+import { SecretsProvider } from '../provider';
+import { DATABASE_CREDENTIALS } from './database-credentials.schema';
+import { IDatabaseRole } from './database-role';
+
+/** Props of the DatabaseCredentials data source. */
+export interface DatabaseCredentialsProps {
+  /** The dynamic role whose credentials are issued (`DatabaseRole`, or one looked up with `DatabaseRole.fromName`). */
+  readonly role: IDatabaseRole;
+  /**
+   * How to reach the secrets service.
+   * @default - the stack's SecretsProvider, else the `SECRETS_ADDR` and `SECRETS_TOKEN` environment variables
+   */
+  readonly provider?: SecretsProvider;
+}
+
+/**
+ * Credentials of a dynamic database role (`GET {mount}/creds/<role>`): the service creates a database
+ * user for them, leased for the role's ttl, and drops it when the lease ends. They are issued by
+ * `converge apply` (a plan never issues any) and kept in state, encrypted, while more than a third of
+ * their lease is left: plans and applies in that time reuse them; after it the next apply issues new
+ * ones and the constructs that use them are updated. The password is sensitive: masked in plans and
+ * output, encrypted in state; its getter is a token other constructs' props take (a `KvSecret` value).
+ *
+ * @example
+ * const creds = new secrets.DatabaseCredentials(stack, 'app-creds', { role: appRole });
+ * new secrets.KvSecret(stack, 'app-db', { path: 'app/db', data: { username: creds.username, password: creds.password } });
+ */
+export class DatabaseCredentials extends DataSource {
+  constructor(scope: Construct, id: string, props: DatabaseCredentialsProps) {
+    super(scope, id, DATABASE_CREDENTIALS.kind, DATABASE_CREDENTIALS.api, props.provider, props);
+    this._role = props.role;
+    this.node.addDependency(props.role);
+  }
+
+  /** @internal */
+  private readonly _role: IDatabaseRole;
+
+  /** The generated database user name. */
+  public get username(): string {
+    return this._attrString('username');
+  }
+
+  /** The generated password (sensitive). */
+  public get password(): string {
+    return this._attrString('password');
+  }
+
+  /** The lease id (`<mount>/creds/<role>/<random>`), to renew or revoke it. */
+  public get leaseId(): string {
+    return this._attrString('leaseId');
+  }
+
+  /** The lease duration in seconds. */
+  public get leaseDuration(): number {
+    return this._attrNumber('leaseDuration');
+  }
+
+  /** When the lease ends (ISO 8601). */
+  public get expiresAt(): string {
+    return this._attrString('expiresAt');
+  }
+
+  /** @internal */
+  protected _schema(): KindSchema {
+    return DATABASE_CREDENTIALS;
+  }
+
+  /** @internal */
+  protected _renderSpec(): Record<string, any> {
+    return { mount: this._role.mount, roleName: this._role.roleName };
+  }
+}

@@ -1,0 +1,16 @@
+import { DataSourceHandler } from '../../core/engine/handler';
+import { dataSourceMetadata } from '../../core/schema';
+import { secretsClient } from '../engine-util';
+import { DatabaseClient } from './database-client';
+import { DATABASE_STATIC_CREDENTIALS } from './database-static-credentials.schema';
+
+/** `secrets.DatabaseStaticCredentials`: read on every plan (no lease: reading issues nothing). */
+export const databaseStaticCredentialsHandler: DataSourceHandler = {
+  ...dataSourceMetadata(DATABASE_STATIC_CREDENTIALS),
+  async read(ctx, spec) {
+    const c = await new DatabaseClient(secretsClient(ctx), ctx.address).staticCredentials(spec.mount as string, spec.roleName as string);
+    return {
+      username: c.username, password: c.password, lastServiceRotation: c.last_service_rotation, rotationPeriod: c.rotation_period, ttl: c.ttl,
+    };
+  },
+};

@@ -1,0 +1,11 @@
+import { KindSchema } from '../../core/schema';
+import { credentialsSchema } from '../engine-fields';
+
+/** `secrets.DatabaseStaticCredentials`: `GET {mount}/static-creds/<role>`, the static user's current password. */
+export const DATABASE_STATIC_CREDENTIALS: KindSchema = credentialsSchema('secrets.DatabaseStaticCredentials', 'roleName', {
+  username: { type: 'string' },
+  password: { type: 'string', sensitive: true },
+  lastServiceRotation: { type: 'string' },
+  rotationPeriod: { type: 'number' },
+  ttl: { type: 'number' },
+});

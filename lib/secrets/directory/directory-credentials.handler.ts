@@ -1,0 +1,14 @@
+import { DataSourceHandler } from '../../core/engine/handler';
+import { dataSourceMetadata } from '../../core/schema';
+import { secretsClient } from '../engine-util';
+import { DirectoryClient } from './directory-client';
+import { DIRECTORY_CREDENTIALS } from './directory-credentials.schema';
+
+/** `secrets.DirectoryCredentials`: read on every plan (a read rotates only once the role's ttl has passed). */
+export const directoryCredentialsHandler: DataSourceHandler = {
+  ...dataSourceMetadata(DIRECTORY_CREDENTIALS),
+  async read(ctx, spec) {
+    const c = await new DirectoryClient(secretsClient(ctx), ctx.address).credentials(spec.mount as string, spec.roleName as string);
+    return { username: c.username, currentPassword: c.current_password, lastPassword: c.last_password ?? '' };
+  },
+};

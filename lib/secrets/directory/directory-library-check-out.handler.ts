@@ -1,0 +1,17 @@
+import { DataSourceHandler } from '../../core/engine/handler';
+import { dataSourceMetadata } from '../../core/schema';
+import { secretsClient } from '../engine-util';
+import { leaseOf, leaseOutputs } from '../lease';
+import { DirectoryClient } from './directory-client';
+import { DIRECTORY_LIBRARY_CHECK_OUT } from './directory-library-check-out.schema';
+
+/** `secrets.DirectoryLibraryCheckOut`: a check-out per read, so kept in state while its lease lasts. */
+export const directoryLibraryCheckOutHandler: DataSourceHandler = {
+  ...dataSourceMetadata(DIRECTORY_LIBRARY_CHECK_OUT),
+  async read(ctx, spec) {
+    const c = await new DirectoryClient(secretsClient(ctx), ctx.address)
+      .checkOut(spec.mount as string, spec.setName as string, spec.ttl as string | undefined);
+    return { serviceAccountName: c.service_account_name, password: c.password, ...leaseOutputs(c) };
+  },
+  leaseOf,
+};

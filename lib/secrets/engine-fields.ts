@@ -1,0 +1,46 @@
+import { FieldSchema, FieldsSchema, KindSchema } from '../core/schema';
+
+/**
+ * Field declarations the secrets engines share: where an engine is mounted and the name of an object
+ * the service addresses as one path segment. Both are path parts, never body fields (`local`), and
+ * changing either names another object (`replace`).
+ */
+
+/** A mount path: no leading or trailing `/`, no empty, `.` or `..` segment. */
+const MOUNT = /^(?!\.\.?(?:\/|$))[^/]+(?:\/(?!\.\.?(?:\/|$))[^/]+)*$/;
+
+/**
+ * What the service takes as the name of a role, connection, set or method (a path segment): ASCII
+ * letters, digits, `_`, `-` and `.`, starting and ending with a letter, digit or `_`.
+ */
+export const SEGMENT_NAME = /^[A-Za-z0-9_](?:[A-Za-z0-9_.-]*[A-Za-z0-9_])?$/;
+
+/** The mount of an engine, `fallback` when not given. */
+export function mountField(fallback: string): FieldSchema {
+  return {
+    type: 'string', local: true, replace: true, default: fallback, pattern: MOUNT,
+    patternRule: 'is not a mount path: it must not be empty, start or end with "/", nor hold an empty, "." or ".." segment',
+  };
+}
+
+/** An object name that is one path segment of the API (a role, connection or set name). */
+export const SEGMENT_NAME_FIELD: FieldSchema = {
+  type: 'string', required: true, local: true, replace: true, pattern: SEGMENT_NAME,
+  patternRule: 'must be one path segment: letters, digits, "_", "-" and ".", starting and ending with a letter, digit or "_" ' +
+    '(it must not contain "/", spaces, "%" or unicode)',
+};
+
+/** A string that must not be empty. */
+export const NON_EMPTY = { pattern: /\S/, patternRule: 'must not be empty' } as const;
+
+/**
+ * The schema of a data source that reads the credentials of an engine object: the engine's mount and
+ * the object's name (`nameField`), any `extra` request field, and the outputs (secrets `sensitive`).
+ */
+export function credentialsSchema(kind: string, nameField: string, outputs: KindSchema['outputs'], extra: FieldsSchema = {}): KindSchema {
+  return {
+    kind, api: 'secrets', wireCase: 'snake',
+    fields: { mount: { type: 'string' }, [nameField]: { type: 'string' }, ...extra },
+    outputs,
+  };
+}
