@@ -35,6 +35,12 @@ export function validateProps(scope: Construct, fields: FieldsSchema, props: Rec
         validateProps(scope, field.fields ?? {}, item as Record<string, unknown>, `${path}[${i}].`);
       });
     }
+    if (field.type === 'object-map') {
+      for (const [k, item] of Object.entries(v as Record<string, unknown>)) {
+        if (item === null || typeof item !== 'object' || Array.isArray(item)) throw new ValidationError(scope, `${path}.${k}`, `must be a struct (got ${describe(item)})`);
+        validateProps(scope, field.fields ?? {}, item as Record<string, unknown>, `${path}.${k}.`);
+      }
+    }
   }
 }
 
@@ -89,6 +95,8 @@ function ruleBroken(field: FieldSchema, v: unknown): string | undefined {
       return typeof v === 'object' && !Array.isArray(v) ? undefined : `must be a struct (got ${describe(v)})`;
     case 'object-list':
       return Array.isArray(v) ? undefined : `must be a list of structs (got ${describe(v)})`;
+    case 'object-map':
+      return typeof v === 'object' && !Array.isArray(v) ? undefined : `must be a map of structs (got ${describe(v)})`;
     default:
       return undefined;
   }
