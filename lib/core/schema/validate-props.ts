@@ -27,7 +27,11 @@ export function validateProps(scope: Construct, fields: FieldsSchema, props: Rec
       continue;
     }
     const rule = ruleBroken(field, v);
-    if (rule) throw new ValidationError(scope, path, rule);
+    if (rule) {
+      // A rule about one item of a list or map (`[2] must be a string`, `.tier must be a string`) names the item's path.
+      const item = /^(\[\d+\]|\.[^ ]+) (.*)$/s.exec(rule);
+      throw new ValidationError(scope, item ? path + item[1] : path, item ? item[2] : rule);
+    }
     if (field.type === 'object') validateProps(scope, field.fields ?? {}, v as Record<string, unknown>, `${path}.`);
     if (field.type === 'object-list') {
       (v as unknown[]).forEach((item, i) => {
