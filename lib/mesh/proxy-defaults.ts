@@ -49,6 +49,9 @@ export class ProxyDefaults extends MeshConfigEntry {
   /** @internal */
   protected _entryProps(): Record<string, unknown> {
     const { protocol, config, ...rest } = this._props as ProxyDefaultsProps;
+    if (config !== undefined && (typeof config !== 'object' || config === null || Array.isArray(config))) {
+      throw new ValidationError(this, 'config', `must be a map of proxy settings (got ${Array.isArray(config) ? 'a list' : JSON.stringify(config)})`);
+    }
     const merged: { [key: string]: unknown } = { ...(config ?? {}) };
     if (protocol !== undefined && !protocolKey(config)) merged.protocol = protocol;
     return { ...rest, config: merged };

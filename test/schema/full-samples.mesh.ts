@@ -22,6 +22,7 @@ export const MESH_FULL_SAMPLES: Record<string, FullSample> = {
     defaultsKept: {
       name: 'always `global`: the mesh refuses any other name',
       namespace: 'proxy-defaults live in the `default` namespace only: the mesh refuses any other',
+      protocol: 'a shorthand for `config.protocol`, set there (never sent on its own)',
     },
   },
   'mesh.ServiceDefaults': {
