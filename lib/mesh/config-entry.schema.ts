@@ -7,7 +7,18 @@ import { EntryKind } from './compiler/entries';
  */
 export interface ConfigEntrySchema extends KindSchema {
   readonly entryKind: EntryKind;
+  /**
+   * The kinds of entries, of the services this entry names, that are written before it and removed
+   * after it (of proxy-defaults: the one there is), because its chain needs them: the defaults that
+   * decide the protocol, the resolvers that define subsets.
+   */
+  readonly orderedAfter: readonly EntryKind[];
 }
+
+/** What a chain needs before a resolver: the defaults that decide its protocol. */
+export const DEFAULTS_KINDS: EntryKind[] = ['proxy-defaults', 'service-defaults'];
+/** What a chain needs before a splitter or router: the defaults, and the resolvers whose subsets it names. */
+export const DEFAULTS_AND_RESOLVER_KINDS: EntryKind[] = [...DEFAULTS_KINDS, 'service-resolver'];
 
 /** Protocols a mesh service speaks (`MeshProtocol`). */
 export const MESH_PROTOCOLS = ['tcp', 'http', 'http2', 'grpc'] as const;
@@ -39,13 +50,15 @@ const ENTRY_OUTPUTS: Readonly<Record<string, OutputSchema>> = {
 };
 
 /** A configuration-entry kind: the common fields, then the kind's own. */
-export function entrySchema(kind: string, entryKind: EntryKind, fields: FieldsSchema, common: FieldsSchema = ENTRY_FIELDS): ConfigEntrySchema {
+export function entrySchema(kind: string, entryKind: EntryKind, fields: FieldsSchema,
+  o: { common?: FieldsSchema; orderedAfter?: EntryKind[] } = {}): ConfigEntrySchema {
   return {
     kind,
     api: 'mesh',
     wireCase: 'pascal',
     entryKind,
-    fields: { ...common, ...fields },
+    orderedAfter: o.orderedAfter ?? [],
+    fields: { ...(o.common ?? ENTRY_FIELDS), ...fields },
     outputs: ENTRY_OUTPUTS,
     unmanaged: { Kind: 'the entry kind, set by the handler from the construct kind' },
   };

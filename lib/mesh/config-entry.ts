@@ -2,7 +2,7 @@ import { TerraformStack } from 'cdktf';
 import { Construct } from 'constructs';
 import { convergeElementsOf, Resource, ResourceProps } from '../core/constructs/resource';
 import { ValidationError } from '../core/constructs/validation';
-import { DecodeError, EntryKind } from './compiler/entries';
+import { DecodeError } from './compiler/entries';
 import { EntryValidationError, validateEntry } from './compiler/validate';
 import { ConfigEntrySchema } from './config-entry.schema';
 import { entryId, entryToSpec, specToEntry } from './entry-spec';
@@ -82,14 +82,6 @@ export abstract class MeshConfigEntry extends Resource {
     return this._props;
   }
 
-  /**
-   * The kinds of entries, of the services this entry names, that are written before it and removed
-   * after it (proxy-defaults: every one): none by default. @internal
-   */
-  protected _orderedAfter(): EntryKind[] {
-    return [];
-  }
-
   /** @internal */
   protected _renderSpec(): Record<string, any> {
     this._addOrderingDependencies();
@@ -102,7 +94,7 @@ export abstract class MeshConfigEntry extends Resource {
    * resolvers whose subsets they use, are written before this entry and removed after it.
    */
   private _addOrderingDependencies(): void {
-    const kinds = new Set<string>(this._orderedAfter());
+    const kinds = new Set<string>((this._schema() as ConfigEntrySchema).orderedAfter);
     if (!kinds.size) return;
     const keys = new Set(servicesNamed(this._spec, this.namespace, this.name).map((s) => `${s.namespace}/${s.service}`));
     const existing = new Set(this.node.dependencies);

@@ -8,6 +8,5 @@ export const PROXY_DEFAULTS = entrySchema('mesh.ProxyDefaults', ENTRY_KIND, {
   // Shorthand for `config.protocol`: the construct folds it into `config`; never sent on its own.
   protocol: { type: 'string', oneOf: MESH_PROTOCOLS, local: true },
 }, {
-  ...ENTRY_FIELDS,
-  name: { type: 'string', default: 'global', replace: true },
+  common: { ...ENTRY_FIELDS, name: { type: 'string', default: 'global', replace: true } },
 });

@@ -1,6 +1,5 @@
 import { Construct } from 'constructs';
 import { KindSchema } from '../core/schema';
-import { EntryKind } from './compiler/entries';
 import { MeshConfigEntry, MeshConfigEntryProps } from './config-entry';
 import { SERVICE_RESOLVER } from './service-resolver.schema';
 
@@ -116,10 +115,5 @@ export class ServiceResolver extends MeshConfigEntry {
   /** @internal */
   protected _schema(): KindSchema {
     return SERVICE_RESOLVER;
-  }
-
-  /** @internal */
-  protected _orderedAfter(): EntryKind[] {
-    return ['proxy-defaults', 'service-defaults'];
   }
 }

@@ -1,6 +1,5 @@
 import { Construct } from 'constructs';
 import { KindSchema } from '../core/schema';
-import { EntryKind } from './compiler/entries';
 import { MeshConfigEntry, MeshConfigEntryProps } from './config-entry';
 import { SERVICE_ROUTER } from './service-router.schema';
 
@@ -146,10 +145,5 @@ export class ServiceRouter extends MeshConfigEntry {
   /** @internal */
   protected _schema(): KindSchema {
     return SERVICE_ROUTER;
-  }
-
-  /** @internal */
-  protected _orderedAfter(): EntryKind[] {
-    return ['proxy-defaults', 'service-defaults', 'service-resolver'];
   }
 }

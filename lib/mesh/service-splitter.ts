@@ -1,6 +1,5 @@
 import { Construct } from 'constructs';
 import { KindSchema } from '../core/schema';
-import { EntryKind } from './compiler/entries';
 import { MeshConfigEntry, MeshConfigEntryProps } from './config-entry';
 import { SERVICE_SPLITTER } from './service-splitter.schema';
 
@@ -51,10 +50,5 @@ export class ServiceSplitter extends MeshConfigEntry {
   /** @internal */
   protected _schema(): KindSchema {
     return SERVICE_SPLITTER;
-  }
-
-  /** @internal */
-  protected _orderedAfter(): EntryKind[] {
-    return ['proxy-defaults', 'service-defaults', 'service-resolver'];
   }
 }
