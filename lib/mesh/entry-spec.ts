@@ -6,7 +6,7 @@
  * value (the schema's defaults), an empty object as `null`, server-filled fields (`CreateIndex`,
  * `ModifyIndex`) left out, the namespace always named.
  */
-import { fromWire, renderSpec, toWire } from '../core/schema';
+import { fromWire, toWire } from '../core/schema';
 import { ConfigEntry, decodeEntry, entryNamespace, SERVICE_DEFAULTS } from './compiler/entries';
 import { ConfigEntrySchema } from './config-entry.schema';
 
@@ -22,11 +22,6 @@ export function entryToSpec(schema: ConfigEntrySchema, entry: ConfigEntry): Reco
 /** A spec (or props of the same shape) as the entry the API is sent; throws `DecodeError`. */
 export function specToEntry(schema: ConfigEntrySchema, spec: Record<string, unknown>): ConfigEntry {
   return decodeEntry({ ...toWire(schema, schema.fields, spec), Kind: schema.entryKind });
-}
-
-/** The canonical spec of props: their defaults filled, then decoded as the mesh decodes the entry. */
-export function canonicalSpec(schema: ConfigEntrySchema, props: Record<string, unknown>): Record<string, unknown> {
-  return entryToSpec(schema, specToEntry(schema, renderSpec(schema.fields, props)));
 }
 
 /** Identity of an entry: `<kind>/<name>`, or `<namespace>/<kind>/<name>` outside the default namespace. */
