@@ -39,7 +39,8 @@ new mesh.ServiceRouter(stack, 'web-router', {
   }],
 });
 
-// The compiled chain, read at plan time: `converge output` shows its protocol and targets.
+// The compiled chain, read at plan time: `converge output` shows its protocol and targets. Its attributes are typed
+// strings (`chain.protocol`, `chain.startNode`, `chain.targetIds`) that other constructs' props take as references.
 new mesh.DiscoveryChain(stack, 'web-chain', { service: 'web' });
 
 app.synth();

@@ -5,8 +5,10 @@
  */
 import { HandlerContext, Observed, PrefetchWant, ResourceHandler, Spec, Written } from '../core/engine/handler';
 import { ConfigEntryJson, MeshClient } from './client/mesh-client';
-import { EntryKind, isEntryKind } from './compiler/entries';
-import { canonicalSpec, entryId, parseEntryId, specToEntry } from './entry-spec';
+import { resourceMetadata } from '../core/schema';
+import { decodeEntry, isEntryKind } from './compiler/entries';
+import { ConfigEntrySchema } from './config-entry.schema';
+import { entryId, entryToSpec, parseEntryId, specToEntry } from './entry-spec';
 
 function client(ctx: HandlerContext): MeshClient {
   return new MeshClient(ctx.http);
@@ -18,23 +20,22 @@ function concurrentWriter(ctx: HandlerContext, id: string, expected: string): Er
 }
 
 /** An entry as the plan compares it. */
-function observedOf(entryKind: EntryKind, got: ConfigEntryJson): Observed {
+function observedOf(schema: ConfigEntrySchema, got: ConfigEntryJson): Observed {
   return {
-    fields: canonicalSpec(entryKind, got),
+    fields: entryToSpec(schema, decodeEntry(got)),
     outputs: { createIndex: got.CreateIndex, modifyIndex: got.ModifyIndex },
     version: got.ModifyIndex,
   };
 }
 
-/** A handler for one entry kind. */
-export function configEntryHandler(kind: string, entryKind: EntryKind): ResourceHandler {
+/** The handler of one entry kind, from its schema. */
+export function configEntryHandler(schema: ConfigEntrySchema): ResourceHandler {
+  const entryKind = schema.entryKind;
   const idOf = (spec: Spec) => entryId(entryKind, String(spec.name), String(spec.namespace ?? 'default'));
-  const body = (spec: Spec) => specToEntry(entryKind, spec) as unknown as Record<string, unknown> & { Kind: string; Name: string };
+  const body = (spec: Spec) => specToEntry(schema, spec) as unknown as Record<string, unknown> & { Kind: string; Name: string };
 
   return {
-    kind,
-    api: 'mesh',
-    replaceFields: ['name', 'namespace'],
+    ...resourceMetadata(schema),
     outputsChangedByUpdate: ['modifyIndex'],
 
     naturalId: idOf,
@@ -42,7 +43,7 @@ export function configEntryHandler(kind: string, entryKind: EntryKind): Resource
     async read(ctx, id): Promise<Observed | undefined> {
       const { name, namespace } = parseEntryId(id);
       const got = await client(ctx).getConfigEntry(entryKind, name, { namespace }, ctx.address);
-      return got ? observedOf(entryKind, got) : undefined;
+      return got ? observedOf(schema, got) : undefined;
     },
 
     /** One list per namespace answers every entry of the kind, where two or more are wanted. */
@@ -59,7 +60,7 @@ export function configEntryHandler(kind: string, entryKind: EntryKind): Resource
         const byName = new Map(listed.map((e) => [String(e.Name), e]));
         for (const w of ws) {
           const e = byName.get(parseEntryId(w.id).name);
-          known.set(w.id, e ? observedOf(entryKind, e) : null);
+          known.set(w.id, e ? observedOf(schema, e) : null);
         }
       }
       return known;

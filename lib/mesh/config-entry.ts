@@ -1,11 +1,12 @@
 import { TerraformStack } from 'cdktf';
 import { Construct } from 'constructs';
 import { convergeElementsOf, Resource, ResourceProps } from '../core/constructs/resource';
-import { check, checkOneOf, ValidationError } from '../core/constructs/validation';
-import { DecodeError, EntryKind } from './compiler/entries';
+import { ValidationError } from '../core/constructs/validation';
+import { DecodeError } from './compiler/entries';
 import { EntryValidationError, validateEntry } from './compiler/validate';
-import { canonicalSpec, entryId, specToEntry } from './entry-spec';
-import { MeshGatewayMode, MeshProtocol } from './mesh-types';
+import { ConfigEntrySchema } from './config-entry.schema';
+import { entryId, entryToSpec, specToEntry } from './entry-spec';
+import { renderSpec } from '../core/schema';
 import { MeshProvider } from './provider';
 
 /** Props every mesh configuration entry accepts. */
@@ -28,8 +29,9 @@ export interface MeshConfigEntryProps extends ResourceProps {
 }
 
 /**
- * Base of the mesh configuration-entry constructs. The spec is the entry decoded and
- * validated as the mesh system does it, so that equivalent forms never show as drift.
+ * Base of the mesh configuration-entry constructs. Props are checked against the kind's schema,
+ * then decoded and validated as the mesh system does it (weights, paths, subsets, redirect and
+ * failover), so that equivalent forms never show as drift.
  */
 export abstract class MeshConfigEntry extends Resource {
   /** The entry's name (the service it configures; `global` for proxy-defaults). */
@@ -41,39 +43,43 @@ export abstract class MeshConfigEntry extends Resource {
   /** The entry's identity: `<kind>/<name>`, or `<namespace>/<kind>/<name>` outside `default`. */
   public readonly entryId: string;
   /** @internal */
-  protected readonly _spec: Record<string, any>;
+  private readonly _spec: Record<string, unknown>;
 
-  protected constructor(scope: Construct, id: string, kind: string, entryKind: string, props: MeshConfigEntryProps, fields: Record<string, any>) {
+  /**
+   * @param kind the construct kind (`mesh.ServiceDefaults`), whose schema the subclass gives
+   */
+  protected constructor(scope: Construct, id: string, kind: string, props: MeshConfigEntryProps) {
     super(scope, id, kind, 'mesh', props, props.provider);
-    this.entryKind = entryKind;
-    checkPropTypes(this, fields, props);
-    const raw = { ...fields, namespace: props.namespace, meta: props.meta };
-    let spec: Record<string, any>;
+    const schema = this._schema() as ConfigEntrySchema;
+    this.entryKind = schema.entryKind;
+    let spec: Record<string, unknown>;
     try {
-      const entry = specToEntry(entryKind as EntryKind, raw);
+      const entry = specToEntry(schema, renderSpec(schema.fields, this._entryProps()));
       validateEntry(entry);
-      spec = canonicalSpec(entryKind as EntryKind, raw);
+      spec = entryToSpec(schema, entry);
     } catch (e) {
-      if (e instanceof DecodeError || e instanceof EntryValidationError) throw new ValidationError(this, fieldOf(e.message, fields), e.message);
+      if (e instanceof DecodeError || e instanceof EntryValidationError) throw new ValidationError(this, fieldOf(e.message, schema), e.message);
       throw e;
     }
     this._spec = spec;
-    this.name = spec.name;
-    this.namespace = spec.namespace;
-    this.entryId = entryId(entryKind, spec.name, spec.namespace);
+    this.name = String(spec.name);
+    this.namespace = String(spec.namespace);
+    this.entryId = entryId(this.entryKind, this.name, this.namespace);
   }
 
-  /**
-   * Services (in this entry's namespace unless given) whose entries must exist before this one
-   * is written and be removed after it. @internal
-   */
-  protected _referencedServices(): { namespace: string; service: string }[] {
-    return [];
+  /** The index of the entry's last write, known once applied (a check-and-set writer compares it). */
+  public get modifyIndex(): number {
+    return this._attrNumber('modifyIndex');
   }
 
-  /** Whether this entry needs the resolvers of the services it names (their subsets). @internal */
-  protected _needsResolvers(): boolean {
-    return false;
+  /** The index of the entry's creation, known once applied. */
+  public get createIndex(): number {
+    return this._attrNumber('createIndex');
+  }
+
+  /** The props as the entry's fields (ProxyDefaults folds its `protocol` shorthand into `config`). @internal */
+  protected _entryProps(): Record<string, unknown> {
+    return this._props;
   }
 
   /** @internal */
@@ -88,21 +94,35 @@ export abstract class MeshConfigEntry extends Resource {
    * resolvers whose subsets they use, are written before this entry and removed after it.
    */
   private _addOrderingDependencies(): void {
-    const named = this._referencedServices();
-    if (!named.length) return;
-    const keys = new Set(named.map((s) => `${s.namespace}/${s.service}`));
+    const kinds = new Set<string>((this._schema() as ConfigEntrySchema).orderedAfter);
+    if (!kinds.size) return;
+    const keys = new Set(servicesNamed(this._spec, this.namespace, this.name).map((s) => `${s.namespace}/${s.service}`));
     const existing = new Set(this.node.dependencies);
     const index = entryIndex(TerraformStack.of(this));
     const candidates = [...index.proxyDefaults, ...[...keys].flatMap((k) => index.byService.get(k) ?? [])];
     for (const c of candidates) {
-      if (c === this || existing.has(c)) continue;
-      const key = `${c.namespace}/${c.name}`;
-      const wanted = c.entryKind === 'proxy-defaults'
-        || (c.entryKind === 'service-defaults' && keys.has(key))
-        || (c.entryKind === 'service-resolver' && this._needsResolvers() && keys.has(key));
-      if (wanted) { this.node.addDependency(c); existing.add(c); }
+      if (c === this || existing.has(c) || !kinds.has(c.entryKind)) continue;
+      if (c.entryKind === 'proxy-defaults' || keys.has(`${c.namespace}/${c.name}`)) { this.node.addDependency(c); existing.add(c); }
     }
   }
+}
+
+/**
+ * The services an entry's spec names (in its namespace unless a `namespace` says otherwise): the
+ * entry's own, and every nested `service` (a split's, a route destination's, a redirect's, a
+ * failover's; empty means the entry's own). Metadata is free-form: not looked into.
+ */
+function servicesNamed(spec: unknown, namespace: string, self: string): { namespace: string; service: string }[] {
+  const out = [{ namespace, service: self }];
+  const walk = (v: unknown, top: boolean): void => {
+    if (Array.isArray(v)) { v.forEach((x) => walk(x, false)); return; }
+    if (v === null || typeof v !== 'object') return;
+    const o = v as Record<string, unknown>;
+    if (!top && 'service' in o) out.push({ namespace: (o.namespace as string) || namespace, service: (o.service as string) || self });
+    for (const [k, x] of Object.entries(o)) if (!(top && k === 'meta')) walk(x, false);
+  };
+  walk(spec, true);
+  return out;
 }
 
 const entryIndexes = new WeakMap<TerraformStack, { size: number; proxyDefaults: MeshConfigEntry[]; byService: Map<string, MeshConfigEntry[]> }>();
@@ -123,34 +143,8 @@ function entryIndex(stack: TerraformStack): { proxyDefaults: MeshConfigEntry[]; 
   return built;
 }
 
-/**
- * Types the mesh system's weak decoding would convert silently (a name `false` becomes "0") and
- * values of the constructs' enums: refused here, naming the prop.
- */
-function checkPropTypes(scope: Construct, fields: Record<string, any>, props: MeshConfigEntryProps): void {
-  const isMap = (v: unknown) => typeof v === 'object' && v !== null && !Array.isArray(v);
-  check(fields.name === undefined || typeof fields.name === 'string', scope, 'name', `must be a string (got ${JSON.stringify(fields.name)})`);
-  // The entry is read and deleted at /v1/config/<kind>/<name>: a name that is not one path segment cannot be.
-  check(typeof fields.name !== 'string' || (!fields.name.includes('/') && fields.name !== '.' && fields.name !== '..'), scope, 'name',
-    `"${fields.name}" must not contain "/" or be "." or ".." (the API addresses the entry by name in its URL path)`);
-  check(props.namespace === undefined || typeof props.namespace === 'string', scope, 'namespace', `must be a string (got ${JSON.stringify(props.namespace)})`);
-  check(props.meta === undefined || (isMap(props.meta) && Object.values(props.meta).every((v) => typeof v === 'string')), scope, 'meta',
-    'must be a map of key to string');
-  for (const f of ['externalSni', 'connectTimeout', 'defaultSubset']) {
-    check(fields[f] === undefined || typeof fields[f] === 'string', scope, f, `must be a string (got ${JSON.stringify(fields[f])})`);
-  }
-  for (const f of ['subsets', 'redirect', 'failover', 'meshGateway', 'config']) {
-    check(fields[f] === undefined || isMap(fields[f]), scope, f, `must be an object (got ${JSON.stringify(fields[f])})`);
-  }
-  for (const f of ['splits', 'routes']) {
-    check(fields[f] === undefined || Array.isArray(fields[f]), scope, f, `must be a list (got ${JSON.stringify(fields[f])})`);
-  }
-  checkOneOf(scope, 'meshGateway.mode', fields.meshGateway?.mode, Object.values(MeshGatewayMode));
-  if (fields.protocol !== undefined) checkOneOf(scope, 'protocol', fields.protocol, Object.values(MeshProtocol));
-}
-
 /** The prop a mesh-system message is about, for the error's field. */
-function fieldOf(message: string, fields: Record<string, any>): string {
+function fieldOf(message: string, schema: ConfigEntrySchema): string {
   const m = /^'([A-Za-z]+)/.exec(message) ?? /error decoding '([A-Za-z]+)/.exec(message);
   const candidates: [RegExp, string][] = [
     [/^Route\[/, 'routes'], [/split/i, 'splits'], [/Redirect/, 'redirect'], [/Failover/, 'failover'],
@@ -158,6 +152,6 @@ function fieldOf(message: string, fields: Record<string, any>): string {
     [/Mesh Gateway/, 'meshGateway'], [/^Name is required|name/, 'name'],
   ];
   if (m) return m[1].charAt(0).toLowerCase() + m[1].slice(1);
-  for (const [re, field] of candidates) if (re.test(message) && (field === 'name' || field in fields)) return field;
+  for (const [re, field] of candidates) if (re.test(message) && (field === 'name' || field in schema.fields)) return field;
   return 'props';
 }

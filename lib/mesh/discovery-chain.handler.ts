@@ -1,30 +1,39 @@
 import { DataSourceHandler } from '../core/engine/handler';
+import { dataSourceMetadata, toWire } from '../core/schema';
 import { MeshClient } from './client/mesh-client';
 import { ChainOverrides } from './compiler/chain';
 import { durationNs } from './compiler/duration';
+import { DISCOVERY_CHAIN } from './discovery-chain.schema';
+
+/** The POST body of the overrides: only those that override something (`0s` and empty values do not). */
+function overridesBody(overrides: Record<string, unknown> | undefined): ChainOverrides | undefined {
+  const wire = toWire(DISCOVERY_CHAIN, DISCOVERY_CHAIN.fields.overrides.fields!, overrides ?? {}) as
+    { OverrideConnectTimeout?: string; OverrideProtocol?: string; OverrideMeshGateway?: string };
+  const body: ChainOverrides = {
+    ...(durationNs(wire.OverrideConnectTimeout) > 0 ? { OverrideConnectTimeout: wire.OverrideConnectTimeout } : {}),
+    ...(wire.OverrideProtocol ? { OverrideProtocol: wire.OverrideProtocol } : {}),
+    ...(wire.OverrideMeshGateway ? { OverrideMeshGateway: { Mode: wire.OverrideMeshGateway } } : {}),
+  };
+  return Object.keys(body).length ? body : undefined;
+}
 
 /** Reads `mesh.DiscoveryChain`: the compiled chain (POST only with overrides). */
 export const discoveryChainHandler: DataSourceHandler = {
-  kind: 'mesh.DiscoveryChain',
-  api: 'mesh',
+  ...dataSourceMetadata(DISCOVERY_CHAIN),
 
   async read(ctx, spec) {
-    const o = (spec.overrides ?? {}) as { connectTimeout?: string; protocol?: string; meshGatewayMode?: string };
-    const overrides: ChainOverrides = {
-      ...(durationNs(o.connectTimeout) > 0 ? { OverrideConnectTimeout: o.connectTimeout } : {}),
-      ...(o.protocol ? { OverrideProtocol: o.protocol } : {}),
-      ...(o.meshGatewayMode ? { OverrideMeshGateway: { Mode: o.meshGatewayMode } } : {}),
-    };
     const res = await new MeshClient(ctx.http).discoveryChain(String(spec.service), {
       namespace: spec.namespace ? String(spec.namespace) : undefined,
       compileDatacenter: spec.compileDatacenter ? String(spec.compileDatacenter) : undefined,
-      overrides: Object.keys(overrides).length ? overrides : undefined,
+      overrides: overridesBody(spec.overrides as Record<string, unknown> | undefined),
     }, ctx.address);
     const chain = res.value;
+    const targets = Object.keys(chain.Targets).sort();
     return {
       protocol: chain.Protocol,
       startNode: chain.StartNode,
-      targets: Object.keys(chain.Targets).sort(),
+      targets,
+      targetIds: targets.join(','),
       customizationHash: chain.CustomizationHash ?? '',
       chain: JSON.stringify(chain),
     };

@@ -1,7 +1,9 @@
 import { Construct } from 'constructs';
 import { DataSource } from '../core/constructs/resource';
-import { checkOneOf, ValidationError } from '../core/constructs/validation';
+import { ValidationError } from '../core/constructs/validation';
+import { KindSchema, renderSpec } from '../core/schema';
 import { canonicalDuration } from './compiler/duration';
+import { DISCOVERY_CHAIN } from './discovery-chain.schema';
 import { MeshGatewayMode, MeshProtocol } from './mesh-types';
 import { MeshProvider } from './provider';
 
@@ -58,57 +60,42 @@ export interface DiscoveryChainProps {
  * const chain = new mesh.DiscoveryChain(stack, 'web-chain', { service: 'web', compileDatacenter: 'dc2' });
  */
 export class DiscoveryChain extends DataSource {
-  private readonly props: DiscoveryChainProps;
+  /** The overrides' connect timeout in the mesh's form (`1m0s`). @internal */
+  private readonly _connectTimeout?: string;
 
   constructor(scope: Construct, id: string, props: DiscoveryChainProps) {
-    super(scope, id, 'mesh.DiscoveryChain', 'mesh', props.provider, props);
-    this.props = props;
-    if (typeof props.service !== 'string' || props.service === '') throw new ValidationError(this, 'service', 'is required');
-    if (props.service.includes('/') || props.service === '.' || props.service === '..') {
-      throw new ValidationError(this, 'service', `"${props.service}" must not contain "/" or be "." or ".." (the API reads the chain at /v1/discovery-chain/<service>)`);
-    }
-    for (const f of ['namespace', 'compileDatacenter'] as const) {
-      if (props[f] !== undefined && typeof props[f] !== 'string') throw new ValidationError(this, f, `must be a string (got ${JSON.stringify(props[f])})`);
-    }
-    const o = props.overrides ?? {};
-    if (typeof o !== 'object' || o === null || Array.isArray(o)) throw new ValidationError(this, 'overrides', 'must be an object');
-    if (o.connectTimeout !== undefined) {
-      let canonical = '';
-      try { canonical = canonicalDuration(o.connectTimeout) ?? ''; } catch (e) {
+    super(scope, id, DISCOVERY_CHAIN.kind, DISCOVERY_CHAIN.api, props.provider, props);
+    if (props.service === '') throw new ValidationError(this, 'service', 'is required');
+    const timeout = props.overrides?.connectTimeout;
+    if (timeout !== undefined) {
+      try {
+        this._connectTimeout = canonicalDuration(timeout);
+      } catch (e) {
         throw new ValidationError(this, 'overrides.connectTimeout', (e as Error).message);
       }
-      if (canonical.startsWith('-')) {
-        throw new ValidationError(this, 'overrides.connectTimeout', `"${o.connectTimeout}" must not be negative`);
-      }
+      if (this._connectTimeout?.startsWith('-')) throw new ValidationError(this, 'overrides.connectTimeout', `"${timeout}" must not be negative`);
     }
-    checkOneOf(this, 'overrides.protocol', o.protocol, Object.values(MeshProtocol));
-    checkOneOf(this, 'overrides.meshGatewayMode', o.meshGatewayMode, Object.values(MeshGatewayMode));
   }
 
-  /** The chain's protocol. */
-  public get protocol(): any { return this._attrRef('protocol'); }
+  /** The chain's protocol (`tcp`, `http`, `http2`, `grpc`). */
+  public get protocol(): string { return this._attrString('protocol'); }
   /** The start node's key (`router:web`, `splitter:web`, `resolver:web.default.dc1`). */
-  public get startNode(): any { return this._attrRef('startNode'); }
-  /** The target ids, sorted. */
-  public get targets(): any { return this._attrRef('targets'); }
+  public get startNode(): string { return this._attrString('startNode'); }
+  /** The target ids (`[<subset>.]<service>.<namespace>.<datacenter>`), sorted, joined by commas. */
+  public get targetIds(): string { return this._attrString('targetIds'); }
   /** The whole compiled chain as a JSON string. */
-  public get chain(): any { return this._attrRef('chain'); }
+  public get chain(): string { return this._attrString('chain'); }
   /** The customization hash, empty when the overrides changed nothing. */
-  public get customizationHash(): any { return this._attrRef('customizationHash'); }
+  public get customizationHash(): string { return this._attrString('customizationHash'); }
+
+  /** @internal */
+  protected _schema(): KindSchema {
+    return DISCOVERY_CHAIN;
+  }
 
   /** @internal */
   protected _renderSpec(): Record<string, any> {
-    const p = this.props;
-    const o = p.overrides ?? {};
-    return {
-      service: p.service,
-      namespace: p.namespace || 'default',
-      compileDatacenter: p.compileDatacenter ?? '',
-      overrides: {
-        connectTimeout: o.connectTimeout === undefined ? '0s' : canonicalDuration(o.connectTimeout),
-        protocol: o.protocol ?? '',
-        meshGatewayMode: o.meshGatewayMode ?? '',
-      },
-    };
+    const overrides = { ...this._props.overrides, ...(this._connectTimeout ? { connectTimeout: this._connectTimeout } : {}) };
+    return renderSpec(DISCOVERY_CHAIN.fields, { ...this._props, overrides });
   }
 }

@@ -1,57 +1,27 @@
 /**
- * The mapping between a configuration entry (the mesh system's PascalCase JSON) and a
- * construct's spec (camelCase prop names). Both directions go through the mesh system's own
- * decoding, so that equivalent forms compare equal: durations in Go's form (`60s` and `1m`
- * are both `1m0s`), omitted values filled with their zero value, an absent object as `null`,
- * server-filled fields (`CreateIndex`, `ModifyIndex`) left out, the namespace always named.
+ * The mapping between a configuration entry (the mesh system's PascalCase JSON) and a construct's
+ * spec, driven by the kind's schema (`toWire`/`fromWire`). Both directions go through the mesh
+ * system's own decoding, so that equivalent forms compare equal: durations in Go's form (`60s` and
+ * `1m` are both `1m0s`), values the mesh omits when empty (Go's `omitempty`) read as their zero
+ * value (the schema's defaults), an empty object as `null`, server-filled fields (`CreateIndex`,
+ * `ModifyIndex`) left out, the namespace always named.
  */
-import { ConfigEntry, decodeEntry, entryNamespace, EntryKind, Field, SCHEMAS, SERVICE_DEFAULTS } from './compiler/entries';
+import { fromWire, toWire } from '../core/schema';
+import { ConfigEntry, decodeEntry, entryNamespace, SERVICE_DEFAULTS } from './compiler/entries';
+import { ConfigEntrySchema } from './config-entry.schema';
 
-const CAMEL: Record<string, string> = { HTTP: 'http', ExternalSNI: 'externalSni' };
-const SKIP = new Set(['Kind', 'CreateIndex', 'ModifyIndex']);
-
-/** `ConnectTimeout` -> `connectTimeout`, `HTTP` -> `http`. */
-export function camel(key: string): string {
-  return CAMEL[key] ?? key.charAt(0).toLowerCase() + key.slice(1);
-}
-
-function toSpecValue(v: unknown, f: Field): unknown {
-  if (typeof f === 'object') {
-    if ('obj' in f) {
-      if (v === undefined || v === null) return null;
-      const out: Record<string, unknown> = {};
-      for (const [k, sub] of Object.entries(f.obj)) {
-        if (!SKIP.has(k)) out[camel(k)] = toSpecValue((v as Record<string, unknown>)[k], sub);
-      }
-      return out;
-    }
-    if ('map' in f) {
-      const out: Record<string, unknown> = {};
-      for (const [k, x] of Object.entries((v ?? {}) as Record<string, unknown>)) out[k] = f.map === 'any' ? x : toSpecValue(x, f.map);
-      return out;
-    }
-    return ((v ?? []) as unknown[]).map((x) => toSpecValue(x, f.list));
-  }
-  if (v !== undefined && v !== null) return v;
-  return { string: '', bool: false, int: 0, number: 0, duration: '0s', any: null }[f];
-}
-
-/** A decoded entry as a spec: every field present, in camelCase. */
-export function entryToSpec(entry: ConfigEntry): Record<string, unknown> {
-  const spec = toSpecValue(entry, { obj: SCHEMAS[entry.Kind] }) as Record<string, unknown>;
+/** A decoded entry as a spec: every field present. */
+export function entryToSpec(schema: ConfigEntrySchema, entry: ConfigEntry): Record<string, unknown> {
+  const spec = fromWire(schema, schema.fields, entry as unknown as Record<string, unknown>);
   spec.namespace = entryNamespace(entry);
+  // The mesh matches protocols case-insensitively; an entry written outside converge may say `HTTP`.
   if (entry.Kind === SERVICE_DEFAULTS) spec.protocol = String(spec.protocol || 'tcp').toLowerCase();
   return spec;
 }
 
 /** A spec (or props of the same shape) as the entry the API is sent; throws `DecodeError`. */
-export function specToEntry(kind: EntryKind, spec: Record<string, unknown>): ConfigEntry {
-  return decodeEntry({ ...spec, Kind: kind });
-}
-
-/** The canonical spec of props or of an entry read from the API: decode, then fill. */
-export function canonicalSpec(kind: EntryKind, raw: Record<string, unknown>): Record<string, unknown> {
-  return entryToSpec(specToEntry(kind, raw));
+export function specToEntry(schema: ConfigEntrySchema, spec: Record<string, unknown>): ConfigEntry {
+  return decodeEntry({ ...toWire(schema, schema.fields, spec), Kind: schema.entryKind });
 }
 
 /** Identity of an entry: `<kind>/<name>`, or `<namespace>/<kind>/<name>` outside the default namespace. */

@@ -1,4 +1,5 @@
 import { configEntryHandler } from './config-entry.handler';
+import { PROXY_DEFAULTS } from './proxy-defaults.schema';
 
 /** Lifecycle of `mesh.ProxyDefaults`: the `proxy-defaults` configuration entry. */
-export const proxyDefaultsHandler = configEntryHandler('mesh.ProxyDefaults', 'proxy-defaults');
+export const proxyDefaultsHandler = configEntryHandler(PROXY_DEFAULTS);

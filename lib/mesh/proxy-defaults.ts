@@ -1,15 +1,18 @@
 import { Construct } from 'constructs';
-import { checkOneOf, ValidationError } from '../core/constructs/validation';
+import { ValidationError } from '../core/constructs/validation';
+import { KindSchema } from '../core/schema';
 import { MeshConfigEntry, MeshConfigEntryProps } from './config-entry';
 import { MeshGatewayConfig, MeshProtocol } from './mesh-types';
+import { PROXY_DEFAULTS } from './proxy-defaults.schema';
 
 /** Props of the `proxy-defaults` configuration entry (always named `global`). */
 export interface ProxyDefaultsProps extends MeshConfigEntryProps {
   /**
-   * Proxy configuration given to every proxy (`protocol`, `local_connect_timeout_ms`, …).
+   * Proxy configuration given to every proxy (`protocol`, `local_connect_timeout_ms`, …): free-form
+   * JSON, as the proxies read it.
    * @default {}
    */
-  readonly config?: { [key: string]: any };
+  readonly config?: { [key: string]: unknown };
   /**
    * Shorthand for `config.protocol`: the protocol of every service without service-defaults.
    * @default - `config.protocol`, else tcp
@@ -31,17 +34,31 @@ export interface ProxyDefaultsProps extends MeshConfigEntryProps {
  */
 export class ProxyDefaults extends MeshConfigEntry {
   constructor(scope: Construct, id: string, props: ProxyDefaultsProps = {}) {
-    const config: { [key: string]: any } = { ...(props.config ?? {}) };
-    const given = Object.keys(config).find((k) => k.toLowerCase() === 'protocol');
-    if (props.protocol !== undefined && !given) config.protocol = props.protocol;
-    super(scope, id, 'mesh.ProxyDefaults', 'proxy-defaults', props, {
-      name: 'global', config, meshGateway: props.meshGateway,
-    });
-    const c = props.config;
-    if (c !== undefined && (typeof c !== 'object' || c === null || Array.isArray(c))) throw new ValidationError(this, 'config', 'must be an object');
-    if (props.protocol !== undefined) checkOneOf(this, 'protocol', props.protocol, Object.values(MeshProtocol));
-    if (props.protocol !== undefined && given && config[given] !== props.protocol) {
-      throw new ValidationError(this, 'protocol', `"${props.protocol}" disagrees with config.${given} "${config[given]}"`);
+    super(scope, id, PROXY_DEFAULTS.kind, props);
+    const given = protocolKey(props.config);
+    if (props.protocol !== undefined && given && props.config![given] !== props.protocol) {
+      throw new ValidationError(this, 'protocol', `"${props.protocol}" disagrees with config.${given} "${props.config![given]}"`);
     }
   }
+
+  /** @internal */
+  protected _schema(): KindSchema {
+    return PROXY_DEFAULTS;
+  }
+
+  /** @internal */
+  protected _entryProps(): Record<string, unknown> {
+    const { protocol, config, ...rest } = this._props as ProxyDefaultsProps;
+    if (config !== undefined && (typeof config !== 'object' || config === null || Array.isArray(config))) {
+      throw new ValidationError(this, 'config', `must be a map of proxy settings (got ${Array.isArray(config) ? 'a list' : JSON.stringify(config)})`);
+    }
+    const merged: { [key: string]: unknown } = { ...(config ?? {}) };
+    if (protocol !== undefined && !protocolKey(config)) merged.protocol = protocol;
+    return { ...rest, config: merged };
+  }
+}
+
+/** The key of `config` that sets the protocol (the mesh reads it case-insensitively). */
+function protocolKey(config: { [key: string]: unknown } | undefined): string | undefined {
+  return Object.keys(config ?? {}).find((k) => k.toLowerCase() === 'protocol');
 }

@@ -1,6 +1,21 @@
 import { Construct } from 'constructs';
+import { ExistingObject } from '../core/constructs/existing-object';
+import { KindSchema } from '../core/schema';
 import { MeshConfigEntry, MeshConfigEntryProps } from './config-entry';
+import { entryId } from './entry-spec';
 import { MeshGatewayConfig, MeshProtocol } from './mesh-types';
+import { MeshProvider } from './provider';
+import { SERVICE_DEFAULTS } from './service-defaults.schema';
+
+/** The service-defaults of a service: an entry this app manages, or one looked up with `ServiceDefaults.fromName`. */
+export interface IServiceDefaults {
+  /** The service these defaults apply to (the entry's name): what routers, splitters and resolvers name. */
+  readonly serviceName: string;
+  /** The namespace of the service. */
+  readonly serviceNamespace: string;
+  /** The service's protocol (lower case): `tcp`, `http`, `http2` or `grpc`. */
+  readonly serviceProtocol: string;
+}
 
 /** Props of a `service-defaults` configuration entry. */
 export interface ServiceDefaultsProps extends MeshConfigEntryProps {
@@ -30,14 +45,54 @@ export interface ServiceDefaultsProps extends MeshConfigEntryProps {
  * @example
  * new mesh.ServiceDefaults(stack, 'web', { name: 'web', protocol: mesh.MeshProtocol.HTTP });
  */
-export class ServiceDefaults extends MeshConfigEntry {
+export class ServiceDefaults extends MeshConfigEntry implements IServiceDefaults {
+  /**
+   * The service-defaults entry of a service that exists outside this app, by the service's name:
+   * read at plan time (the plan fails, naming this construct, when there is none), never changed
+   * nor deleted.
+   * @param name the service's name
+   * @param namespace the service's namespace (default: `default`)
+   * @param provider the mesh provider to read it with (default: the stack's)
+   */
+  public static fromName(scope: Construct, id: string, name: string, namespace?: string, provider?: MeshProvider): IServiceDefaults {
+    return new ExistingServiceDefaults(scope, id, name, namespace ?? 'default', provider);
+  }
+
   /** The service's protocol (lower case). */
   public readonly protocol: string;
+  /** The service these defaults apply to. */
+  public readonly serviceName: string;
+  /** The namespace of the service. */
+  public readonly serviceNamespace: string;
+  /** The service's protocol (lower case). */
+  public readonly serviceProtocol: string;
 
   constructor(scope: Construct, id: string, props: ServiceDefaultsProps) {
-    super(scope, id, 'mesh.ServiceDefaults', 'service-defaults', props, {
-      name: props.name, protocol: props.protocol ?? MeshProtocol.TCP, meshGateway: props.meshGateway, externalSni: props.externalSni,
-    });
-    this.protocol = this._spec.protocol;
+    super(scope, id, SERVICE_DEFAULTS.kind, props);
+    this.protocol = props.protocol ?? MeshProtocol.TCP;
+    this.serviceName = this.name;
+    this.serviceNamespace = this.namespace;
+    this.serviceProtocol = this.protocol;
+  }
+
+  /** @internal */
+  protected _schema(): KindSchema {
+    return SERVICE_DEFAULTS;
+  }
+}
+
+/** The service-defaults of a service looked up by name (`ServiceDefaults.fromName`). */
+class ExistingServiceDefaults extends ExistingObject implements IServiceDefaults {
+  public readonly serviceName: string;
+  public readonly serviceNamespace: string;
+
+  constructor(scope: Construct, id: string, name: string, namespace: string, provider?: MeshProvider) {
+    super(scope, id, SERVICE_DEFAULTS.kind, SERVICE_DEFAULTS.api, entryId(SERVICE_DEFAULTS.entryKind, name, namespace), 'name', provider);
+    this.serviceName = name;
+    this.serviceNamespace = namespace;
+  }
+
+  public get serviceProtocol(): string {
+    return this._attrString('protocol');
   }
 }

@@ -1,4 +1,5 @@
 import { configEntryHandler } from './config-entry.handler';
+import { SERVICE_RESOLVER } from './service-resolver.schema';
 
 /** Lifecycle of `mesh.ServiceResolver`: the `service-resolver` configuration entry. */
-export const serviceResolverHandler = configEntryHandler('mesh.ServiceResolver', 'service-resolver');
+export const serviceResolverHandler = configEntryHandler(SERVICE_RESOLVER);

@@ -1,5 +1,7 @@
 import { Construct } from 'constructs';
+import { KindSchema } from '../core/schema';
 import { MeshConfigEntry, MeshConfigEntryProps } from './config-entry';
+import { SERVICE_RESOLVER } from './service-resolver.schema';
 
 /** A named subset of a service's instances. */
 export interface ResolverSubset {
@@ -106,23 +108,12 @@ export interface ServiceResolverProps extends MeshConfigEntryProps {
  * });
  */
 export class ServiceResolver extends MeshConfigEntry {
-  private readonly props: ServiceResolverProps;
-
   constructor(scope: Construct, id: string, props: ServiceResolverProps) {
-    super(scope, id, 'mesh.ServiceResolver', 'service-resolver', props, {
-      name: props.name, connectTimeout: props.connectTimeout, defaultSubset: props.defaultSubset, subsets: props.subsets,
-      redirect: props.redirect, failover: props.failover,
-    });
-    this.props = props;
+    super(scope, id, SERVICE_RESOLVER.kind, props);
   }
 
   /** @internal */
-  protected _referencedServices(): { namespace: string; service: string }[] {
-    const ns = this.namespace;
-    const out = [{ namespace: ns, service: this.name }];
-    const r = this.props.redirect;
-    if (r?.service) out.push({ namespace: r.namespace || ns, service: r.service });
-    for (const f of Object.values(this.props.failover ?? {})) if (f.service) out.push({ namespace: f.namespace || ns, service: f.service });
-    return out;
+  protected _schema(): KindSchema {
+    return SERVICE_RESOLVER;
   }
 }

@@ -1,5 +1,7 @@
 import { Construct } from 'constructs';
+import { KindSchema } from '../core/schema';
 import { MeshConfigEntry, MeshConfigEntryProps } from './config-entry';
+import { SERVICE_ROUTER } from './service-router.schema';
 
 /** A header a request must carry. Exactly one of `exact`, `present`, `prefix`, `suffix`. */
 export interface RouteHeaderMatch {
@@ -136,22 +138,12 @@ export interface ServiceRouterProps extends MeshConfigEntryProps {
  * });
  */
 export class ServiceRouter extends MeshConfigEntry {
-  private readonly props: ServiceRouterProps;
-
   constructor(scope: Construct, id: string, props: ServiceRouterProps) {
-    super(scope, id, 'mesh.ServiceRouter', 'service-router', props, { name: props.name, routes: props.routes });
-    this.props = props;
+    super(scope, id, SERVICE_ROUTER.kind, props);
   }
 
   /** @internal */
-  protected _referencedServices(): { namespace: string; service: string }[] {
-    const ns = this.namespace;
-    return [{ namespace: ns, service: this.name },
-      ...(this.props.routes ?? []).map((r) => ({ namespace: r.destination?.namespace || ns, service: r.destination?.service || this.name }))];
-  }
-
-  /** @internal */
-  protected _needsResolvers(): boolean {
-    return true;
+  protected _schema(): KindSchema {
+    return SERVICE_ROUTER;
   }
 }

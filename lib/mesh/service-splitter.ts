@@ -1,5 +1,7 @@
 import { Construct } from 'constructs';
+import { KindSchema } from '../core/schema';
 import { MeshConfigEntry, MeshConfigEntryProps } from './config-entry';
+import { SERVICE_SPLITTER } from './service-splitter.schema';
 
 /** One share of a split. */
 export interface ServiceSplit {
@@ -41,22 +43,12 @@ export interface ServiceSplitterProps extends MeshConfigEntryProps {
  * });
  */
 export class ServiceSplitter extends MeshConfigEntry {
-  private readonly props: ServiceSplitterProps;
-
   constructor(scope: Construct, id: string, props: ServiceSplitterProps) {
-    super(scope, id, 'mesh.ServiceSplitter', 'service-splitter', props, { name: props.name, splits: props.splits });
-    this.props = props;
+    super(scope, id, SERVICE_SPLITTER.kind, props);
   }
 
   /** @internal */
-  protected _referencedServices(): { namespace: string; service: string }[] {
-    const ns = this.namespace;
-    return [{ namespace: ns, service: this.name },
-      ...(this.props.splits ?? []).map((s) => ({ namespace: s.namespace || ns, service: s.service || this.name }))];
-  }
-
-  /** @internal */
-  protected _needsResolvers(): boolean {
-    return true;
+  protected _schema(): KindSchema {
+    return SERVICE_SPLITTER;
   }
 }

@@ -13,19 +13,20 @@ import { diffChains } from './chain-diff';
 import { MeshClient } from './client/mesh-client';
 import { CompiledChain, CompileError } from './compiler/chain';
 import { compileWithTrace } from './compiler/compile';
-import { ConfigEntry, decodeEntry, ENTRY_KINDS, entryKey, EntryKind } from './compiler/entries';
+import { ConfigEntry, decodeEntry, ENTRY_KINDS, entryKey } from './compiler/entries';
 import { servicesNamedBy } from './compiler/graph';
 import { EntryValidationError, validateEntry } from './compiler/validate';
+import { ConfigEntrySchema } from './config-entry.schema';
 import { specToEntry } from './entry-spec';
+import { PROXY_DEFAULTS } from './proxy-defaults.schema';
+import { SERVICE_DEFAULTS } from './service-defaults.schema';
+import { SERVICE_RESOLVER } from './service-resolver.schema';
+import { SERVICE_ROUTER } from './service-router.schema';
+import { SERVICE_SPLITTER } from './service-splitter.schema';
 
-/** Construct kinds and the entry kinds they manage. */
-export const ENTRY_KIND_OF: Record<string, EntryKind> = {
-  'mesh.ServiceDefaults': 'service-defaults',
-  'mesh.ProxyDefaults': 'proxy-defaults',
-  'mesh.ServiceResolver': 'service-resolver',
-  'mesh.ServiceSplitter': 'service-splitter',
-  'mesh.ServiceRouter': 'service-router',
-};
+/** Construct kinds and the schemas of the entries they manage. */
+const ENTRY_SCHEMA_OF: Record<string, ConfigEntrySchema> = Object.fromEntries(
+  [SERVICE_DEFAULTS, PROXY_DEFAULTS, SERVICE_RESOLVER, SERVICE_SPLITTER, SERVICE_ROUTER].map((s) => [s.kind, s]));
 
 const CHANGING = new Set(['create', 'update', 'replace', 'delete', 'adopt']);
 /** Used when the API cannot tell its own (only SNI names depend on them, which the diff does not show). */
@@ -71,12 +72,12 @@ export function apiView(http: HttpClient | undefined): MeshView {
 
 function entryOf(item: PlanHookItem, spec: Record<string, unknown> | undefined): ConfigEntry | undefined {
   if (!spec) return undefined;
-  return specToEntry(ENTRY_KIND_OF[item.kind], spec);
+  return specToEntry(ENTRY_SCHEMA_OF[item.kind], spec);
 }
 
 /** The traffic diff of a set of planned items against a view of the API. */
 export async function trafficDiff(items: readonly PlanHookItem[], view: MeshView): Promise<PlanHookResult> {
-  const mesh = items.filter((i) => ENTRY_KIND_OF[i.kind] && CHANGING.has(i.action));
+  const mesh = items.filter((i) => ENTRY_SCHEMA_OF[i.kind] && CHANGING.has(i.action));
   if (!mesh.length) return { notes: [], errors: [] };
   const errors: string[] = [];
 
@@ -86,7 +87,7 @@ export async function trafficDiff(items: readonly PlanHookItem[], view: MeshView
     for (const e of current) before.set(entryKey(e), e);
   } else {
     for (const i of items) {
-      const e = ENTRY_KIND_OF[i.kind] ? entryOf(i, i.before) : undefined;
+      const e = ENTRY_SCHEMA_OF[i.kind] ? entryOf(i, i.before) : undefined;
       if (e) before.set(entryKey(e), e);
     }
   }

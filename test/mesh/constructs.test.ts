@@ -97,6 +97,53 @@ test('DiscoveryChain data source spec and output references', () => {
   const r = resources(s).chain;
   expect(r.dataSource).toBe(true);
   expect(r.spec).toEqual({ service: 'web', namespace: 'default', compileDatacenter: 'dc2', overrides: { connectTimeout: '1m0s', protocol: 'grpc', meshGatewayMode: '' } });
-  expect(chain.protocol).toMatchObject({ $ref: 'chain', attr: 'protocol' });
   expect(() => new mesh.DiscoveryChain(s, 'bad', { service: 'web', overrides: { connectTimeout: 'soon' } })).toThrow(/prod\/bad: overrides.connectTimeout/);
+  expect(() => new mesh.DiscoveryChain(s, 'bad2', { service: 'web', overrides: { meshGatewayMode: 'sideways' as any } }))
+    .toThrow('prod/bad2: overrides.meshGatewayMode "sideways" must be one of "none", "local", "remote"');
+  expect(() => new mesh.DiscoveryChain(s, 'bad3', { service: 'a/b' })).toThrow(/prod\/bad3: service "a\/b" must not contain "\/"/);
+});
+
+test('typed attributes: the chain\'s outputs are strings, an entry\'s indexes numbers; both render as references', () => {
+  const s = stack();
+  const chain = new mesh.DiscoveryChain(s, 'chain', { service: 'web' });
+  const sd = new mesh.ServiceDefaults(s, 'sd', { name: 'web', protocol: mesh.MeshProtocol.HTTP });
+  for (const v of [chain.protocol, chain.startNode, chain.targetIds, chain.chain, chain.customizationHash]) expect(typeof v).toBe('string');
+  expect(typeof sd.modifyIndex).toBe('number');
+  expect(typeof sd.createIndex).toBe('number');
+  new mesh.ServiceResolver(s, 'res', { name: 'web', meta: { start: chain.startNode, targets: chain.targetIds } });
+  const r = resources(s).res;
+  expect(r.spec.meta).toEqual({ start: { $ref: 'chain', attr: 'startNode' }, targets: { $ref: 'chain', attr: 'targetIds' } });
+  expect(r.dependsOn).toEqual(['chain', 'sd']);
+});
+
+test('ServiceDefaults.fromName: a lookup by the service\'s name (namespace optional) whose protocol feeds other constructs', () => {
+  const s = stack();
+  const web = mesh.ServiceDefaults.fromName(s, 'web', 'web');
+  const team = mesh.ServiceDefaults.fromName(s, 'team-web', 'web', 'team');
+  expect([web.serviceName, web.serviceNamespace, team.serviceNamespace]).toEqual(['web', 'default', 'team']);
+  new mesh.ServiceResolver(s, 'res', { name: web.serviceName, meta: { protocol: web.serviceProtocol } });
+  const r = resources(s);
+  expect(r.web).toMatchObject({ kind: 'lookup:mesh.ServiceDefaults', dataSource: true, spec: { id: 'service-defaults/web', by: 'name' } });
+  expect(r['team-web'].spec.id).toBe('team/service-defaults/web');
+  expect(r.res.spec.meta).toEqual({ protocol: { $ref: 'web', attr: 'protocol' } });
+  expect(r.res.dependsOn).toEqual(['web']);
+  // A managed ServiceDefaults is an IServiceDefaults too.
+  const admin: mesh.IServiceDefaults = new mesh.ServiceDefaults(s, 'admin', { name: 'admin', namespace: 'team', protocol: mesh.MeshProtocol.GRPC });
+  expect([admin.serviceName, admin.serviceNamespace, admin.serviceProtocol]).toEqual(['admin', 'team', 'grpc']);
+});
+
+test('props are checked against the schema at every depth, naming the field', () => {
+  const s = stack();
+  expect(() => new mesh.ServiceResolver(s, 'a', { name: 'web', subsets: { v1: { onlyPassing: 'yes' as any } } }))
+    .toThrow('prod/a: subsets.v1.onlyPassing must be true or false (got "yes")');
+  expect(() => new mesh.ServiceResolver(s, 'b', { name: 'web', failover: { '*': { datacenters: 'dc2' as any } } }))
+    .toThrow('prod/b: failover.*.datacenters must be a list of strings (got "dc2")');
+  expect(() => new mesh.ServiceDefaults(s, 'c', { name: 'web', meshGateway: { mode: 'sideways' as any } }))
+    .toThrow('prod/c: meshGateway.mode "sideways" must be one of "none", "local", "remote"');
+  expect(() => new mesh.ServiceDefaults(s, 'd', { name: 'a/b' })).toThrow('prod/d: name "a/b" must not contain "/" or be "." or ".."');
+  expect(() => new mesh.ServiceDefaults(s, 'e', { name: 'web', protocol: 'HTTP' as any })).toThrow('prod/e: protocol "HTTP" must be one of "tcp", "http", "http2", "grpc"');
+  expect(() => new mesh.ServiceRouter(s, 'f', { name: 'web', routes: [{ destination: { numRetries: -1 } }] }))
+    .toThrow('prod/f: routes[0].destination.numRetries must be an integer from 0 (got -1)');
+  expect(() => new mesh.ServiceSplitter(s, 'g', { name: 'web', splits: [{ weight: '100' as any }] })).toThrow('prod/g: splits[0].weight must be a number (got "100")');
+  expect(() => new mesh.ServiceDefaults(s, 'h', { name: 'web', meta: { n: 1 as any } })).toThrow('prod/h: meta.n must be a string (got number)');
 });

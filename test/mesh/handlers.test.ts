@@ -102,7 +102,7 @@ test('DiscoveryChain data source reads the compiled chain, POST only with overri
   const h = dataSourceHandler('mesh.DiscoveryChain');
   const plain = specOf((st) => new mesh.DiscoveryChain(st, 'c', { service: 'web' }), 'c');
   const out = await h.read(ctx, plain);
-  expect(out).toMatchObject({ protocol: 'tcp', startNode: 'resolver:web.default.dc2', targets: ['web.default.dc2'], customizationHash: '' });
+  expect(out).toMatchObject({ protocol: 'tcp', startNode: 'resolver:web.default.dc2', targets: ['web.default.dc2'], targetIds: 'web.default.dc2', customizationHash: '' });
   expect(JSON.parse(out.chain as string).ServiceName).toBe('web');
   const over = specOf((st) => new mesh.DiscoveryChain(st, 'c', {
     service: 'web', overrides: { connectTimeout: '7s', protocol: mesh.MeshProtocol.GRPC, meshGatewayMode: mesh.MeshGatewayMode.REMOTE },

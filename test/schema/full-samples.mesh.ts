@@ -1,5 +1,74 @@
+import { MeshGatewayMode, MeshProtocol } from '../../lib/mesh/mesh-types';
+import { ProxyDefaults } from '../../lib/mesh/proxy-defaults';
+import { ServiceDefaults } from '../../lib/mesh/service-defaults';
+import { ServiceResolver } from '../../lib/mesh/service-resolver';
+import { ServiceRouter } from '../../lib/mesh/service-router';
+import { ServiceSplitter } from '../../lib/mesh/service-splitter';
 import { FullSample } from './full-samples';
+
+/** The mesh samples configure `full-web` in the namespace `full` (not `default`, to set every entry's namespace). */
+const namespace = 'full';
+const meta = { owner: 'full-samples' };
 
 /** A full sample of each mesh kind. */
 export const MESH_FULL_SAMPLES: Record<string, FullSample> = {
+  'mesh.ProxyDefaults': {
+    address: 'full-proxy-defaults',
+    build: (stack) => {
+      new ProxyDefaults(stack, 'full-proxy-defaults', {
+        meta, config: { protocol: 'http', local_connect_timeout_ms: 1000 }, meshGateway: { mode: MeshGatewayMode.LOCAL },
+      });
+    },
+    defaultsKept: {
+      name: 'always `global`: the mesh refuses any other name',
+      namespace: 'proxy-defaults live in the `default` namespace only: the mesh refuses any other',
+      protocol: 'a shorthand for `config.protocol`, set there (never sent on its own)',
+    },
+  },
+  'mesh.ServiceDefaults': {
+    address: 'full-service-defaults',
+    build: (stack) => {
+      new ServiceDefaults(stack, 'full-service-defaults', {
+        name: 'full-web', namespace, meta, protocol: MeshProtocol.HTTP, meshGateway: { mode: MeshGatewayMode.REMOTE }, externalSni: 'web.example.com',
+      });
+    },
+  },
+  'mesh.ServiceResolver': {
+    address: 'full-service-resolver',
+    build: (stack) => {
+      new ServiceResolver(stack, 'full-service-resolver', {
+        name: 'full-web', namespace, meta, connectTimeout: '1m30s', defaultSubset: 'v1',
+        subsets: { v1: { filter: 'Service.Meta.version == v1', onlyPassing: true }, v2: { filter: 'Service.Meta.version == v2' } },
+        failover: { '*': { service: 'full-web-backup', namespace, datacenters: ['dc2', 'dc3'] } },
+      });
+    },
+    defaultsKept: { redirect: 'the mesh refuses a redirect together with a failover (set here); the constructs test renders one' },
+  },
+  'mesh.ServiceSplitter': {
+    address: 'full-service-splitter',
+    build: (stack) => {
+      new ServiceSplitter(stack, 'full-service-splitter', {
+        name: 'full-web', namespace, meta,
+        splits: [{ weight: 90, serviceSubset: 'v1' }, { weight: 9.5, serviceSubset: 'v2' }, { weight: 0.5, service: 'full-web-backup', namespace }],
+      });
+    },
+  },
+  'mesh.ServiceRouter': {
+    address: 'full-service-router',
+    build: (stack) => {
+      new ServiceRouter(stack, 'full-service-router', {
+        name: 'full-web', namespace, meta,
+        routes: [
+          {
+            match: { http: { pathPrefix: '/admin', header: [{ name: 'x-env', exact: 'prod' }, { name: 'x-debug', present: true }] } },
+            destination: {
+              service: 'full-web-backup', serviceSubset: '', namespace, prefixRewrite: '/', requestTimeout: '30s', numRetries: 2,
+              retryOnConnectFailure: true, retryOnStatusCodes: [502, 503],
+            },
+          },
+          { match: { http: { pathExact: '/v2', header: [{ name: 'x-v', prefix: 'b' }, { name: 'x-w', suffix: 'a' }] } }, destination: { serviceSubset: 'v2' } },
+        ],
+      });
+    },
+  },
 };

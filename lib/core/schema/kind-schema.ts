@@ -30,6 +30,8 @@ export type FieldType =
   | 'object'
   /** A list of structs (`fields` gives the shape of each). */
   | 'object-list'
+  /** A map of structs by key, the keys free (`fields` gives the shape of each value). */
+  | 'object-map'
   /** Free-form JSON the API takes as is (a map of maps, a policy document). */
   | 'json';
 
@@ -61,7 +63,7 @@ export interface FieldSchema {
   /** A rule a string must follow, with `patternRule` saying it in words. */
   readonly pattern?: RegExp;
   readonly patternRule?: string;
-  /** The shape of a struct or of each struct of a list. */
+  /** The shape of a struct, or of each struct of a list or map. */
   readonly fields?: FieldsSchema;
   /** Left out of every API body: the engine or the construct uses it (a KV secret's mount). */
   readonly local?: boolean;

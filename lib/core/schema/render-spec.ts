@@ -24,6 +24,14 @@ function renderField(field: FieldSchema, given: unknown, props: Record<string, a
     case 'string-set': return Array.isArray(v) ? stringSet(v) : v;
     case 'object': return typeof v === 'object' && !Array.isArray(v) ? renderSpec(field.fields ?? {}, v as Record<string, any>) : v;
     case 'object-list': return Array.isArray(v) ? v.map((x) => (x && typeof x === 'object' ? renderSpec(field.fields ?? {}, x) : x)) : v;
+    case 'object-map': return isMap(v) ? mapValues(v, (x) => (isMap(x) ? renderSpec(field.fields ?? {}, x) : x)) : v;
     default: return v;
   }
+}
+
+const isMap = (v: unknown): v is Record<string, any> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** A map with each value mapped, its keys (and their order) kept. */
+export function mapValues(v: Record<string, unknown>, f: (x: any) => unknown): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, f(x)]));
 }

@@ -27,13 +27,23 @@ export function validateProps(scope: Construct, fields: FieldsSchema, props: Rec
       continue;
     }
     const rule = ruleBroken(field, v);
-    if (rule) throw new ValidationError(scope, path, rule);
+    if (rule) {
+      // A rule about one item of a list or map (`[2] must be a string`, `.tier must be a string`) names the item's path.
+      const item = /^(\[\d+\]|\.[^ ]+) (.*)$/s.exec(rule);
+      throw new ValidationError(scope, item ? path + item[1] : path, item ? item[2] : rule);
+    }
     if (field.type === 'object') validateProps(scope, field.fields ?? {}, v as Record<string, unknown>, `${path}.`);
     if (field.type === 'object-list') {
       (v as unknown[]).forEach((item, i) => {
         if (item === null || typeof item !== 'object' || Array.isArray(item)) throw new ValidationError(scope, `${path}[${i}]`, `must be a struct (got ${describe(item)})`);
         validateProps(scope, field.fields ?? {}, item as Record<string, unknown>, `${path}[${i}].`);
       });
+    }
+    if (field.type === 'object-map') {
+      for (const [k, item] of Object.entries(v as Record<string, unknown>)) {
+        if (item === null || typeof item !== 'object' || Array.isArray(item)) throw new ValidationError(scope, `${path}.${k}`, `must be a struct (got ${describe(item)})`);
+        validateProps(scope, field.fields ?? {}, item as Record<string, unknown>, `${path}.${k}.`);
+      }
     }
   }
 }
@@ -89,6 +99,8 @@ function ruleBroken(field: FieldSchema, v: unknown): string | undefined {
       return typeof v === 'object' && !Array.isArray(v) ? undefined : `must be a struct (got ${describe(v)})`;
     case 'object-list':
       return Array.isArray(v) ? undefined : `must be a list of structs (got ${describe(v)})`;
+    case 'object-map':
+      return typeof v === 'object' && !Array.isArray(v) ? undefined : `must be a map of structs (got ${describe(v)})`;
     default:
       return undefined;
   }

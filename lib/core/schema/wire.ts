@@ -1,4 +1,5 @@
 import { FieldSchema, FieldsSchema, KindSchema, wireName } from './kind-schema';
+import { mapValues } from './render-spec';
 import { normalDuration } from '../duration';
 import { stringSet } from '../string-set';
 
@@ -21,6 +22,7 @@ function valueToWire(schema: Casing, field: FieldSchema, v: unknown): unknown {
   if (v === null || v === undefined) return v;
   if (field.type === 'object') return toWire(schema, field.fields ?? {}, v as Record<string, unknown>);
   if (field.type === 'object-list') return (v as Record<string, unknown>[]).map((x) => toWire(schema, field.fields ?? {}, x));
+  if (field.type === 'object-map') return mapValues(v as Record<string, unknown>, (x) => toWire(schema, field.fields ?? {}, x));
   return v;
 }
 
@@ -48,6 +50,7 @@ function valueFromWire(schema: Casing, field: FieldSchema, v: unknown): unknown 
     case 'string-set': return Array.isArray(v) ? stringSet(v) : v;
     case 'object': return typeof v === 'object' ? fromWire(schema, field.fields ?? {}, v as Record<string, unknown>) : v;
     case 'object-list': return Array.isArray(v) ? v.map((x) => fromWire(schema, field.fields ?? {}, x as Record<string, unknown>)) : v;
+    case 'object-map': return typeof v === 'object' && !Array.isArray(v) ? mapValues(v as Record<string, unknown>, (x) => fromWire(schema, field.fields ?? {}, x ?? {})) : v;
     default: return v;
   }
 }

@@ -1,0 +1,39 @@
+import { KindSchema } from '../core/schema';
+import { MESH_GATEWAY_MODES, MESH_PROTOCOLS } from './config-entry.schema';
+
+/**
+ * `mesh.DiscoveryChain`: the request of `/v1/discovery-chain/<service_name>` (path, query and the
+ * POST body of overrides, spelt as the spec spells them) and the outputs read from the compiled chain.
+ * `OverrideConnectTimeout` is a Go duration in the mesh's form (`1m0s`); `0s`, like the other empty
+ * overrides, overrides nothing.
+ */
+export const DISCOVERY_CHAIN: KindSchema = {
+  kind: 'mesh.DiscoveryChain',
+  api: 'mesh',
+  wireCase: 'pascal',
+  fields: {
+    service: {
+      type: 'string', required: true, wire: 'service_name', pattern: /^(?!\.\.?$)[^/]*$/,
+      patternRule: 'must not contain "/" or be "." or ".." (the API reads the chain at /v1/discovery-chain/<service>)',
+    },
+    namespace: { type: 'string', wire: 'ns', default: 'default' },
+    compileDatacenter: { type: 'string', wire: 'compile-dc', default: '' },
+    overrides: {
+      type: 'object', default: {},
+      fields: {
+        connectTimeout: { type: 'string', wire: 'OverrideConnectTimeout', default: '0s' },
+        protocol: { type: 'string', wire: 'OverrideProtocol', oneOf: MESH_PROTOCOLS, default: '' },
+        // On the wire the mode of an `OverrideMeshGateway` object.
+        meshGatewayMode: { type: 'string', wire: 'OverrideMeshGateway', oneOf: MESH_GATEWAY_MODES, default: '' },
+      },
+    },
+  },
+  outputs: {
+    protocol: { type: 'string' },
+    startNode: { type: 'string' },
+    targets: { type: 'json' },
+    targetIds: { type: 'string' },
+    customizationHash: { type: 'string' },
+    chain: { type: 'string' },
+  },
+};
