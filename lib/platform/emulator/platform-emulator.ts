@@ -1,7 +1,9 @@
 import { ChangeTracker } from '../../core/emulator-kit/change-tracker';
 import { Router } from '../../core/emulator-kit/router';
 import { ApiEmulator, EmuRequest, EmuResponse, json } from '../../core/emulator-kit/types';
-import { AdminContext, registerAdminRoutes, tokenDigest } from './admin';
+import { registerAdminRoutes, tokenDigest } from './admin';
+import { AdminContext } from './admin-request';
+import { registerSeedRoutes } from './admin-seed';
 import { PlatformContext } from './context';
 import { ApiFailure, doc, errors, unauthorized } from './jsonapi';
 import { registerAgentPoolRoutes } from './agent-pools';
@@ -64,6 +66,7 @@ export class PlatformEmulator implements ApiEmulator {
     registerRegistryModuleRoutes(this.router);
     registerSelfHostedRoutes(this.router);
     registerAdminRoutes(this.admin);
+    registerSeedRoutes(this.admin);
     this.seed();
   }
 
