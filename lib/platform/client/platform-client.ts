@@ -1,3 +1,4 @@
+import { Clock } from '../../core/clock';
 import { HttpClient, HttpStats } from '../../core/http/http-client';
 import { AgentPoolsClient } from './agent-pools';
 import { NoCodeModulesClient } from './no-code-modules';
@@ -18,6 +19,8 @@ export interface PlatformClientOptions {
   readonly rateLimit?: number;
   readonly retries?: number;
   readonly backoffBaseMs?: number;
+  /** What time it is and how to wait (tests pass a fake one). @default the system clock */
+  readonly clock?: Clock;
 }
 
 /**
@@ -36,6 +39,7 @@ export class PlatformClient extends PlatformTransport {
       rateLimit: options.rateLimit ?? PLATFORM_RATE_LIMIT,
       retries: options.retries,
       backoffBaseMs: options.backoffBaseMs,
+      clock: options.clock,
     }, stats);
     return new PlatformClient(http);
   }
