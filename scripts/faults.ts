@@ -1,4 +1,4 @@
-// The fault figures of docs/reliability.md: `npx tsx scripts/faults.ts [--rate 0.2]` (after `npm run build`).
+// The fault figures of docs/reliability.md: `npx tsx scripts/faults.ts [--rate 0.2] [--seed S]` (after `npm run build`).
 // The run of test/e2e/faults.test.ts as a script: 200 objects applied and planned while the emulator
 // injects 429 (Retry-After), 500, 503, timeouts and dropped connections; prints what was injected and retried.
 import { RemovalPolicy } from '../lib';
@@ -11,7 +11,10 @@ import { cliAsync, startWorld, synthApp } from '../test/support/harness';
 async function main(): Promise<void> {
   const i = process.argv.indexOf('--rate');
   const rate = i > 0 ? Number(process.argv[i + 1]) : 0.2;
-  const world = await startWorld({ faultRate: rate, faultTimeoutMs: 1500, faultRetryAfterSeconds: 1 },
+  // The faults' seed (default CONVERGE_FAULT_SEED, else a new one): printed; the same seed, the same faults.
+  const s = process.argv.indexOf('--seed');
+  const seed = s > 0 ? process.argv[s + 1] : undefined;
+  const world = await startWorld({ faultRate: rate, faultSeed: seed, faultTimeoutMs: 1500, faultRetryAfterSeconds: 1 },
     { CONVERGE_TIMEOUT_MS: '1000', CONVERGE_RETRIES: '8' });
   try {
     const dir = synthApp((stack) => {
@@ -25,7 +28,7 @@ async function main(): Promise<void> {
     const faults = world.emulator.faults;
     const ok = apply.status === 0 && plan.status === 0;
     console.log(JSON.stringify({
-      faultRate: rate, objects: 200, applyExit: apply.status, applySummary: summary,
+      faultRate: rate, faultSeed: world.emulator.faultSeed, objects: 200, applyExit: apply.status, applySummary: summary,
       retriesByConverge: Number(/(\d+) retries/.exec(apply.stdout)?.[1] ?? NaN),
       faultsInjected: Object.values(faults).reduce((a, b) => a + b, 0), faultsByKind: faults, finalPlanExit: plan.status, ok,
     }, null, 2));

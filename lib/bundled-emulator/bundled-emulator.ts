@@ -1,6 +1,7 @@
 import * as crypto from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
+import { newSeed } from '../core/emulator-kit/seeded-random';
 import { FaultKind, ServedApi } from '../core/emulator-kit/server';
 import { MeshEmulator } from '../mesh/emulator/mesh-emulator';
 import { PlatformEmulator } from '../platform/emulator/platform-emulator';
@@ -20,6 +21,11 @@ export interface EmulatorOptions {
   readonly latencyMs?: number;
   /** Share of requests answered by an injected fault (429 with Retry-After, 500, 503, dropped connection). @default 0 */
   readonly faultRate?: number;
+  /**
+   * Seed of the injected faults: the same seed and the same requests give the same faults.
+   * @default `CONVERGE_FAULT_SEED`, else a new one (told by `Emulator.faultSeed`)
+   */
+  readonly faultSeed?: string;
   /** `Retry-After` seconds of injected 429s. @default 1 */
   readonly faultRetryAfterSeconds?: number;
   /** @default 'hosted' */
@@ -79,8 +85,9 @@ export class Emulator {
   public static async start(options: EmulatorOptions = {}): Promise<Emulator> {
     const tokens = loadTokens(options.dataDir);
     const faults: Record<string, number> = {};
+    const faultSeed = (options.faultRate ?? 0) > 0 ? (options.faultSeed || process.env.CONVERGE_FAULT_SEED || newSeed()) : undefined;
     const serve = (api: ConstructorParameters<typeof Object>[0], port: number) => ServedApi.start(api, {
-      port, latencyMs: options.latencyMs, faultRate: options.faultRate, faultRetryAfterSeconds: options.faultRetryAfterSeconds,
+      port, latencyMs: options.latencyMs, faultRate: options.faultRate, faultSeed, faultRetryAfterSeconds: options.faultRetryAfterSeconds,
       faultTimeoutMs: options.faultTimeoutMs, dataDir: options.dataDir,
       onFault: (k: FaultKind) => {
         const name = (api as { name: string }).name;
@@ -105,11 +112,14 @@ export class Emulator {
     }
     const emulator = new Emulator(served, tokens, { platform, secrets, mesh });
     emulator.faults = faults;
+    emulator.faultSeed = faultSeed;
     return emulator;
   }
 
   /** Injected faults so far, by `<api> <kind>`. */
   public faults: Record<string, number> = {};
+  /** The seed of the injected faults (when the fault rate is above 0): `faultSeed` or `CONVERGE_FAULT_SEED` replays them. */
+  public faultSeed?: string;
   /** Addresses (without `/api/v2` or `/v1`) and administrator tokens. */
   public readonly env: EmulatorEnv;
 

@@ -126,6 +126,7 @@ export function buildProgram(): Command {
     .addOption(new Option('--write-env-file <file>').hideHelp())
     .option('--latency-ms <ms>', 'latency added to every answer')
     .option('--fault-rate <rate>', 'share of requests (0..1) answered by a fault: 429, 500, 503, timeout, dropped connection (before or after the write)')
+    .option('--fault-seed <seed>', 'seed of the injected faults: the same seed and requests give the same faults (default CONVERGE_FAULT_SEED, else a new one, printed)')
     .option('--fault-retry-after <seconds>', 'Retry-After of injected 429s (default 1)')
     .option('--fault-timeout-ms <ms>', 'how long an injected timeout holds a request (default 2000)')
     .option('--platform-edition <edition>', 'hosted or self-hosted', 'hosted')

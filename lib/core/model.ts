@@ -3,6 +3,9 @@
  * of its stack's `cdk.tf.json`, the single, language-neutral input of the reconciler.
  */
 
+/** The three APIs converge manages objects of. */
+export type ApiName = 'platform' | 'secrets' | 'mesh';
+
 /** Version of the `converge` metadata block. */
 export const DESIRED_FORMAT = 1;
 

@@ -7,11 +7,13 @@ import { cliAsync, startWorld, synthApp, TestWorld } from '../support/harness';
 
 // 20 % of requests fail: 429 with Retry-After, 500, 503, timeouts, connections dropped before
 // and after the write. A plan and an apply of 200 objects still converge, with no duplicate.
+// The faults come from a seed, printed: CONVERGE_FAULT_SEED=<seed> replays a failing run's faults.
 describe('faults', () => {
   let world: TestWorld;
   beforeAll(async () => {
     world = await startWorld({ faultRate: 0.2, faultTimeoutMs: 1500, faultRetryAfterSeconds: 1 },
       { CONVERGE_TIMEOUT_MS: '1000', CONVERGE_RETRIES: '8' });
+    process.stderr.write(`faults.test.ts: injected faults from seed ${world.emulator.faultSeed} (replay with CONVERGE_FAULT_SEED=${world.emulator.faultSeed})\n`);
   });
   afterAll(async () => { await world.stop(); });
 

@@ -2,6 +2,7 @@ import { ChildProcess, spawn } from 'child_process';
 import * as fs from 'fs';
 import * as net from 'net';
 import * as path from 'path';
+import { newSeed, seededRandom } from '../../lib/core/emulator-kit/seeded-random';
 import { CLI, cliAsync, CliResult, tempDir } from './harness';
 
 /** A free TCP port (so that a restarted emulator keeps its addresses). */
@@ -56,6 +57,8 @@ export class EmulatorProcess {
 }
 
 export interface TortureReport {
+  /** The seed of the kill delays: `seed` (or `CONVERGE_FAULT_SEED`) replays them. */
+  readonly seed: string;
   readonly rounds: number;
   readonly killedMidApply: number;
   readonly emulatorRestarts: number;
@@ -65,14 +68,18 @@ export interface TortureReport {
 /**
  * Runs `converge apply` and kills it with SIGKILL after a random delay, `rounds` times, each
  * followed by the next apply; every `emulatorEvery` rounds the emulator is killed too and
- * restarted from its data directory. Then one apply runs to the end.
+ * restarted from its data directory. Then one apply runs to the end. The delays come from
+ * `seed` (default `CONVERGE_FAULT_SEED`, else a new one), logged first: the same seed, the same delays.
  */
 export async function torture(opts: { synthDir: string; env: NodeJS.ProcessEnv; emulator: EmulatorProcess; rounds: number;
-  emulatorEvery?: number; maxDelayMs?: number; log?: (m: string) => void }): Promise<TortureReport> {
+  emulatorEvery?: number; maxDelayMs?: number; seed?: string; log?: (m: string) => void }): Promise<TortureReport> {
+  const seed = opts.seed || process.env.CONVERGE_FAULT_SEED || newSeed();
+  const delays = killDelays(seed, opts.rounds, opts.maxDelayMs ?? 1500);
+  (opts.log ?? ((m: string) => process.stderr.write(`${m}\n`)))(`torture: kill delays from seed ${seed} (replay with CONVERGE_FAULT_SEED=${seed})`);
   let killedMidApply = 0;
   let emulatorRestarts = 0;
   for (let round = 1; round <= opts.rounds; round++) {
-    const delay = 50 + Math.floor(Math.random() * (opts.maxDelayMs ?? 1500));
+    const delay = delays[round - 1];
     const env = { ...opts.env, ...opts.emulator.env };
     const p = spawn(CLI, ['apply', '--synth-dir', opts.synthDir, '--auto-approve'], { env, stdio: 'ignore' });
     const exited = new Promise<number | null>((r) => p.on('close', (code) => r(code)));
@@ -88,5 +95,11 @@ export async function torture(opts: { synthDir: string; env: NodeJS.ProcessEnv; 
     opts.log?.(`round ${round}: ${code === null ? `killed after ${delay} ms` : `finished (exit ${code})`}`);
   }
   const final = await cliAsync(['apply', '--synth-dir', opts.synthDir, '--auto-approve'], { ...opts.env, ...opts.emulator.env });
-  return { rounds: opts.rounds, killedMidApply, emulatorRestarts, final };
+  return { seed, rounds: opts.rounds, killedMidApply, emulatorRestarts, final };
+}
+
+/** The delay (ms) after which each round's apply is killed: 50 ms plus up to `maxDelayMs`, from `seed`. */
+export function killDelays(seed: string, rounds: number, maxDelayMs: number): number[] {
+  const random = seededRandom(`torture/${seed}`);
+  return Array.from({ length: rounds }, () => 50 + Math.floor(random() * maxDelayMs));
 }

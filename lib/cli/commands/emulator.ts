@@ -13,6 +13,8 @@ export interface EmulatorCommandOptions {
   readonly dataDir?: string;
   readonly latencyMs?: string;
   readonly faultRate?: string;
+  /** `--fault-seed`, else `CONVERGE_FAULT_SEED`. */
+  readonly faultSeed?: string;
   readonly faultRetryAfter?: string;
   readonly faultTimeoutMs?: string;
   /** `--write-env FILE` (formerly `--env-file`, which Node 20 reads itself when run through npx). */
@@ -48,7 +50,7 @@ export async function emulatorCommand(opts: EmulatorCommandOptions, out: Output)
   const emulator = await Emulator.start({
     platformPort: num(opts.platformPort, '--platform-port'), secretsPort: num(opts.secretsPort, '--secrets-port'),
     meshPort: num(opts.meshPort, '--mesh-port'), dataDir: opts.dataDir, latencyMs: num(opts.latencyMs, '--latency-ms'),
-    faultRate: num(opts.faultRate, '--fault-rate'), faultRetryAfterSeconds: num(opts.faultRetryAfter, '--fault-retry-after'),
+    faultRate: num(opts.faultRate, '--fault-rate'), faultSeed: opts.faultSeed, faultRetryAfterSeconds: num(opts.faultRetryAfter, '--fault-retry-after'),
     faultTimeoutMs: num(opts.faultTimeoutMs, '--fault-timeout-ms'), platformEdition: edition, platformRateLimit: num(opts.platformRateLimit, '--platform-rate-limit'),
     secretsMounts: mounts, meshDatacenter: opts.meshDatacenter,
     meshDatacenters: opts.meshDatacenters ? opts.meshDatacenters.split(',').filter(Boolean) : undefined, meshTrustDomain: opts.meshTrustDomain,
@@ -57,6 +59,9 @@ export async function emulatorCommand(opts: EmulatorCommandOptions, out: Output)
   if (opts.writeEnv) writeEnvFileAtomically(opts.writeEnv, envText);
   process.stdout.write(emulator.envFile());
   out.info(out.c.dim(`# converge emulator running${opts.dataDir ? ` (data in ${opts.dataDir})` : ''}; stop with Ctrl-C`));
+  if (emulator.faultSeed !== undefined) {
+    out.result(`# injecting faults: rate ${opts.faultRate}, seed ${emulator.faultSeed} (replay them with --fault-seed ${emulator.faultSeed} or CONVERGE_FAULT_SEED=${emulator.faultSeed})`);
+  }
   await new Promise<void>((resolve) => {
     const stop = () => resolve();
     process.once('SIGINT', stop);

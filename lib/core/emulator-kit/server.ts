@@ -4,6 +4,7 @@ import { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_JSON_DEPTH, jsonTooDeep, readBody }
 import { Front } from './front';
 import { Journal } from './journal';
 import { METHOD_MARKER_HEADER } from './request-framer';
+import { newSeed, seededRandom } from './seeded-random';
 import { ApiEmulator, EmuRequest, EmuResponse, errorResponse } from './types';
 
 /** Options of one served API. */
@@ -15,6 +16,11 @@ export interface ServeOptions {
   readonly latencyMs?: number;
   /** Share of requests (0..1) answered by an injected fault. */
   readonly faultRate?: number;
+  /**
+   * Seed of the fault sequence: the same seed and the same requests (in the same order) get the
+   * same faults. @default a new one, told by `ServedApi.faultSeed`
+   */
+  readonly faultSeed?: string;
   /** `Retry-After` seconds sent with injected 429s. @default 1 */
   readonly faultRetryAfterSeconds?: number;
   /** Directory where the API's state is persisted (a snapshot and a journal, see `Journal`); writes are answered once on disk. */
@@ -58,10 +64,17 @@ export class ServedApi {
 
   /** The HTTP server; it never listens itself: connections come through `front`. */
   public readonly server: http.Server;
+  /** The seed of the injected faults (when the fault rate is above 0): replaying it replays them. */
+  public readonly faultSeed?: string;
+  /** One draw per request decides its fault. */
+  private readonly random: () => number;
   private journal?: Journal;
   private readonly front: Front;
 
   private constructor(public readonly api: ApiEmulator, private readonly options: ServeOptions) {
+    if ((options.faultRate ?? 0) > 0) this.faultSeed = options.faultSeed ?? newSeed();
+    // Each API its own sequence: the faults of one do not depend on the traffic of another.
+    this.random = seededRandom(`${this.faultSeed ?? ''}/${api.name}`);
     this.server = http.createServer((req, res) => {
       this.serve(req, res).catch((e) => this.failed(res, e));
     });
@@ -174,10 +187,13 @@ export class ServedApi {
     this.send(res, answer);
   }
 
+  /** The fault of the next request: one draw below the rate is a fault, its place in [0, rate) the kind. */
   private pickFault(): FaultKind | undefined {
     const rate = this.options.faultRate ?? 0;
-    if (rate <= 0 || Math.random() >= rate) return undefined;
-    return FAULTS[Math.floor(Math.random() * FAULTS.length)];
+    if (rate <= 0) return undefined;
+    const draw = this.random();
+    if (draw >= rate) return undefined;
+    return FAULTS[Math.min(FAULTS.length - 1, Math.floor((draw / rate) * FAULTS.length))];
   }
 
   private send(res: http.ServerResponse, answer: EmuResponse): void {

@@ -1,8 +1,8 @@
 import { HttpClient } from '../http/http-client';
+import { ApiName } from '../model';
 import type { KindSchema } from '../schema/kind-schema';
 
-/** The three APIs converge manages. */
-export type ApiName = 'platform' | 'secrets' | 'mesh';
+export type { ApiName };
 
 /** A JSON value of a spec once secrets and references are resolved. */
 export type Spec = Record<string, unknown>;

@@ -1,6 +1,7 @@
 import { Dispatcher, Pool } from 'undici';
 import { ApiError, apiMessagesOf } from './api-error';
-import { RateLimiter, sleep } from './rate-limiter';
+import { Clock, SYSTEM_CLOCK } from '../clock';
+import { RateLimiter } from './rate-limiter';
 import { RedactionContext, sensitiveValuesOf } from './redact';
 import { isRetryableStatus } from './retry-policy';
 import { connectionHint, displayUrl, TlsConnectOptions } from './transport';
@@ -46,6 +47,8 @@ export interface HttpClientOptions {
    * engine is mounted there), a sentence saying so; such a 404 is thrown even when accepted.
    */
   readonly foreignNotFound?: (body: unknown) => string | undefined;
+  /** What time it is and how to wait: the rate limit, backoffs and server-asked waits (tests pass a fake one). @default the system clock */
+  readonly clock?: Clock;
 }
 
 /** Retries one operation may spend across all its requests (recovery after an ambiguous failure included). */
@@ -107,6 +110,7 @@ export class HttpStats {
 export class HttpClient {
   private readonly pool: Pool;
   private readonly limiter: RateLimiter;
+  private readonly clock: Clock;
   private readonly base: URL;
   /** Shared with every budgeted view of this client. */
   private readonly shared: { checked?: Promise<void>; root: HttpClient } = { root: this };
@@ -122,7 +126,8 @@ export class HttpClient {
       keepAliveTimeout: 10_000,
       ...(options.tls && this.base.protocol === 'https:' ? { connect: { ...options.tls } } : {}),
     });
-    this.limiter = new RateLimiter(options.rateLimit ?? 0);
+    this.clock = options.clock ?? SYSTEM_CLOCK;
+    this.limiter = new RateLimiter(options.rateLimit ?? 0, this.clock);
   }
 
   public get api(): string { return this.options.api; }
@@ -204,7 +209,7 @@ export class HttpClient {
             const wait = asked ?? this.backoff(attempt);
             if (res.status === 429) this.limiter.pause(wait);
             this.countRetry();
-            await sleep(wait);
+            await this.clock.sleep(wait);
             continue;
           }
         }
@@ -214,7 +219,7 @@ export class HttpClient {
       const retryable = RETRY_CODES.has(code);
       if (idempotent && retryable && mayRetry(attempt)) {
         this.countRetry();
-        await sleep(this.backoff(attempt));
+        await this.clock.sleep(this.backoff(attempt));
         continue;
       }
       const message = (failure as Error).message ?? '';
@@ -283,7 +288,7 @@ export class HttpClient {
       const s = Number(ra);
       if (Number.isFinite(s)) return Math.max(0, s * 1000);
       const d = Date.parse(ra);
-      if (!Number.isNaN(d)) return Math.max(0, d - Date.now());
+      if (!Number.isNaN(d)) return Math.max(0, d - this.clock.now());
     }
     const reset = Number(res.headers['x-ratelimit-reset']);
     if (res.status === 429 && Number.isFinite(reset) && reset >= 0) return reset * 1000;

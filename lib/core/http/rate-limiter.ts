@@ -1,16 +1,22 @@
+import { Clock, SYSTEM_CLOCK } from '../clock';
+
 /**
  * A token bucket shared by every request to one API, plus an API-wide pause that a 429
  * sets: when the server says "slow down", the whole API backs off, not one request.
  */
 export class RateLimiter {
   private tokens: number;
-  private last = Date.now();
+  private last: number;
   private pausedUntil = 0;
   private queue: Promise<void> = Promise.resolve();
 
-  /** @param perSecond requests per second; 0 or Infinity means unlimited. */
-  constructor(private perSecond: number) {
+  /**
+   * @param perSecond requests per second; 0 or Infinity means unlimited.
+   * @param clock what time it is and how to wait (tests pass a fake one).
+   */
+  constructor(private perSecond: number, private readonly clock: Clock = SYSTEM_CLOCK) {
     this.tokens = Number.isFinite(perSecond) && perSecond > 0 ? perSecond : 0;
+    this.last = clock.now();
   }
 
   /** Adopts a server-published limit (e.g. `X-RateLimit-Limit`) when lower than ours. */
@@ -20,7 +26,7 @@ export class RateLimiter {
 
   /** Stops every request to this API until `ms` from now. */
   public pause(ms: number): void {
-    this.pausedUntil = Math.max(this.pausedUntil, Date.now() + ms);
+    this.pausedUntil = Math.max(this.pausedUntil, this.clock.now() + ms);
   }
 
   public acquire(): Promise<void> {
@@ -35,17 +41,13 @@ export class RateLimiter {
 
   private async take(): Promise<void> {
     for (;;) {
-      const now = Date.now();
-      if (now < this.pausedUntil) { await sleep(this.pausedUntil - now); continue; }
+      const now = this.clock.now();
+      if (now < this.pausedUntil) { await this.clock.sleep(this.pausedUntil - now); continue; }
       if (!this.limited) return;
       this.tokens = Math.min(this.perSecond, this.tokens + ((now - this.last) / 1000) * this.perSecond);
       this.last = now;
       if (this.tokens >= 1) { this.tokens -= 1; return; }
-      await sleep(((1 - this.tokens) / this.perSecond) * 1000);
+      await this.clock.sleep(((1 - this.tokens) / this.perSecond) * 1000);
     }
   }
-}
-
-export function sleep(ms: number): Promise<void> {
-  return new Promise((r) => setTimeout(r, ms));
 }

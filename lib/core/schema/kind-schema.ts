@@ -5,7 +5,7 @@
  * construct's prop checks and rendering (with defaults), the diff's metadata (replace, sensitive)
  * and the handler's mapping to and from the API's bodies, so that a field is written once.
  */
-import { ApiName } from '../engine/handler';
+import { ApiName } from '../model';
 
 /** What a field holds. */
 export type FieldType =

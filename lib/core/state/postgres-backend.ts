@@ -11,13 +11,8 @@ const IDENT = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
 /** How long a contender waits for a holder that has the advisory lock but has not yet written its lock row. */
 const HOLDER_ROW_WAIT_MS = 2000;
 
-interface LockRow {
-  readonly id: string;
-  readonly who: string;
-  readonly host: string;
-  readonly pid: number;
-  readonly operation: string;
-  readonly since: string;
+/** A row of the lock table: who holds the lock, and the database session that holds it. */
+interface LockRow extends LockInfo {
   readonly backend_pid: number;
 }
 

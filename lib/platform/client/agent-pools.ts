@@ -1,6 +1,6 @@
 import { seg } from './path';
 import { Document, PlainResource, ResourceIdentifier, toDocument, toPlain } from './jsonapi';
-import { Page, PlatformClient, RequestOptions } from './platform-client';
+import { Page, PlatformTransport, RequestOptions } from './transport';
 
 export type AgentStatus = 'idle' | 'busy' | 'exited' | 'errored' | 'unknown';
 /** The statuses in which an agent may be deleted. */
@@ -58,7 +58,7 @@ function poolQuery(o: AgentPoolListOptions): RequestOptions['query'] {
 
 /** Agent pools and their agents (agents are a paid feature: without the entitlement every call is a 404). */
 export class AgentPoolsClient {
-  constructor(private readonly client: PlatformClient) {}
+  constructor(private readonly client: PlatformTransport) {}
 
   /** One page (default size 20), with the status counts. */
   public async list(organization: string, options: AgentPoolListOptions = {}, page?: { number: number; size: number }): Promise<AgentPoolPage> {

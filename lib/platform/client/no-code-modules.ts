@@ -1,6 +1,6 @@
 import { seg } from './path';
 import { Document, documentToPlain, PlainResource, ResourceIdentifier, toPlain } from './jsonapi';
-import { PlatformClient } from './platform-client';
+import { PlatformTransport } from './transport';
 
 /** One set of allowed values of a module variable. */
 export interface VariableOptionSet {
@@ -136,7 +136,7 @@ function varsData(vars: readonly NoCodeVariable[] = []): unknown {
  * tokens here: use a user or team token.
  */
 export class NoCodeModulesClient {
-  constructor(private readonly client: PlatformClient) {}
+  constructor(private readonly client: PlatformTransport) {}
 
   /** Enables no-code provisioning for a registry module (answers 200). */
   public async enable(organization: string, attributes: NoCodeModuleAttributes & { registryModuleId: string }): Promise<NoCodeModule> {

@@ -1,6 +1,6 @@
 import { seg } from './path';
 import { Document, PlainResource, ResourceIdentifier, toDocument, toPlain } from './jsonapi';
-import { Page, PlatformClient } from './platform-client';
+import { Page, PlatformTransport } from './transport';
 
 /** The provider identifiers the platform accepts. */
 export type ServiceProvider = 'provider_a' | 'provider_a_enterprise' | 'provider_b_hosted' | 'provider_b_community_edition'
@@ -67,7 +67,7 @@ const projectIds = (ids: readonly string[]): ResourceIdentifier[] => ids.map((id
 
 /** OAuth clients (VCS connections) of organizations. */
 export class OAuthClientsClient {
-  constructor(private readonly client: PlatformClient) {}
+  constructor(private readonly client: PlatformTransport) {}
 
   /** One page; without `page` the unpaginated list of every client of the organization. */
   public list(organization: string, page?: { number: number; size: number }): Promise<Page<OAuthClient>> {

@@ -1,5 +1,5 @@
 import { Document, PlainResource, toDocument, toPlain } from './jsonapi';
-import { Page, PlatformClient } from './platform-client';
+import { Page, PlatformTransport } from './transport';
 
 /** Attributes of organization create and update (camelCase of the spec's body table). */
 export interface OrganizationAttributes {
@@ -52,7 +52,7 @@ function orgSegment(name: string): string {
 
 /** Organizations and their entitlement sets. */
 export class OrganizationsClient {
-  constructor(private readonly client: PlatformClient) {}
+  constructor(private readonly client: PlatformTransport) {}
 
   /** One page; without `page` the unpaginated list of every organization. */
   public list(options: OrganizationListOptions = {}, page?: { number: number; size: number }): Promise<Page<Organization>> {

@@ -1,6 +1,6 @@
 import { seg } from './path';
 import { Document, PlainResource } from './jsonapi';
-import { Page, PlatformClient } from './platform-client';
+import { Page, PlatformTransport } from './transport';
 
 export const DRP_DELETE_OLDER = 'data-retention-policy-delete-olders';
 export const DRP_DONT_DELETE = 'data-retention-policy-dont-deletes';
@@ -23,7 +23,7 @@ const orgPath = (o: string) => `/organizations/${seg(o)}/relationships`;
 
 /** The self-hosted edition's endpoints (on the hosted edition they answer 404). */
 export class SelfHostedClient {
-  constructor(private readonly client: PlatformClient) {}
+  constructor(private readonly client: PlatformTransport) {}
 
   public moduleProducers(organization: string, page?: { number: number; size: number }): Promise<Page<ModuleProducer>> {
     return this.client.page(`${orgPath(organization)}/module-producers`, {}, page) as Promise<Page<ModuleProducer>>;

@@ -1,16 +1,11 @@
 import { Router } from '../../core/emulator-kit/router';
 import { json } from '../../core/emulator-kit/types';
-import type { AdminContext } from './admin';
-import { body, fail } from './admin';
+import { AdminContext, body, fail, orgNamed } from './admin-request';
 import { AGENT_STATUSES } from './agent-pools';
 import { DRP_DELETE_OLDER, DRP_DONT_DELETE } from './self-hosted';
 import { AgentRecord, AgentStatus, newId, OrganizationRecord, PlatformState, ProjectRecord, WorkspaceRecord } from './state';
 
 const NAME_RE = /^[A-Za-z0-9_-]+$/;
-
-function orgNamed(state: PlatformState, name: string): OrganizationRecord | undefined {
-  return Object.values(state.organizations).find((o) => o.name === name);
-}
 
 /** A project of the organization by id or name; "Default Project" is created on first use. */
 function projectOf(state: PlatformState, org: OrganizationRecord, ref: unknown): ProjectRecord | undefined {

@@ -1,9 +1,9 @@
 import { createHash, randomBytes } from 'crypto';
 import { Router } from '../../core/emulator-kit/router';
-import { EmuRequest, EmuResponse, json } from '../../core/emulator-kit/types';
+import { json } from '../../core/emulator-kit/types';
+import { AdminContext, body, fail, findUser, orgNamed } from './admin-request';
 import { ENTITLEMENT_BOOLEANS, ENTITLEMENT_LIMITS } from './organizations';
-import { newId, PlatformState, TokenKind } from './state';
-import { registerSeedRoutes } from './admin-seed';
+import { newId, TokenKind } from './state';
 
 /**
  * The emulator's administrator interface under `/__admin/`, for seeding what the platform
@@ -29,14 +29,14 @@ export const ADMIN_ENDPOINTS = [
   { method: 'PATCH', path: '/__admin/settings', body: '{ upgradeStepMs }', description: 'milliseconds a no-code upgrade run spends in each status' },
 ];
 
-export interface AdminContext {
-  readonly state: PlatformState;
-}
-
 export function tokenDigest(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
 
+/**
+ * The administrator routes that seed users, tokens, teams, owners, entitlements and agent pools;
+ * `registerSeedRoutes` (admin-seed.ts) adds the rest (projects, workspaces, modules, agents, settings).
+ */
 export function registerAdminRoutes(router: Router<AdminContext>): void {
   router.add('GET', '/__admin', () => json(200, { endpoints: ADMIN_ENDPOINTS }));
   router.add('POST', '/__admin/users', (req, _p, ctx) => {
@@ -82,7 +82,7 @@ export function registerAdminRoutes(router: Router<AdminContext>): void {
     return json(201, { id, kind, user: user.id, token });
   });
   router.add('POST', '/__admin/organizations/:org/teams', (req, p, ctx) => {
-    const org = Object.values(ctx.state.organizations).find((o) => o.name === p.org);
+    const org = orgNamed(ctx.state, p.org);
     const name = body(req).name;
     if (!org) return fail(404, 'organization not found');
     if (typeof name !== 'string' || !name) return fail(422, 'name is required');
@@ -91,14 +91,14 @@ export function registerAdminRoutes(router: Router<AdminContext>): void {
     return json(201, { id: team.id, name, organization: org.name });
   });
   router.add('POST', '/__admin/organizations/:org/owners', (req, p, ctx) => {
-    const org = Object.values(ctx.state.organizations).find((o) => o.name === p.org);
+    const org = orgNamed(ctx.state, p.org);
     const user = findUser(ctx.state, body(req).user);
     if (!org || !user) return fail(404, 'organization or user not found');
     if (!org.owners.includes(user.id)) org.owners.push(user.id);
     return { status: 204 };
   });
   router.add('PATCH', '/__admin/organizations/:org/entitlement-set', (req, p, ctx) => {
-    const org = Object.values(ctx.state.organizations).find((o) => o.name === p.org);
+    const org = orgNamed(ctx.state, p.org);
     if (!org) return fail(404, 'organization not found');
     const b = body(req);
     for (const [k, v] of Object.entries(b)) {
@@ -112,7 +112,7 @@ export function registerAdminRoutes(router: Router<AdminContext>): void {
     return json(200, { entitlements: org.entitlements });
   });
   router.add('POST', '/__admin/organizations/:org/agent-pools', (req, p, ctx) => {
-    const org = Object.values(ctx.state.organizations).find((o) => o.name === p.org);
+    const org = orgNamed(ctx.state, p.org);
     if (!org) return fail(404, 'organization not found');
     const b = body(req);
     if (typeof b.name !== 'string' || !/^[A-Za-z0-9_-]+$/.test(b.name)) return fail(422, 'name may contain only letters, numbers, \'-\' and \'_\'');
@@ -123,22 +123,4 @@ export function registerAdminRoutes(router: Router<AdminContext>): void {
     ctx.state.agentPools[pool.id] = pool;
     return json(201, pool);
   });
-  registerSeedRoutes(router);
-}
-
-export function body(req: EmuRequest): Record<string, any> {
-  try {
-    const b = req.body.length ? JSON.parse(req.body.toString('utf8')) : {};
-    return typeof b === 'object' && b !== null ? b : {};
-  } catch {
-    return {};
-  }
-}
-
-export function findUser(state: PlatformState, ref: unknown): PlatformState['users'][string] | undefined {
-  return Object.values(state.users).find((u) => u.id === ref || u.username === ref);
-}
-
-export function fail(status: number, message: string): EmuResponse {
-  return json(status, { errors: [message] });
 }

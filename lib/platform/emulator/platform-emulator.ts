@@ -1,7 +1,10 @@
+import { Clock, SYSTEM_CLOCK } from '../../core/clock';
 import { ChangeTracker } from '../../core/emulator-kit/change-tracker';
 import { Router } from '../../core/emulator-kit/router';
 import { ApiEmulator, EmuRequest, EmuResponse, json } from '../../core/emulator-kit/types';
-import { AdminContext, registerAdminRoutes, tokenDigest } from './admin';
+import { registerAdminRoutes, tokenDigest } from './admin';
+import { AdminContext } from './admin-request';
+import { registerSeedRoutes } from './admin-seed';
 import { PlatformContext } from './context';
 import { ApiFailure, doc, errors, unauthorized } from './jsonapi';
 import { registerAgentPoolRoutes } from './agent-pools';
@@ -22,6 +25,8 @@ export interface PlatformEmulatorOptions {
   readonly rateLimit?: number;
   /** Milliseconds a no-code upgrade run spends in each status (pending, fetching, planning, …). @default 500 */
   readonly upgradeStepMs?: number;
+  /** What time it is for the rate limit (tests pass a fake clock). @default the system clock */
+  readonly clock?: Pick<Clock, 'now'>;
 }
 
 /** The published limit, announced in `X-RateLimit-Limit`. */
@@ -49,11 +54,13 @@ export class PlatformEmulator implements ApiEmulator {
   private readonly adminDigest: string;
   private readonly upgradeStepMs?: number;
   private tracker?: ChangeTracker;
+  private readonly clock: Pick<Clock, 'now'>;
 
   constructor(options: PlatformEmulatorOptions) {
     if (!options.adminToken) throw new Error('the platform emulator needs an administrator token');
     this.edition = options.edition ?? 'hosted';
     this.limiter = new UserRateLimit(options.rateLimit ?? PUBLISHED_LIMIT);
+    this.clock = options.clock ?? SYSTEM_CLOCK;
     this.adminDigest = tokenDigest(options.adminToken);
     this.upgradeStepMs = options.upgradeStepMs;
     registerOrganizationRoutes(this.router);
@@ -64,13 +71,14 @@ export class PlatformEmulator implements ApiEmulator {
     registerRegistryModuleRoutes(this.router);
     registerSelfHostedRoutes(this.router);
     registerAdminRoutes(this.admin);
+    registerSeedRoutes(this.admin);
     this.seed();
   }
 
   public handle(req: EmuRequest): EmuResponse {
     if (req.path === '/__admin' || req.path.startsWith('/__admin/')) return this.handleAdmin(req);
     const caller = this.authenticate(req);
-    const limit = this.limiter.take(caller?.user.id);
+    const limit = this.limiter.take(caller?.user.id, this.clock.now());
     const headers = {
       'X-RateLimit-Limit': String(this.limiter.limit > 0 ? this.limiter.limit : PUBLISHED_LIMIT),
       'X-RateLimit-Reset': limit.resetSeconds.toFixed(3),

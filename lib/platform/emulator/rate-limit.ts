@@ -10,8 +10,8 @@ export class UserRateLimit {
   /** @param limit requests per second; 0 disables enforcement (headers are still sent). */
   constructor(public readonly limit: number) {}
 
-  /** Counts one request of `user`; returns whether it is allowed and the reset in seconds. */
-  public take(user: string | undefined, now = Date.now()): { allowed: boolean; resetSeconds: number } {
+  /** Counts one request of `user` at `now` (ms); returns whether it is allowed and the reset in seconds. */
+  public take(user: string | undefined, now: number): { allowed: boolean; resetSeconds: number } {
     if (user === undefined || this.limit <= 0) return { allowed: true, resetSeconds: 0 };
     const b = this.buckets.get(user) ?? { tokens: this.limit, at: now };
     b.tokens = Math.min(this.limit, b.tokens + ((now - b.at) / 1000) * this.limit);

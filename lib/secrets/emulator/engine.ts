@@ -40,3 +40,8 @@ export interface Engine {
 
 /** Creates an engine of one type for a mount. */
 export type EngineFactory = (mount: string) => Engine;
+
+/** The entry of an engine's table under `key`, an own property only (a name like `constructor` or `__proto__` is absent). */
+export function ownEntry<T>(table: Record<string, T>, key: string): T | undefined {
+  return Object.prototype.hasOwnProperty.call(table, key) ? table[key] : undefined;
+}

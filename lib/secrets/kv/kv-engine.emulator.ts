@@ -1,5 +1,5 @@
 import { EmuResponse } from '../../core/emulator-kit/types';
-import { Engine, EngineRequest } from '../emulator/engine';
+import { Engine, EngineRequest, ownEntry } from '../emulator/engine';
 import {
   checkCas, checkCustomMetadata, effectiveDeleteAfter, emptyState, isDeleted, keyMetadata, KvKey, KvState, mergePatch, newKey,
   parseBool, parseDeleteAfter, parseMaxVersions, subkeys, versionMetadata, writeVersion,
@@ -104,7 +104,7 @@ export class KvEngine implements Engine {
   // ---- data
 
   private key(path: string): KvKey | undefined {
-    return Object.prototype.hasOwnProperty.call(this.state.keys, path) ? this.state.keys[path] : undefined;
+    return ownEntry(this.state.keys, path);
   }
 
   /** The version a read asks for (`?version=`, 0 or unset: the current one). */

@@ -1,5 +1,5 @@
 import { EmuResponse } from '../../core/emulator-kit/types';
-import { Engine, EngineRequest } from '../emulator/engine';
+import { Engine, EngineRequest, ownEntry } from '../emulator/engine';
 import { boolParam, durationParam, listParam, stringParam } from '../emulator/field-params';
 import { DEFAULT_LEASE_TTL, leased } from '../emulator/leases';
 import { callService } from '../emulator/outbound';
@@ -137,7 +137,7 @@ export class MeshTokenEngine implements Engine {
     return r.method === 'GET' ? this.creds(name) : errors(405, 'unsupported operation');
   }
 
-  /** Creds store a token (organization and team roles) or open a lease: a read that changes state. */
+  /** Creds create a token on the mesh and open a lease: a read that changes state. */
   public mutatesOnRead(subPath: string): boolean {
     return subPath.startsWith('creds/');
   }
@@ -210,7 +210,7 @@ export class MeshTokenEngine implements Engine {
   }
 
   private role(name: string): MeshRole | undefined {
-    return Object.prototype.hasOwnProperty.call(this.state.roles, name) ? this.state.roles[name] : undefined;
+    return ownEntry(this.state.roles, name);
   }
 
   private list(): EmuResponse {

@@ -1,5 +1,5 @@
 import { EmuResponse } from '../../core/emulator-kit/types';
-import { Engine, EngineRequest } from '../emulator/engine';
+import { Engine, EngineRequest, ownEntry } from '../emulator/engine';
 import { durationParam, stringParam } from '../emulator/field-params';
 import { DEFAULT_LEASE_TTL, leased } from '../emulator/leases';
 import { callService } from '../emulator/outbound';
@@ -113,7 +113,7 @@ export class PlatformTokenEngine implements Engine {
   }
 
   private role(name: string): PlatformRole | undefined {
-    return Object.prototype.hasOwnProperty.call(this.state.roles, name) ? this.state.roles[name] : undefined;
+    return ownEntry(this.state.roles, name);
   }
 
   private list(): EmuResponse {

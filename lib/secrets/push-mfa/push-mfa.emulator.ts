@@ -1,5 +1,6 @@
 import { randomUUID } from 'crypto';
 import { EmuResponse, json } from '../../core/emulator-kit/types';
+import { ownEntry } from '../emulator/engine';
 import { boolParam, stringParam } from '../emulator/field-params';
 import { envelope, errors, noContent, notFound, objectBody, RequestError } from '../emulator/responses';
 
@@ -92,7 +93,7 @@ export class PushMfaMethods {
   }
 
   private method(id: string): PushMfaMethod | undefined {
-    return Object.prototype.hasOwnProperty.call(this.state.methods, id) ? this.state.methods[id] : undefined;
+    return ownEntry(this.state.methods, id);
   }
 
   private write(pathId: string | undefined, b: Record<string, unknown>): EmuResponse {

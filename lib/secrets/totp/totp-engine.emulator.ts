@@ -1,7 +1,7 @@
 import { randomBytes } from 'crypto';
 import * as QRCode from 'qrcode';
 import { EmuResponse } from '../../core/emulator-kit/types';
-import { Engine, EngineRequest } from '../emulator/engine';
+import { Engine, EngineRequest, ownEntry } from '../emulator/engine';
 import { boolParam, durationParam, intParam, stringParam } from '../emulator/field-params';
 import { envelope, errors, keyList, noContent, notFound, objectBody, RequestError } from '../emulator/responses';
 import { otpauthUrl, parseOtpauthUrl } from './otpauth-url.emulator';
@@ -77,7 +77,7 @@ export class TotpEngine implements Engine {
   }
 
   private key(name: string): TotpKeyRecord | undefined {
-    return Object.prototype.hasOwnProperty.call(this.state.keys, name) ? this.state.keys[name] : undefined;
+    return ownEntry(this.state.keys, name);
   }
 
   private list(): EmuResponse {

@@ -4,6 +4,7 @@ import { ApiError } from '../../../lib/core/http/api-error';
 import { documentToPlain, toDocument } from '../../../lib/platform/client/jsonapi';
 import { PlatformClient } from '../../../lib/platform/client/platform-client';
 import { PlatformEmulator } from '../../../lib/platform/emulator/platform-emulator';
+import { FakeClock, ManualClock } from '../../support/fake-clock';
 import { ADMIN_TOKEN, PlatformFixture } from '../helpers';
 
 let fx: PlatformFixture;
@@ -97,19 +98,13 @@ describe('JSON:API conversion', () => {
   });
 });
 
-/** Answers the first request of each path with a 429 and `Retry-After`, then hands over to the platform emulator. */
-class RetryAfterOnce implements ApiEmulator {
+/** The platform emulator, recording when (on `clock`) each request arrived. */
+class Arrivals implements ApiEmulator {
   public readonly name = 'platform';
-  public refused = 0;
-  private readonly seen = new Set<string>();
-  constructor(private readonly inner: PlatformEmulator) {}
+  public readonly times: number[] = [];
+  constructor(public readonly inner: PlatformEmulator, protected readonly clock: { now(): number }) {}
   public handle(req: EmuRequest): EmuResponse {
-    if (!this.seen.has(req.path)) {
-      this.seen.add(req.path);
-      this.refused++;
-      return { status: 429, headers: { 'Retry-After': '0.2' }, contentType: 'application/vnd.api+json',
-        body: { errors: [{ status: 429, title: 'Too many requests', detail: 'You have exceeded the API\'s rate limit.' }] } };
-    }
+    this.times.push(this.clock.now());
     return this.inner.handle(req);
   }
   public mutates(req: EmuRequest): boolean { return this.inner.mutates(req); }
@@ -117,20 +112,39 @@ class RetryAfterOnce implements ApiEmulator {
   public restore(d: unknown): void { this.inner.restore(d); }
 }
 
+/** Answers the first request of each path with a 429 and `Retry-After`, then hands over to the platform emulator. */
+class RetryAfterOnce extends Arrivals {
+  public refused = 0;
+  private readonly seen = new Set<string>();
+  public handle(req: EmuRequest): EmuResponse {
+    if (!this.seen.has(req.path)) {
+      this.times.push(this.clock.now());
+      this.seen.add(req.path);
+      this.refused++;
+      return { status: 429, headers: { 'Retry-After': '0.2' }, contentType: 'application/vnd.api+json',
+        body: { errors: [{ status: 429, title: 'Too many requests', detail: 'You have exceeded the API\'s rate limit.' }] } };
+    }
+    return super.handle(req);
+  }
+}
+
 describe('rate limiting', () => {
   test('a 429 with Retry-After is retried after the wait, also for a POST', async () => {
-    const api = new RetryAfterOnce(new PlatformEmulator({ adminToken: ADMIN_TOKEN, rateLimit: 0 }));
+    const clock = new FakeClock();
+    const api = new RetryAfterOnce(new PlatformEmulator({ adminToken: ADMIN_TOKEN, rateLimit: 0 }), clock);
     const served = await ServedApi.start(api, { port: 0 });
-    const c = PlatformClient.create({ address: served.address, token: ADMIN_TOKEN });
+    const c = PlatformClient.create({ address: served.address, token: ADMIN_TOKEN, clock });
     try {
-      const started = Date.now();
       const org = await c.organizations.create({ name: 'ra', email: 'a@b.io' });
       expect(org.id).toBe('ra');
       expect(api.refused).toBe(1);
       expect(c.http.stats.retries).toBe(1);
-      expect(Date.now() - started).toBeGreaterThanOrEqual(150);
+      // The client waited the 0.2 s asked for, and only then sent the POST again.
+      expect(clock.sleeps).toEqual([200]);
+      expect(api.times[1] - api.times[0]).toBe(200);
       expect(await c.organizations.show('ra')).toBeDefined();
       expect(api.refused).toBe(2);
+      expect(clock.sleeps).toEqual([200, 200]);
     } finally {
       await c.close();
       await served.stop();
@@ -138,13 +152,20 @@ describe('rate limiting', () => {
   });
 
   test('the server limit (429 with X-RateLimit-Reset) is honoured: a burst completes with every answer 2xx', async () => {
-    const limited = await PlatformFixture.start({ rateLimit: 4 });
-    const c = PlatformClient.create({ address: limited.address, token: ADMIN_TOKEN, rateLimit: 0, retries: 10 });
+    // One fake clock for the emulator's limit and the client's waits: the client's sleeps move the
+    // time the emulator refills its bucket by, and nothing else does.
+    const clock = new FakeClock();
+    const limited = await PlatformFixture.start({ rateLimit: 4, clock });
+    const c = PlatformClient.create({ address: limited.address, token: ADMIN_TOKEN, rateLimit: 0, retries: 10, clock });
     try {
       const results = await Promise.all(Array.from({ length: 12 }, () => c.organizations.list()));
       expect(results.every((r) => Array.isArray(r.items))).toBe(true);
+      // The fifth request finds the bucket empty: the clock has not moved since the first.
       expect(limited.emulator.rateLimited).toBeGreaterThan(0);
-      expect(c.http.stats.retries).toBeGreaterThanOrEqual(limited.emulator.rateLimited);
+      expect(c.http.stats.retries).toBe(limited.emulator.rateLimited);
+      // Each retry waited what X-RateLimit-Reset said (a quarter second for an empty bucket of 4).
+      expect(clock.sleeps.length).toBeGreaterThanOrEqual(1);
+      expect(clock.sleeps.every((ms) => ms > 0 && ms <= 250)).toBe(true);
     } finally {
       await c.close();
       await limited.stop();
@@ -152,16 +173,27 @@ describe('rate limiting', () => {
   });
 
   test('with the default client limit (30/s) a burst beyond the platform limit completes', async () => {
-    const strict = await PlatformFixture.start({ rateLimit: 30 });
-    const c = PlatformClient.create({ address: strict.address, token: ADMIN_TOKEN });
+    // One clock for both sides, moved only once every request let go has arrived: the platform
+    // sees each request at the time the client's limiter let it go.
+    const clock = new ManualClock();
+    const api = new Arrivals(new PlatformEmulator({ adminToken: ADMIN_TOKEN, rateLimit: 30, clock }), clock);
+    const served = await ServedApi.start(api, { port: 0 });
+    const c = PlatformClient.create({ address: served.address, token: ADMIN_TOKEN, clock });
     try {
-      const results = await Promise.all(Array.from({ length: 45 }, () => c.organizations.list()));
+      const burst = Promise.all(Array.from({ length: 45 }, () => c.organizations.list()));
+      const results = await clock.drive(burst, () => api.times.length === c.http.stats.requests);
       expect(results).toHaveLength(45);
-      // The client's own limiter keeps almost every request under the platform's limit.
-      expect(strict.emulator.rateLimited).toBeLessThan(5);
+      // The client's own limiter keeps every request under the platform's limit: a burst of 30,
+      // then one request each 1/30 s of the clock the platform counts by too.
+      expect(api.inner.rateLimited).toBe(0);
+      expect(c.http.stats.retries).toBe(0);
+      const start = api.times[0];
+      expect(api.times.slice(0, 30).every((t) => t === start)).toBe(true);
+      expect(api.times[44] - start).toBeGreaterThanOrEqual(500);
+      for (let i = 31; i < 45; i++) expect(api.times[i] - api.times[i - 1]).toBeGreaterThanOrEqual(33);
     } finally {
       await c.close();
-      await strict.stop();
+      await served.stop();
     }
   });
 });

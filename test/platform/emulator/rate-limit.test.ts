@@ -1,9 +1,13 @@
 import { PlatformEmulator } from '../../../lib/platform/emulator/platform-emulator';
+import { FakeClock } from '../../support/fake-clock';
 import { ADMIN_TOKEN, orgDoc, PlatformFixture } from '../helpers';
 
+// The emulator's clock is a fake one that only moves when a test moves it: how many requests
+// a bucket admits is exact, however long the requests take.
 describe('rate limit headers and enforcement', () => {
   let fx: PlatformFixture;
-  beforeAll(async () => { fx = await PlatformFixture.start({ rateLimit: 5 }); });
+  const clock = new FakeClock();
+  beforeAll(async () => { fx = await PlatformFixture.start({ rateLimit: 5, clock }); });
   afterAll(async () => { await fx.stop(); });
 
   test('every answer carries X-RateLimit-Limit and a fractional X-RateLimit-Reset, errors included', async () => {
@@ -19,12 +23,20 @@ describe('rate limit headers and enforcement', () => {
     const b = (await fx.call('POST', '/__admin/tokens', { user: 'busy', kind: 'user' })).body.token;
     const answers = await Promise.all(Array.from({ length: 12 }, (_x, i) => fx.api('GET', '/organizations', undefined, i % 2 ? a : b)));
     const limited = answers.filter((r) => r.status === 429);
-    expect(limited.length).toBeGreaterThan(0);
+    // A full bucket of 5, shared by both tokens; nothing refills while the clock stands still.
+    expect(limited).toHaveLength(7);
+    expect(Number(limited[0].headers['x-ratelimit-reset'])).toBe(0.2);
     expect(limited[0].body).toEqual({ errors: [{ status: 429, title: 'Too many requests', detail: 'You have exceeded the API\'s rate limit.' }] });
     expect(limited[0].headers['content-type']).toContain('application/vnd.api+json');
     expect(limited[0].headers['x-ratelimit-limit']).toBe('5');
     // Another user is not limited by this one.
     expect((await fx.api('GET', '/organizations', undefined, ADMIN_TOKEN)).status).toBe(200);
+    // 200 ms later the bucket holds one request again.
+    clock.advance(199);
+    expect((await fx.api('GET', '/organizations', undefined, a)).status).toBe(429);
+    clock.advance(1);
+    expect((await fx.api('GET', '/organizations', undefined, b)).status).toBe(200);
+    expect((await fx.api('GET', '/organizations', undefined, a)).status).toBe(429);
   });
 
   test('rateLimit 0 disables enforcement; the published limit 30 is still announced', async () => {
@@ -39,11 +51,14 @@ describe('rate limit headers and enforcement', () => {
   });
 
   test('the default limit is 30 per second', () => {
-    const emu = new PlatformEmulator({ adminToken: 't' });
+    const still = new FakeClock();
+    const emu = new PlatformEmulator({ adminToken: 't', clock: still });
     const req = { method: 'GET', path: '/api/v2/organizations', rawPath: '/api/v2/organizations', query: new URLSearchParams(), headers: { authorization: 'Bearer t' }, body: Buffer.alloc(0) };
     const statuses = Array.from({ length: 31 }, () => emu.handle(req).status);
     expect(statuses.slice(0, 30).every((s) => s === 200)).toBe(true);
     expect(statuses[30]).toBe(429);
+    still.advance(1000);
+    expect(Array.from({ length: 31 }, () => emu.handle(req).status).filter((s) => s === 429)).toHaveLength(1);
   });
 });
 
