@@ -39,13 +39,14 @@ describe('KvSecret', () => {
     expect(JSON.stringify(s.toTerraform())).not.toContain('hunter2-planted');
   });
 
+  const segments = 'must be segments separated by "/": not empty, no leading or trailing "/", no empty, "." or ".." segment';
   test.each([
-    ['', /test\/x: path must not be empty/],
-    ['/abs', /test\/x: path "\/abs" must not start with "\/"/],
-    ['a/../b', /test\/x: path "a\/..\/b" must not contain "\.\." segments/],
-    ['..', /path "\.\." must not contain "\.\." segments/],
-    ['folder/', /path "folder\/" must not end with "\/"/],
-    ['a//b', /path "a\/\/b" must not contain empty/],
+    ['', /test\/x: path "" must be segments separated by "\/": not empty/],
+    ['/abs', /test\/x: path "\/abs" must be segments separated by "\/"/],
+    ['a/../b', /test\/x: path "a\/..\/b" must be segments/],
+    ['..', /path "\.\." must be segments/],
+    ['folder/', /path "folder\/" must be segments .* \(a trailing "\/" names a folder\)/],
+    ['a//b', /path "a\/\/b" must be segments/],
   ])('refuses path %p', (path, message) => {
     expect(() => new KvSecret(stack(), 'x', { path, data: {} })).toThrow(message);
   });
@@ -60,10 +61,10 @@ describe('KvSecret', () => {
   });
 
   test('refuses bad data values, naming the key', () => {
-    expect(() => new KvSecret(stack(), 'x', { path: 'p', data: { nested: { a: 1 } } }))
+    expect(() => new KvSecret(stack(), 'x', { path: 'p', data: { nested: { a: 1 } as any } }))
       .toThrow(/test\/x: data\.nested must be a string, a finite number, a boolean, a SecretValue or an attribute/);
     expect(() => new KvSecret(stack(), 'x', { path: 'p', data: { n: NaN } })).toThrow(/data\.n must be/);
-    expect(() => new KvSecret(stack(), 'x', { path: 'p', data: { n: null } })).toThrow(/data\.n must be/);
+    expect(() => new KvSecret(stack(), 'x', { path: 'p', data: { n: null as any } })).toThrow(/data\.n must be/);
   });
 
   test('refuses custom metadata beyond the limits', () => {
@@ -86,8 +87,8 @@ describe('KvSecret', () => {
     expect(() => new KvSecret(stack(), 'x', { path: 'p', data: {}, deleteVersionAfter: 'soon' })).toThrow(/test\/x: deleteVersionAfter "soon" is not a duration/);
     expect(() => new KvSecret(stack(), 'x', { path: 'p', data: {}, deleteVersionAfter: '1500ms' })).toThrow(/deleteVersionAfter "1500ms" must be a whole number of seconds/);
     expect(() => new KvSecret(stack(), 'x', { path: 'p', data: {}, deleteVersionAfter: '1h30m' })).not.toThrow();
-    expect(() => new KvSecret(stack(), 'x', { path: 'p', data: {}, mount: '/secret' })).toThrow(/test\/x: mount "\/secret" must not start or end/);
-    expect(() => new KvSecret(stack(), 'x', { path: 'p', data: {}, mount: '' })).toThrow(/mount must not be empty/);
+    expect(() => new KvSecret(stack(), 'x', { path: 'p', data: {}, mount: '/secret' })).toThrow(`test/x: mount "/secret" ${segments}`);
+    expect(() => new KvSecret(stack(), 'x', { path: 'p', data: {}, mount: '' })).toThrow(`test/x: mount "" ${segments}`);
   });
 });
 

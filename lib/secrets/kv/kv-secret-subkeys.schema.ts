@@ -1,0 +1,20 @@
+import { KindSchema } from '../../core/schema';
+import { KV_PATH_FIELD, mountField } from './kv-validation';
+
+/** `secrets.KvSecretSubkeys`: a read of `{kv_mount}/subkeys/<path>` (query `version`, `depth`) and what it answers. */
+export const KV_SECRET_SUBKEYS: KindSchema = {
+  kind: 'secrets.KvSecretSubkeys',
+  api: 'secrets',
+  wireCase: 'snake',
+  fields: {
+    mount: mountField('secret'),
+    path: KV_PATH_FIELD,
+    version: { type: 'integer', min: 0, default: 0 },
+    depth: { type: 'integer', min: 0, default: 0 },
+  },
+  outputs: {
+    subkeys: { type: 'json' },
+    keys: { type: 'json' },
+    version: { type: 'number' },
+  },
+};
