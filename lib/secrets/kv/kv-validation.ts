@@ -60,10 +60,11 @@ export function checkCustomMetadata(scope: Construct, cm: { [key: string]: strin
 }
 
 /**
- * The service keeps `delete_version_after` in whole seconds (the schema checks it is a duration):
- * a fraction would read back different.
+ * A duration prop typed as a string (the schema checks it is a duration): the service keeps
+ * `delete_version_after` in whole seconds, so a fraction would read back different.
  */
 export function checkWholeSeconds(scope: Construct, field: string, value: string | undefined): void {
   if (value === undefined) return;
+  check(typeof value === 'string', scope, field, `must be a duration string such as "1h" (got ${typeof value})`);
   check(Number.isInteger(durationSeconds(value)), scope, field, `"${value}" must be a whole number of seconds (the service keeps seconds)`);
 }
