@@ -1,5 +1,5 @@
 import { KindSchema } from '../../core/schema';
-import { KV_PATH_FIELD, mountField } from './kv-validation';
+import { KV_READ_FIELDS } from './kv-secret-data.schema';
 
 /** `secrets.KvSecretSubkeys`: a read of `{kv_mount}/subkeys/<path>` (query `version`, `depth`) and what it answers. */
 export const KV_SECRET_SUBKEYS: KindSchema = {
@@ -7,9 +7,7 @@ export const KV_SECRET_SUBKEYS: KindSchema = {
   api: 'secrets',
   wireCase: 'snake',
   fields: {
-    mount: mountField('secret'),
-    path: KV_PATH_FIELD,
-    version: { type: 'integer', min: 0, default: 0 },
+    ...KV_READ_FIELDS,
     depth: { type: 'integer', min: 0, default: 0 },
   },
   outputs: {

@@ -1,33 +1,16 @@
 import { Construct } from 'constructs';
 import { DataSource } from '../../core/constructs/resource';
 import { KindSchema } from '../../core/schema';
-import { SecretsProvider } from '../provider';
+import { KvSecretDataProps } from './kv-secret-data';
 import { KV_SECRET_SUBKEYS } from './kv-secret-subkeys.schema';
 
 /** Props of the KvSecretSubkeys data source. */
-export interface KvSecretSubkeysProps {
-  /**
-   * Mount path of the key-value engine.
-   * @default 'secret'
-   */
-  readonly mount?: string;
-  /** Key path below the mount. */
-  readonly path: string;
-  /**
-   * Version to read; 0 reads the current one.
-   * @default 0
-   */
-  readonly version?: number;
+export interface KvSecretSubkeysProps extends KvSecretDataProps {
   /**
    * How deep to descend; 0 for no limit.
    * @default 0
    */
   readonly depth?: number;
-  /**
-   * How to reach the secrets service.
-   * @default - the stack's SecretsProvider, else the `SECRETS_ADDR` and `SECRETS_TOKEN` environment variables
-   */
-  readonly provider?: SecretsProvider;
 }
 
 /**
