@@ -2,7 +2,7 @@ import { App, TerraformStack } from 'cdktf';
 import { ConvergeTesting } from '../../lib/core/constructs/testing';
 import { RemovalPolicy } from '../../lib/core/constructs/removal-policy';
 import { SecretValue } from '../../lib/core/constructs/secret-value';
-import { KvEngineConfig, KvSecret, SecretsProvider } from '../../lib/secrets';
+import { KvEngineConfig, KvSecret, SecretsProvider, TotpKey } from '../../lib/secrets';
 
 function stack(): TerraformStack {
   return new TerraformStack(new App(), 'test');
@@ -103,5 +103,28 @@ describe('KvEngineConfig', () => {
     expect(rs.other.spec).toEqual({ mount: 'kv', maxVersions: 5, casRequired: true, deleteVersionAfter: '24h' });
     expect(() => new KvEngineConfig(stack(), 'bad', { maxVersions: -2 })).toThrow(/test\/bad: maxVersions/);
     expect(() => new KvEngineConfig(stack(), 'bad', { deleteVersionAfter: 'x' })).toThrow(/test\/bad: deleteVersionAfter/);
+  });
+});
+
+describe('KvSecret.fromPath and SecretValue.resourceAttribute', () => {
+  test('a lookup synthesizes as a read of the kind by its import id, with the mount it names', () => {
+    const s = stack();
+    const existing = KvSecret.fromPath(s, 'existing', 'kv/team', 'app/db');
+    new KvSecret(s, 'fed', { path: 'x', data: { v: existing.version, at: `${existing.mount}/${existing.path}` } });
+    const rs = ConvergeTesting.desiredState(s).resources;
+    expect(rs.existing).toMatchObject({
+      kind: 'lookup:secrets.KvSecret', dataSource: true, spec: { id: 'kv/team/app/db', by: 'mount and path', known: { mount: 'kv/team', path: 'app/db' } },
+    });
+    expect(rs.fed.spec.data).toEqual({ v: { $ref: 'existing', attr: 'version' }, at: 'kv/team/app/db' });
+    expect(rs.fed.dependsOn).toEqual(['existing']);
+    expect(() => KvSecret.fromPath(stack(), 'bad', '/kv', 'x')).toThrow(/test\/bad: mount "\/kv" must be segments/);
+  });
+
+  test('a sensitive attribute as a SecretValue: a reference marked secret, in any prop that takes one', () => {
+    const s = stack();
+    const key = new TotpKey(s, 'a', { name: 'a', issuer: 'I', accountName: 'x' });
+    new KvSecret(s, 'b', { path: 'b', data: { v: SecretValue.resourceAttribute(key.url) } });
+    expect(ConvergeTesting.desiredState(s).resources.b.spec.data).toEqual({ v: { $ref: 'a', attr: 'url', secret: true } });
+    expect(() => SecretValue.resourceAttribute('plain')).toThrow(/must be an attribute of a converge construct/);
   });
 });
