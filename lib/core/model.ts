@@ -26,6 +26,8 @@ export interface SecretRef {
 export interface AttrRef {
   readonly $ref: string;
   readonly attr: string;
+  /** Its value is a secret wherever it flows, whatever the attribute (`SecretValue.resourceAttribute`). */
+  readonly secret?: boolean;
 }
 
 /** How a construct reaches its API. */

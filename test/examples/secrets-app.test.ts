@@ -49,7 +49,7 @@ describe('examples/secrets-app', () => {
     let r = await run('plan', '--detailed-exitcode');
     expect(r.stderr).toBe('');
     expect(r.status).toBe(2);
-    for (const a of ['config', 'db', 'app-role', 'reporting-role', 'admin-totp']) expect(r.stdout).toMatch(new RegExp(`${a} \\(secrets\\.\\w+\\) will be created`));
+    for (const a of ['config', 'db', 'app-role', 'reporting-role', 'admin-totp', 'admin-enrolment']) expect(r.stdout).toMatch(new RegExp(`${a} \\(secrets\\.\\w+\\) will be created`));
 
     r = await run('apply', '--auto-approve');
     expect(r.stderr).toBe('');
@@ -72,18 +72,22 @@ describe('examples/secrets-app', () => {
     // The generated key's URL is a sensitive output.
     r = await run('output', '--show-sensitive');
     expect(r.stdout).toContain('otpauth://totp/Billing:admin@billing.example');
+    // ... stored into the KV store as a secret: it arrives, and its key is written nowhere in clear.
+    const enrolment = (await api('GET', 'secret/data/billing/admin-totp')).body.data.data.otpauth as string;
+    expect(enrolment).toMatch(/^otpauth:\/\/totp\/Billing:admin@billing\.example\?.*secret=[A-Z2-7]+/);
+    const totpSecret = /secret=([A-Z2-7]+)/.exec(enrolment)![1];
 
     r = await run('plan', '--detailed-exitcode');
     expect(r.stdout).toMatch(/No changes/);
     expect(r.status).toBe(0);
 
     // Neither the API key nor the admin password is ever written in clear to the state directory.
-    for (const f of allFiles(world.dir)) expect([f.file, f.text.includes(apiKey) || f.text.includes(adminPassword)]).toEqual([f.file, false]);
+    for (const f of allFiles(world.dir)) expect([f.file, f.text.includes(apiKey) || f.text.includes(adminPassword) || f.text.includes(totpSecret)]).toEqual([f.file, false]);
 
     r = await run('destroy', '--auto-approve');
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
-    for (const p of ['secret/data/billing/config', 'database/config/billing-db', 'database/roles/billing-app',
+    for (const p of ['secret/data/billing/config', 'secret/data/billing/admin-totp', 'database/config/billing-db', 'database/roles/billing-app',
       'database/static-roles/billing-reporting', 'totp/keys/billing-admin']) {
       expect([p, (await api('GET', p)).status]).toEqual([p, 404]);
     }

@@ -59,9 +59,11 @@ interface Planted { kind: string; props: Record<string, unknown>; keys: Set<stri
 /** Replaces every SecretValue in `props` with a distinct planted one (from the environment or sealed plain text). */
 function plant(kind: string, props: Record<string, unknown>, values: Map<string, string>, env: Record<string, string>): Planted {
   const keys = new Set<string>();
-  const walk = (v: unknown, key: string): unknown => {
+  // `outer`: the props the value is under (a map prop such as KvSecret's `data` holds secrets by its own keys).
+  const walk = (v: unknown, key: string, outer: string[] = []): unknown => {
     if (SecretValue.isSecretValue(v)) {
       keys.add(key);
+      outer.forEach((k) => keys.add(k));
       const value = (SHAPES[`${kind} ${key}`] ?? ((r: string) => `planted-${kind.replace('.', '-')}-${key}-${r}`))(crypto.randomBytes(6).toString('hex'));
       const n = values.size;
       values.set(value, `${kind} ${key}`);
@@ -73,9 +75,9 @@ function plant(kind: string, props: Record<string, unknown>, values: Map<string,
       }
       return SecretValue.unsafePlainText(value);
     }
-    if (Array.isArray(v)) return v.map((x) => walk(x, key));
+    if (Array.isArray(v)) return v.map((x) => walk(x, key, outer));
     if (v && typeof v === 'object' && Object.getPrototypeOf(v) === Object.prototype) {
-      return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x, k)]));
+      return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x, k, key ? [...outer, key] : outer)]));
     }
     return v;
   };
@@ -106,7 +108,7 @@ describe('secret hygiene across every kind', () => {
       // The required props plus the optional ones that hold a secret (the others may name objects that do not exist).
       const secretOptional = Object.fromEntries(Object.entries(entry.optional ?? {}).filter(([, v]) => holdsSecret(v)));
       for (const props of [{ ...entry.base, ...secretOptional }, ...(entry.secretVariants ?? [])]) {
-        // Kinds whose sample holds a SecretValue (KvSecret's data is a map of any: the manifest cannot tell).
+        // Kinds whose sample holds a SecretValue.
         const p = plant(kind, props, values, env);
         if (p.keys.size) planted.push(p);
       }
@@ -128,7 +130,6 @@ describe('secret hygiene across every kind', () => {
       const covered = new Set(planted.filter((p) => p.kind === kind).flatMap((p) => [...p.keys]));
       for (const n of names) if (!covered.has(n)) missing.push(`${kind}.${n}`);
     }
-    // KvSecret's data is a map of any: its SecretValues are found by synthesizing (below).
     expect(missing).toEqual([]);
   });
 

@@ -1,6 +1,7 @@
 import { App, TerraformStack } from 'cdktf';
 import { ConvergeTesting } from '../../lib/core/constructs/testing';
 import { SecretValue } from '../../lib/core/constructs/secret-value';
+import { KvSecret } from '../../lib/secrets/kv/kv-secret';
 import { KvSecretData } from '../../lib/secrets/kv/kv-secret-data';
 import { KvSecretSubkeys } from '../../lib/secrets/kv/kv-secret-subkeys';
 import { MeshScheme, MeshTokenConfig } from '../../lib/secrets/mesh-token/mesh-token-config';
@@ -25,8 +26,10 @@ describe('TotpKey', () => {
         digits: 6, period: 30, skew: 1, keySize: 20, exported: true, qrSize: 200,
       },
     });
-    expect(k.url).toMatchObject({ $ref: 'k', attr: 'url' });
-    expect(k.barcode).toMatchObject({ $ref: 'k', attr: 'barcode' });
+    // Typed string attributes: a reference wherever another construct's prop holds them; the url as a secret.
+    new KvSecret(s, 'enrol', { path: 'mfa/ann', data: { url: SecretValue.resourceAttribute(k.url), qr: k.barcode } });
+    expect(spec(s, 'enrol').spec.data).toEqual({ url: { $ref: 'k', attr: 'url', secret: true }, qr: { $ref: 'k', attr: 'barcode' } });
+    expect(spec(s, 'enrol').dependsOn).toEqual(['k']);
   });
 
   test('an imported key is a SecretValue, never synthesized in clear; a url import leaves out what the url sets', () => {
@@ -55,7 +58,7 @@ describe('TotpKey', () => {
     [{ name: 'a', key: SecretValue.fromEnv('K'), qrSize: 100 }, /qrSize applies only to a generated key/],
     [{ name: 'a', url: SecretValue.fromEnv('U'), issuer: 'I' }, /issuer comes from the imported url/],
     [{ name: 'a/b', issuer: 'I', accountName: 'x' }, /name "a\/b" must be a non-empty name without "\/"/],
-    [{ name: 'a', issuer: 'I', accountName: 'x', algorithm: 'MD5' as TotpAlgorithm }, /algorithm "MD5" must be SHA1, SHA256 or SHA512/],
+    [{ name: 'a', issuer: 'I', accountName: 'x', algorithm: 'MD5' as TotpAlgorithm }, /test\/k: algorithm "MD5" must be one of "SHA1", "SHA256", "SHA512"/],
   ])('refuses %o', (props, msg) => {
     expect(() => new TotpKey(stack(), 'k', props as any)).toThrow(msg);
   });
@@ -144,9 +147,12 @@ describe('PushMfaMethod', () => {
       methodName: 'push', secretKey: { $secret: { env: 'PUSH_SK' } }, integrationKey: { $secret: { env: 'PUSH_IK' } },
       apiHostname: 'api.push.test', usernameFormat: '', pushInfo: '', usePasscode: false,
     });
-    expect(m.methodId).toMatchObject({ $ref: 'm', attr: 'methodId' });
+    new KvSecret(s, 'id', { path: 'mfa/method', data: { id: m.methodId } });
+    expect(spec(s, 'id').spec.data).toEqual({ id: { $ref: 'm', attr: 'methodId' } });
     expect(() => new PushMfaMethod(stack(), 'm', { methodName: '', secretKey: SecretValue.fromEnv('A'), integrationKey: SecretValue.fromEnv('B'), apiHostname: 'h' }))
-      .toThrow(/methodName must not be empty/);
+      .toThrow(/test\/m: methodName "" must hold only letters/);
+    expect(() => new PushMfaMethod(stack(), 'm', { methodName: 'x', secretKey: SecretValue.fromEnv('A'), integrationKey: SecretValue.fromEnv('B'), apiHostname: 'http://h' }))
+      .toThrow(/test\/m: apiHostname "http:\/\/h" must be a host name/);
     expect(() => new PushMfaMethod(stack(), 'm', { methodName: 'x', secretKey: 'plain' as any, integrationKey: SecretValue.fromEnv('B'), apiHostname: 'h' }))
       .toThrow(/secretKey must be a SecretValue/);
   });
@@ -161,8 +167,17 @@ describe('data sources', () => {
     expect(spec(s, 'd')).toMatchObject({ kind: 'secrets.KvSecretData', dataSource: true, spec: { mount: 'secret', path: 'app/db', version: 0 } });
     expect(spec(s, 'k').spec).toEqual({ mount: 'secret', path: 'app/db', version: 0, depth: 1 });
     expect(spec(s, 't')).toMatchObject({ kind: 'secrets.TotpKeyInfo', dataSource: true, spec: { mount: 'totp', name: 'ann' } });
-    expect(d.data).toMatchObject({ $ref: 'd', attr: 'data' });
-    expect(() => new KvSecretData(stack(), 'd', { path: '/x' })).toThrow(/path "\/x" must not start with "\/"/);
+    const info = new TotpKeyInfo(s, 'ti', { name: 'bob' });
+    // Typed getters: one key of the data (a sensitive reference), numbers and strings of the outputs.
+    new KvSecret(s, 'fed', {
+      path: 'fed', data: { password: SecretValue.resourceAttribute(d.field('password')), v: d.version, at: d.createdTime, issuer: info.issuer, digits: info.digits },
+    });
+    expect(spec(s, 'fed').spec.data).toEqual({
+      password: { $ref: 'd', attr: 'data.password', secret: true }, v: { $ref: 'd', attr: 'version' }, at: { $ref: 'd', attr: 'createdTime' },
+      issuer: { $ref: 'ti', attr: 'issuer' }, digits: { $ref: 'ti', attr: 'digits' },
+    });
+    expect(() => new KvSecretData(stack(), 'd', { path: '/x' })).toThrow(/test\/d: path "\/x" must be segments separated by "\/"/);
+    expect(() => new KvSecretData(stack(), 'd', { path: 'x' }).field('')).toThrow(/test\/d: field\(\) takes a key of the data/);
     expect(() => new KvSecretSubkeys(stack(), 'd', { path: 'x', depth: -1 })).toThrow(/depth must be an integer from 0/);
   });
 });

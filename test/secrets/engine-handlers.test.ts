@@ -165,12 +165,13 @@ describe('PushMfaMethod', () => {
     methodName: 'push', secretKey: 'sk', integrationKey: 'ik', apiHostname: 'api.push.test', usernameFormat: '', pushInfo: 'a=b', usePasscode: false,
   };
 
-  test('create (UUID id and output), read without the keys, find by name, update, delete refused while enforced', async () => {
+  test('create (UUID id and output), read with the keys, find by name, update, delete refused while enforced', async () => {
     const w = await h().create(ctx, spec);
     expect(w.id).toMatch(/^[0-9a-f-]{36}$/);
     expect(w.outputs).toEqual({ methodId: w.id });
     expect(await h().read(ctx, w.id, spec)).toEqual({
-      fields: { methodName: 'push', apiHostname: 'api.push.test', usernameFormat: '', pushInfo: 'a=b', usePasscode: false },
+      // The keys the service answers are read (the engine compares them as secrets, by HMAC, never shown).
+      fields: { methodName: 'push', apiHostname: 'api.push.test', usernameFormat: '', pushInfo: 'a=b', usePasscode: false, secretKey: 'sk', integrationKey: 'ik' },
       outputs: { methodId: w.id },
     });
     expect(h().naturalId(spec)).toBeUndefined();

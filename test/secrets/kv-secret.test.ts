@@ -2,7 +2,7 @@ import { App, TerraformStack } from 'cdktf';
 import { ConvergeTesting } from '../../lib/core/constructs/testing';
 import { RemovalPolicy } from '../../lib/core/constructs/removal-policy';
 import { SecretValue } from '../../lib/core/constructs/secret-value';
-import { KvEngineConfig, KvSecret, SecretsProvider } from '../../lib/secrets';
+import { KvEngineConfig, KvSecret, SecretsProvider, TotpKey } from '../../lib/secrets';
 
 function stack(): TerraformStack {
   return new TerraformStack(new App(), 'test');
@@ -39,13 +39,14 @@ describe('KvSecret', () => {
     expect(JSON.stringify(s.toTerraform())).not.toContain('hunter2-planted');
   });
 
+  const segments = 'must be segments separated by "/": not empty, no leading or trailing "/", no empty, "." or ".." segment';
   test.each([
-    ['', /test\/x: path must not be empty/],
-    ['/abs', /test\/x: path "\/abs" must not start with "\/"/],
-    ['a/../b', /test\/x: path "a\/..\/b" must not contain "\.\." segments/],
-    ['..', /path "\.\." must not contain "\.\." segments/],
-    ['folder/', /path "folder\/" must not end with "\/"/],
-    ['a//b', /path "a\/\/b" must not contain empty/],
+    ['', /test\/x: path "" must be segments separated by "\/": not empty/],
+    ['/abs', /test\/x: path "\/abs" must be segments separated by "\/"/],
+    ['a/../b', /test\/x: path "a\/..\/b" must be segments/],
+    ['..', /path "\.\." must be segments/],
+    ['folder/', /path "folder\/" must be segments .* \(a trailing "\/" names a folder\)/],
+    ['a//b', /path "a\/\/b" must be segments/],
   ])('refuses path %p', (path, message) => {
     expect(() => new KvSecret(stack(), 'x', { path, data: {} })).toThrow(message);
   });
@@ -60,10 +61,10 @@ describe('KvSecret', () => {
   });
 
   test('refuses bad data values, naming the key', () => {
-    expect(() => new KvSecret(stack(), 'x', { path: 'p', data: { nested: { a: 1 } } }))
+    expect(() => new KvSecret(stack(), 'x', { path: 'p', data: { nested: { a: 1 } as any } }))
       .toThrow(/test\/x: data\.nested must be a string, a finite number, a boolean, a SecretValue or an attribute/);
     expect(() => new KvSecret(stack(), 'x', { path: 'p', data: { n: NaN } })).toThrow(/data\.n must be/);
-    expect(() => new KvSecret(stack(), 'x', { path: 'p', data: { n: null } })).toThrow(/data\.n must be/);
+    expect(() => new KvSecret(stack(), 'x', { path: 'p', data: { n: null as any } })).toThrow(/data\.n must be/);
   });
 
   test('refuses custom metadata beyond the limits', () => {
@@ -86,8 +87,8 @@ describe('KvSecret', () => {
     expect(() => new KvSecret(stack(), 'x', { path: 'p', data: {}, deleteVersionAfter: 'soon' })).toThrow(/test\/x: deleteVersionAfter "soon" is not a duration/);
     expect(() => new KvSecret(stack(), 'x', { path: 'p', data: {}, deleteVersionAfter: '1500ms' })).toThrow(/deleteVersionAfter "1500ms" must be a whole number of seconds/);
     expect(() => new KvSecret(stack(), 'x', { path: 'p', data: {}, deleteVersionAfter: '1h30m' })).not.toThrow();
-    expect(() => new KvSecret(stack(), 'x', { path: 'p', data: {}, mount: '/secret' })).toThrow(/test\/x: mount "\/secret" must not start or end/);
-    expect(() => new KvSecret(stack(), 'x', { path: 'p', data: {}, mount: '' })).toThrow(/mount must not be empty/);
+    expect(() => new KvSecret(stack(), 'x', { path: 'p', data: {}, mount: '/secret' })).toThrow(`test/x: mount "/secret" ${segments}`);
+    expect(() => new KvSecret(stack(), 'x', { path: 'p', data: {}, mount: '' })).toThrow(`test/x: mount "" ${segments}`);
   });
 });
 
@@ -102,5 +103,28 @@ describe('KvEngineConfig', () => {
     expect(rs.other.spec).toEqual({ mount: 'kv', maxVersions: 5, casRequired: true, deleteVersionAfter: '24h' });
     expect(() => new KvEngineConfig(stack(), 'bad', { maxVersions: -2 })).toThrow(/test\/bad: maxVersions/);
     expect(() => new KvEngineConfig(stack(), 'bad', { deleteVersionAfter: 'x' })).toThrow(/test\/bad: deleteVersionAfter/);
+  });
+});
+
+describe('KvSecret.fromPath and SecretValue.resourceAttribute', () => {
+  test('a lookup synthesizes as a read of the kind by its import id, with the mount it names', () => {
+    const s = stack();
+    const existing = KvSecret.fromPath(s, 'existing', 'kv/team', 'app/db');
+    new KvSecret(s, 'fed', { path: 'x', data: { v: existing.version, at: `${existing.mount}/${existing.path}` } });
+    const rs = ConvergeTesting.desiredState(s).resources;
+    expect(rs.existing).toMatchObject({
+      kind: 'lookup:secrets.KvSecret', dataSource: true, spec: { id: 'kv/team/app/db', by: 'mount and path', known: { mount: 'kv/team', path: 'app/db' } },
+    });
+    expect(rs.fed.spec.data).toEqual({ v: { $ref: 'existing', attr: 'version' }, at: 'kv/team/app/db' });
+    expect(rs.fed.dependsOn).toEqual(['existing']);
+    expect(() => KvSecret.fromPath(stack(), 'bad', '/kv', 'x')).toThrow(/test\/bad: mount "\/kv" must be segments/);
+  });
+
+  test('a sensitive attribute as a SecretValue: a reference marked secret, in any prop that takes one', () => {
+    const s = stack();
+    const key = new TotpKey(s, 'a', { name: 'a', issuer: 'I', accountName: 'x' });
+    new KvSecret(s, 'b', { path: 'b', data: { v: SecretValue.resourceAttribute(key.url) } });
+    expect(ConvergeTesting.desiredState(s).resources.b.spec.data).toEqual({ v: { $ref: 'a', attr: 'url', secret: true } });
+    expect(() => SecretValue.resourceAttribute('plain')).toThrow(/must be an attribute of a converge construct/);
   });
 });

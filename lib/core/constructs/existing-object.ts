@@ -27,8 +27,17 @@ export class ExistingObject extends DataSource {
   /** @internal */
   private readonly _objectId: string;
 
+  /**
+   * Fields of the object the lookup knows already and the id alone may not tell (a KV secret's mount,
+   * which may hold slashes): given to the kind's `read` as the desired spec. @internal
+   */
+  protected _known(): Record<string, unknown> | undefined {
+    return undefined;
+  }
+
   /** @internal */
   protected _renderSpec(): Record<string, any> {
-    return { id: this._objectId, by: this._by };
+    const known = this._known();
+    return { id: this._objectId, by: this._by, ...(known ? { known } : {}) };
   }
 }

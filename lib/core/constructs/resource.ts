@@ -288,13 +288,13 @@ function toPlainJson(v: unknown, path: string, field: string): unknown {
  */
 function collectRefs(v: unknown, into: Set<string>, stack: string, where: string): unknown {
   if (isAttrRef(v)) {
-    const ref = v as { $ref: string; attr: string; $stack?: string };
+    const ref = v as { $ref: string; attr: string; $stack?: string; secret?: boolean };
     if (ref.$stack !== undefined && ref.$stack !== stack) {
       throw new Error(`${where}: refers to ${ref.$stack}/${ref.$ref}, a construct of another stack; ` +
         'converge resolves references within a stack only (pass the value itself, or move both constructs into one stack)');
     }
     into.add(ref.$ref);
-    return { $ref: ref.$ref, attr: ref.attr };
+    return { $ref: ref.$ref, attr: ref.attr, ...(ref.secret ? { secret: true } : {}) };
   }
   if (Array.isArray(v)) return v.map((x) => collectRefs(x, into, stack, where));
   if (v !== null && typeof v === 'object') {

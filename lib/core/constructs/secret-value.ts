@@ -1,4 +1,7 @@
+import { Token } from 'cdktf';
+import { attrOfToken } from './attr-token';
 import { sealForSynth } from '../crypto/synth-seal';
+import { AttrRef } from '../model';
 
 /**
  * A secret input. It is synthesized as where to find it (an environment variable, a file),
@@ -30,15 +33,36 @@ export class SecretValue {
     return new SecretValue({ sealed: sealForSynth(value) });
   }
 
+  /**
+   * A secret another converge construct produces: a sensitive attribute (a generated TOTP key's
+   * `url`, a value a data source read, `KvSecretData.field('password')`, a credential a data source
+   * generates), as aws-cdk-lib's `SecretValue.resourceAttribute`. Synthesized as a reference, never
+   * as a value; the reconciler resolves it when it plans or applies, and it stays a secret end to end:
+   * masked in plans and output, an HMAC in state, never logged.
+   * @param value an attribute of a converge construct (a string token), e.g. `totpKey.url`
+   */
+  public static resourceAttribute(value: string): SecretValue {
+    const ref = typeof value === 'string' && Token.isUnresolved(value) ? attrOfToken(value, 'SecretValue.resourceAttribute') : undefined;
+    if (!ref) {
+      throw new Error('SecretValue.resourceAttribute: the value must be an attribute of a converge construct (e.g. totpKey.url, ' +
+        "kvSecretData.field('password')); for a secret of your own use SecretValue.fromEnv or fromFile");
+    }
+    return new SecretValue({ ref });
+  }
+
   /** Whether an object is a SecretValue. */
   public static isSecretValue(x: any): boolean {
     return x instanceof SecretValue;
   }
 
-  private constructor(private readonly source: { env?: string; file?: string; sealed?: string }) {}
+  private constructor(private readonly source: { env?: string; file?: string; sealed?: string; ref?: AttrRef }) {}
 
-  /** What is synthesized: the source of the secret, never its value. */
+  /**
+   * What is synthesized: the source of the secret, never its value; a construct's attribute as a
+   * reference marked secret (the reconciler keeps its value secret, whatever the attribute).
+   */
   public toJSON(): any {
+    if (this.source.ref) return { ...this.source.ref, secret: true };
     return { $secret: { ...this.source } };
   }
 

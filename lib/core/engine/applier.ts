@@ -12,7 +12,7 @@ import { PlanItem, StackPlan } from './plan-model';
 import { sensitiveOutputsOf } from './planner';
 import { dataSourceHandler, resourceHandler } from './registry';
 import { createSafely, isAmbiguous, reconcile, withRetryBudget } from './recovery';
-import { ResolvedSpec, resolveSpec, SensitiveValue, UNKNOWN } from './resolve-spec';
+import { attrValue, ResolvedSpec, resolveSpec, SensitiveValue, UNKNOWN } from './resolve-spec';
 
 export interface ApplyOptions {
   /** Operations in flight at once against each API. @default 10 */
@@ -135,8 +135,9 @@ export async function applyPlan(plan: StackPlan, state: StateStore, clients: Api
     const rec = state.record(address) ?? (item?.movedFrom ? state.record(item.movedFrom) : undefined);
     if (!applied.has(address) && item?.outputs && attr in item.outputs) return item.outputs[attr];
     if (!rec || rec.status !== 'created') return UNKNOWN;
-    if (attr in rec.outputs) return rec.outputs[attr];
-    const secret = sensitiveOutputsOf(rec)[attr];
+    const plain = attrValue(rec.outputs, attr);
+    if (plain !== undefined) return plain;
+    const secret = attrValue(sensitiveOutputsOf(rec), attr);
     if (secret !== undefined) return new SensitiveValue(secret, `${address}.${attr}`);
     const v = rec.spec[attr];
     return v === undefined ? UNKNOWN : v;

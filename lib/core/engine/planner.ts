@@ -11,7 +11,7 @@ import { MoveSource, planObject, Planned } from './plan-object';
 import { prefetch, prefetchKey, withPrefetched } from './prefetch';
 import { PlanItem, StackPlan } from './plan-model';
 import { dataSourceHandler, PlanHookItem, registeredPlanHooks, resourceHandler } from './registry';
-import { isUnknown, resolveSpec, ResolvedSpec, SensitiveValue, UNKNOWN } from './resolve-spec';
+import { attrValue, isUnknown, resolveSpec, ResolvedSpec, SensitiveValue, topAttr, UNKNOWN } from './resolve-spec';
 
 export interface PlanOptions {
   /** Objects read at once, per API. @default 10 */
@@ -78,8 +78,9 @@ export async function planStack(desired: DesiredStack, state: StateStore, client
     const p = planned.get(address);
     if (!p) return UNKNOWN;
     if (p.item.dataSource) {
-      if (!p.outputs || !(attr in p.outputs)) return UNKNOWN;
-      return p.sensitiveOutputs?.includes(attr) ? new SensitiveValue(p.outputs[attr], `${address}.${attr}`) : p.outputs[attr];
+      const v = attrValue(p.outputs, attr);
+      if (v === undefined) return UNKNOWN;
+      return p.sensitiveOutputs?.includes(topAttr(attr)) ? new SensitiveValue(v, `${address}.${attr}`) : v;
     }
     const v = p.resolved?.value[attr];
     if (v !== undefined && !isUnknown(v)) return p.resolved!.secretPaths.has(attr) ? new SensitiveValue(v, `${address}.${attr}`) : v;
@@ -88,9 +89,9 @@ export async function planStack(desired: DesiredStack, state: StateStore, client
       if (resourceHandler(p.item.kind).outputsChangedByUpdate?.includes(attr)) return UNKNOWN;
     }
     const rec = state.record(p.item.movedFrom ?? address);
-    const out = p.outputs?.[attr] ?? rec?.outputs[attr];
+    const out = attrValue(p.outputs, attr) ?? attrValue(rec?.outputs, attr);
     if (out !== undefined) return out;
-    const secret = sensitiveOutputsOf(rec)[attr];
+    const secret = attrValue(sensitiveOutputsOf(rec), attr);
     return secret === undefined ? UNKNOWN : new SensitiveValue(secret, `${address}.${attr}`);
   };
 

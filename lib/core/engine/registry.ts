@@ -1,6 +1,7 @@
 import { HttpClient } from '../http/http-client';
 import { LOOKUP_PREFIX } from '../model';
 import { ApiName, DataSourceHandler, ResourceHandler, Spec } from './handler';
+import { sensitiveFieldsOf, sensitiveOutputsOf } from '../schema/kind-schema';
 
 /** One planned object, as a plan hook sees it. */
 export interface PlanHookItem {
@@ -77,7 +78,8 @@ function lookupHandler(kind: string): DataSourceHandler {
   const h: DataSourceHandler = {
     kind: LOOKUP_PREFIX + kind,
     api: rh.api,
-    sensitiveOutputs: Object.entries(rh.schema?.outputs ?? {}).filter(([, o]) => o.sensitive).map(([k]) => k),
+    // The object's secret fields it reads (a KV secret's data) are secrets as outputs too.
+    sensitiveOutputs: rh.schema ? [...sensitiveOutputsOf(rh.schema), ...sensitiveFieldsOf(rh.schema)] : [],
     async read(ctx, spec) {
       const given = String(spec.id);
       let id: string;
@@ -86,7 +88,7 @@ function lookupHandler(kind: string): DataSourceHandler {
       } catch (e) {
         throw new Error(`${ctx.address}: ${(e as Error).message}`);
       }
-      const found = await rh.read(ctx, id);
+      const found = await rh.read(ctx, id, spec.known as Spec | undefined);
       if (!found) throw new Error(`${ctx.address}: ${kind} "${given}" does not exist (a lookup reads an existing object; create it first, or correct the ${spec.by ?? 'id'})`);
       return { ...found.fields, ...found.outputs, id: found.id ?? id };
     },

@@ -17,6 +17,35 @@ export class SensitiveValue {
   constructor(public readonly value: unknown, public readonly source: string) {}
 }
 
+/** A reference to a key inside an output (`data.token`) that the output does not have. */
+export class MissingAttribute extends Error {}
+
+/**
+ * The value of `attr` among an object's outputs: an output (`version`), or one key of a map output
+ * (`data.password`: the key `password` of the map `data`; what follows the first dot is the key,
+ * dots included). Undefined when the output is absent; throws MissingAttribute when the map is
+ * there without the key.
+ */
+export function attrValue(outputs: Record<string, unknown> | undefined, attr: string): unknown {
+  if (!outputs) return undefined;
+  if (attr in outputs) return outputs[attr];
+  const dot = attr.indexOf('.');
+  if (dot < 0 || !(attr.slice(0, dot) in outputs)) return undefined;
+  const top = attr.slice(0, dot);
+  const key = attr.slice(dot + 1);
+  const map = outputs[top];
+  if (map !== null && typeof map === 'object' && !Array.isArray(map) && Object.prototype.hasOwnProperty.call(map, key)) {
+    return (map as Record<string, unknown>)[key];
+  }
+  throw new MissingAttribute(`its ${top} has no key "${key}"`);
+}
+
+/** The output an attribute is in (`data` for `data.password`). */
+export function topAttr(attr: string): string {
+  const dot = attr.indexOf('.');
+  return dot < 0 ? attr : attr.slice(0, dot);
+}
+
 /** Looks up `attr` of the object at `address`; UNKNOWN when not yet known, a SensitiveValue for a secret. */
 export type RefLookup = (address: string, attr: string) => unknown;
 
@@ -50,7 +79,14 @@ export function resolveSpec(raw: Record<string, unknown>, where: string, lookup:
   const walk = (v: unknown, p: string): [unknown, unknown] => {
     if (isSecretRef(v)) return secret(resolveSecret(v, `${where}: ${p}`), v, p);
     if (isAttrRef(v)) {
-      const value = lookup(v.$ref, v.attr);
+      let value: unknown;
+      try {
+        value = lookup(v.$ref, v.attr);
+      } catch (e) {
+        if (e instanceof MissingAttribute) throw new Error(`${where}: ${p} refers to "${v.attr}" of ${v.$ref}, which has no such value (${e.message})`);
+        throw e;
+      }
+      if (v.secret && !(value instanceof SensitiveValue) && !isUnknown(value)) value = new SensitiveValue(value, `${v.$ref}.${v.attr}`);
       if (value instanceof SensitiveValue) return secret(value.value, { $secret: { ref: value.source } }, p);
       if (isUnknown(value)) hasUnknown = true;
       return [value, value];

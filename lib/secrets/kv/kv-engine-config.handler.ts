@@ -1,8 +1,9 @@
 import { HandlerContext, Observed, ResourceHandler, Spec, Written } from '../../core/engine/handler';
 import { ApiError } from '../../core/http/api-error';
-import { KvClient } from './kv-client';
+import { fromWire, renderSpec, resourceMetadata, toWire } from '../../core/schema';
+import { KvClient, KvConfigData } from './kv-client';
 import { SecretsClient } from '../client/secrets-client';
-import { normalDuration } from '../../core/duration';
+import { KV_ENGINE_CONFIG } from './kv-engine-config.schema';
 
 function kv(ctx: HandlerContext): KvClient {
   return new KvClient(new SecretsClient(ctx.http), ctx.address);
@@ -10,19 +11,13 @@ function kv(ctx: HandlerContext): KvClient {
 
 async function write(ctx: HandlerContext, spec: Spec): Promise<Written> {
   const mount = spec.mount as string;
-  await kv(ctx).writeConfig(mount, {
-    max_versions: spec.maxVersions as number,
-    cas_required: spec.casRequired as boolean,
-    delete_version_after: spec.deleteVersionAfter as string,
-  });
+  await kv(ctx).writeConfig(mount, toWire(KV_ENGINE_CONFIG, KV_ENGINE_CONFIG.fields, spec) as unknown as KvConfigData);
   return { id: mount };
 }
 
 /** Lifecycle of `secrets.KvEngineConfig`: a KV engine's `{mount}/config`; deletion resets the defaults. */
 export const kvEngineConfigHandler: ResourceHandler = {
-  kind: 'secrets.KvEngineConfig',
-  api: 'secrets',
-  replaceFields: ['mount'],
+  ...resourceMetadata(KV_ENGINE_CONFIG),
 
   // A mount's configuration always exists (its defaults): a construct takes it over; delete resets it.
   alwaysExists: true,
@@ -39,14 +34,7 @@ export const kvEngineConfigHandler: ResourceHandler = {
   async read(ctx, id): Promise<Observed | undefined> {
     const c = await kv(ctx).readConfig(id);
     if (!c) return undefined;
-    return {
-      fields: {
-        mount: id,
-        maxVersions: c.max_versions,
-        casRequired: c.cas_required,
-        deleteVersionAfter: normalDuration(c.delete_version_after),
-      },
-    };
+    return { fields: { mount: id, ...fromWire(KV_ENGINE_CONFIG, KV_ENGINE_CONFIG.fields, c as unknown as Record<string, unknown>) } };
   },
 
   create: (ctx, spec) => write(ctx, spec),
@@ -54,7 +42,7 @@ export const kvEngineConfigHandler: ResourceHandler = {
 
   async delete(ctx, id) {
     try {
-      await kv(ctx).writeConfig(id, { max_versions: 0, cas_required: false, delete_version_after: '0s' });
+      await kv(ctx).writeConfig(id, toWire(KV_ENGINE_CONFIG, KV_ENGINE_CONFIG.fields, renderSpec(KV_ENGINE_CONFIG.fields, {})) as unknown as KvConfigData);
     } catch (e) {
       // The mount is gone: so is its configuration.
       if (!(e instanceof ApiError && e.status === 404)) throw e;

@@ -1,13 +1,14 @@
 import { Construct } from 'constructs';
 import { Resource, ResourceProps } from '../../core/constructs/resource';
-import { checkMount, checkVersionSettings } from './kv-validation';
+import { KindSchema } from '../../core/schema';
 import { SecretsProvider } from '../provider';
-import { normalDurationString } from '../../core/duration';
+import { KV_ENGINE_CONFIG } from './kv-engine-config.schema';
+import { checkWholeSeconds } from './kv-validation';
 
 /** Props of a key-value engine's configuration. */
 export interface KvEngineConfigProps extends ResourceProps {
   /**
-   * Mount path of the key-value engine.
+   * Mount path of the key-value engine. A change moves the construct to another engine's configuration.
    * @default 'secret'
    */
   readonly mount?: string;
@@ -43,23 +44,15 @@ export interface KvEngineConfigProps extends ResourceProps {
 export class KvEngineConfig extends Resource {
   /** Mount path of the engine. */
   public readonly mount: string;
-  private readonly props: KvEngineConfigProps;
 
   constructor(scope: Construct, id: string, props: KvEngineConfigProps = {}) {
-    super(scope, id, 'secrets.KvEngineConfig', 'secrets', props, props.provider);
+    super(scope, id, KV_ENGINE_CONFIG.kind, KV_ENGINE_CONFIG.api, props, props.provider);
     this.mount = props.mount ?? 'secret';
-    this.props = props;
-    checkMount(this, this.mount);
-    checkVersionSettings(this, props.maxVersions ?? 0, props.deleteVersionAfter ?? '0s', props.casRequired);
+    checkWholeSeconds(this, 'deleteVersionAfter', props.deleteVersionAfter);
   }
 
   /** @internal */
-  protected _renderSpec(): Record<string, any> {
-    return {
-      mount: this.mount,
-      maxVersions: this.props.maxVersions ?? 0,
-      casRequired: this.props.casRequired ?? false,
-      deleteVersionAfter: normalDurationString(this.props.deleteVersionAfter ?? '0s'),
-    };
+  protected _schema(): KindSchema {
+    return KV_ENGINE_CONFIG;
   }
 }

@@ -1,12 +1,12 @@
 import { DataSourceHandler } from '../../core/engine/handler';
+import { dataSourceMetadata } from '../../core/schema';
 import { KvClient } from './kv-client';
 import { secretNotFound, secretsClient } from '../engine-util';
+import { KV_SECRET_DATA } from './kv-secret-data.schema';
 
 /** `secrets.KvSecretData`: a version's data (sensitive), version, created time and custom metadata. */
 export const kvSecretDataHandler: DataSourceHandler = {
-  kind: 'secrets.KvSecretData',
-  api: 'secrets',
-  sensitiveOutputs: ['data'],
+  ...dataSourceMetadata(KV_SECRET_DATA),
   async read(ctx, spec) {
     const mount = spec.mount as string;
     const path = spec.path as string;

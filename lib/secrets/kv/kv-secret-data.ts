@@ -1,8 +1,9 @@
 import { Construct } from 'constructs';
 import { DataSource } from '../../core/constructs/resource';
-import { checkInt } from '../../core/constructs/validation';
-import { checkKvPath, checkMount } from './kv-validation';
+import { check } from '../../core/constructs/validation';
+import { KindSchema } from '../../core/schema';
 import { SecretsProvider } from '../provider';
+import { KV_SECRET_DATA } from './kv-secret-data.schema';
 
 /** Props of the KvSecretData data source. */
 export interface KvSecretDataProps {
@@ -26,37 +27,42 @@ export interface KvSecretDataProps {
 }
 
 /**
- * Reads a KV secret's data at plan time. Outputs: `data` (the map; sensitive: kept encrypted in
- * state and masked in output), `version`, `createdTime`, `customMetadata`. A missing, deleted
- * or destroyed version fails the plan.
+ * Reads a KV secret's data at plan time. Its data is sensitive: kept encrypted in state, masked in
+ * output; `field(key)` references one value of it, which stays a secret wherever it is passed (as
+ * `SecretValue.resourceAttribute(data.field('password'))` where a `SecretValue` is expected).
+ * A missing, deleted or destroyed version fails the plan.
  *
  * @example
  * const db = new secrets.KvSecretData(stack, 'db-settings', { path: 'acme/db' });
- * // db.data and db.version are read at plan time and can feed other constructs.
+ * new secrets.KvSecret(stack, 'copy', { path: 'other/db', data: { password: SecretValue.resourceAttribute(db.field('password')) } });
  */
 export class KvSecretData extends DataSource {
-  private readonly props: KvSecretDataProps;
-
   constructor(scope: Construct, id: string, props: KvSecretDataProps) {
-    super(scope, id, 'secrets.KvSecretData', 'secrets', props.provider, props);
-    this.props = props;
-    checkMount(this, props.mount ?? 'secret');
-    checkKvPath(this, props.path);
-    checkInt(this, 'version', props.version, 0);
+    super(scope, id, KV_SECRET_DATA.kind, KV_SECRET_DATA.api, props.provider, props);
   }
 
-  /** The secret's data (a sensitive map). */
-  public get data(): any {
-    return this._attrRef('data');
+  /**
+   * One value of the secret's data (a sensitive string reference, resolved when converge plans):
+   * the plan fails, naming the key, when the data has no such key.
+   * @param key a key of the secret's data
+   */
+  public field(key: string): string {
+    check(typeof key === 'string' && key.length > 0, this, 'field()', 'takes a key of the data (not empty)');
+    return this._attrString(`data.${key}`);
   }
 
   /** The version read. */
-  public get version(): any {
-    return this._attrRef('version');
+  public get version(): number {
+    return this._attrNumber('version');
+  }
+
+  /** When the version read was written (RFC 3339). */
+  public get createdTime(): string {
+    return this._attrString('createdTime');
   }
 
   /** @internal */
-  protected _renderSpec(): Record<string, any> {
-    return { mount: this.props.mount ?? 'secret', path: this.props.path, version: this.props.version ?? 0 };
+  protected _schema(): KindSchema {
+    return KV_SECRET_DATA;
   }
 }

@@ -1,11 +1,12 @@
 import { DataSourceHandler } from '../../core/engine/handler';
+import { dataSourceMetadata } from '../../core/schema';
 import { KvClient } from './kv-client';
 import { secretNotFound, secretsClient } from '../engine-util';
+import { KV_SECRET_SUBKEYS } from './kv-secret-subkeys.schema';
 
 /** `secrets.KvSecretSubkeys`: a version's structure without values. */
 export const kvSecretSubkeysHandler: DataSourceHandler = {
-  kind: 'secrets.KvSecretSubkeys',
-  api: 'secrets',
+  ...dataSourceMetadata(KV_SECRET_SUBKEYS),
   async read(ctx, spec) {
     const mount = spec.mount as string;
     const path = spec.path as string;

@@ -1,11 +1,16 @@
 import { FieldChange, HandlerContext, Observed, PrefetchWant, PriorRecord, ResourceHandler, Spec, Written } from '../../core/engine/handler';
 import { ApiError } from '../../core/http/api-error';
+import { normalDuration } from '../../core/duration';
+import { FieldsSchema, fromWire, resourceMetadata, toWire } from '../../core/schema';
 import { KvClient, KvKeyMetadata, KvKeyMetadataInput } from './kv-client';
 import { SecretsClient } from '../client/secrets-client';
-import { normalDuration } from '../../core/duration';
+import { touchedFields } from '../engine-util';
+import { KV_SECRET } from './kv-secret.schema';
 
 const CAS_MISMATCH = 'check-and-set parameter did not match the current version';
-const METADATA_FIELDS = ['customMetadata', 'maxVersions', 'casRequired', 'deleteVersionAfter'];
+/** The fields of the key metadata body (`{mount}/metadata/<path>`); `data` goes to the version body. */
+const METADATA: FieldsSchema = Object.fromEntries(Object.entries(KV_SECRET.fields).filter(([k]) => !['mount', 'path', 'data'].includes(k)));
+const METADATA_FIELDS = Object.keys(METADATA);
 
 function kv(ctx: HandlerContext): KvClient {
   return new KvClient(new SecretsClient(ctx.http), ctx.address);
@@ -18,12 +23,7 @@ function splitId(id: string, spec?: Spec): { mount: string; path: string } {
 }
 
 function metadataBody(spec: Spec): KvKeyMetadataInput {
-  return {
-    max_versions: spec.maxVersions as number,
-    cas_required: spec.casRequired as boolean,
-    delete_version_after: spec.deleteVersionAfter as string,
-    custom_metadata: spec.customMetadata as Record<string, string>,
-  };
+  return toWire(KV_SECRET, METADATA, spec) as unknown as KvKeyMetadataInput;
 }
 
 /** Writes data with check-and-set; a mismatch means someone else wrote: fail loudly, never overwrite. */
@@ -44,8 +44,6 @@ function concurrentWriter(ctx: HandlerContext, mount: string, path: string, cas:
     + 'not overwriting it: run plan again to see the current state');
 }
 
-const topKey = (p: string) => p.split(/[.[]/)[0];
-
 /** Whether a metadata prop differs from the engine's defaults (then a create writes metadata too). */
 function metadataIsDefault(spec: Spec): boolean {
   const custom = spec.customMetadata as Record<string, string> | undefined;
@@ -65,10 +63,7 @@ function latestDeleted(meta: KvKeyMetadata): boolean {
 
 /** Lifecycle of `secrets.KvSecret`: a key of a KV version 2 engine, its data and its metadata. */
 export const kvSecretHandler: ResourceHandler = {
-  kind: 'secrets.KvSecret',
-  api: 'secrets',
-  replaceFields: ['mount', 'path'],
-  sensitiveFields: ['data'],
+  ...resourceMetadata(KV_SECRET),
   outputsChangedByUpdate: ['version'],
   destroyWarning: 'deletes the key\'s metadata and every version permanently',
 
@@ -82,11 +77,6 @@ export const kvSecretHandler: ResourceHandler = {
     return id;
   },
 
-  /**
-   * One metadata read. A version's data never changes, so the data is read only when the current
-   * version is not the one converge wrote last; otherwise `data` is left out and compared with what
-   * the last apply wrote (its values and HMACs in state).
-   */
   /**
    * New keys only (a managed key costs one metadata read, the minimum): one LIST per folder holding
    * two or more of them tells which do not exist, so that their plan needs no read at all.
@@ -117,6 +107,11 @@ export const kvSecretHandler: ResourceHandler = {
     return known;
   },
 
+  /**
+   * One metadata read. A version's data never changes, so the data is read only when the current
+   * version is not the one converge wrote last; otherwise `data` is left out and compared with what
+   * the last apply wrote (its values and HMACs in state).
+   */
   async read(ctx, id, desired, prior): Promise<Observed | undefined> {
     const { mount, path } = splitId(id, desired ?? prior?.spec);
     const client = kv(ctx);
@@ -132,10 +127,8 @@ export const kvSecretHandler: ResourceHandler = {
       fields: {
         mount, path,
         ...(current ? { data: current.data } : {}),
-        customMetadata: meta.custom_metadata ?? {},
-        maxVersions: meta.max_versions,
-        casRequired: meta.cas_required,
-        deleteVersionAfter: normalDuration(meta.delete_version_after),
+        // A key without custom metadata answers null: read as the default (none).
+        ...fromWire(KV_SECRET, METADATA, { ...meta, custom_metadata: meta.custom_metadata ?? undefined }),
       },
       outputs: { version: meta.current_version },
       version: meta.current_version,
@@ -169,7 +162,7 @@ export const kvSecretHandler: ResourceHandler = {
   async update(ctx, id, spec, changes: readonly FieldChange[], prior: PriorRecord): Promise<Written> {
     const { mount, path } = splitId(id, spec);
     const client = kv(ctx);
-    const touched = new Set(changes.map((c) => topKey(c.path)));
+    const touched = touchedFields(changes);
     if (METADATA_FIELDS.some((f) => touched.has(f))) await client.writeMetadata(mount, path, metadataBody(spec));
     let version = ctx.expectedVersion ?? prior.outputs.version as number | undefined;
     if (touched.has('data')) {

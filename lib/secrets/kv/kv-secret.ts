@@ -1,24 +1,39 @@
 import { Construct } from 'constructs';
+import { ExistingObject } from '../../core/constructs/existing-object';
 import { Resource, ResourceProps } from '../../core/constructs/resource';
-import { checkCustomMetadata, checkKvData, checkKvPath, checkMount, checkVersionSettings } from './kv-validation';
+import { SecretValue } from '../../core/constructs/secret-value';
+import { KindSchema, validateProps } from '../../core/schema';
 import { SecretsProvider } from '../provider';
-import { normalDurationString } from '../../core/duration';
+import { KV_SECRET } from './kv-secret.schema';
+import { checkCustomMetadata, checkKvData, checkWholeSeconds } from './kv-validation';
+
+/** A secret of a key-value version 2 engine: one this app manages, or one looked up with `KvSecret.fromPath`. */
+export interface IKvSecret {
+  /** Mount path of the engine. */
+  readonly mount: string;
+  /** Key path below the mount. */
+  readonly path: string;
+  /** The key's current version: known once applied (a managed secret) or read (a looked-up one). */
+  readonly version: number;
+}
 
 /** Props of a secret in a key-value version 2 engine. */
 export interface KvSecretProps extends ResourceProps {
   /**
-   * Mount path of the key-value engine.
+   * Mount path of the key-value engine. A change replaces the secret.
    * @default 'secret'
    */
   readonly mount?: string;
   /** Key path below the mount, e.g. `app/db` (no leading `/`, no `..` segments). A change replaces the secret. */
   readonly path: string;
   /**
-   * The secret's data: each value a string, number, boolean, `SecretValue` (synthesized as where
-   * to find it, never as its value) or an attribute of another converge construct (e.g. an
-   * organization's `externalId`). A change writes a new version.
+   * The secret's data: each value a string, number, boolean or `SecretValue` (synthesized as where
+   * to find it, never as its value), or an attribute of another converge construct (e.g. an
+   * organization's `externalId`). A sensitive attribute of another construct (a generated TOTP
+   * URL, a credential a data source read) is passed as `SecretValue.resourceAttribute(attr)`: it
+   * stays a secret end to end (masked in plans, an HMAC in state). A change writes a new version.
    */
-  readonly data: { [key: string]: any };
+  readonly data: { [key: string]: string | number | boolean | SecretValue };
   /**
    * Custom metadata of the key (at most 64 keys; keys 1 to 128, values 1 to 512 characters).
    * @default {}
@@ -57,41 +72,62 @@ export interface KvSecretProps extends ResourceProps {
  *   data: { user: 'app', password: SecretValue.fromEnv('DB_PASSWORD') },
  * });
  */
-export class KvSecret extends Resource {
+export class KvSecret extends Resource implements IKvSecret {
+  /**
+   * A secret that exists outside this app, by mount and path: read at plan time (the plan fails,
+   * naming this construct, when it does not exist or its latest version is deleted), never changed
+   * nor deleted. Its data is read as a secret (kept encrypted in state, never shown).
+   * @param mount mount path of the engine, e.g. `secret`
+   * @param path key path below the mount, e.g. `app/db`
+   * @param provider the secrets provider to read it with (default: the stack's)
+   */
+  public static fromPath(scope: Construct, id: string, mount: string, path: string, provider?: SecretsProvider): IKvSecret {
+    return new ExistingKvSecret(scope, id, mount, path, provider);
+  }
+
   /** Mount path of the engine. */
   public readonly mount: string;
   /** Key path below the mount. */
   public readonly path: string;
-  private readonly props: KvSecretProps;
 
   constructor(scope: Construct, id: string, props: KvSecretProps) {
-    super(scope, id, 'secrets.KvSecret', 'secrets', props, props.provider);
+    super(scope, id, KV_SECRET.kind, KV_SECRET.api, props, props.provider);
     this.mount = props.mount ?? 'secret';
     this.path = props.path;
-    this.props = props;
-    checkMount(this, this.mount);
-    checkKvPath(this, props.path);
     checkKvData(this, props.data);
     checkCustomMetadata(this, props.customMetadata ?? {});
-    checkVersionSettings(this, props.maxVersions ?? 0, props.deleteVersionAfter ?? '0s', props.casRequired);
+    checkWholeSeconds(this, 'deleteVersionAfter', props.deleteVersionAfter);
   }
 
   /** The key's current version after converge wrote it, resolved when converge applies. */
-  public get version(): any {
-    return this._attrRef('version');
+  public get version(): number {
+    return this._attrNumber('version');
   }
 
   /** @internal */
-  protected _renderSpec(): Record<string, any> {
-    const p = this.props;
-    return {
-      mount: this.mount,
-      path: this.path,
-      data: { ...p.data },
-      customMetadata: { ...(p.customMetadata ?? {}) },
-      maxVersions: p.maxVersions ?? 0,
-      casRequired: p.casRequired ?? false,
-      deleteVersionAfter: normalDurationString(p.deleteVersionAfter ?? '0s'),
-    };
+  protected _schema(): KindSchema {
+    return KV_SECRET;
+  }
+}
+
+/** A KV secret looked up by mount and path (`KvSecret.fromPath`). */
+class ExistingKvSecret extends ExistingObject implements IKvSecret {
+  public readonly mount: string;
+  public readonly path: string;
+
+  constructor(scope: Construct, id: string, mount: string, path: string, provider?: SecretsProvider) {
+    super(scope, id, KV_SECRET.kind, KV_SECRET.api, `${mount}/${path}`, 'mount and path', provider);
+    this.mount = mount;
+    this.path = path;
+    validateProps(this, { mount: KV_SECRET.fields.mount, path: KV_SECRET.fields.path }, { mount, path });
+  }
+
+  /** The mount, which may hold slashes: the id `<mount>/<path>` alone does not tell where it ends. @internal */
+  protected _known(): Record<string, unknown> {
+    return { mount: this.mount, path: this.path };
+  }
+
+  public get version(): number {
+    return this._attrNumber('version');
   }
 }

@@ -1,10 +1,28 @@
 import { Construct } from 'constructs';
 import { SecretValue } from '../../core/constructs/secret-value';
-import { check, checkDuration, checkInt } from '../../core/constructs/validation';
+import { check, durationSeconds } from '../../core/constructs/validation';
 import { isAttrRef } from '../../core/model';
+import { FieldSchema } from '../../core/schema';
 
 /** Custom metadata limits of the service. */
 export const KV_CUSTOM_METADATA_LIMITS = { maxKeys: 64, maxKeyLength: 128, maxValueLength: 512 };
+
+/**
+ * Segments separated by `/`: not empty, no leading or trailing `/`, no empty, `.` or `..` segment
+ * (a mount path, a KV key path).
+ */
+export const SEGMENTED_PATH = /^(?!\.\.?(?:\/|$))[^/]+(?:\/(?!\.\.?(?:\/|$))[^/]+)*$/;
+const SEGMENTED_RULE = 'must be segments separated by "/": not empty, no leading or trailing "/", no empty, "." or ".." segment';
+
+/** The mount of an engine, part of every request's path (never in a body); a change replaces the object. */
+export function mountField(defaultMount: string): FieldSchema {
+  return { type: 'string', default: defaultMount, local: true, replace: true, pattern: SEGMENTED_PATH, patternRule: SEGMENTED_RULE };
+}
+
+/** A KV key path below the mount, part of every request's path; a change replaces the secret. */
+export const KV_PATH_FIELD: FieldSchema = {
+  type: 'string', required: true, local: true, replace: true, pattern: SEGMENTED_PATH, patternRule: `${SEGMENTED_RULE} (a trailing "/" names a folder)`,
+};
 
 /** A mount path: not empty, no leading or trailing `/`, no `.` or `..` segment. */
 export function checkMount(scope: Construct, mount: string): void {
@@ -13,15 +31,6 @@ export function checkMount(scope: Construct, mount: string): void {
   check(!mount.startsWith('/') && !mount.endsWith('/'), scope, 'mount', `"${mount}" must not start or end with "/"`);
   check(mount.split('/').every((s) => s !== '' && s !== '.' && s !== '..'), scope, 'mount',
     `"${mount}" must not contain empty, "." or ".." segments`);
-}
-
-/** A KV key path: not empty, no leading `/`, not a folder (trailing `/`), no empty, `.` or `..` segments. */
-export function checkKvPath(scope: Construct, path: string): void {
-  check(typeof path === 'string' && path.length > 0, scope, 'path', 'must not be empty');
-  check(!path.startsWith('/'), scope, 'path', `"${path}" must not start with "/"`);
-  check(!path.endsWith('/'), scope, 'path', `"${path}" must not end with "/" (that names a folder)`);
-  check(path.split('/').every((s) => s !== '..'), scope, 'path', `"${path}" must not contain ".." segments`);
-  check(path.split('/').every((s) => s !== '' && s !== '.'), scope, 'path', `"${path}" must not contain empty or "." segments`);
 }
 
 /** KV data values: strings, finite numbers, booleans, SecretValues or references to another construct's attribute. */
@@ -50,12 +59,12 @@ export function checkCustomMetadata(scope: Construct, cm: { [key: string]: strin
   }
 }
 
-/** The engine/key settings shared by KvSecret and KvEngineConfig. */
-export function checkVersionSettings(scope: Construct, maxVersions: number, deleteVersionAfter: string, casRequired?: boolean): void {
-  checkInt(scope, 'maxVersions', maxVersions, 0);
-  check(casRequired === undefined || typeof casRequired === 'boolean', scope, 'casRequired', `must be true or false (got ${JSON.stringify(casRequired)})`);
-  check(typeof deleteVersionAfter === 'string', scope, 'deleteVersionAfter',
-    `must be a duration string such as "1h" (got ${JSON.stringify(deleteVersionAfter)})`);
-  const seconds = checkDuration(scope, 'deleteVersionAfter', deleteVersionAfter, 0);
-  check(Number.isInteger(seconds), scope, 'deleteVersionAfter', `"${deleteVersionAfter}" must be a whole number of seconds (the service keeps seconds)`);
+/**
+ * A duration prop typed as a string (the schema checks it is a duration): the service keeps
+ * `delete_version_after` in whole seconds, so a fraction would read back different.
+ */
+export function checkWholeSeconds(scope: Construct, field: string, value: string | undefined): void {
+  if (value === undefined) return;
+  check(typeof value === 'string', scope, field, `must be a duration string such as "1h" (got ${typeof value})`);
+  check(Number.isInteger(durationSeconds(value)), scope, field, `"${value}" must be a whole number of seconds (the service keeps seconds)`);
 }

@@ -1,28 +1,24 @@
 import { Candidate, HandlerContext, Observed, ResourceHandler, Spec } from '../../core/engine/handler';
+import { fromWire, resourceMetadata, toWire } from '../../core/schema';
 import { PushMfaClient, PushMfaMethodInput } from './push-mfa-client';
 import { secretsClient } from '../engine-util';
+import { PUSH_MFA_METHOD } from './push-mfa-method.schema';
 
 const client = (ctx: HandlerContext) => new PushMfaClient(secretsClient(ctx), ctx.address);
 const PREFIX = 'identity/mfa/method/pushmfa/';
 
 /** Every write carries the keys: the service requires them on each write. */
 function input(spec: Spec): PushMfaMethodInput {
-  return {
-    method_name: spec.methodName as string, secret_key: String(spec.secretKey), integration_key: String(spec.integrationKey),
-    api_hostname: spec.apiHostname as string, username_format: spec.usernameFormat as string,
-    push_info: spec.pushInfo as string, use_passcode: spec.usePasscode as boolean,
-  };
+  return toWire(PUSH_MFA_METHOD, PUSH_MFA_METHOD.fields, spec) as unknown as PushMfaMethodInput;
 }
 
 /**
  * Lifecycle of `secrets.PushMfaMethod`. The id is the UUID the service assigns; a method left by
- * an interrupted create is found again by its unique `method_name`. The keys are write-only here
- * (compared by HMAC with the last apply), though the service answers them.
+ * an interrupted create is found again by its unique `method_name`. The keys the service answers
+ * are compared with the app's as secrets (a change made outside converge shows as drift, masked).
  */
 export const pushMfaMethodHandler: ResourceHandler = {
-  kind: 'secrets.PushMfaMethod',
-  api: 'secrets',
-  replaceFields: [],
+  ...resourceMetadata(PUSH_MFA_METHOD),
 
   naturalId: () => undefined,
 
@@ -44,13 +40,9 @@ export const pushMfaMethodHandler: ResourceHandler = {
   async read(ctx, id): Promise<Observed | undefined> {
     const m = await client(ctx).get(id);
     if (!m) return undefined;
-    return {
-      fields: {
-        methodName: m.name, apiHostname: m.api_hostname, usernameFormat: m.username_format, pushInfo: m.pushinfo,
-        usePasscode: m.use_passcode,
-      },
-      outputs: { methodId: m.id },
-    };
+    // The read names the method `name` and its push info `pushinfo` (written as `method_name`, `push_info`).
+    const fields = fromWire(PUSH_MFA_METHOD, PUSH_MFA_METHOD.fields, { ...m, method_name: m.name, push_info: m.pushinfo });
+    return { fields, outputs: { methodId: m.id } };
   },
 
   async create(ctx, spec) {

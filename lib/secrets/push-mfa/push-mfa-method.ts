@@ -1,17 +1,17 @@
 import { Construct } from 'constructs';
 import { Resource, ResourceProps } from '../../core/constructs/resource';
 import { SecretValue } from '../../core/constructs/secret-value';
-import { check } from '../../core/constructs/validation';
-import { checkOptBoolean, checkOptString, checkSegmentName } from '../prop-checks';
+import { KindSchema } from '../../core/schema';
 import { SecretsProvider } from '../provider';
+import { PUSH_MFA_METHOD } from './push-mfa-method.schema';
 
 /** Props of a push-MFA method. */
 export interface PushMfaMethodProps extends ResourceProps {
   /** Unique name of the method (release 1.13.0 and later). */
   readonly methodName: string;
-  /** Secret key from the push provider (write-only: its drift is not detected). */
+  /** Secret key from the push provider (compared by HMAC with what the service answers, never shown). */
   readonly secretKey: SecretValue;
-  /** Integration key from the push provider (write-only: its drift is not detected). */
+  /** Integration key from the push provider (compared by HMAC with what the service answers, never shown). */
   readonly integrationKey: SecretValue;
   /** API hostname of the push provider. */
   readonly apiHostname: string;
@@ -51,30 +51,17 @@ export interface PushMfaMethodProps extends ResourceProps {
  * });
  */
 export class PushMfaMethod extends Resource {
-  private readonly props: PushMfaMethodProps;
-
   constructor(scope: Construct, id: string, props: PushMfaMethodProps) {
-    super(scope, id, 'secrets.PushMfaMethod', 'secrets', props, props.provider);
-    this.props = props;
-    checkSegmentName(this, 'methodName', props.methodName);
-    checkOptString(this, 'usernameFormat', props.usernameFormat);
-    checkOptBoolean(this, 'usePasscode', props.usePasscode);
-    check(typeof props.apiHostname === 'string' && /^[A-Za-z0-9.-]+(:\d+)?$/.test(props.apiHostname), this, 'apiHostname', `"${props.apiHostname}" must be a host name`);
-    check(SecretValue.isSecretValue(props.secretKey), this, 'secretKey', 'must be a SecretValue');
-    check(SecretValue.isSecretValue(props.integrationKey), this, 'integrationKey', 'must be a SecretValue');
+    super(scope, id, PUSH_MFA_METHOD.kind, PUSH_MFA_METHOD.api, props, props.provider);
   }
 
-  /** The method's UUID, resolved when converge applies. */
-  public get methodId(): any {
-    return this._attrRef('methodId');
+  /** The method's UUID, known once applied. */
+  public get methodId(): string {
+    return this._attrString('methodId');
   }
 
   /** @internal */
-  protected _renderSpec(): Record<string, any> {
-    const p = this.props;
-    return {
-      methodName: p.methodName, secretKey: p.secretKey, integrationKey: p.integrationKey, apiHostname: p.apiHostname,
-      usernameFormat: p.usernameFormat ?? '', pushInfo: p.pushInfo ?? '', usePasscode: p.usePasscode ?? false,
-    };
+  protected _schema(): KindSchema {
+    return PUSH_MFA_METHOD;
   }
 }

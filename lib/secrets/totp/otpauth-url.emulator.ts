@@ -34,22 +34,12 @@ export function otpauthUrl(k: OtpauthKey): string {
   return `otpauth://totp/${escapePath(`${k.issuer}:${k.accountName}`)}?${query}`;
 }
 
-/** What an imported URL gives, as the service reads it (missing values fall back to the defaults). */
-export interface ParsedOtpauth {
-  readonly issuer: string;
-  readonly accountName: string;
-  readonly secret: string;
-  readonly algorithm: string;
-  readonly digits: number;
-  readonly period: number;
-}
-
 /**
  * Reads an otpauth URL as the service does: the `issuer` query value, else the label part
  * before `:`; the account after it; `secret`; `period` (30 when absent; not a number: error);
- * `digits` 8 or else 6; `algorithm` SHA256/SHA512 or else SHA1.
+ * `digits` 8 or else 6; `algorithm` SHA256/SHA512 or else SHA1 (missing values fall back to the defaults).
  */
-export function parseOtpauthUrl(raw: string): ParsedOtpauth {
+export function parseOtpauthUrl(raw: string): OtpauthKey {
   let u: URL;
   try {
     u = new URL(raw);

@@ -1,8 +1,8 @@
 import { Construct } from 'constructs';
 import { DataSource } from '../../core/constructs/resource';
-import { check } from '../../core/constructs/validation';
-import { checkMount } from '../kv/kv-validation';
+import { KindSchema } from '../../core/schema';
 import { SecretsProvider } from '../provider';
+import { TOTP_KEY_INFO } from './totp-key-info.schema';
 
 /** Props of the TotpKeyInfo data source. */
 export interface TotpKeyInfoProps {
@@ -21,29 +21,44 @@ export interface TotpKeyInfoProps {
 }
 
 /**
- * Reads a TOTP key's public fields at plan time. Outputs: `issuer`, `accountName`, `algorithm`,
- * `digits`, `period`. A missing key fails the plan.
+ * Reads a TOTP key's public fields at plan time. A missing key fails the plan.
  *
  * @example
- * new secrets.TotpKeyInfo(stack, 'ann-mfa', { name: 'ann' });
+ * const info = new secrets.TotpKeyInfo(stack, 'ann-mfa', { name: 'ann' });
+ * // info.issuer, info.digits, … are read at plan time and can feed other constructs.
  */
 export class TotpKeyInfo extends DataSource {
-  private readonly props: TotpKeyInfoProps;
-
   constructor(scope: Construct, id: string, props: TotpKeyInfoProps) {
-    super(scope, id, 'secrets.TotpKeyInfo', 'secrets', props.provider, props);
-    this.props = props;
-    checkMount(this, props.mount ?? 'totp');
-    check(typeof props.name === 'string' && /^[^/]+$/.test(props.name), this, 'name', `"${props.name}" must be a non-empty name without "/"`);
+    super(scope, id, TOTP_KEY_INFO.kind, TOTP_KEY_INFO.api, props.provider, props);
   }
 
-  /** A reference to one output (`issuer`, `accountName`, `algorithm`, `digits`, `period`). */
-  public attribute(name: string): any {
-    return this._attrRef(name);
+  /** Issuer shown by authenticator apps. */
+  public get issuer(): string {
+    return this._attrString('issuer');
+  }
+
+  /** Account name shown by authenticator apps. */
+  public get accountName(): string {
+    return this._attrString('accountName');
+  }
+
+  /** Hash algorithm (`SHA1`, `SHA256` or `SHA512`). */
+  public get algorithm(): string {
+    return this._attrString('algorithm');
+  }
+
+  /** Digits of a code (6 or 8). */
+  public get digits(): number {
+    return this._attrNumber('digits');
+  }
+
+  /** Seconds a code is valid. */
+  public get period(): number {
+    return this._attrNumber('period');
   }
 
   /** @internal */
-  protected _renderSpec(): Record<string, any> {
-    return { mount: this.props.mount ?? 'totp', name: this.props.name };
+  protected _schema(): KindSchema {
+    return TOTP_KEY_INFO;
   }
 }

@@ -1,30 +1,21 @@
-import { Observed, ResourceHandler, Spec, Written } from '../../core/engine/handler';
-import { TotpClient } from './totp-client';
+import { HandlerContext, Observed, ResourceHandler, Spec, Written } from '../../core/engine/handler';
+import { fromWire, resourceMetadata, toWire } from '../../core/schema';
+import { TotpClient, TotpGenerateInput, TotpImportInput } from './totp-client';
 import { pathImportId, secretsClient, splitPathId } from '../engine-util';
+import { TOTP_KEY } from './totp-key.schema';
 
-const FIELDS = ['mount', 'name', 'generate', 'issuer', 'accountName', 'algorithm', 'digits', 'period', 'skew', 'keySize',
-  'exported', 'qrSize', 'key', 'url'];
-
-async function write(ctx: Parameters<ResourceHandler['create']>[0], spec: Spec): Promise<Written> {
+/** Writes the key (the engine replaces a key written again). A generated, exported key answers its URL and QR code. */
+async function write(ctx: HandlerContext, spec: Spec): Promise<Written> {
   const totp = new TotpClient(secretsClient(ctx), ctx.address);
   const mount = spec.mount as string;
   const name = spec.name as string;
-  const common = {
-    ...(spec.url === undefined ? {
-      issuer: spec.issuer as string, account_name: spec.accountName as string, algorithm: spec.algorithm as 'SHA1',
-      digits: spec.digits as number, period: spec.period as number,
-    } : {}),
-    skew: spec.skew as number,
-  };
+  const body = toWire(TOTP_KEY, TOTP_KEY.fields, spec);
   const id = `${mount}/keys/${name}`;
   if (!spec.generate) {
-    await totp.importKey(mount, name, { ...common, ...(spec.key !== undefined ? { key: String(spec.key) } : { url: String(spec.url) }) });
+    await totp.importKey(mount, name, body as unknown as TotpImportInput);
     return { id };
   }
-  const g = await totp.generateKey(mount, name, {
-    ...common, issuer: spec.issuer as string, account_name: spec.accountName as string,
-    key_size: spec.keySize as number, exported: spec.exported as boolean, qr_size: spec.qrSize as number,
-  });
+  const g = await totp.generateKey(mount, name, body as unknown as TotpGenerateInput);
   const sensitiveOutputs: Record<string, unknown> = {};
   if (g?.url) sensitiveOutputs.url = g.url;
   if (g?.barcode) sensitiveOutputs.barcode = g.barcode;
@@ -37,9 +28,7 @@ async function write(ctx: Parameters<ResourceHandler['create']>[0], spec: Spec):
  * the other fields (and an imported key or URL, write-only) are compared with the last apply.
  */
 export const totpKeyHandler: ResourceHandler = {
-  kind: 'secrets.TotpKey',
-  api: 'secrets',
-  replaceFields: FIELDS,
+  ...resourceMetadata(TOTP_KEY),
   destroyWarning: 'deletes the TOTP key: devices enrolled with it (authenticator apps) stop producing valid codes and need the new key',
 
   naturalId: (spec) => `${spec.mount}/keys/${spec.name}`,
@@ -49,12 +38,7 @@ export const totpKeyHandler: ResourceHandler = {
     const at = splitPathId(id, 'keys')!;
     const k = await new TotpClient(secretsClient(ctx), ctx.address).readKey(at.mount, at.name);
     if (!k) return undefined;
-    return {
-      fields: {
-        mount: at.mount, name: at.name, issuer: k.issuer, accountName: k.account_name, algorithm: k.algorithm,
-        digits: k.digits, period: k.period,
-      },
-    };
+    return { fields: { mount: at.mount, name: at.name, ...fromWire(TOTP_KEY, TOTP_KEY.fields, k as unknown as Record<string, unknown>) } };
   },
 
   create: (ctx, spec) => write(ctx, spec),

@@ -1,10 +1,10 @@
 import { Construct } from 'constructs';
 import { Resource, ResourceProps } from '../../core/constructs/resource';
 import { SecretValue } from '../../core/constructs/secret-value';
-import { check, checkInt } from '../../core/constructs/validation';
-import { checkMount } from '../kv/kv-validation';
-import { checkOptSecretValue, checkOptString } from '../prop-checks';
+import { check } from '../../core/constructs/validation';
+import { KindSchema } from '../../core/schema';
 import { SecretsProvider } from '../provider';
+import { TOTP_KEY } from './totp-key.schema';
 
 /** Hash algorithm of TOTP codes. */
 export enum TotpAlgorithm {
@@ -19,11 +19,11 @@ export enum TotpAlgorithm {
 /** Props of a TOTP key. */
 export interface TotpKeyProps extends ResourceProps {
   /**
-   * Mount path of the TOTP engine.
+   * Mount path of the TOTP engine. A change replaces the key.
    * @default 'totp'
    */
   readonly mount?: string;
-  /** Name of the key. */
+  /** Name of the key (one path segment). A change replaces the key. */
   readonly name: string;
   /**
    * Whether the service generates the key (else it is imported from `key` or `url`).
@@ -106,23 +106,14 @@ export class TotpKey extends Resource {
   public readonly mount: string;
   /** Name of the key. */
   public readonly name: string;
-  private readonly props: TotpKeyProps;
-  private readonly generate: boolean;
 
   constructor(scope: Construct, id: string, props: TotpKeyProps) {
-    super(scope, id, 'secrets.TotpKey', 'secrets', props, props.provider);
-    this.props = props;
+    super(scope, id, TOTP_KEY.kind, TOTP_KEY.api, props, props.provider);
     this.mount = props.mount ?? 'totp';
     this.name = props.name;
-    this.generate = props.generate ?? (props.key === undefined && props.url === undefined);
-    checkMount(this, this.mount);
-    check(typeof props.name === 'string' && /^[^/]+$/.test(props.name), this, 'name', `"${props.name}" must be a non-empty name without "/"`);
-    checkOptSecretValue(this, 'key', props.key);
-    checkOptSecretValue(this, 'url', props.url);
-    checkOptString(this, 'issuer', props.issuer);
-    checkOptString(this, 'accountName', props.accountName);
+    const generate = props.generate ?? (props.key === undefined && props.url === undefined);
     check(!(props.key && props.url), this, 'key', 'and url are mutually exclusive');
-    if (this.generate) {
+    if (generate) {
       check(!props.key && !props.url, this, 'generate', 'is true: key and url cannot be given (they import a key)');
       check(!!props.issuer, this, 'issuer', 'is required when the key is generated');
       check(!!props.accountName, this, 'accountName', 'is required when the key is generated');
@@ -138,37 +129,23 @@ export class TotpKey extends Resource {
       }
     }
     check(props.digits === undefined || props.digits === 6 || props.digits === 8, this, 'digits', `must be 6 or 8 (got ${props.digits})`);
-    check(props.algorithm === undefined || Object.values(TotpAlgorithm).includes(props.algorithm), this, 'algorithm', `"${props.algorithm}" must be SHA1, SHA256 or SHA512`);
-    checkInt(this, 'period', props.period, 1);
-    checkInt(this, 'skew', props.skew, 0, 1);
-    checkInt(this, 'keySize', props.keySize, 1);
-    checkInt(this, 'qrSize', props.qrSize, 0);
   }
 
-  /** The otpauth URL of a generated, exported key (a sensitive output). */
-  public get url(): any {
-    return this._attrRef('url');
+  /**
+   * The otpauth URL of a generated, exported key: a sensitive output (kept encrypted in state, never
+   * shown). Pass it where a secret is expected with `SecretValue.resourceAttribute(key.url)`.
+   */
+  public get url(): string {
+    return this._attrString('url');
   }
 
-  /** The QR code of a generated, exported key, base64 PNG (a sensitive output). */
-  public get barcode(): any {
-    return this._attrRef('barcode');
+  /** The QR code of a generated, exported key, base64 PNG: a sensitive output, as `url`. */
+  public get barcode(): string {
+    return this._attrString('barcode');
   }
 
   /** @internal */
-  protected _renderSpec(): Record<string, any> {
-    const p = this.props;
-    return {
-      mount: this.mount,
-      name: this.name,
-      generate: this.generate,
-      ...(p.url ? { url: p.url } : {
-        issuer: p.issuer ?? '', accountName: p.accountName ?? '', algorithm: p.algorithm ?? TotpAlgorithm.SHA1,
-        digits: p.digits ?? 6, period: p.period ?? 30,
-      }),
-      ...(p.key ? { key: p.key } : {}),
-      skew: p.skew ?? 1,
-      ...(this.generate ? { keySize: p.keySize ?? 20, exported: p.exported ?? true, qrSize: p.qrSize ?? 200 } : {}),
-    };
+  protected _schema(): KindSchema {
+    return TOTP_KEY;
   }
 }
