@@ -50,6 +50,12 @@ export interface StackPlan {
   readonly notes: string[];
   /** The desired state planned for (kept in a saved plan so that apply does exactly this). */
   readonly desired: DesiredStack;
+  /**
+   * The states of other stacks the plan read values from (cross-stack references): lineage and serial,
+   * null for a stack without state. A saved plan is refused when one of them moved since, unless the
+   * same run applied that stack just before.
+   */
+  readonly otherStacks?: Record<string, { lineage: string; serial: number } | null>;
 }
 
 /** Format of `converge plan --json` and of saved plan files. */

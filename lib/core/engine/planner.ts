@@ -12,6 +12,7 @@ import { prefetch, prefetchKey, withPrefetched } from './prefetch';
 import { PlanItem, StackPlan } from './plan-model';
 import { dataSourceHandler, PlanHookItem, registeredPlanHooks, resourceHandler } from './registry';
 import { isUnknown, resolveSpec, ResolvedSpec, SensitiveValue, UNKNOWN } from './resolve-spec';
+import { crossStackRefs, otherStack, OtherStacks, stacksReadBy } from './other-stacks';
 
 export interface PlanOptions {
   /** Objects read at once, per API. @default 10 */
@@ -20,6 +21,8 @@ export interface PlanOptions {
   readonly refresh?: boolean;
   /** Plan the removal of everything in state. */
   readonly destroy?: boolean;
+  /** The states of the other stacks this one reads values from, read beforehand (cross-stack references). */
+  readonly otherStacks?: OtherStacks;
 }
 
 /** Masks secrets for plan hooks: they see shapes and plain values, never a secret. */
@@ -74,7 +77,8 @@ export async function planStack(desired: DesiredStack, state: StateStore, client
   }
 
   /** References as the plan sees them: what it read from the API, unknown where the apply changes it. */
-  const lookup = (planned: Map<string, Planned>) => (address: string, attr: string): unknown => {
+  const lookup = (planned: Map<string, Planned>) => (address: string, attr: string, stack?: string): unknown => {
+    if (stack !== undefined) return otherStack(opts.otherStacks, stack, address, attr);
     const p = planned.get(address);
     if (!p) return UNKNOWN;
     if (p.item.dataSource) {
@@ -145,7 +149,9 @@ export async function planStack(desired: DesiredStack, state: StateStore, client
     }
   }
   items.sort((a, b) => a.address.localeCompare(b.address, undefined, { numeric: true }));
-  return { stack: desired.stack, lineage: state.lineage, serial: state.serial, items, notes, desired };
+  const read = opts.otherStacks && !opts.destroy ? stacksReadBy(desired) : [];
+  return { stack: desired.stack, lineage: state.lineage, serial: state.serial, items, notes, desired,
+    ...(read.length ? { otherStacks: opts.otherStacks!.snapshots(read) } : {}) };
 }
 
 /** What a plan hook sees of an item; a kind change is the old kind's delete and the new kind's create. */
@@ -168,6 +174,7 @@ function withStateChanges(item: PlanItem, r: DesiredResource, rec: StateRecord |
   const changes: string[] = [];
   if (rec.removalPolicy !== r.removalPolicy) changes.push(`removal policy ${rec.removalPolicy} -> ${r.removalPolicy}`);
   if (JSON.stringify([...rec.dependsOn].sort()) !== JSON.stringify([...r.dependsOn].sort())) changes.push('dependencies');
+  if (JSON.stringify(rec.stackRefs ?? []) !== JSON.stringify(crossStackRefs(r.spec))) changes.push('references to other stacks');
   // Compared field by field: a JSON store (PostgreSQL jsonb) does not keep key order.
   const provider = (p: DesiredResource['provider']) => [p.api, p.address ?? '', p.addressEnv, p.tokenEnv].join('|');
   if (provider(rec.provider) !== provider(r.provider)) changes.push('provider');

@@ -17,8 +17,14 @@ export class SensitiveValue {
   constructor(public readonly value: unknown, public readonly source: string) {}
 }
 
-/** Looks up `attr` of the object at `address`; UNKNOWN when not yet known, a SensitiveValue for a secret. */
-export type RefLookup = (address: string, attr: string) => unknown;
+/**
+ * Looks up `attr` of the object at `address` (of `stack`, for a cross-stack reference; else this
+ * stack's); UNKNOWN when not yet known, a SensitiveValue for a secret.
+ */
+export type RefLookup = (address: string, attr: string, stack?: string) => unknown;
+
+/** A reference that cannot be resolved; resolveSpec names the construct that holds it. */
+export class RefError extends Error {}
 
 /** A spec with secrets and references resolved. */
 export interface ResolvedSpec {
@@ -50,7 +56,13 @@ export function resolveSpec(raw: Record<string, unknown>, where: string, lookup:
   const walk = (v: unknown, p: string): [unknown, unknown] => {
     if (isSecretRef(v)) return secret(resolveSecret(v, `${where}: ${p}`), v, p);
     if (isAttrRef(v)) {
-      const value = lookup(v.$ref, v.attr);
+      let value: unknown;
+      try {
+        value = lookup(v.$ref, v.attr, v.stack);
+      } catch (e) {
+        if (e instanceof RefError) throw new Error(`${where}: ${e.message}`);
+        throw e;
+      }
       if (value instanceof SensitiveValue) return secret(value.value, { $secret: { ref: value.source } }, p);
       if (isUnknown(value)) hasUnknown = true;
       return [value, value];
