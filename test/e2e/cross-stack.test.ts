@@ -2,11 +2,14 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { App, TerraformStack } from 'cdktf';
 import { RemovalPolicy } from '../../lib/core/constructs/removal-policy';
+import { LocalBackend } from '../../lib/core/state/local-backend';
+import { PostgresBackend } from '../../lib/core/state/postgres-backend';
 import { PlatformState } from '../../lib/platform/emulator/state';
 import { Organization } from '../../lib/platform/organization/organization';
 import { KvSecret } from '../../lib/secrets/kv/kv-secret';
 import { TotpKey } from '../../lib/secrets/totp/totp-key';
 import { allFiles, cliAsync, startWorld, tempDir, TestWorld } from '../support/harness';
+import { startPostgres, TestPostgres } from '../support/postgres';
 
 /** Synthesizes an app of two stacks, `producer` and `consumer` (in this order of names, the consumer sorts first). */
 function twoStacks(build: (producer: TerraformStack, consumer: TerraformStack) => void): string {
@@ -105,6 +108,17 @@ describe('cross-stack references through the CLI', () => {
     r = await cliAsync(['plan', '--synth-dir', app('1'), '--stack', 'consumer', '--detailed-exitcode'], world.env);
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
+    // Without the producer's lock: it reads a snapshot while another run holds the producer.
+    const lock = await new LocalBackend(path.join(world.dir, '.converge')).lock('producer', 'apply');
+    try {
+      r = await cliAsync(['plan', '--synth-dir', app('1'), '--stack', 'consumer', '--detailed-exitcode'], world.env);
+      expect(r.stderr).toBe('');
+      expect(r.status).toBe(0);
+      r = await cliAsync(['plan', '--synth-dir', app('1'), '--stack', 'producer'], world.env);
+      expect(r.stderr).toMatch(/state of stack "producer" is locked/);
+    } finally {
+      await lock.release();
+    }
 
     // The producer's update changes the version the consumer reads: known after apply, then applied.
     r = await cliAsync(['plan', '--synth-dir', app('2'), '--stack', 'producer', '--stack', 'consumer', '--detailed-exitcode'], world.env);
@@ -192,6 +206,51 @@ describe('cross-stack references through the CLI', () => {
       expect(text).not.toContain(encodeURIComponent(secretPart));
     }
     r = await cliAsync(['destroy', '--synth-dir', dir, '--stack', '*', '--auto-approve'], world.env);
+    expect(r.status).toBe(0);
+  });
+});
+
+describe('cross-stack references with the state in PostgreSQL', () => {
+  let pg: TestPostgres;
+  let world: TestWorld;
+  beforeAll(async () => {
+    pg = await startPostgres();
+    world = await startWorld({}, { CONVERGE_STATE: pg.url });
+  });
+  afterAll(async () => {
+    await world?.stop();
+    await pg?.stop();
+  });
+
+  const app = (x: string) => twoStacks((p, c) => {
+    const src = new KvSecret(p, 'src', { path: 'pgx/src', data: { x } });
+    new KvSecret(c, 'dst', { path: 'pgx/dst', data: { v: src.version } });
+  });
+  const kv = async (p: string) => {
+    const r = await fetch(`${world.env.SECRETS_ADDR}/v1/secret/data/${p}`, { headers: { 'x-secrets-token': world.env.SECRETS_TOKEN! } });
+    return ((await r.json()) as { data: { data: Record<string, unknown> } }).data.data;
+  };
+
+  test('the consumer reads the producer\'s row, without its lock, and sees what the producer\'s apply changed', async () => {
+    let r = await cliAsync(['apply', '--synth-dir', app('1'), '--stack', '*', '--auto-approve'], world.env);
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    expect(await kv('pgx/dst')).toEqual({ v: 1 });
+    const backend = new PostgresBackend(pg.url);
+    const lock = await backend.lock('producer', 'apply');
+    try {
+      r = await cliAsync(['plan', '--synth-dir', app('1'), '--stack', 'consumer', '--detailed-exitcode'], world.env);
+      expect(r.stderr).toBe('');
+      expect(r.status).toBe(0);
+    } finally {
+      await lock.release();
+      await backend.close();
+    }
+    r = await cliAsync(['apply', '--synth-dir', app('2'), '--stack', '*', '--auto-approve'], world.env);
+    expect(r.status).toBe(0);
+    expect(await kv('pgx/dst')).toEqual({ v: 2 });
+    r = await cliAsync(['destroy', '--synth-dir', app('2'), '--stack', '*', '--auto-approve'], world.env);
+    expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
   });
 });
