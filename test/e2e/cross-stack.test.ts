@@ -42,6 +42,16 @@ describe('cross-stack references: synth', () => {
     expect(converge(out, 'producer').dependsOnStacks).toBeUndefined();
   });
 
+  test('an explicit dependency on a construct of another stack is a stack dependency, not an address of this stack', () => {
+    const out = twoStacks((p, c) => {
+      const src = new KvSecret(p, 'src', { path: 'xs/src', data: { x: '1' } });
+      new KvSecret(c, 'after', { path: 'xs/after', data: { x: '1' } }).node.addDependency(src);
+    });
+    const consumer = converge(out, 'consumer');
+    expect(consumer.resources.after.dependsOn).toEqual([]);
+    expect(consumer.dependsOnStacks).toEqual({ producer: ['after'] });
+  });
+
   test('stacks that read from each other are refused at synth, naming the references', () => {
     const app = new App({ outdir: tempDir('converge-synth-') });
     const a = new TerraformStack(app, 'a');
@@ -72,6 +82,17 @@ describe('cross-stack references through the CLI', () => {
     new Organization(c, 'mirror', { name: 'xs-mirror', email: 'a@b.io', ownersTeamSamlRoleId: org.externalId, removalPolicy: RemovalPolicy.DESTROY });
   });
   const org = (name: string) => Object.values((world.emulator.apis.platform.snapshot() as PlatformState).organizations).find((o) => o.name === name);
+
+  test('a synthesized app whose stacks read from each other (written by hand) is refused before anything is read', async () => {
+    const dir = app('1');
+    const file = path.join(dir, 'stacks', 'producer', 'cdk.tf.json');
+    const doc = JSON.parse(fs.readFileSync(file, 'utf8'));
+    doc['//'].metadata.converge.dependsOnStacks = { consumer: ['src'] };
+    fs.writeFileSync(file, JSON.stringify(doc));
+    const r = await cliAsync(['plan', '--synth-dir', dir, '--stack', '*'], world.env);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/references between stacks form a cycle \((consumer -> producer -> consumer|producer -> consumer -> producer)\)/);
+  });
 
   test('the consumer alone before the producer is applied fails clearly and writes nothing', async () => {
     const dir = app('1');
