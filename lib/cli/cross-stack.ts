@@ -1,4 +1,4 @@
-import { OtherStacks, stacksReadBy } from '../core/engine/other-stacks';
+import { crossStackRefs, OtherStacks, stacksReadBy } from '../core/engine/other-stacks';
 import { DesiredStack } from '../core/model';
 import { StateBackend } from '../core/state/state-model';
 import { Output } from './output';
@@ -34,6 +34,18 @@ async function readersOf(backend: StateBackend, stack: string, except: ReadonlyS
       for (const ref of rec.stackRefs ?? []) if (ref.startsWith(`${stack}/`)) refs.add(`${address} reads ${ref}`);
     }
     if (refs.size) out.push({ stack: s, refs: [...refs].sort() });
+  }
+  return out;
+}
+
+/** The addresses of `stack` that the other stacks of the app read values from. */
+export function readByOtherStacks(all: readonly DesiredStack[], stack: string): Set<string> {
+  const out = new Set<string>();
+  for (const s of all) {
+    if (s.stack === stack) continue;
+    for (const r of Object.values(s.resources)) {
+      for (const ref of crossStackRefs(r.spec)) if (ref.startsWith(`${stack}/`)) out.add(ref.slice(stack.length + 1, ref.lastIndexOf('.')));
+    }
   }
   return out;
 }

@@ -182,6 +182,30 @@ describe('cross-stack references through the CLI', () => {
     expect((await kv('xs/src')).status).toBe(404);
   });
 
+  test('a lookup of the producer read across stacks: known, and no change once applied, when every stack is planned', async () => {
+    const seed = twoStacks((p) => { new Organization(p, 'seed', { name: 'xs-seed', email: 'a@b.io', removalPolicy: RemovalPolicy.DESTROY }); });
+    expect((await cliAsync(['apply', '--synth-dir', seed, '--stack', 'producer', '--auto-approve'], { ...world.env, CONVERGE_DIR: path.join(world.dir, 'seed') })).status).toBe(0);
+    const dir = twoStacks((p, c) => {
+      const found = Organization.fromName(p, 'found', 'xs-seed');
+      new KvSecret(c, 'ext', { path: 'xs/ext', data: { ext: found.organizationExternalId } });
+    });
+    // A stack with nothing but a lookup still records it, since another stack reads it from state.
+    let r = await cliAsync(['plan', '--synth-dir', dir, '--stack', 'producer', '--detailed-exitcode'], world.env);
+    expect(r.stdout).toMatch(/found \(lookup:platform\.Organization\) will be read \(other stacks read it: what it read is recorded in state\)/);
+    expect(r.status).toBe(2);
+    r = await cliAsync(['apply', '--synth-dir', dir, '--stack', '*', '--auto-approve'], world.env);
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    expect((await kv('xs/ext')).data).toEqual({ ext: org('xs-seed')!.externalId });
+    r = await cliAsync(['plan', '--synth-dir', dir, '--stack', '*', '--detailed-exitcode'], world.env);
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    r = await cliAsync(['destroy', '--synth-dir', dir, '--stack', '*', '--auto-approve'], world.env);
+    expect(r.status).toBe(0);
+    r = await cliAsync(['destroy', '--synth-dir', seed, '--stack', 'producer', '--auto-approve'], { ...world.env, CONVERGE_DIR: path.join(world.dir, 'seed') });
+    expect(r.status).toBe(0);
+  });
+
   test('destroying a producer that a consumer still reads: a warning naming the consumer; the consumer\'s next plan fails clearly', async () => {
     const dir = app('1');
     let r = await cliAsync(['apply', '--synth-dir', dir, '--stack', '*', '--auto-approve'], world.env);

@@ -13,7 +13,7 @@ import { renderPlan } from '../render-plan';
 import { RunTuning, tuning, withLockedState } from '../session';
 import { inDependencyOrder, loadStacks, selectStacks } from '../workspace';
 import { OtherStacks, stacksReadBy } from '../../core/engine/other-stacks';
-import { prepareOtherStacks } from '../cross-stack';
+import { prepareOtherStacks, readByOtherStacks } from '../cross-stack';
 import { PlanCommandOptions } from './plan';
 
 export interface ApplyCommandOptions extends PlanCommandOptions {
@@ -39,7 +39,8 @@ export async function applyCommand(planFile: string | undefined, opts: ApplyComm
   const t = tuning(opts);
   const saved = planFile ? readSavedPlan(planFile).plans : undefined;
   // A saved plan keeps the order it was made in (a stack after the stacks it reads from).
-  const stacks = saved ? saved.map((p) => p.desired) : inDependencyOrder(selectStacks(loadStacks(opts), opts.stack, true), opts.destroy);
+  const all = saved ? saved.map((p) => p.desired) : loadStacks(opts);
+  const stacks = saved ? all : inDependencyOrder(selectStacks(all, opts.stack, true), opts.destroy);
   const other = new OtherStacks();
   /** Stacks this run applied (their state moved on purpose), and those whose apply failed. */
   const applied = new Set<string>();
@@ -59,7 +60,8 @@ export async function applyCommand(planFile: string | undefined, opts: ApplyComm
     let interruptedWith: number | undefined;
     const code = await withLockedState(desired.stack, operation, t, out, async (state, clients, backend, interrupts) => {
       await prepareOtherStacks(other, backend, desired, opts.destroy, out);
-      return applyStack({ desired, saved: savedPlan, opts, t, out, state, clients, interrupts, other, applied })
+      const readByOthers = readByOtherStacks(all, desired.stack);
+      return applyStack({ desired, saved: savedPlan, opts, t, out, state, clients, interrupts, other, applied, readByOthers })
         .finally(() => { interruptedWith = interrupts.exitCode; });
     }, { graceful: true });
     // Stacks after an interrupted one are not started.
@@ -86,10 +88,12 @@ interface StackRun {
   readonly other: OtherStacks;
   /** Stacks applied earlier in this run. */
   readonly applied: ReadonlySet<string>;
+  /** Its addresses that other stacks of the app read values from. */
+  readonly readByOthers: ReadonlySet<string>;
 }
 
 /** Plans (or checks the saved plan), confirms and applies one stack; its exit status. */
-async function applyStack({ desired, saved, opts, t, out, state, clients, interrupts, other, applied }: StackRun): Promise<number> {
+async function applyStack({ desired, saved, opts, t, out, state, clients, interrupts, other, applied, readByOthers }: StackRun): Promise<number> {
   let plan: StackPlan;
   if (saved) {
     plan = saved;
@@ -102,7 +106,8 @@ async function applyStack({ desired, saved, opts, t, out, state, clients, interr
     }
     assertProducersUnchanged(plan, other, applied);
   } else {
-    plan = await planStack(desired, state, clients, { parallelism: t.parallelism, refresh: opts.refresh !== false, destroy: opts.destroy, otherStacks: other });
+    plan = await planStack(desired, state, clients, { parallelism: t.parallelism, refresh: opts.refresh !== false, destroy: opts.destroy,
+      otherStacks: other, readByOtherStacks: readByOthers });
   }
   renderPlan(plan, out, { compact: opts.compact });
   const conflicts = conflictsOf(plan);

@@ -8,7 +8,7 @@ import { renderSummary } from '../render-summary';
 import { tuning, withLockedState } from '../session';
 import { AppOptions, inDependencyOrder, loadStacks, selectStacks } from '../workspace';
 import { OtherStacks } from '../../core/engine/other-stacks';
-import { prepareOtherStacks } from '../cross-stack';
+import { prepareOtherStacks, readByOtherStacks } from '../cross-stack';
 
 export interface PlanCommandOptions extends Omit<AppOptions, 'stack'> {
   /** One stack, or several (each a name or a pattern with `*`). */
@@ -28,7 +28,8 @@ export interface PlanCommandOptions extends Omit<AppOptions, 'stack'> {
  * what a producer's plan changes is "known after apply" in its consumers' plans.
  */
 export async function makePlans(opts: PlanCommandOptions, out: Output, operation = 'plan'): Promise<StackPlan[]> {
-  const stacks = inDependencyOrder(selectStacks(loadStacks(opts), opts.stack, true), opts.destroy);
+  const all = loadStacks(opts);
+  const stacks = inDependencyOrder(selectStacks(all, opts.stack, true), opts.destroy);
   const t = tuning(opts);
   const other = new OtherStacks();
   const destroyed = new Set<string>();
@@ -36,7 +37,9 @@ export async function makePlans(opts: PlanCommandOptions, out: Output, operation
   for (const desired of stacks) {
     const plan = await withLockedState(desired.stack, operation, t, out, async (state, clients, backend) => {
       await prepareOtherStacks(other, backend, desired, opts.destroy, out, destroyed);
-      return planStack(desired, state, clients, { parallelism: t.parallelism, refresh: opts.refresh !== false, destroy: opts.destroy, otherStacks: other });
+      return planStack(desired, state, clients, {
+        parallelism: t.parallelism, refresh: opts.refresh !== false, destroy: opts.destroy, otherStacks: other, readByOtherStacks: readByOtherStacks(all, desired.stack),
+      });
     });
     other.planned(plan);
     destroyed.add(desired.stack);

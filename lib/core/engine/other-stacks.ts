@@ -2,7 +2,7 @@ import { decrypt, verifyKeyCheck } from '../crypto/state-key';
 import { DesiredStack, isAttrRef, isSecretRef } from '../model';
 import { StateBackend, StateDocument } from '../state/state-model';
 import { topKey } from './diff';
-import { PlanItem, StackPlan } from './plan-model';
+import { PlanItem, READ_DURING_APPLY, StackPlan } from './plan-model';
 import { resourceHandler } from './registry';
 import { RefError, SensitiveValue, UNKNOWN } from './resolve-spec';
 
@@ -117,7 +117,9 @@ export class OtherStacks {
 
 /** A value as a producer's plan of this run leaves it: UNKNOWN where its apply changes it, undefined where state tells. */
 function pendingValue(item: PlanItem, attr: string): unknown {
-  if (item.dataSource) return item.action === 'read' ? UNKNOWN : undefined;
+  // A data source read at plan time gives what state holds once applied (a lookup reads the same object);
+  // one read during the apply, or never read yet (no state: see lookup), is known after apply.
+  if (item.dataSource) return item.reason === READ_DURING_APPLY ? UNKNOWN : undefined;
   if (item.action === 'create' || item.action === 'replace') return UNKNOWN;
   if (item.action === 'update' || item.action === 'adopt') {
     if (resourceHandler(item.kind).outputsChangedByUpdate?.includes(attr)) return UNKNOWN;

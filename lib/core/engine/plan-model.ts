@@ -58,6 +58,9 @@ export interface StackPlan {
   readonly otherStacks?: Record<string, { lineage: string; serial: number } | null>;
 }
 
+/** The reason of a data source that the plan could not read: it is read during the apply. */
+export const READ_DURING_APPLY = 'read during apply: it depends on objects this apply creates or changes';
+
 /** Format of `converge plan --json` and of saved plan files. */
 export const PLAN_FORMAT_VERSION = 1;
 

@@ -9,7 +9,7 @@ import { HandlerContext, Spec } from './handler';
 import { intentCandidates } from './ownership';
 import { MoveSource, planObject, Planned } from './plan-object';
 import { prefetch, prefetchKey, withPrefetched } from './prefetch';
-import { PlanItem, StackPlan } from './plan-model';
+import { PlanItem, READ_DURING_APPLY, StackPlan } from './plan-model';
 import { dataSourceHandler, PlanHookItem, registeredPlanHooks, resourceHandler } from './registry';
 import { isUnknown, resolveSpec, ResolvedSpec, SensitiveValue, UNKNOWN } from './resolve-spec';
 import { crossStackRefs, otherStack, OtherStacks, stacksReadBy } from './other-stacks';
@@ -23,6 +23,11 @@ export interface PlanOptions {
   readonly destroy?: boolean;
   /** The states of the other stacks this one reads values from, read beforehand (cross-stack references). */
   readonly otherStacks?: OtherStacks;
+  /**
+   * Addresses of this stack that other stacks read values from: a data source among them whose read
+   * differs from state (or has none) is recorded by the apply, so that they read what it read.
+   */
+  readonly readByOtherStacks?: ReadonlySet<string>;
 }
 
 /** Masks secrets for plan hooks: they see shapes and plain values, never a secret. */
@@ -114,7 +119,8 @@ export async function planStack(desired: DesiredStack, state: StateStore, client
         if (r.dataSource) {
           // A data source that depends on an object this apply creates or changes is read during the apply.
           const deferred = [...done.values()].some((d) => CHANGING.has(d.item.action) || (d.item.dataSource && !d.outputs));
-          return sems.for(r.provider.api).run(() => planDataSource(address, r, deferred ? { ...resolved, hasUnknown: true } : resolved, ctx, rec));
+          return sems.for(r.provider.api).run(() => planDataSource(address, r, deferred ? { ...resolved, hasUnknown: true } : resolved, ctx, rec,
+            opts.readByOtherStacks?.has(address) ?? false));
         }
         return sems.for(r.provider.api).run(() => planObject({
           address, r, resolved, rec: rec?.dataSource ? undefined : rec, handler: withPrefetched(resourceHandler(r.kind), cache.get(prefetchKey(r))), ctx, refresh,
@@ -182,10 +188,11 @@ function withStateChanges(item: PlanItem, r: DesiredResource, rec: StateRecord |
   return changes.length || deposed.deposed ? { ...item, ...deposed, stateChanges: changes } : item;
 }
 
-async function planDataSource(address: string, r: DesiredResource, resolved: ResolvedSpec, ctx: HandlerContext, rec?: StateRecord): Promise<Planned> {
+async function planDataSource(address: string, r: DesiredResource, resolved: ResolvedSpec, ctx: HandlerContext, rec: StateRecord | undefined,
+  readByOthers: boolean): Promise<Planned> {
   const handler = dataSourceHandler(r.kind);
   const item: PlanItem = { address, kind: r.kind, action: 'read', changes: [], drift: [], warnings: [], dataSource: true };
-  if (resolved.hasUnknown) return { item: { ...item, reason: 'read during apply: it depends on objects this apply creates or changes' }, resolved };
+  if (resolved.hasUnknown) return { item: { ...item, reason: READ_DURING_APPLY }, resolved };
   const kept = handler.leaseOf && rec?.dataSource && rec.kind === r.kind && rec.status === 'created' &&
     sameJson(rec.spec, resolved.stored) ? { ...rec.outputs, ...sensitiveOutputsOf(rec) } : undefined;
   const lease = kept && handler.leaseOf!(kept);
@@ -194,7 +201,10 @@ async function planDataSource(address: string, r: DesiredResource, resolved: Res
       sensitiveOutputs: handler.sensitiveOutputs ?? [] };
   }
   const outputs = await handler.read(ctx, resolved.value);
-  return { item, resolved, outputs, sensitiveOutputs: handler.sensitiveOutputs ?? [] };
+  // Other stacks read it from state: a read that state does not hold yet is a change to record.
+  const recorded = rec?.dataSource && rec.kind === r.kind && rec.status === 'created' && sameJson({ ...rec.outputs, ...sensitiveOutputsOf(rec) }, outputs);
+  const record = readByOthers && !recorded ? { reason: 'other stacks read it: what it read is recorded in state', stateChanges: ['outputs read by other stacks'] } : {};
+  return { item: { ...item, ...record }, resolved, outputs, sensitiveOutputs: handler.sensitiveOutputs ?? [] };
 }
 
 /**
