@@ -45,14 +45,16 @@ async function run(program: Command, cmd: Command, body: Handler): Promise<void>
   }
 }
 
-function appOptions(cmd: Command): Command {
-  return cmd
-    .option('--stack <name>', 'stack to work on (needed when the app has several)')
+function appOptions(cmd: Command, several = false): Command {
+  return (several
+    ? cmd.option('--stack <name>', "stack to work on, after the stacks it reads from (needed when the app has several; repeat for several; '*' matches any characters)",
+      (v: string, acc: string[] = []) => [...acc, v])
+    : cmd.option('--stack <name>', 'stack to work on (needed when the app has several)'))
     .option('--synth-dir <dir>', 'read an already synthesized app instead of running the one in cdktf.json');
 }
 
 function runOptions(cmd: Command): Command {
-  return appOptions(cmd)
+  return appOptions(cmd, true)
     .option('--parallelism <n>', 'operations at once against each API (default 10; CONVERGE_PARALLELISM)')
     .option('--compact', 'list one line per object and a summary per kind (for large plans)')
     .addOption(new Option('--refresh <bool>', 'read every object (false: compare with state only)').default('true'));

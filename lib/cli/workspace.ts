@@ -14,7 +14,7 @@ export interface AppOptions {
 }
 
 /** Synthesizes the app (or reads `--synth-dir`) and returns every stack's desired state. */
-export function loadStacks(opts: AppOptions): DesiredStack[] {
+export function loadStacks(opts: Pick<AppOptions, 'synthDir'>): DesiredStack[] {
   if (opts.synthDir) return readSynthDir(path.resolve(opts.synthDir));
   const cfg = findAppConfig(process.cwd());
   if (!cfg) throw new Error('no cdktf.json here or above: run converge in a cdktf app, or pass --synth-dir');
@@ -22,15 +22,58 @@ export function loadStacks(opts: AppOptions): DesiredStack[] {
   return readSynthDir(runApp(cfg, cfg.output, sealKey), sealKey);
 }
 
-/** The stacks a command works on: `--stack`, or the only one. */
-export function selectStacks(stacks: DesiredStack[], wanted?: string): DesiredStack[] {
-  if (wanted) {
-    const s = stacks.find((x) => x.stack === wanted);
-    if (!s) throw new Error(`no stack "${wanted}" (stacks: ${stacks.map((x) => x.stack).join(', ') || 'none'})`);
-    return [s];
+/**
+ * The stacks a command works on: `--stack NAME` (one), the only stack, or for the commands that take
+ * several (`plan`, `apply`, `destroy`), each `--stack` given, where `*` matches any characters
+ * (`--stack '*'`: every stack, as `cdktf deploy '*'`).
+ */
+export function selectStacks(stacks: DesiredStack[], wanted?: string | readonly string[], several = false): DesiredStack[] {
+  const names = () => stacks.map((x) => x.stack).join(', ') || 'none';
+  // One name (the commands that work on one stack) is taken literally; a list may hold patterns.
+  const patterns = typeof wanted === 'string' ? [wanted] : wanted ?? [];
+  const matcher = (w: string) => (typeof wanted === 'string' ? (n: string) => n === w
+    : (n: string) => new RegExp(`^${w.split('*').map((x) => x.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`).test(n));
+  if (patterns.length) {
+    const chosen = new Set<string>();
+    for (const w of patterns) {
+      const found = stacks.filter((x) => matcher(w)(x.stack));
+      if (!found.length) throw new Error(`no stack "${w}" (stacks: ${names()})`);
+      found.forEach((x) => chosen.add(x.stack));
+    }
+    return stacks.filter((x) => chosen.has(x.stack));
   }
-  if (stacks.length > 1) throw new Error(`the app has several stacks (${stacks.map((x) => x.stack).join(', ')}): choose one with --stack`);
+  if (stacks.length > 1) {
+    throw new Error(`the app has several stacks (${names()}): choose one with --stack` +
+      (typeof wanted === 'string' || !several ? '' : ` (plan, apply and destroy take several: --stack a --stack b, or --stack '*' for all)`));
+  }
   return stacks;
+}
+
+/**
+ * Stacks in the order one run works on them: a stack after the stacks it reads values from
+ * (cross-stack references), so that it sees what their apply wrote; for a destroy, the reverse
+ * (consumers first). A cycle between stacks is refused.
+ */
+export function inDependencyOrder(stacks: DesiredStack[], destroy = false): DesiredStack[] {
+  const byName = new Map(stacks.map((s) => [s.stack, s]));
+  const out: DesiredStack[] = [];
+  const state = new Map<string, 'visiting' | 'done'>();
+  const visit = (s: DesiredStack, path: string[]): void => {
+    if (state.get(s.stack) === 'done') return;
+    if (state.get(s.stack) === 'visiting') {
+      const cycle = [...path.slice(path.indexOf(s.stack)), s.stack];
+      throw new Error(`references between stacks form a cycle (${cycle.join(' -> ')}): a stack is applied after the stacks it reads from`);
+    }
+    state.set(s.stack, 'visiting');
+    for (const d of Object.keys(s.dependsOnStacks ?? {}).sort()) {
+      const dep = byName.get(d);
+      if (dep) visit(dep, [...path, s.stack]);
+    }
+    state.set(s.stack, 'done');
+    out.push(s);
+  };
+  for (const s of stacks) visit(s, []);
+  return destroy ? out.reverse() : out;
 }
 
 /** The state backend chosen by `CONVERGE_STATE` (default: local files under `.converge/`). */

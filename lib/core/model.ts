@@ -22,12 +22,17 @@ export interface SecretRef {
   };
 }
 
-/** A reference to another construct's attribute, resolved at apply time. */
+/**
+ * A reference to another construct's attribute, resolved at apply time. With `stack`, the construct
+ * is in another converge stack of the app, and the value is read from that stack's state.
+ */
 export interface AttrRef {
   readonly $ref: string;
   readonly attr: string;
   /** Its value is a secret wherever it flows, whatever the attribute (`SecretValue.resourceAttribute`). */
   readonly secret?: boolean;
+  /** The other stack whose state holds the value (absent: this stack). */
+  readonly stack?: string;
 }
 
 /** How a construct reaches its API. */
@@ -76,6 +81,12 @@ export interface DesiredStack {
   readonly version: number;
   readonly stack: string;
   readonly resources: Record<string, DesiredResource>;
+  /**
+   * The other stacks this one reads values from (cross-stack references, or an explicit dependency on
+   * a construct of another stack): other stack -> addresses of this stack that refer to it. Applied
+   * after them when one run applies several stacks.
+   */
+  readonly dependsOnStacks?: Record<string, string[]>;
 }
 
 export function isSecretRef(v: unknown): v is SecretRef {

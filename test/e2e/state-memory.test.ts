@@ -47,14 +47,18 @@ describe('what state remembers', () => {
     expect(r.status).toBe(0);
   });
 
-  test('a reference to a construct of another stack is refused at synth', () => {
-    const app = new App({ outdir: tempDir('converge-synth-') });
+  test('a reference to a construct of another stack is a cross-stack reference, not one to this stack\'s construct of the same address', () => {
+    const outdir = tempDir('converge-synth-');
+    const app = new App({ outdir });
     const a = new TerraformStack(app, 'a');
     const b = new TerraformStack(app, 'b');
     const src = new KvSecret(a, 'src', { path: 'sm/src', data: { x: '1' } });
     new KvSecret(b, 'src', { path: 'sm/other', data: { x: '1' } });
     new KvSecret(b, 'dst', { path: 'sm/dst', data: { v: src.version } });
-    expect(() => app.synth()).toThrow(/b\/dst: refers to a\/src, a construct of another stack/);
+    app.synth();
+    const dst = JSON.parse(fs.readFileSync(path.join(outdir, 'stacks', 'b', 'cdk.tf.json'), 'utf8'))['//'].metadata.converge.resources.dst;
+    expect(dst.spec.data.v).toEqual({ $ref: 'src', attr: 'version', stack: 'a' });
+    expect(dst.dependsOn).toEqual([]);
   });
 
   test('a construct whose kind changes at the same address is a delete and a create', async () => {

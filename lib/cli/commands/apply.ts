@@ -11,7 +11,9 @@ import { readSavedPlan } from '../plan-file';
 import { Progress } from '../progress';
 import { renderPlan } from '../render-plan';
 import { RunTuning, tuning, withLockedState } from '../session';
-import { loadStacks, selectStacks } from '../workspace';
+import { inDependencyOrder, loadStacks, selectStacks } from '../workspace';
+import { OtherStacks, stacksReadBy } from '../../core/engine/other-stacks';
+import { prepareOtherStacks, readByOtherStacks } from '../cross-stack';
 import { PlanCommandOptions } from './plan';
 
 export interface ApplyCommandOptions extends PlanCommandOptions {
@@ -36,17 +38,38 @@ async function confirm(question: string): Promise<boolean> {
 export async function applyCommand(planFile: string | undefined, opts: ApplyCommandOptions, out: Output): Promise<number> {
   const t = tuning(opts);
   const saved = planFile ? readSavedPlan(planFile).plans : undefined;
-  const stacks = saved ? saved.map((p) => p.desired) : selectStacks(loadStacks(opts), opts.stack);
+  // A saved plan keeps the order it was made in (a stack after the stacks it reads from).
+  const all = saved ? saved.map((p) => p.desired) : loadStacks(opts);
+  const stacks = saved ? all : inDependencyOrder(selectStacks(all, opts.stack, true), opts.destroy);
+  const other = new OtherStacks();
+  /** Stacks this run applied (their state moved on purpose), and those whose apply failed. */
+  const applied = new Set<string>();
+  const broken = new Set<string>();
   let failed = 0;
   for (const desired of stacks) {
     const operation = opts.destroy ? 'destroy' : 'apply';
     const savedPlan = saved?.find((p) => p.stack === desired.stack);
+    const after = opts.destroy ? [] : stacksReadBy(desired).filter((s) => broken.has(s));
+    if (after.length) {
+      // Its references would resolve to what the failed stack left behind: not applied.
+      out.error(`stack ${desired.stack} was not applied: it reads values from stack ${after.join(', ')}, whose apply failed`);
+      broken.add(desired.stack);
+      failed++;
+      continue;
+    }
     let interruptedWith: number | undefined;
-    const code = await withLockedState(desired.stack, operation, t, out, (state, clients, _backend, interrupts) =>
-      applyStack({ desired, saved: savedPlan, opts, t, out, state, clients, interrupts })
-        .finally(() => { interruptedWith = interrupts.exitCode; }), { graceful: true });
+    const code = await withLockedState(desired.stack, operation, t, out, async (state, clients, backend, interrupts) => {
+      await prepareOtherStacks(other, backend, desired, opts.destroy, out);
+      const readByOthers = readByOtherStacks(all, desired.stack);
+      return applyStack({ desired, saved: savedPlan, opts, t, out, state, clients, interrupts, other, applied, readByOthers })
+        .finally(() => { interruptedWith = interrupts.exitCode; });
+    }, { graceful: true });
     // Stacks after an interrupted one are not started.
     if (interruptedWith !== undefined) return interruptedWith;
+    // Its consumers later in this run read its state again: they see what this apply wrote.
+    other.applied(desired.stack);
+    applied.add(desired.stack);
+    if (code) broken.add(desired.stack);
     failed += code;
   }
   return failed ? 1 : 0;
@@ -61,10 +84,16 @@ interface StackRun {
   readonly state: StateStore;
   readonly clients: ApiClients;
   readonly interrupts: Interrupts;
+  /** The states of the stacks it reads values from. */
+  readonly other: OtherStacks;
+  /** Stacks applied earlier in this run. */
+  readonly applied: ReadonlySet<string>;
+  /** Its addresses that other stacks of the app read values from. */
+  readonly readByOthers: ReadonlySet<string>;
 }
 
 /** Plans (or checks the saved plan), confirms and applies one stack; its exit status. */
-async function applyStack({ desired, saved, opts, t, out, state, clients, interrupts }: StackRun): Promise<number> {
+async function applyStack({ desired, saved, opts, t, out, state, clients, interrupts, other, applied, readByOthers }: StackRun): Promise<number> {
   let plan: StackPlan;
   if (saved) {
     plan = saved;
@@ -75,8 +104,10 @@ async function applyStack({ desired, saved, opts, t, out, state, clients, interr
       throw new Error(`the saved plan is stale: the state of stack ${plan.stack} has changed since the plan was made ` +
         `(serial ${plan.serial} -> ${state.serial}${plan.lineage !== state.lineage ? ', other lineage' : ''}); run converge plan again`);
     }
+    assertProducersUnchanged(plan, other, applied);
   } else {
-    plan = await planStack(desired, state, clients, { parallelism: t.parallelism, refresh: opts.refresh !== false, destroy: opts.destroy });
+    plan = await planStack(desired, state, clients, { parallelism: t.parallelism, refresh: opts.refresh !== false, destroy: opts.destroy,
+      otherStacks: other, readByOtherStacks: readByOthers });
   }
   renderPlan(plan, out, { compact: opts.compact });
   const conflicts = conflictsOf(plan);
@@ -93,12 +124,28 @@ async function applyStack({ desired, saved, opts, t, out, state, clients, interr
     return 1;
   }
   const progress = new Progress(out, plan.items.filter((i) => !['noop'].includes(i.action)).length);
-  const result = await applyPlan(plan, state, clients, { parallelism: t.parallelism, onEvent: (e) => progress.event(e), signal: interrupts.signal });
+  const result = await applyPlan(plan, state, clients, {
+    parallelism: t.parallelism, onEvent: (e) => progress.event(e), signal: interrupts.signal, otherStacks: other,
+  });
   progress.finish();
   const verb = opts.destroy ? 'Destroy' : 'Apply';
   if (interrupts.by) summariseInterrupted(result, out, verb, interrupts.by, plan.stack);
   else summarise(result, clients.stats, out, verb);
   return result.failed.length ? 1 : 0;
+}
+
+/**
+ * A saved plan read values of other stacks: it is stale when one of their states moved since, unless
+ * this run applied that stack just before (its consumers' plans showed what it changes as known after apply).
+ */
+function assertProducersUnchanged(plan: StackPlan, other: OtherStacks, applied: ReadonlySet<string>): void {
+  const read = Object.keys(plan.otherStacks ?? {}).filter((s) => !applied.has(s));
+  const now = other.snapshots(read);
+  for (const s of read) {
+    if (JSON.stringify(now[s]) !== JSON.stringify(plan.otherStacks![s])) {
+      throw new Error(`the saved plan is stale: stack ${plan.stack} reads values from stack ${s}, whose state has changed since the plan was made; run converge plan again`);
+    }
+  }
 }
 
 function summarise(r: ApplyResult, stats: { requests: number; retries: number }, out: Output, verb: string): void {

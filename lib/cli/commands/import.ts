@@ -4,6 +4,7 @@ import { sensitiveOutputsOf } from '../../core/engine/planner';
 import { resourceHandler } from '../../core/engine/registry';
 import { ResolvedSpec, resolveSpec, SensitiveValue, UNKNOWN } from '../../core/engine/resolve-spec';
 import { isSecretRef } from '../../core/model';
+import { OtherStacks, stacksReadBy } from '../../core/engine/other-stacks';
 import { fieldHmac, newSalt } from '../../core/crypto/field-hmac';
 import { Output } from '../output';
 import { tuning, withLockedState } from '../session';
@@ -17,11 +18,14 @@ export async function importCommand(address: string, id: string, opts: AppOption
   if (r.dataSource) throw new Error(`${address} is a data source: there is nothing to import`);
   const handler = resourceHandler(r.kind);
   const normalised = handler.importId ? handler.importId(id) : id;
-  return withLockedState(desired.stack, 'import', tuning({}), out, async (state, clients) => {
+  return withLockedState(desired.stack, 'import', tuning({}), out, async (state, clients, backend) => {
+    const other = new OtherStacks();
+    await other.load(backend, stacksReadBy(desired));
     const existing = state.record(address);
     if (existing?.status === 'created') throw new Error(`${address} is already managed (id ${existing.id}); use converge state rm first`);
     const salt = newSalt();
-    const resolved = resolveSpec(r.spec, r.path, (ref, attr) => {
+    const resolved = resolveSpec(r.spec, r.path, (ref, attr, stack) => {
+      if (stack !== undefined) return other.lookup(stack, ref, attr);
       const rec = state.record(ref);
       if (rec?.outputs[attr] !== undefined) return rec.outputs[attr];
       const secret = sensitiveOutputsOf(rec)[attr];

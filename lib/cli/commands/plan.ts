@@ -6,9 +6,13 @@ import { writeSavedPlan } from '../plan-file';
 import { planJson, renderPlan } from '../render-plan';
 import { renderSummary } from '../render-summary';
 import { tuning, withLockedState } from '../session';
-import { AppOptions, loadStacks, selectStacks } from '../workspace';
+import { AppOptions, inDependencyOrder, loadStacks, selectStacks } from '../workspace';
+import { OtherStacks } from '../../core/engine/other-stacks';
+import { prepareOtherStacks, readByOtherStacks } from '../cross-stack';
 
-export interface PlanCommandOptions extends AppOptions {
+export interface PlanCommandOptions extends Omit<AppOptions, 'stack'> {
+  /** One stack, or several (each a name or a pattern with `*`). */
+  readonly stack?: string | readonly string[];
   readonly parallelism?: string;
   readonly out?: string;
   readonly json?: boolean;
@@ -19,14 +23,27 @@ export interface PlanCommandOptions extends AppOptions {
   readonly compact?: boolean;
 }
 
-/** Plans every selected stack. */
+/**
+ * Plans every selected stack, a stack after the stacks it reads values from (for a destroy, before):
+ * what a producer's plan changes is "known after apply" in its consumers' plans.
+ */
 export async function makePlans(opts: PlanCommandOptions, out: Output, operation = 'plan'): Promise<StackPlan[]> {
-  const stacks = selectStacks(loadStacks(opts), opts.stack);
+  const all = loadStacks(opts);
+  const stacks = inDependencyOrder(selectStacks(all, opts.stack, true), opts.destroy);
   const t = tuning(opts);
+  const other = new OtherStacks();
+  const destroyed = new Set<string>();
   const plans: StackPlan[] = [];
   for (const desired of stacks) {
-    plans.push(await withLockedState(desired.stack, operation, t, out, (state, clients) =>
-      planStack(desired, state, clients, { parallelism: t.parallelism, refresh: opts.refresh !== false, destroy: opts.destroy })));
+    const plan = await withLockedState(desired.stack, operation, t, out, async (state, clients, backend) => {
+      await prepareOtherStacks(other, backend, desired, opts.destroy, out, destroyed);
+      return planStack(desired, state, clients, {
+        parallelism: t.parallelism, refresh: opts.refresh !== false, destroy: opts.destroy, otherStacks: other, readByOtherStacks: readByOtherStacks(all, desired.stack),
+      });
+    });
+    other.planned(plan);
+    destroyed.add(desired.stack);
+    plans.push(plan);
   }
   return plans;
 }

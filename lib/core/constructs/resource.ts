@@ -1,6 +1,6 @@
 import './cdk-adapter';
 import { TerraformElement, TerraformStack, Token } from 'cdktf';
-import { Construct } from 'constructs';
+import { Construct, IConstruct } from 'constructs';
 import { API_DEFAULTS, ApiProvider, providersOf } from './api-provider';
 import { RemovalPolicy } from './removal-policy';
 import { checkRequiredProps } from './required-props';
@@ -152,17 +152,25 @@ export abstract class ConvergeElement extends TerraformElement {
 
   public toMetadata(): any {
     const deps = new Set<string>();
-    const spec = collectRefs(toPlainJson(this._renderSpec(), this.node.path, ''), deps, TerraformStack.of(this).node.path, this.node.path) as Record<string, unknown>;
+    const stack = TerraformStack.of(this);
+    const otherStacks = new Map<string, string>();
+    const spec = collectRefs(toPlainJson(this._renderSpec(), this.node.path, ''), { into: deps, stacks: otherStacks, stack, where: this.node.path }) as Record<string, unknown>;
     for (const d of this.node.dependencies) {
-      for (const c of d.node.findAll()) if (c instanceof ConvergeElement) deps.add(c.address);
+      for (const c of d.node.findAll()) {
+        if (!(c instanceof ConvergeElement)) continue;
+        const other = TerraformStack.of(c);
+        if (other === stack) deps.add(c.address);
+        else otherStacks.set(other.node.id, `${other.node.id}/${c.address}`);
+      }
     }
     if (this._namedDeps.length) {
-      const named = namedIndex(TerraformStack.of(this));
+      const named = namedIndex(stack);
       for (const d of this._namedDeps) {
         const address = named.get(`${d.kind}|${d.key}`);
         if (address) deps.add(address);
       }
     }
+    for (const [other, what] of otherStacks) recordStackDependency(stack, other, `${this.node.path}: refers to ${what}`);
     deps.delete(this.address);
     const provider = this._provider ?? findProvider(TerraformStack.of(this), this._api);
     const desired: DesiredResource = {
@@ -181,7 +189,8 @@ export abstract class ConvergeElement extends TerraformElement {
       ...this._lifecycle(),
       path: this.node.path,
     };
-    return { converge: { version: DESIRED_FORMAT, resources: { [this.address]: desired } } };
+    const dependsOnStacks = otherStacks.size ? { dependsOnStacks: Object.fromEntries([...otherStacks.keys()].map((o) => [o, [this.address]])) } : {};
+    return { converge: { version: DESIRED_FORMAT, resources: { [this.address]: desired }, ...dependsOnStacks } };
   }
 }
 
@@ -282,23 +291,82 @@ function toPlainJson(v: unknown, path: string, field: string): unknown {
   return v;
 }
 
+interface RefScan {
+  /** Addresses of this stack the spec references. */
+  readonly into: Set<string>;
+  /** Other stacks the spec references: stack name -> one reference, for messages. */
+  readonly stacks: Map<string, string>;
+  readonly stack: TerraformStack;
+  readonly where: string;
+}
+
 /**
  * Collects the addresses a spec references and strips the stack marker. A reference to a construct of
- * another stack is refused: its address would name a construct of this stack (or none).
+ * another stack of the app becomes a cross-stack reference (`{ $ref, attr, stack }`), read from that
+ * stack's state; one to a construct of another app is refused.
  */
-function collectRefs(v: unknown, into: Set<string>, stack: string, where: string): unknown {
+function collectRefs(v: unknown, scan: RefScan): unknown {
   if (isAttrRef(v)) {
     const ref = v as { $ref: string; attr: string; $stack?: string; secret?: boolean };
-    if (ref.$stack !== undefined && ref.$stack !== stack) {
-      throw new Error(`${where}: refers to ${ref.$stack}/${ref.$ref}, a construct of another stack; ` +
-        'converge resolves references within a stack only (pass the value itself, or move both constructs into one stack)');
+    const secret = ref.secret ? { secret: true } : {};
+    if (ref.$stack !== undefined && ref.$stack !== scan.stack.node.path) {
+      const other = stackAt(scan.stack, ref.$stack);
+      if (!other) {
+        throw new Error(`${scan.where}: refers to ${ref.$stack}/${ref.$ref}, a construct of another app; ` +
+          'converge resolves references between the stacks of one app only');
+      }
+      scan.stacks.set(other.node.id, `${other.node.id}/${ref.$ref}.${ref.attr}`);
+      return { $ref: ref.$ref, attr: ref.attr, stack: other.node.id, ...secret };
     }
-    into.add(ref.$ref);
-    return { $ref: ref.$ref, attr: ref.attr, ...(ref.secret ? { secret: true } : {}) };
+    scan.into.add(ref.$ref);
+    return { $ref: ref.$ref, attr: ref.attr, ...secret };
   }
-  if (Array.isArray(v)) return v.map((x) => collectRefs(x, into, stack, where));
+  if (Array.isArray(v)) return v.map((x) => collectRefs(x, scan));
   if (v !== null && typeof v === 'object') {
-    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, collectRefs(x, into, stack, where)]));
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, collectRefs(x, scan)]));
   }
   return v;
+}
+
+/** The stack at construct path `path` in the app of `from`, if that app has one there. */
+function stackAt(from: TerraformStack, path: string): TerraformStack | undefined {
+  let node: IConstruct | undefined = from.node.root;
+  for (const id of path.split('/')) node = node?.node.tryFindChild(id);
+  return node && TerraformStack.isStack(node) ? node : undefined;
+}
+
+/** Per app: consumer stack -> producer stack -> the first reference found (a construct path), for messages. */
+const stackEdges = new WeakMap<IConstruct, Map<string, Map<string, string>>>();
+
+/**
+ * Records that `consumer` reads values from stack `producer`, refusing a cycle between stacks: the
+ * producer is applied first, so two stacks that read from each other could never be applied.
+ */
+function recordStackDependency(consumer: TerraformStack, producer: string, why: string): void {
+  const root = consumer.node.root;
+  let edges = stackEdges.get(root);
+  if (!edges) stackEdges.set(root, edges = new Map());
+  const from = consumer.node.id;
+  let out = edges.get(from);
+  if (!out) edges.set(from, out = new Map());
+  if (!out.has(producer)) out.set(producer, why);
+  // A path from the producer back to the consumer closes a cycle.
+  const back = (at: string, seen: Set<string>): string[] | undefined => {
+    if (at === from) return [at];
+    if (seen.has(at)) return undefined;
+    seen.add(at);
+    for (const next of edges!.get(at)?.keys() ?? []) {
+      const rest = back(next, seen);
+      if (rest) return [at, ...rest];
+    }
+    return undefined;
+  };
+  const cycle = back(producer, new Set());
+  if (cycle) {
+    const chain = [from, ...cycle];
+    const steps = chain.slice(0, -1).map((s, i) => edges!.get(s)!.get(chain[i + 1])!);
+    throw new Error(`references between stacks form a cycle (${chain.join(' -> ')}): ${steps.join('; ')}. ` +
+      'converge applies a stack after the stacks it reads from, so stacks must not read from each other ' +
+      '(move the constructs that refer to each other into one stack)');
+  }
 }

@@ -9,6 +9,7 @@ import { topKey } from './diff';
 import { ApiSemaphores } from './graph';
 import { HandlerContext, ResourceHandler, Written } from './handler';
 import { PlanItem, StackPlan } from './plan-model';
+import { crossStackRefs, otherStack, OtherStacks } from './other-stacks';
 import { sensitiveOutputsOf } from './planner';
 import { dataSourceHandler, resourceHandler } from './registry';
 import { createSafely, isAmbiguous, reconcile, withRetryBudget } from './recovery';
@@ -20,6 +21,8 @@ export interface ApplyOptions {
   readonly onEvent?: (e: ApplyEvent) => void;
   /** When aborted (SIGINT, SIGTERM), no new operation starts; those in flight finish. */
   readonly signal?: AbortSignal;
+  /** The states of the other stacks this one reads values from, read beforehand (cross-stack references). */
+  readonly otherStacks?: OtherStacks;
 }
 
 /** Progress of one operation. */
@@ -130,7 +133,8 @@ export async function applyPlan(plan: StackPlan, state: StateStore, clients: Api
   };
 
   /** References at apply: what this apply wrote, else what the plan read, else the last state. */
-  const lookup = (address: string, attr: string): unknown => {
+  const lookup = (address: string, attr: string, stack?: string): unknown => {
+    if (stack !== undefined) return otherStack(opts.otherStacks, stack, address, attr);
     const item = items.get(address);
     const rec = state.record(address) ?? (item?.movedFrom ? state.record(item.movedFrom) : undefined);
     if (!applied.has(address) && item?.outputs && attr in item.outputs) return item.outputs[attr];
@@ -149,6 +153,7 @@ export async function applyPlan(plan: StackPlan, state: StateStore, clients: Api
     const salt = keepSalt ? prior.salt : newSalt();
     const resolved = resolveSpec(r.spec, r.path, lookup, salt);
     if (resolved.hasUnknown) throw new Error(`${r.path}: a referenced value is still unknown`);
+    const stackRefs = crossStackRefs(r.spec);
     // One retry budget for the whole operation (first attempt, re-read and recovery alike).
     const ctx: HandlerContext = withRetryBudget({
       address: r.path, http: clients.for(r.provider),
@@ -158,7 +163,7 @@ export async function applyPlan(plan: StackPlan, state: StateStore, clients: Api
     const record = (w: Written, status: 'created' | 'creating' = 'created', extra: Partial<StateRecord> = {}): StateRecord => ({
       kind: r.kind, status, id: w.id, spec: resolved.stored, hmacs: resolved.hmacs, outputs: w.outputs ?? {},
       ...(w.sensitiveOutputs && Object.keys(w.sensitiveOutputs).length ? { sensitiveOutputs: encrypt(JSON.stringify(w.sensitiveOutputs)) } : {}),
-      dependsOn: r.dependsOn, removalPolicy: r.removalPolicy, provider: r.provider, path: r.path,
+      dependsOn: r.dependsOn, ...(stackRefs.length ? { stackRefs } : {}), removalPolicy: r.removalPolicy, provider: r.provider, path: r.path,
       ...(r.dataSource ? { dataSource: true } : {}), ...(salt ? { salt } : {}), ...extra,
     });
     applied.add(item.address);

@@ -52,7 +52,16 @@ export interface StackPlan {
   readonly notes: string[];
   /** The desired state planned for (kept in a saved plan so that apply does exactly this). */
   readonly desired: DesiredStack;
+  /**
+   * The states of other stacks the plan read values from (cross-stack references): lineage and serial,
+   * null for a stack without state. A saved plan is refused when one of them moved since, unless the
+   * same run applied that stack just before.
+   */
+  readonly otherStacks?: Record<string, { lineage: string; serial: number } | null>;
 }
+
+/** The reason of a data source that the plan could not read: it is read during the apply. */
+export const READ_DURING_APPLY = 'read during apply: it depends on objects this apply creates or changes';
 
 /** Format of `converge plan --json` and of saved plan files. */
 export const PLAN_FORMAT_VERSION = 1;

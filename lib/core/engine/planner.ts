@@ -9,9 +9,10 @@ import { HandlerContext, Spec } from './handler';
 import { intentCandidates } from './ownership';
 import { MoveSource, planObject, Planned } from './plan-object';
 import { prefetch, prefetchKey, withPrefetched } from './prefetch';
-import { PlanItem, StackPlan } from './plan-model';
+import { PlanItem, READ_DURING_APPLY, StackPlan } from './plan-model';
 import { dataSourceHandler, PlanHookItem, registeredPlanHooks, resourceHandler } from './registry';
 import { attrValue, isUnknown, resolveSpec, ResolvedSpec, SensitiveValue, topAttr, UNKNOWN } from './resolve-spec';
+import { crossStackRefs, otherStack, OtherStacks, stacksReadBy } from './other-stacks';
 
 export interface PlanOptions {
   /** Objects read at once, per API. @default 10 */
@@ -20,6 +21,13 @@ export interface PlanOptions {
   readonly refresh?: boolean;
   /** Plan the removal of everything in state. */
   readonly destroy?: boolean;
+  /** The states of the other stacks this one reads values from, read beforehand (cross-stack references). */
+  readonly otherStacks?: OtherStacks;
+  /**
+   * Addresses of this stack that other stacks read values from: a data source among them whose read
+   * differs from state (or has none) is recorded by the apply, so that they read what it read.
+   */
+  readonly readByOtherStacks?: ReadonlySet<string>;
 }
 
 /** Masks secrets for plan hooks: they see shapes and plain values, never a secret. */
@@ -74,7 +82,8 @@ export async function planStack(desired: DesiredStack, state: StateStore, client
   }
 
   /** References as the plan sees them: what it read from the API, unknown where the apply changes it. */
-  const lookup = (planned: Map<string, Planned>) => (address: string, attr: string): unknown => {
+  const lookup = (planned: Map<string, Planned>) => (address: string, attr: string, stack?: string): unknown => {
+    if (stack !== undefined) return otherStack(opts.otherStacks, stack, address, attr);
     const p = planned.get(address);
     if (!p) return UNKNOWN;
     if (p.item.dataSource) {
@@ -111,7 +120,8 @@ export async function planStack(desired: DesiredStack, state: StateStore, client
         if (r.dataSource) {
           // A data source that depends on an object this apply creates or changes is read during the apply.
           const deferred = [...done.values()].some((d) => CHANGING.has(d.item.action) || (d.item.dataSource && !d.outputs));
-          return sems.for(r.provider.api).run(() => planDataSource(address, r, deferred ? { ...resolved, hasUnknown: true } : resolved, ctx, rec));
+          return sems.for(r.provider.api).run(() => planDataSource(address, r, deferred ? { ...resolved, hasUnknown: true } : resolved, ctx, rec,
+            opts.readByOtherStacks?.has(address) ?? false));
         }
         return sems.for(r.provider.api).run(() => planObject({
           address, r, resolved, rec: rec?.dataSource ? undefined : rec, handler: withPrefetched(resourceHandler(r.kind), cache.get(prefetchKey(r))), ctx, refresh,
@@ -146,7 +156,9 @@ export async function planStack(desired: DesiredStack, state: StateStore, client
     }
   }
   items.sort((a, b) => a.address.localeCompare(b.address, undefined, { numeric: true }));
-  return { stack: desired.stack, lineage: state.lineage, serial: state.serial, items, notes, desired };
+  const read = opts.otherStacks && !opts.destroy ? stacksReadBy(desired) : [];
+  return { stack: desired.stack, lineage: state.lineage, serial: state.serial, items, notes, desired,
+    ...(read.length ? { otherStacks: opts.otherStacks!.snapshots(read) } : {}) };
 }
 
 /** What a plan hook sees of an item; a kind change is the old kind's delete and the new kind's create. */
@@ -169,6 +181,7 @@ function withStateChanges(item: PlanItem, r: DesiredResource, rec: StateRecord |
   const changes: string[] = [];
   if (rec.removalPolicy !== r.removalPolicy) changes.push(`removal policy ${rec.removalPolicy} -> ${r.removalPolicy}`);
   if (JSON.stringify([...rec.dependsOn].sort()) !== JSON.stringify([...r.dependsOn].sort())) changes.push('dependencies');
+  if (JSON.stringify(rec.stackRefs ?? []) !== JSON.stringify(crossStackRefs(r.spec))) changes.push('references to other stacks');
   // Compared field by field: a JSON store (PostgreSQL jsonb) does not keep key order.
   const provider = (p: DesiredResource['provider']) => [p.api, p.address ?? '', p.addressEnv, p.tokenEnv].join('|');
   if (provider(rec.provider) !== provider(r.provider)) changes.push('provider');
@@ -176,10 +189,11 @@ function withStateChanges(item: PlanItem, r: DesiredResource, rec: StateRecord |
   return changes.length || deposed.deposed ? { ...item, ...deposed, stateChanges: changes } : item;
 }
 
-async function planDataSource(address: string, r: DesiredResource, resolved: ResolvedSpec, ctx: HandlerContext, rec?: StateRecord): Promise<Planned> {
+async function planDataSource(address: string, r: DesiredResource, resolved: ResolvedSpec, ctx: HandlerContext, rec: StateRecord | undefined,
+  readByOthers: boolean): Promise<Planned> {
   const handler = dataSourceHandler(r.kind);
   const item: PlanItem = { address, kind: r.kind, action: 'read', changes: [], drift: [], warnings: [], dataSource: true };
-  if (resolved.hasUnknown) return { item: { ...item, reason: 'read during apply: it depends on objects this apply creates or changes' }, resolved };
+  if (resolved.hasUnknown) return { item: { ...item, reason: READ_DURING_APPLY }, resolved };
   const kept = handler.leaseOf && rec?.dataSource && rec.kind === r.kind && rec.status === 'created' &&
     sameJson(rec.spec, resolved.stored) ? { ...rec.outputs, ...sensitiveOutputsOf(rec) } : undefined;
   const lease = kept && handler.leaseOf!(kept);
@@ -191,7 +205,10 @@ async function planDataSource(address: string, r: DesiredResource, resolved: Res
   // Credentials the service issues on each read (a check-out is even a write): issued once, by apply, which keeps them in state.
   if (handler.leaseOf) return { item: { ...item, issues: true, reason: 'issued during apply, then kept in state while its lease lasts' }, resolved };
   const outputs = await handler.read(ctx, resolved.value);
-  return { item, resolved, outputs, sensitiveOutputs: handler.sensitiveOutputs ?? [] };
+  // Other stacks read it from state: a read that state does not hold yet is a change to record.
+  const recorded = rec?.dataSource && rec.kind === r.kind && rec.status === 'created' && sameJson({ ...rec.outputs, ...sensitiveOutputsOf(rec) }, outputs);
+  const record = readByOthers && !recorded ? { reason: 'other stacks read it: what it read is recorded in state', stateChanges: ['outputs read by other stacks'] } : {};
+  return { item: { ...item, ...record }, resolved, outputs, sensitiveOutputs: handler.sensitiveOutputs ?? [] };
 }
 
 /**

@@ -46,8 +46,14 @@ export function topAttr(attr: string): string {
   return dot < 0 ? attr : attr.slice(0, dot);
 }
 
-/** Looks up `attr` of the object at `address`; UNKNOWN when not yet known, a SensitiveValue for a secret. */
-export type RefLookup = (address: string, attr: string) => unknown;
+/**
+ * Looks up `attr` of the object at `address` (of `stack`, for a cross-stack reference; else this
+ * stack's); UNKNOWN when not yet known, a SensitiveValue for a secret.
+ */
+export type RefLookup = (address: string, attr: string, stack?: string) => unknown;
+
+/** A reference that cannot be resolved; resolveSpec names the construct that holds it. */
+export class RefError extends Error {}
 
 /** A spec with secrets and references resolved. */
 export interface ResolvedSpec {
@@ -81,9 +87,10 @@ export function resolveSpec(raw: Record<string, unknown>, where: string, lookup:
     if (isAttrRef(v)) {
       let value: unknown;
       try {
-        value = lookup(v.$ref, v.attr);
+        value = lookup(v.$ref, v.attr, v.stack);
       } catch (e) {
         if (e instanceof MissingAttribute) throw new Error(`${where}: ${p} refers to "${v.attr}" of ${v.$ref}, which has no such value (${e.message})`);
+        if (e instanceof RefError) throw new Error(`${where}: ${e.message}`);
         throw e;
       }
       if (v.secret && !(value instanceof SensitiveValue) && !isUnknown(value)) value = new SensitiveValue(value, `${v.$ref}.${v.attr}`);

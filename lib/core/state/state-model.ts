@@ -19,6 +19,11 @@ export interface StateRecord {
   /** Sensitive outputs as AES-256-GCM ciphertext of their JSON. */
   readonly sensitiveOutputs?: string;
   readonly dependsOn: string[];
+  /**
+   * Values of other stacks the spec was resolved from (`stack/address.attr`, cross-stack references):
+   * a destroy of such a stack names this one's stack as a consumer.
+   */
+  readonly stackRefs?: string[];
   readonly removalPolicy: 'destroy' | 'retain';
   readonly provider: ProviderConfig;
   readonly dataSource?: boolean;

@@ -78,7 +78,8 @@ export function readSynthDir(dir: string, sealKey?: string): DesiredStack[] {
     }
     const resources = block?.resources ?? {};
     if (sealKey) for (const r of Object.values(resources)) (r as { spec: unknown }).spec = reseal(r.spec, sealKey);
-    stacks.push({ version: DESIRED_FORMAT, stack: name, resources });
+    const dependsOnStacks = block?.dependsOnStacks;
+    stacks.push({ version: DESIRED_FORMAT, stack: name, resources, ...(dependsOnStacks && Object.keys(dependsOnStacks).length ? { dependsOnStacks } : {}) });
   }
   return stacks;
 }
