@@ -171,6 +171,11 @@ export async function applyPlan(plan: StackPlan, state: StateStore, clients: Api
       await state.put(item.address, record({ id: item.address, outputs: plain, sensitiveOutputs: secret }));
       return;
     }
+    if (item.action === 'noop' && item.dataSource && prior) {
+      // Credentials kept from state (their lease is good): only what state keeps beside them changed.
+      await state.put(item.address, { ...prior, dependsOn: r.dependsOn, removalPolicy: r.removalPolicy, provider: r.provider, path: r.path });
+      return;
+    }
     const handler = resourceHandler(r.kind);
     const create = async (extra: Partial<StateRecord> = {}): Promise<void> => {
       // The intent: if converge dies between the create and the record, the next run adopts what this create made.

@@ -183,8 +183,13 @@ async function planDataSource(address: string, r: DesiredResource, resolved: Res
     sameJson(rec.spec, resolved.stored) ? { ...rec.outputs, ...sensitiveOutputsOf(rec) } : undefined;
   const lease = kept && handler.leaseOf!(kept);
   if (kept && lease && stillFresh(lease)) {
-    return { item: { ...item, reason: `kept from state: its lease runs until ${new Date(lease.expiresAt).toISOString()}` }, resolved, outputs: kept,
+    // Nothing to read nor write: the plan is a no-op for it, and the apply reads nothing (no new credentials).
+    return { item: { ...item, action: 'noop', reason: `kept from state: its lease runs until ${new Date(lease.expiresAt).toISOString()}` }, resolved, outputs: kept,
       sensitiveOutputs: handler.sensitiveOutputs ?? [] };
+  }
+  if (handler.leaseOf && !(kept && !lease)) {
+    // Each read makes new credentials: made once, by the apply (a read here would make a pair, one unused).
+    return { item: { ...item, reason: 'read during apply: each read makes new credentials' }, resolved };
   }
   const outputs = await handler.read(ctx, resolved.value);
   return { item, resolved, outputs, sensitiveOutputs: handler.sensitiveOutputs ?? [] };

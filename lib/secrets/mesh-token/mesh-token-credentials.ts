@@ -1,0 +1,84 @@
+import { Construct } from 'constructs';
+import { DataSource } from '../../core/constructs/resource';
+import { validateProps } from '../../core/schema';
+import { SecretsProvider } from '../provider';
+import { MESH_TOKEN_CREDENTIALS } from './mesh-token-credentials.schema';
+import { IMeshTokenRole } from './mesh-token-role';
+
+/** Props of the MeshTokenCredentials data source. */
+export interface MeshTokenCredentialsProps {
+  /** The role whose token is made: a `MeshTokenRole` of this app, or `MeshTokenRole.fromName`. */
+  readonly role: IMeshTokenRole;
+  /**
+   * How to reach the secrets service.
+   * @default - the stack's SecretsProvider, else the `SECRETS_ADDR` and `SECRETS_TOKEN` environment variables
+   */
+  readonly provider?: SecretsProvider;
+}
+
+/**
+ * A mesh token of a mesh-token role (`GET {mount}/creds/<role>`), made at plan time, or during the apply
+ * that creates or changes the role, under the role's lease (the mesh revokes it when the lease ends). The
+ * plans after an apply keep it in state while more than a third of its lease is left, then make a new one.
+ * The token is sensitive: kept encrypted in state, masked in plans and output, and a secret wherever it
+ * flows (pass `token` to another construct's prop).
+ *
+ * @example
+ * const role = new secrets.MeshTokenRole(stack, 'web-role', { name: 'web', serviceIdentities: ['web:dc1'], ttl: '24h' });
+ * const creds = new secrets.MeshTokenCredentials(stack, 'web-token', { role });
+ * // creds.token feeds another construct's prop, as a secret.
+ */
+export class MeshTokenCredentials extends DataSource {
+  /** Mount path of the engine. */
+  public readonly mount: string;
+  /** Name of the role read. */
+  public readonly roleName: string;
+
+  constructor(scope: Construct, id: string, props: MeshTokenCredentialsProps) {
+    super(scope, id, MESH_TOKEN_CREDENTIALS.kind, MESH_TOKEN_CREDENTIALS.api, props.provider, props);
+    this.mount = props.role.mount;
+    this.roleName = props.role.roleName;
+    validateProps(this, MESH_TOKEN_CREDENTIALS.fields, { mount: this.mount, role: this.roleName });
+    this.node.addDependency(props.role);
+  }
+
+  /** The mesh token (its secret id; sensitive). */
+  public get token(): string {
+    return this._attrString('token');
+  }
+
+  /** The token's accessor: names it (to look it up or revoke it) without granting anything. */
+  public get accessor(): string {
+    return this._attrString('accessor');
+  }
+
+  /** The token's namespace. */
+  public get meshNamespace(): string {
+    return this._attrString('meshNamespace');
+  }
+
+  /** The token's admin partition. */
+  public get partition(): string {
+    return this._attrString('partition');
+  }
+
+  /** The lease of the token (`<mount>/creds/<role>/<id>`). */
+  public get leaseId(): string {
+    return this._attrString('leaseId');
+  }
+
+  /** Seconds the lease runs. */
+  public get leaseDuration(): number {
+    return this._attrNumber('leaseDuration');
+  }
+
+  /** When the token was made (ISO 8601): its lease runs from then. */
+  public get leaseStartTime(): string {
+    return this._attrString('leaseStartTime');
+  }
+
+  /** @internal */
+  protected _renderSpec(): Record<string, any> {
+    return { mount: this.mount, role: this.roleName };
+  }
+}
