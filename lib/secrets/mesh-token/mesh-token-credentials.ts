@@ -1,6 +1,5 @@
 import { Construct } from 'constructs';
-import { DataSource } from '../../core/constructs/resource';
-import { validateProps } from '../../core/schema';
+import { SecretsEngineCredentials } from '../engine-role';
 import { SecretsProvider } from '../provider';
 import { MESH_TOKEN_CREDENTIALS } from './mesh-token-credentials.schema';
 import { IMeshTokenRole } from './mesh-token-role';
@@ -28,18 +27,9 @@ export interface MeshTokenCredentialsProps {
  * const creds = new secrets.MeshTokenCredentials(stack, 'web-token', { role });
  * // creds.token feeds another construct's prop, as a secret.
  */
-export class MeshTokenCredentials extends DataSource {
-  /** Mount path of the engine. */
-  public readonly mount: string;
-  /** Name of the role read. */
-  public readonly roleName: string;
-
+export class MeshTokenCredentials extends SecretsEngineCredentials {
   constructor(scope: Construct, id: string, props: MeshTokenCredentialsProps) {
-    super(scope, id, MESH_TOKEN_CREDENTIALS.kind, MESH_TOKEN_CREDENTIALS.api, props.provider, props);
-    this.mount = props.role.mount;
-    this.roleName = props.role.roleName;
-    validateProps(this, MESH_TOKEN_CREDENTIALS.fields, { mount: this.mount, role: this.roleName });
-    this.node.addDependency(props.role);
+    super(scope, id, MESH_TOKEN_CREDENTIALS.kind, props);
   }
 
   /** The mesh token (its secret id; sensitive). */
@@ -60,25 +50,5 @@ export class MeshTokenCredentials extends DataSource {
   /** The token's admin partition. */
   public get partition(): string {
     return this._attrString('partition');
-  }
-
-  /** The lease of the token (`<mount>/creds/<role>/<id>`). */
-  public get leaseId(): string {
-    return this._attrString('leaseId');
-  }
-
-  /** Seconds the lease runs. */
-  public get leaseDuration(): number {
-    return this._attrNumber('leaseDuration');
-  }
-
-  /** When the token was made (ISO 8601): its lease runs from then. */
-  public get leaseStartTime(): string {
-    return this._attrString('leaseStartTime');
-  }
-
-  /** @internal */
-  protected _renderSpec(): Record<string, any> {
-    return { mount: this.mount, role: this.roleName };
   }
 }

@@ -1,5 +1,6 @@
-import { Construct, IConstruct } from 'constructs';
-import { Resource, ResourceProps } from '../../core/constructs/resource';
+import { Construct } from 'constructs';
+import { ResourceProps } from '../../core/constructs/resource';
+import { ISecretsEngineRole, SecretsEngineRole } from '../engine-role';
 import { check, durationSeconds, ValidationError } from '../../core/constructs/validation';
 import { KindSchema, renderSpec } from '../../core/schema';
 import { ExistingEngineRole } from '../existing-role';
@@ -96,12 +97,7 @@ export interface MeshTokenRoleProps extends ResourceProps {
 }
 
 /** A role of a mesh-token engine: one this app manages, or one looked up with `MeshTokenRole.fromName`. */
-export interface IMeshTokenRole extends IConstruct {
-  /** Mount path of the engine. */
-  readonly mount: string;
-  /** Name of the role. */
-  readonly roleName: string;
-}
+export interface IMeshTokenRole extends ISecretsEngineRole {}
 
 /**
  * A role of the mesh-token engine (`{mount}/roles/<name>`), validated against the mesh
@@ -116,7 +112,7 @@ export interface IMeshTokenRole extends IConstruct {
  *   ttl: '1h',
  * });
  */
-export class MeshTokenRole extends Resource implements IMeshTokenRole {
+export class MeshTokenRole extends SecretsEngineRole implements IMeshTokenRole {
   /**
    * A role that exists outside this app: read at plan time (the plan fails, naming this construct,
    * when it does not exist), never changed nor deleted.
@@ -128,19 +124,10 @@ export class MeshTokenRole extends Resource implements IMeshTokenRole {
     return new ExistingEngineRole(scope, id, MESH_TOKEN_ROLE, 'roles', mount, name, provider);
   }
 
-  /** Mount path of the engine. */
-  public readonly mount: string;
-  /** Name of the role. */
-  public readonly name: string;
-  /** Name of the role. */
-  public readonly roleName: string;
   private readonly version: number;
 
   constructor(scope: Construct, id: string, props: MeshTokenRoleProps) {
-    super(scope, id, MESH_TOKEN_ROLE.kind, MESH_TOKEN_ROLE.api, props, props.provider);
-    this.mount = props.mount ?? 'mesh';
-    this.name = props.name;
-    this.roleName = props.name;
+    super(scope, id, MESH_TOKEN_ROLE.kind, props, props.mount ?? 'mesh', props.name, ['ttl', 'maxTtl', 'lease'], props.provider);
     const version = props.meshVersion ?? DEFAULT_MESH_VERSION;
     this.version = meshVersionNumber(version);
     this.validate(version);

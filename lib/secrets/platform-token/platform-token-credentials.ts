@@ -1,6 +1,5 @@
 import { Construct } from 'constructs';
-import { DataSource } from '../../core/constructs/resource';
-import { validateProps } from '../../core/schema';
+import { SecretsEngineCredentials } from '../engine-role';
 import { SecretsProvider } from '../provider';
 import { PLATFORM_TOKEN_CREDENTIALS } from './platform-token-credentials.schema';
 import { IPlatformTokenRole } from './platform-token-role';
@@ -31,18 +30,9 @@ export interface PlatformTokenCredentialsProps {
  * const creds = new secrets.PlatformTokenCredentials(stack, 'ci-token', { role });
  * // creds.token feeds another construct's prop, as a secret.
  */
-export class PlatformTokenCredentials extends DataSource {
-  /** Mount path of the engine. */
-  public readonly mount: string;
-  /** Name of the role read. */
-  public readonly roleName: string;
-
+export class PlatformTokenCredentials extends SecretsEngineCredentials {
   constructor(scope: Construct, id: string, props: PlatformTokenCredentialsProps) {
-    super(scope, id, PLATFORM_TOKEN_CREDENTIALS.kind, PLATFORM_TOKEN_CREDENTIALS.api, props.provider, props);
-    this.mount = props.role.mount;
-    this.roleName = props.role.roleName;
-    validateProps(this, PLATFORM_TOKEN_CREDENTIALS.fields, { mount: this.mount, role: this.roleName });
-    this.node.addDependency(props.role);
+    super(scope, id, PLATFORM_TOKEN_CREDENTIALS.kind, props);
   }
 
   /** The token (sensitive). */
@@ -63,25 +53,5 @@ export class PlatformTokenCredentials extends DataSource {
   /** The team of a team token ('' otherwise). */
   public get teamId(): string {
     return this._attrString('teamId');
-  }
-
-  /** The lease of a user token ('' for organization and team tokens, which have none). */
-  public get leaseId(): string {
-    return this._attrString('leaseId');
-  }
-
-  /** Seconds the lease runs (0: no lease). */
-  public get leaseDuration(): number {
-    return this._attrNumber('leaseDuration');
-  }
-
-  /** When the token was read (ISO 8601): its lease runs from then. */
-  public get leaseStartTime(): string {
-    return this._attrString('leaseStartTime');
-  }
-
-  /** @internal */
-  protected _renderSpec(): Record<string, any> {
-    return { mount: this.mount, role: this.roleName };
   }
 }

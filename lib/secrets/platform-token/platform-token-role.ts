@@ -1,5 +1,6 @@
-import { Construct, IConstruct } from 'constructs';
-import { Resource, ResourceProps } from '../../core/constructs/resource';
+import { Construct } from 'constructs';
+import { ResourceProps } from '../../core/constructs/resource';
+import { ISecretsEngineRole, SecretsEngineRole } from '../engine-role';
 import { check, durationSeconds } from '../../core/constructs/validation';
 import { KindSchema } from '../../core/schema';
 import { ExistingEngineRole } from '../existing-role';
@@ -48,12 +49,7 @@ export interface PlatformTokenRoleProps extends ResourceProps {
 }
 
 /** A role of a platform-token engine: one this app manages, or one looked up with `PlatformTokenRole.fromName`. */
-export interface IPlatformTokenRole extends IConstruct {
-  /** Mount path of the engine. */
-  readonly mount: string;
-  /** Name of the role. */
-  readonly roleName: string;
-}
+export interface IPlatformTokenRole extends ISecretsEngineRole {}
 
 /**
  * A role of the platform-token engine (`{mount}/role/<name>`): an organization, team or user
@@ -64,7 +60,7 @@ export interface IPlatformTokenRole extends IConstruct {
  * new secrets.PlatformTokenRole(stack, 'ci-token', { name: 'ci', organization: 'acme' });
  * new secrets.PlatformTokenRole(stack, 'ann-token', { name: 'ann', userId: 'user-AbCdEf123456', ttl: '1h' });
  */
-export class PlatformTokenRole extends Resource implements IPlatformTokenRole {
+export class PlatformTokenRole extends SecretsEngineRole implements IPlatformTokenRole {
   /**
    * A role that exists outside this app: read at plan time (the plan fails, naming this construct,
    * when it does not exist), never changed nor deleted.
@@ -76,18 +72,9 @@ export class PlatformTokenRole extends Resource implements IPlatformTokenRole {
     return new ExistingEngineRole(scope, id, PLATFORM_TOKEN_ROLE, 'role', mount, name, provider);
   }
 
-  /** Mount path of the engine. */
-  public readonly mount: string;
-  /** Name of the role. */
-  public readonly name: string;
-  /** Name of the role. */
-  public readonly roleName: string;
 
   constructor(scope: Construct, id: string, props: PlatformTokenRoleProps) {
-    super(scope, id, PLATFORM_TOKEN_ROLE.kind, PLATFORM_TOKEN_ROLE.api, props, props.provider);
-    this.mount = props.mount ?? 'platform';
-    this.name = props.name;
-    this.roleName = props.name;
+    super(scope, id, PLATFORM_TOKEN_ROLE.kind, props, props.mount ?? 'platform', props.name, ['ttl', 'maxTtl'], props.provider);
     check(!(props.userId && (props.organization || props.teamId)), this, 'userId', 'conflicts with organization and teamId');
     check(!!(props.userId || props.organization || props.teamId), this, 'organization', 'teamId or userId is required');
     const ttl = durationSeconds(props.ttl ?? 0);
