@@ -1,6 +1,8 @@
-import { HandlerContext } from '../core/engine/handler';
+import { DataSourceHandler, HandlerContext, Observed, ResourceHandler, Spec, Written } from '../core/engine/handler';
 import { topKey } from '../core/engine/diff';
 import { ApiError } from '../core/http/api-error';
+import { dataSourceMetadata, fromWire, KindSchema, resourceMetadata, toWire, wireName, writeOnlyFieldsOf } from '../core/schema';
+import { EngineClient, mountPath, segment } from './client/engine-client';
 import { SecretsClient } from './client/secrets-client';
 
 /** Helpers every secrets engine's handlers share. */
@@ -43,4 +45,185 @@ export function touchedFields(changes: readonly { path: string }[]): Set<string>
 /** The 404 a read of an absent object answers, for data sources that need the object. */
 export function secretNotFound(what: string, method: string, path: string, address: string): ApiError {
   return new ApiError(404, [what], method, path, 'secrets', address, 'SECRETS_TOKEN');
+}
+
+/**
+ * Calls of an engine whose roles live at `{mount}/<section>/<name>` and hand out credentials at
+ * `{mount}/creds/<name>` (the platform-token and mesh-token engines).
+ */
+export abstract class RoleEngineClient<RoleData, RoleInput> extends EngineClient {
+  protected constructor(secrets: SecretsClient, constructPath: string | undefined, private readonly section: string) {
+    super(secrets, constructPath);
+  }
+
+  /** A role; undefined when absent. */
+  public async readRole(mount: string, name: string): Promise<RoleData | undefined> {
+    return (await this.read<RoleData>(this.rolePath(mount, name)))?.data;
+  }
+
+  public async writeRole(mount: string, name: string, input: RoleInput): Promise<void> {
+    await this.call('POST', this.rolePath(mount, name), input);
+  }
+
+  /** Role names; empty when none. */
+  public listRoles(mount: string): Promise<string[]> {
+    return this.names(`${mountPath(mount)}/${this.section}`);
+  }
+
+  /** Deletes a role; success when absent. */
+  public async deleteRole(mount: string, name: string): Promise<void> {
+    await this.call('DELETE', this.rolePath(mount, name));
+  }
+
+  /** Credentials of a role: the data with its lease (`lease_id` empty and `lease_duration` 0 when none). */
+  protected async credsOf<T>(mount: string, name: string): Promise<T & LeaseFields> {
+    const e = (await this.call<T>('GET', `${mountPath(mount)}/creds/${segment(name)}`))!;
+    return { ...e.data, lease_id: e.lease_id, lease_duration: e.lease_duration, renewable: e.renewable };
+  }
+
+  protected rolePath(mount: string, name: string): string {
+    return `${mountPath(mount)}/${this.section}/${segment(name)}`;
+  }
+}
+
+/** The lease of a credential, as the envelope answers it. */
+export interface LeaseFields {
+  readonly lease_id: string;
+  readonly lease_duration: number;
+  readonly renewable: boolean;
+}
+
+/**
+ * The outputs a credential data source keeps of a lease: its id, its length in seconds, whether it
+ * renews, and when it started (read time, ISO 8601), from which `leaseOfOutputs` tells the planner
+ * how long the credential stays good.
+ */
+export function leaseOutputs(c: LeaseFields, now = Date.now()): Record<string, unknown> {
+  return { leaseId: c.lease_id ?? '', leaseDuration: c.lease_duration ?? 0, leaseStartTime: new Date(now).toISOString(), renewable: c.renewable ?? false };
+}
+
+/**
+ * `DataSourceHandler.leaseOf` for outputs made by `leaseOutputs`: a credential with a lease is good
+ * until the lease ends; one without (`leaseDuration` 0: a stored token the service hands out again
+ * until it is rotated) has none, so it is read again on each plan (no new credential is made).
+ */
+export function leaseOfOutputs(outputs: Record<string, unknown>): { issuedAt: number; expiresAt: number } | undefined {
+  const duration = Number(outputs.leaseDuration);
+  const issuedAt = Date.parse(String(outputs.leaseStartTime));
+  if (!(duration > 0) || Number.isNaN(issuedAt)) return undefined;
+  return { issuedAt, expiresAt: issuedAt + duration * 1000 };
+}
+
+/** How a secrets object addressed by a fixed path below its mount (`{mount}/config`) is read and written. */
+export interface MountSettingsApi {
+  read(ctx: HandlerContext, mount: string): Promise<object | undefined>;
+  write(ctx: HandlerContext, mount: string, body: Record<string, unknown>): Promise<void>;
+  /** Deletes; undefined when the service has no delete (the settings go with the mount). */
+  delete?(ctx: HandlerContext, mount: string): Promise<void>;
+}
+
+/**
+ * The handler of an engine's settings at `{mount}/<suffix>` (an access configuration), driven by
+ * its schema. Write-only fields (a token) are sent on create and, on update, when `resendWriteOnly`
+ * is `always` (the service needs them on every write) or when they changed.
+ */
+export function mountSettingsHandler(o: {
+  schema: KindSchema; suffix: string; example: string; api: MountSettingsApi; resendWriteOnly: 'always' | 'when-changed';
+}): ResourceHandler {
+  const { schema, suffix } = o;
+  const mountOf = (id: string) => id.slice(0, -(suffix.length + 1));
+  const writeOnly = writeOnlyFieldsOf(schema);
+  const write = async (ctx: HandlerContext, spec: Spec, send: (field: string) => boolean): Promise<Written> => {
+    const body = toWire(schema, Object.fromEntries(Object.entries(schema.fields).filter(([k]) => !writeOnly.includes(k) || send(k))), spec);
+    await o.api.write(ctx, spec.mount as string, body);
+    return { id: `${spec.mount}/${suffix}` };
+  };
+  return {
+    ...resourceMetadata(schema),
+    naturalId: (spec) => `${spec.mount}/${suffix}`,
+    importId(id) {
+      if (!id.endsWith(`/${suffix}`) || id.startsWith('/') || mountOf(id) === '') throw new Error(`import id "${id}" must be <mount>/${suffix}, e.g. ${o.example}`);
+      return id;
+    },
+    async read(ctx, id): Promise<Observed | undefined> {
+      const mount = mountOf(id);
+      const body = await o.api.read(ctx, mount);
+      return body ? { fields: { mount, ...fromWire(schema, schema.fields, body as Record<string, unknown>) } } : undefined;
+    },
+    create: (ctx, spec) => write(ctx, spec, () => true),
+    update: (ctx, _id, spec, changes) => {
+      const touched = touchedFields(changes);
+      return write(ctx, spec, (k) => o.resendWriteOnly === 'always' || touched.has(k));
+    },
+    async delete(ctx, id) {
+      if (!o.api.delete) return;
+      try {
+        await o.api.delete(ctx, mountOf(id));
+      } catch (e) {
+        if (!(e instanceof ApiError && e.status === 404)) throw e;
+      }
+    },
+  };
+}
+
+/** How an engine's roles at `{mount}/<section>/<name>` are read and written. */
+export interface RoleApi {
+  read(ctx: HandlerContext, mount: string, name: string): Promise<object | undefined>;
+  write(ctx: HandlerContext, mount: string, name: string, body: Record<string, unknown>): Promise<void>;
+  delete(ctx: HandlerContext, mount: string, name: string): Promise<void>;
+}
+
+/**
+ * The handler of an engine's roles at `{mount}/<section>/<name>`, driven by its schema: the body is
+ * the spec's fields on the wire, the observed fields what the service answers. `observe` adjusts
+ * what was read where the API is particular (fields of another version).
+ */
+export function roleHandler(o: {
+  schema: KindSchema; section: string; example: string; api: RoleApi;
+  observe?: (fields: Spec, raw: Record<string, unknown>, desired?: Spec) => Spec;
+}): ResourceHandler {
+  const { schema, section } = o;
+  const write = async (ctx: HandlerContext, spec: Spec): Promise<Written> => {
+    await o.api.write(ctx, spec.mount as string, spec.name as string, toWire(schema, schema.fields, spec));
+    return { id: `${spec.mount}/${section}/${spec.name}` };
+  };
+  return {
+    ...resourceMetadata(schema),
+    naturalId: (spec) => `${spec.mount}/${section}/${spec.name}`,
+    importId: (id) => pathImportId(id, section, o.example),
+    async read(ctx, id, desired): Promise<Observed | undefined> {
+      const at = splitApiPath(id, section);
+      const raw = await o.api.read(ctx, at.mount, at.name);
+      if (!raw) return undefined;
+      const fields = { mount: at.mount, name: at.name, ...fromWire(schema, schema.fields, raw as Record<string, unknown>) };
+      return { fields: o.observe ? o.observe(fields, raw as Record<string, unknown>, desired) : fields };
+    },
+    create: (ctx, spec) => write(ctx, spec),
+    update: (ctx, _id, spec) => write(ctx, spec),
+    async delete(ctx, id) {
+      const at = splitApiPath(id, section);
+      await o.api.delete(ctx, at.mount, at.name);
+    },
+  };
+}
+
+/**
+ * The data source of an engine's credentials (`GET {mount}/creds/<role>`): every output of its schema
+ * read by its wire name (absent: empty), the lease kept beside them (`leaseOutputs`), so that a plan
+ * reuses leased credentials while they are good instead of making new ones.
+ */
+export function credentialsHandler(schema: KindSchema,
+  creds: (ctx: HandlerContext, mount: string, role: string) => Promise<object & LeaseFields>): DataSourceHandler {
+  const empty = { string: '', number: 0, boolean: false, json: null } as const;
+  return {
+    ...dataSourceMetadata(schema),
+    async read(ctx, spec) {
+      const c = await creds(ctx, spec.mount as string, spec.role as string);
+      const raw = c as unknown as Record<string, unknown>;
+      const out: Record<string, unknown> = {};
+      for (const [k, o] of Object.entries(schema.outputs ?? {})) out[k] = raw[wireName(schema, k, { type: 'string' })] ?? empty[o.type];
+      return { ...out, ...leaseOutputs(c) };
+    },
+    leaseOf: leaseOfOutputs,
+  };
 }

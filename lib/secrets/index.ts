@@ -1,4 +1,5 @@
 export * from './provider';
+export * from './engine-role';
 export * from './kv/kv-secret';
 export * from './kv/kv-engine-config';
 export * from './database/database-connection';
@@ -16,8 +17,10 @@ export * from './totp/totp-key';
 export * from './totp/totp-key-info';
 export * from './platform-token/platform-token-config';
 export * from './platform-token/platform-token-role';
+export * from './platform-token/platform-token-credentials';
 export * from './mesh-token/mesh-token-config';
 export * from './mesh-token/mesh-token-role';
+export * from './mesh-token/mesh-token-credentials';
 export * from './push-mfa/push-mfa-method';
 export * from './kv/kv-secret-data';
 export * from './kv/kv-secret-subkeys';

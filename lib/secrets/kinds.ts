@@ -2,6 +2,8 @@ import { DomainKinds } from '../core/engine/registry';
 import { kvSecretDataHandler } from './kv/kv-secret-data.handler';
 import { kvSecretSubkeysHandler } from './kv/kv-secret-subkeys.handler';
 import { totpKeyInfoHandler } from './totp/totp-key-info.handler';
+import { meshTokenCredentialsHandler } from './mesh-token/mesh-token-credentials.handler';
+import { platformTokenCredentialsHandler } from './platform-token/platform-token-credentials.handler';
 import { meshTokenConfigHandler } from './mesh-token/mesh-token-config.handler';
 import { meshTokenRoleHandler } from './mesh-token/mesh-token-role.handler';
 import { platformTokenConfigHandler } from './platform-token/platform-token-config.handler';
@@ -24,7 +26,7 @@ import { kvSecretHandler } from './kv/kv-secret.handler';
 /** The secrets API's kinds: each resource and data source handler (each declares its kind once, in its schema). */
 export const SECRETS_KINDS: DomainKinds = {
   resources: [kvSecretHandler, kvEngineConfigHandler, databaseConnectionHandler, databaseRoleHandler, databaseStaticRoleHandler, directoryConfigHandler, directoryRoleHandler, directoryLibrarySetHandler, totpKeyHandler, platformTokenConfigHandler, platformTokenRoleHandler, meshTokenConfigHandler, meshTokenRoleHandler, pushMfaMethodHandler],
-  dataSources: [kvSecretDataHandler, kvSecretSubkeysHandler, totpKeyInfoHandler,
+  dataSources: [kvSecretDataHandler, kvSecretSubkeysHandler, totpKeyInfoHandler, platformTokenCredentialsHandler, meshTokenCredentialsHandler,
     databaseCredentialsHandler, databaseStaticCredentialsHandler, directoryCredentialsHandler, directoryLibraryCheckOutHandler],
   planHooks: [],
 };

@@ -52,9 +52,14 @@ export const SECRETS_POLICY: Record<string, PolicyOf> = {
   'secrets.TotpKeyInfo': (s) => [p(`${seg(s.mount)}/keys/${seg(s.name)}`, 'read')],
   'secrets.PlatformTokenConfig': (s) => [p(`${seg(s.mount)}/config`, 'read', 'update', 'delete')],
   'secrets.PlatformTokenRole': (s) => [p(`${seg(s.mount)}/role/${seg(s.name)}`, 'read', 'update', 'delete')],
+  'secrets.PlatformTokenCredentials': (s) => [p(`${seg(s.mount)}/creds/${seg(s.role)}`, 'read')],
   // Destroy calls nothing (the engine keeps its access configuration).
   'secrets.MeshTokenConfig': (s) => [p(`${seg(s.mount)}/config/access`, 'read', 'update')],
   'secrets.MeshTokenRole': (s) => [p(`${seg(s.mount)}/roles/${seg(s.name)}`, 'read', 'update', 'delete')],
+  'secrets.MeshTokenCredentials': (s) => [p(`${seg(s.mount)}/creds/${seg(s.role)}`, 'read')],
+  // Lookups (`PlatformTokenRole.fromName`, …) read the object at its id, the role's API path.
+  'lookup:secrets.PlatformTokenRole': (s) => [p(String(s.id), 'read')],
+  'lookup:secrets.MeshTokenRole': (s) => [p(String(s.id), 'read')],
   // Created at the collection (update), then addressed by the server-assigned id; listed to recover after a crash.
   'secrets.PushMfaMethod': () => [
     p('identity/mfa/method/pushmfa', 'list', 'update'),

@@ -1,6 +1,7 @@
 import { Construct } from 'constructs';
 import { check, checkDuration } from '../core/constructs/validation';
 import { SecretValue } from '../core/constructs/secret-value';
+import { FieldSchema } from '../core/schema/kind-schema';
 
 /**
  * Type and name checks shared by the secrets engine constructs. jsii types the props, but JavaScript
@@ -62,3 +63,23 @@ export function checkStringList(scope: Construct, field: string, list: readonly 
   check(Array.isArray(list), scope, field, 'must be a list of strings');
   list.forEach((s, i) => check(typeof s === 'string' && s.trim() !== '', scope, `${field}[${i}]`, 'must be a non-empty string'));
 }
+
+/** A mount path as a pattern: not empty, no leading or trailing `/`, no empty, `.` or `..` segment. */
+const MOUNT_PATH = /^(?!\.\.?(?:\/|$))[^/]+(?:\/(?!\.\.?(?:\/|$))[^/]+)*$/;
+
+/**
+ * The schema field of an engine's mount path (`lib/core/schema`): in the request path, never in a
+ * body, and a change addresses another object (replaced).
+ */
+export function mountField(defaultMount: string): FieldSchema {
+  return {
+    type: 'string', local: true, replace: true, default: defaultMount, pattern: MOUNT_PATH,
+    patternRule: 'must be a mount path: not empty, no leading or trailing "/", no empty, "." or ".." segment',
+  };
+}
+
+/** The schema field of an object the service names by one path segment (a role): required, in the path, replaced on change. */
+export const SEGMENT_NAME_FIELD: FieldSchema = {
+  type: 'string', required: true, local: true, replace: true, pattern: SEGMENT_NAME,
+  patternRule: 'must hold only letters, digits, "_", "-" and "." and start and end with a letter, digit or "_" (no spaces, "/", "%" or unicode)',
+};

@@ -49,7 +49,7 @@ export function exportedConstructClasses(): Map<string, ConstructClass> {
 }
 
 /** Exported abstract bases (they have no kind of their own). */
-export const ABSTRACT_BASES = ['mesh.MeshConfigEntry'];
+export const ABSTRACT_BASES = ['mesh.MeshConfigEntry', 'secrets.SecretsEngineRole', 'secrets.SecretsEngineCredentials'];
 
 export function allKinds(): string[] {
   const k = registeredKinds();
@@ -222,6 +222,14 @@ export const KIND_PROPS: Record<string, KindProps> = {
     base: { name: 'svc', meshPolicies: ['read'] },
     optional: { ttl: '1h', maxTtl: '2h' },
     invalid: { name: badSegmentName, tokenType: notEnum, ttl: badDuration },
+  },
+  'secrets.PlatformTokenCredentials': {
+    base: { role: { mount: 'platform', roleName: 'ci' } },
+    invalid: { role: fc.constantFrom({ mount: 'platform', roleName: 'a/b' }, { mount: 'platform', roleName: '' }, { mount: 'platform' }) },
+  },
+  'secrets.MeshTokenCredentials': {
+    base: { role: { mount: 'mesh', roleName: 'web' } },
+    invalid: { role: fc.constantFrom({ mount: 'mesh', roleName: 'a b' }, { roleName: 'web' }) },
   },
   'secrets.PushMfaMethod': {
     base: { methodName: 'push', secretKey: SecretValue.unsafePlainText('sk'), integrationKey: SecretValue.unsafePlainText('ik'), apiHostname: 'api.push.example.com' },

@@ -8,6 +8,8 @@ import { MeshScheme, MeshTokenConfig } from '../../lib/secrets/mesh-token/mesh-t
 import { MeshTokenRole, MeshTokenType } from '../../lib/secrets/mesh-token/mesh-token-role';
 import { PlatformTokenConfig } from '../../lib/secrets/platform-token/platform-token-config';
 import { PlatformTokenRole } from '../../lib/secrets/platform-token/platform-token-role';
+import { PlatformTokenCredentials } from '../../lib/secrets/platform-token/platform-token-credentials';
+import { MeshTokenCredentials } from '../../lib/secrets/mesh-token/mesh-token-credentials';
 import { PushMfaMethod } from '../../lib/secrets/push-mfa/push-mfa-method';
 import { TotpAlgorithm, TotpKey } from '../../lib/secrets/totp/totp-key';
 import { TotpKeyInfo } from '../../lib/secrets/totp/totp-key-info';
@@ -96,7 +98,7 @@ describe('MeshTokenConfig and MeshTokenRole', () => {
     expect(spec(s, 'c').spec).toEqual({ mount: 'mesh', address: 'mesh.local:8500', scheme: 'http', token: { $secret: { env: 'MESH_MGMT' } }, caCert: '', clientCert: '' });
     expect(() => new MeshTokenConfig(stack(), 'c', { address: 'http://x:1' })).toThrow(/address "http:\/\/x:1" must be host:port/);
     expect(() => new MeshTokenConfig(stack(), 'c', { address: 'x:1', clientCert: 'PEM' })).toThrow(/clientCert and clientKey must be given together/);
-    expect(() => new MeshTokenConfig(stack(), 'c', { address: 'x:1', scheme: 'ftp' as MeshScheme })).toThrow(/scheme "ftp" must be http or https/);
+    expect(() => new MeshTokenConfig(stack(), 'c', { address: 'x:1', scheme: 'ftp' as MeshScheme })).toThrow(/scheme "ftp" must be one of "http", "https"/);
   });
 
   test('the spec holds the fields of the mesh version', () => {
@@ -125,8 +127,8 @@ describe('MeshTokenConfig and MeshTokenRole', () => {
     [{ name: 'r', meshVersion: '1.4' }, /meshPolicies is required with mesh 1\.4/],
     [{ name: 'r', meshVersion: '1.3' }, /policy is required below mesh 1\.4 unless tokenType is management/],
     [{ name: 'r', meshVersion: '1.5', lease: '1h', meshPolicies: ['p'] }, /lease was removed in mesh 1\.4/],
-    [{ name: 'r', nodeIdentities: ['n1'] }, /nodeIdentities "n1" must be <node>:<datacenter>/],
-    [{ name: 'r', serviceIdentities: ['web:'] }, /serviceIdentities "web:" must be/],
+    [{ name: 'r', nodeIdentities: ['n1'] }, /nodeIdentities \[0\] "n1" must be <node>:<datacenter>/],
+    [{ name: 'r', serviceIdentities: ['web:'] }, /serviceIdentities \[0\] "web:" must be/],
     [{ name: 'r', meshVersion: 'latest', meshPolicies: ['p'] }, /meshVersion "latest" must be major.minor/],
   ])('role refuses %o', (props, msg) => {
     expect(() => new MeshTokenRole(stack(), 'r', props)).toThrow(msg);
@@ -134,6 +136,29 @@ describe('MeshTokenConfig and MeshTokenRole', () => {
 
   test('below 1.11 a management token type needs no policies', () => {
     expect(() => new MeshTokenRole(stack(), 'r', { name: 'm', meshVersion: '1.10', tokenType: MeshTokenType.MANAGEMENT })).not.toThrow();
+  });
+});
+
+describe('token roles: typed references, lookups and credential data sources', () => {
+  test('credentials read the role they are given: its mount and name, after it; the token is a string that renders as a reference', () => {
+    const s = stack();
+    const role = new MeshTokenRole(s, 'web-role', { name: 'web', mount: 'mesh-prod', serviceIdentities: ['web:dc1'] });
+    const creds = new MeshTokenCredentials(s, 'web-token', { role });
+    const existing = PlatformTokenRole.fromName(s, 'ci-role', 'platform', 'ci');
+    const ci = new PlatformTokenCredentials(s, 'ci-token', { role: existing });
+    new KvSecret(s, 'stored', { path: 'tokens/web', data: { token: creds.token, ci: ci.token } });
+    expect(typeof creds.token).toBe('string');
+    expect(spec(s, 'web-token')).toMatchObject({ kind: 'secrets.MeshTokenCredentials', dataSource: true, spec: { mount: 'mesh-prod', role: 'web' }, dependsOn: ['web-role'] });
+    expect(spec(s, 'ci-role')).toMatchObject({ kind: 'lookup:secrets.PlatformTokenRole', dataSource: true, spec: { id: 'platform/role/ci' } });
+    expect(spec(s, 'ci-token')).toMatchObject({ spec: { mount: 'platform', role: 'ci' }, dependsOn: ['ci-role'] });
+    expect(spec(s, 'stored').spec.data).toEqual({ token: { $ref: 'web-token', attr: 'token' }, ci: { $ref: 'ci-token', attr: 'token' } });
+    expect(spec(s, 'stored').dependsOn).toEqual(['ci-token', 'web-token']);
+    expect(existing.roleName).toBe('ci');
+  });
+
+  test('a lookup refuses a mount or name the service cannot address, naming the construct', () => {
+    expect(() => MeshTokenRole.fromName(stack(), 'r', 'mesh', 'a/b')).toThrow(/test\/r: name "a\/b" must hold only letters/);
+    expect(() => PlatformTokenRole.fromName(stack(), 'r', '/platform', 'ci')).toThrow(/test\/r: mount "\/platform" must be a mount path/);
   });
 });
 

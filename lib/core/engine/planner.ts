@@ -203,7 +203,8 @@ async function planDataSource(address: string, r: DesiredResource, resolved: Res
       sensitiveOutputs: handler.sensitiveOutputs ?? [] };
   }
   // Credentials the service issues on each read (a check-out is even a write): issued once, by apply, which keeps them in state.
-  if (handler.leaseOf) return { item: { ...item, issues: true, reason: 'issued during apply, then kept in state while its lease lasts' }, resolved };
+  // A kept token without a lease (the service answers the same one until it is rotated) is read again, at plan time.
+  if (handler.leaseOf && !(kept && !lease)) return { item: { ...item, issues: true, reason: 'issued during apply, then kept in state while its lease lasts' }, resolved };
   const outputs = await handler.read(ctx, resolved.value);
   // Other stacks read it from state: a read that state does not hold yet is a change to record.
   const recorded = rec?.dataSource && rec.kind === r.kind && rec.status === 'created' && sameJson({ ...rec.outputs, ...sensitiveOutputsOf(rec) }, outputs);

@@ -1,4 +1,6 @@
-import { EngineClient, mountPath, segment } from '../client/engine-client';
+import { mountPath } from '../client/engine-client';
+import { SecretsClient } from '../client/secrets-client';
+import { LeaseFields, RoleEngineClient } from '../engine-util';
 
 /** Access configuration as read: address and scheme only. */
 export interface MeshAccessData {
@@ -55,19 +57,20 @@ export interface MeshRoleInput {
 }
 
 /** A minted token with its lease. */
-export interface MeshCreds {
+export interface MeshCreds extends LeaseFields {
   readonly token: string;
   readonly accessor: string;
   readonly local: boolean;
   readonly mesh_namespace: string;
   readonly partition: string;
-  readonly lease_id: string;
-  readonly lease_duration: number;
-  readonly renewable: boolean;
 }
 
 /** Typed calls of the mesh-token engine. */
-export class MeshTokenClient extends EngineClient {
+export class MeshTokenClient extends RoleEngineClient<MeshRoleData, MeshRoleInput> {
+  constructor(secrets: SecretsClient, constructPath?: string) {
+    super(secrets, constructPath, 'roles');
+  }
+
   public async readAccess(mount: string): Promise<MeshAccessData | undefined> {
     return (await this.read<MeshAccessData>(`${mountPath(mount)}/config/access`))?.data;
   }
@@ -76,30 +79,8 @@ export class MeshTokenClient extends EngineClient {
     await this.call('POST', `${mountPath(mount)}/config/access`, input);
   }
 
-  public async readRole(mount: string, name: string): Promise<MeshRoleData | undefined> {
-    return (await this.read<MeshRoleData>(this.rolePath(mount, name)))?.data;
-  }
-
-  public async writeRole(mount: string, name: string, input: MeshRoleInput): Promise<void> {
-    await this.call('POST', this.rolePath(mount, name), input);
-  }
-
-  public listRoles(mount: string): Promise<string[]> {
-    return this.names(`${mountPath(mount)}/roles`);
-  }
-
-  /** Deletes a role; success when absent. */
-  public async deleteRole(mount: string, name: string): Promise<void> {
-    await this.call('DELETE', this.rolePath(mount, name));
-  }
-
   /** A new token of the role, with its lease. */
-  public async creds(mount: string, name: string): Promise<MeshCreds> {
-    const e = (await this.call<Omit<MeshCreds, 'lease_id' | 'lease_duration' | 'renewable'>>('GET', `${mountPath(mount)}/creds/${segment(name)}`))!;
-    return { ...e.data, lease_id: e.lease_id, lease_duration: e.lease_duration, renewable: e.renewable };
-  }
-
-  private rolePath(mount: string, name: string): string {
-    return `${mountPath(mount)}/roles/${segment(name)}`;
+  public creds(mount: string, name: string): Promise<MeshCreds> {
+    return this.credsOf<Omit<MeshCreds, keyof LeaseFields>>(mount, name);
   }
 }

@@ -2,9 +2,9 @@ import { Construct } from 'constructs';
 import { Resource, ResourceProps } from '../../core/constructs/resource';
 import { SecretValue } from '../../core/constructs/secret-value';
 import { check } from '../../core/constructs/validation';
-import { checkMount } from '../kv/kv-validation';
-import { checkOptSecretValue, checkOptString } from '../prop-checks';
+import { KindSchema } from '../../core/schema';
 import { SecretsProvider } from '../provider';
+import { MESH_TOKEN_CONFIG } from './mesh-token-config.schema';
 
 /** How the secrets service talks to the mesh. */
 export enum MeshScheme {
@@ -70,29 +70,15 @@ export interface MeshTokenConfigProps extends ResourceProps {
 export class MeshTokenConfig extends Resource {
   /** Mount path of the engine. */
   public readonly mount: string;
-  private readonly props: MeshTokenConfigProps;
 
   constructor(scope: Construct, id: string, props: MeshTokenConfigProps) {
-    super(scope, id, 'secrets.MeshTokenConfig', 'secrets', props, props.provider);
-    this.props = props;
+    super(scope, id, MESH_TOKEN_CONFIG.kind, MESH_TOKEN_CONFIG.api, props, props.provider);
     this.mount = props.mount ?? 'mesh';
-    checkMount(this, this.mount);
-    checkOptSecretValue(this, 'token', props.token);
-    checkOptSecretValue(this, 'clientKey', props.clientKey);
-    checkOptString(this, 'clientCert', props.clientCert);
-    check(typeof props.address === 'string' && /^[^\s/:]+:\d+$/.test(props.address), this, 'address', `"${props.address}" must be host:port`);
-    check(props.scheme === undefined || Object.values(MeshScheme).includes(props.scheme), this, 'scheme', `"${props.scheme}" must be http or https`);
     check(!!props.clientCert === !!props.clientKey, this, 'clientCert', 'and clientKey must be given together');
   }
 
   /** @internal */
-  protected _renderSpec(): Record<string, any> {
-    const p = this.props;
-    return {
-      mount: this.mount, address: p.address, scheme: p.scheme ?? MeshScheme.HTTP,
-      ...(p.token ? { token: p.token } : {}),
-      caCert: p.caCert ?? '', clientCert: p.clientCert ?? '',
-      ...(p.clientKey ? { clientKey: p.clientKey } : {}),
-    };
+  protected _schema(): KindSchema {
+    return MESH_TOKEN_CONFIG;
   }
 }

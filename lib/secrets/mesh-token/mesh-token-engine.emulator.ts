@@ -1,9 +1,10 @@
 import { EmuResponse } from '../../core/emulator-kit/types';
-import { Engine, EngineRequest, ownEntry } from '../emulator/engine';
+import { EngineRequest } from '../emulator/engine';
 import { boolParam, durationParam, listParam, stringParam } from '../emulator/field-params';
 import { DEFAULT_LEASE_TTL, leased } from '../emulator/leases';
 import { callService } from '../emulator/outbound';
-import { envelope, errors, keyList, noContent, notFound, objectBody, RequestError } from '../emulator/responses';
+import { envelope, errors, noContent, notFound, objectBody, RequestError } from '../emulator/responses';
+import { RoleEngine } from '../emulator/role-engine';
 import { goDuration } from '../emulator/time';
 
 interface MeshAccess {
@@ -102,13 +103,15 @@ export function parseServiceIdentities(v: unknown): string[] | undefined {
  * - When a lease expires its token is revoked on the mesh (`DELETE /__admin/tokens/<accessor>`),
  *   retried every 5 seconds while the mesh cannot be reached; a token already gone counts as revoked.
  */
-export class MeshTokenEngine implements Engine {
+export class MeshTokenEngine extends RoleEngine<MeshRole, MeshTokenState> {
   public readonly type = 'mesh';
-  private state: MeshTokenState = { roles: {}, leases: {} };
+  protected state: MeshTokenState = { roles: {}, leases: {} };
   private readonly timers = new Map<string, NodeJS.Timeout>();
   private closed = false;
 
-  constructor(private readonly mount: string) {}
+  constructor(mount: string) {
+    super(mount, 'roles', ['GET']);
+  }
 
   public close(): void {
     this.closed = true;
@@ -116,34 +119,12 @@ export class MeshTokenEngine implements Engine {
     this.timers.clear();
   }
 
-  public async handle(r: EngineRequest): Promise<EmuResponse> {
-    if (r.subPath === 'config/access') {
-      if (r.method === 'GET') return this.readAccess();
-      if (r.method === 'POST') return this.writeAccess(objectBody(r.body));
-      return errors(405, 'unsupported operation');
-    }
-    const m = /^(roles|creds)(?:\/(.*))?$/.exec(r.subPath);
-    if (!m) return errors(404, 'unsupported path');
-    const [, section, raw = ''] = m;
-    const name = raw.replace(/\/$/, '');
-    if (section === 'roles' && name === '') return r.method === 'LIST' ? this.list() : errors(405, 'unsupported operation');
-    if (name === '' || name.includes('/')) return errors(404, 'unsupported path');
-    if (section === 'roles') {
-      if (r.method === 'GET') return this.readRole(name);
-      if (r.method === 'POST') return this.writeRole(name, objectBody(r.body));
-      if (r.method === 'DELETE') { delete this.state.roles[name]; return noContent(); }
-      return errors(405, 'unsupported operation');
-    }
-    return r.method === 'GET' ? this.creds(name) : errors(405, 'unsupported operation');
-  }
-
-  /** Creds create a token on the mesh and open a lease: a read that changes state. */
-  public mutatesOnRead(subPath: string): boolean {
-    return subPath.startsWith('creds/');
-  }
-
-  public snapshot(): unknown {
-    return this.state;
+  /** `config/access`. */
+  protected handleOther(r: EngineRequest): EmuResponse | Promise<EmuResponse> {
+    if (r.subPath !== 'config/access') return errors(404, 'unsupported path');
+    if (r.method === 'GET') return this.readAccess();
+    if (r.method === 'POST') return this.writeAccess(objectBody(r.body));
+    return errors(405, 'unsupported operation');
   }
 
   public restore(data: unknown): void {
@@ -209,18 +190,7 @@ export class MeshTokenEngine implements Engine {
     return noContent();
   }
 
-  private role(name: string): MeshRole | undefined {
-    return ownEntry(this.state.roles, name);
-  }
-
-  private list(): EmuResponse {
-    const keys = Object.keys(this.state.roles).sort();
-    return keyList(keys);
-  }
-
-  private readRole(name: string): EmuResponse {
-    const r = this.role(name);
-    if (!r) return notFound();
+  protected readRole(_name: string, r: MeshRole): EmuResponse {
     return envelope({
       mesh_policies: r.meshPolicies, mesh_roles: r.meshRoles, service_identities: r.serviceIdentities,
       node_identities: r.nodeIdentities, mesh_namespace: r.meshNamespace, partition: r.partition,
@@ -245,7 +215,7 @@ export class MeshTokenEngine implements Engine {
     return a.version || undefined;
   }
 
-  private async writeRole(name: string, b: Record<string, unknown>): Promise<EmuResponse> {
+  protected async writeRole(name: string, b: Record<string, unknown>, prev: MeshRole | undefined): Promise<EmuResponse> {
     // Refused only where the configured mesh is known to be 1.11 or later; an unknown version takes them (as the service does).
     const known = versionNumber(await this.meshVersion());
     const version = known ?? 1010;
@@ -255,7 +225,6 @@ export class MeshTokenEngine implements Engine {
         if (given(f)) throw new RequestError(400, `"${f}" was removed in mesh 1.11; use mesh_policies, mesh_roles, service_identities or node_identities`);
       }
     }
-    const prev = this.role(name);
     const legacy: Pick<MeshRole, 'tokenType' | 'policy' | 'lease'> = {};
     // Kept (and read back) for a mesh known to be older, or when the older parameters are used.
     if (version < 1011 && (known !== undefined || prev?.tokenType !== undefined || REMOVED_IN_1_11.some(given))) {
@@ -299,9 +268,7 @@ export class MeshTokenEngine implements Engine {
     return noContent();
   }
 
-  private async creds(name: string): Promise<EmuResponse> {
-    const role = this.role(name);
-    if (!role) throw new RequestError(400, `role "${name}" not found`);
+  protected async creds(name: string, role: MeshRole): Promise<EmuResponse> {
     const a = this.state.access;
     if (!a) throw new RequestError(500, `no access configuration: write ${this.mount}/config/access first`);
     let minted: { secretId?: string; accessorId?: string } | undefined;

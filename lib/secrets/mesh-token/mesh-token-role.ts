@@ -1,11 +1,11 @@
 import { Construct } from 'constructs';
-import { Resource, ResourceProps } from '../../core/constructs/resource';
-import { check, checkDuration } from '../../core/constructs/validation';
-import { checkMount } from '../kv/kv-validation';
-import { checkOptString, checkOptStringArray, checkSegmentName } from '../prop-checks';
+import { ResourceProps } from '../../core/constructs/resource';
+import { ISecretsEngineRole, SecretsEngineRole } from '../engine-role';
+import { check, durationSeconds, ValidationError } from '../../core/constructs/validation';
+import { KindSchema, renderSpec } from '../../core/schema';
+import { ExistingEngineRole } from '../existing-role';
 import { SecretsProvider } from '../provider';
-import { normalDurationString } from '../../core/duration';
-import { stringSet } from '../../core/string-set';
+import { DEFAULT_MESH_VERSION, MESH_ROLE_FIELD_VERSIONS, MESH_TOKEN_ROLE, meshRoleFieldApplies, meshVersionNumber } from './mesh-token-role.schema';
 
 /** Type of token of mesh versions below 1.11. */
 export enum MeshTokenType {
@@ -96,17 +96,14 @@ export interface MeshTokenRoleProps extends ResourceProps {
   readonly provider?: SecretsProvider;
 }
 
-/** `major.minor` as a comparable number (1.4 -> 1004); NaN when not a version. */
-function versionNumber(v: string): number {
-  const m = /^(\d+)\.(\d+)(?:\.\d+)?$/.exec(v);
-  return m ? Number(m[1]) * 1000 + Number(m[2]) : NaN;
-}
+/** A role of a mesh-token engine: one this app manages, or one looked up with `MeshTokenRole.fromName`. */
+export interface IMeshTokenRole extends ISecretsEngineRole {}
 
 /**
  * A role of the mesh-token engine (`{mount}/roles/<name>`), validated against the mesh
  * service's version (`meshVersion`) as the spec's table says: at least one of policies, roles,
  * service or node identities by version; `tokenType` and `policy` only below 1.11; `lease` only
- * below 1.4.
+ * below 1.4. `MeshTokenCredentials` reads its tokens.
  *
  * @example
  * new secrets.MeshTokenRole(stack, 'web-token', {
@@ -115,54 +112,45 @@ function versionNumber(v: string): number {
  *   ttl: '1h',
  * });
  */
-export class MeshTokenRole extends Resource {
-  /** Mount path of the engine. */
-  public readonly mount: string;
-  /** Name of the role. */
-  public readonly name: string;
-  private readonly props: MeshTokenRoleProps;
+export class MeshTokenRole extends SecretsEngineRole implements IMeshTokenRole {
+  /**
+   * A role that exists outside this app: read at plan time (the plan fails, naming this construct,
+   * when it does not exist), never changed nor deleted.
+   * @param mount mount path of the mesh-token engine
+   * @param name name of the role
+   * @param provider how to reach the secrets service (default: the stack's)
+   */
+  public static fromName(scope: Construct, id: string, mount: string, name: string, provider?: SecretsProvider): IMeshTokenRole {
+    return new ExistingEngineRole(scope, id, MESH_TOKEN_ROLE, 'roles', mount, name, provider);
+  }
+
   private readonly version: number;
 
   constructor(scope: Construct, id: string, props: MeshTokenRoleProps) {
-    super(scope, id, 'secrets.MeshTokenRole', 'secrets', props, props.provider);
-    this.props = props;
-    this.mount = props.mount ?? 'mesh';
-    this.name = props.name;
-    checkMount(this, this.mount);
-    checkSegmentName(this, 'name', props.name);
-    checkOptStringArray(this, 'meshPolicies', props.meshPolicies);
-    checkOptString(this, 'ttl', props.ttl);
-    checkOptString(this, 'maxTtl', props.maxTtl);
-    const version = props.meshVersion ?? '1.13';
-    this.version = versionNumber(version);
-    check(!Number.isNaN(this.version), this, 'meshVersion', `"${version}" must be major.minor[.patch], e.g. 1.13`);
+    super(scope, id, MESH_TOKEN_ROLE.kind, props, props.mount ?? 'mesh', props.name, ['ttl', 'maxTtl', 'lease'], props.provider);
+    const version = props.meshVersion ?? DEFAULT_MESH_VERSION;
+    this.version = meshVersionNumber(version);
     this.validate(version);
   }
 
+  /** The rules that depend on the mesh version and on several fields (the schema checks each field). */
   private validate(version: string): void {
-    const p = this.props;
+    const p = this._props as MeshTokenRoleProps;
     const v = this.version;
-    const since = (field: keyof MeshTokenRoleProps, min: number, given: boolean) =>
-      check(!given || v >= min, this, field, `needs mesh ${Math.floor(min / 1000)}.${min % 1000} or later (meshVersion is ${version})`);
-    const before = (field: keyof MeshTokenRoleProps, max: number, given: boolean) =>
-      check(!given || v < max, this, field, `was removed in mesh ${Math.floor(max / 1000)}.${max % 1000} (meshVersion is ${version})`);
+    const given = (field: string): boolean => {
+      const x = this._props[field];
+      return Array.isArray(x) ? x.length > 0 : field === 'policy' || field === 'lease' ? !!x : x !== undefined;
+    };
+    for (const field of Object.keys(MESH_ROLE_FIELD_VERSIONS)) {
+      if (!given(field) || meshRoleFieldApplies(field, v)) continue;
+      const [from, before] = MESH_ROLE_FIELD_VERSIONS[field];
+      const at = (n: number) => `${Math.floor(n / 1000)}.${n % 1000}`;
+      throw new ValidationError(this, field, v < from ? `needs mesh ${at(from)} or later (meshVersion is ${version})` : `was removed in mesh ${at(before)} (meshVersion is ${version})`);
+    }
     const policies = p.meshPolicies ?? [];
     const roles = p.meshRoles ?? [];
     const services = p.serviceIdentities ?? [];
     const nodes = p.nodeIdentities ?? [];
-    since('meshPolicies', 1004, policies.length > 0);
-    since('local', 1004, p.local !== undefined);
-    since('ttl', 1004, p.ttl !== undefined);
-    since('maxTtl', 1004, p.maxTtl !== undefined);
-    since('meshRoles', 1005, roles.length > 0);
-    since('serviceIdentities', 1005, services.length > 0);
-    since('nodeIdentities', 1008, nodes.length > 0);
-    since('meshNamespace', 1008, p.meshNamespace !== undefined);
-    since('partition', 1011, p.partition !== undefined);
-    before('tokenType', 1011, p.tokenType !== undefined);
-    before('policy', 1011, !!p.policy);
-    before('lease', 1004, !!p.lease);
-    check(p.tokenType === undefined || Object.values(MeshTokenType).includes(p.tokenType), this, 'tokenType', `"${p.tokenType}" must be client or management`);
     const management = p.tokenType === MeshTokenType.MANAGEMENT;
     if (v < 1004) {
       check(management || !!p.policy, this, 'policy', 'is required below mesh 1.4 unless tokenType is management');
@@ -173,28 +161,20 @@ export class MeshTokenRole extends Resource {
       const which = v >= 1008 ? 'meshPolicies, meshRoles, serviceIdentities or nodeIdentities' : 'meshPolicies, meshRoles or serviceIdentities';
       check(any, this, 'meshPolicies', `: at least one of ${which} is required`);
     }
-    for (const s of services) {
-      check(/^[^:,\s]+(:[^:,\s]+(,[^:,\s]+)*)?$/.test(s), this, 'serviceIdentities', `"${s}" must be <service>:<datacenter>[,<datacenter>]`);
-    }
-    for (const n of nodes) check(/^[^:\s]+:[^:\s]+$/.test(n), this, 'nodeIdentities', `"${n}" must be <node>:<datacenter>`);
-    const ttl = checkDuration(this, 'ttl', p.ttl, 0) ?? 0;
-    const maxTtl = checkDuration(this, 'maxTtl', p.maxTtl, 0) ?? 0;
+    const ttl = durationSeconds(p.ttl ?? 0);
+    const maxTtl = durationSeconds(p.maxTtl ?? 0);
     check(ttl === 0 || maxTtl === 0 || ttl <= maxTtl, this, 'ttl', `must not exceed maxTtl (${p.ttl} > ${p.maxTtl})`);
-    if (p.lease) checkDuration(this, 'lease', p.lease, 0);
   }
 
   /** @internal */
+  protected _schema(): KindSchema {
+    return MESH_TOKEN_ROLE;
+  }
+
+  /** The schema's rendering, keeping only the fields of the role's mesh version. @internal */
   protected _renderSpec(): Record<string, any> {
-    const p = this.props;
-    const v = this.version;
-    return {
-      mount: this.mount, name: this.name, meshVersion: p.meshVersion ?? '1.13',
-      ...(v >= 1004 ? { meshPolicies: stringSet(p.meshPolicies), local: p.local ?? false, ttl: normalDurationString(p.ttl ?? '0s'), maxTtl: normalDurationString(p.maxTtl ?? '0s') } : {}),
-      ...(v >= 1005 ? { meshRoles: stringSet(p.meshRoles), serviceIdentities: stringSet(p.serviceIdentities) } : {}),
-      ...(v >= 1008 ? { nodeIdentities: stringSet(p.nodeIdentities), meshNamespace: p.meshNamespace ?? 'default' } : {}),
-      ...(v >= 1011 ? { partition: p.partition ?? 'default' } : {}),
-      ...(v < 1011 ? { tokenType: p.tokenType ?? MeshTokenType.CLIENT, policy: p.policy ?? '' } : {}),
-      ...(v < 1004 ? { lease: p.lease ? normalDurationString(p.lease) : '' } : {}),
-    };
+    const spec = renderSpec(MESH_TOKEN_ROLE.fields, this._props);
+    for (const k of Object.keys(spec)) if (!meshRoleFieldApplies(k, this.version)) delete spec[k];
+    return spec;
   }
 }

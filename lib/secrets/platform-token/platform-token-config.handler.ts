@@ -1,46 +1,22 @@
-import { HandlerContext, Observed, ResourceHandler, Spec, Written } from '../../core/engine/handler';
-import { ApiError } from '../../core/http/api-error';
-import { PlatformTokenClient } from './platform-token-client';
-import { secretsClient, touchedFields } from '../engine-util';
+import { HandlerContext, ResourceHandler } from '../../core/engine/handler';
+import { PlatformTokenClient, PlatformTokenConfigInput } from './platform-token-client';
+import { mountSettingsHandler, secretsClient } from '../engine-util';
+import { PLATFORM_TOKEN_CONFIG } from './platform-token-config.schema';
 
 const client = (ctx: HandlerContext) => new PlatformTokenClient(secretsClient(ctx), ctx.address);
 
-async function write(ctx: HandlerContext, spec: Spec, sendToken: boolean): Promise<Written> {
-  const mount = spec.mount as string;
-  await client(ctx).writeConfig(mount, {
-    address: spec.address as string,
-    // The token is write-only: sent on create and when its value changed, never otherwise.
-    ...(sendToken && spec.token !== undefined ? { token: String(spec.token) } : {}),
-  });
-  return { id: `${mount}/config` };
-}
-
-/** Lifecycle of `secrets.PlatformTokenConfig` (`{mount}/config`); the token is write-only. */
-export const platformTokenConfigHandler: ResourceHandler = {
-  kind: 'secrets.PlatformTokenConfig',
-  api: 'secrets',
-  replaceFields: ['mount'],
-
-  naturalId: (spec) => `${spec.mount}/config`,
-  importId(id) {
-    if (!/^[^/].*\/config$/.test(id)) throw new Error(`import id "${id}" must be <mount>/config, e.g. platform/config`);
-    return id;
+/**
+ * Lifecycle of `secrets.PlatformTokenConfig` (`{mount}/config`). The token is write-only: sent on
+ * create and when its value changed, never otherwise (the service keeps the one it has).
+ */
+export const platformTokenConfigHandler: ResourceHandler = mountSettingsHandler({
+  schema: PLATFORM_TOKEN_CONFIG,
+  suffix: 'config',
+  example: 'platform/config',
+  resendWriteOnly: 'when-changed',
+  api: {
+    read: (ctx, mount) => client(ctx).readConfig(mount),
+    write: (ctx, mount, body) => client(ctx).writeConfig(mount, body as PlatformTokenConfigInput),
+    delete: (ctx, mount) => client(ctx).deleteConfig(mount),
   },
-
-  async read(ctx, id): Promise<Observed | undefined> {
-    const mount = id.replace(/\/config$/, '');
-    const c = await client(ctx).readConfig(mount);
-    return c ? { fields: { mount, address: c.address } } : undefined;
-  },
-
-  create: (ctx, spec) => write(ctx, spec, true),
-  update: (ctx, _id, spec, changes) => write(ctx, spec, touchedFields(changes).has('token')),
-
-  async delete(ctx, id) {
-    try {
-      await client(ctx).deleteConfig(id.replace(/\/config$/, ''));
-    } catch (e) {
-      if (!(e instanceof ApiError && e.status === 404)) throw e;
-    }
-  },
-};
+});

@@ -1,10 +1,9 @@
 import { Construct } from 'constructs';
 import { Resource, ResourceProps } from '../../core/constructs/resource';
 import { SecretValue } from '../../core/constructs/secret-value';
-import { check } from '../../core/constructs/validation';
-import { checkMount } from '../kv/kv-validation';
-import { checkOptSecretValue, checkOptString } from '../prop-checks';
+import { KindSchema } from '../../core/schema';
 import { SecretsProvider } from '../provider';
+import { PLATFORM_TOKEN_CONFIG } from './platform-token-config.schema';
 
 /** Props of a platform-token engine's configuration. */
 export interface PlatformTokenConfigProps extends ResourceProps {
@@ -44,25 +43,14 @@ export interface PlatformTokenConfigProps extends ResourceProps {
 export class PlatformTokenConfig extends Resource {
   /** Mount path of the engine. */
   public readonly mount: string;
-  private readonly props: PlatformTokenConfigProps;
 
   constructor(scope: Construct, id: string, props: PlatformTokenConfigProps = {}) {
-    super(scope, id, 'secrets.PlatformTokenConfig', 'secrets', props, props.provider);
-    this.props = props;
+    super(scope, id, PLATFORM_TOKEN_CONFIG.kind, PLATFORM_TOKEN_CONFIG.api, props, props.provider);
     this.mount = props.mount ?? 'platform';
-    checkMount(this, this.mount);
-    checkOptSecretValue(this, 'token', props.token);
-    checkOptString(this, 'address', props.address);
-    const address = props.address ?? 'https://app.terraform.io';
-    check(/^https?:\/\/[^/\s]+/.test(address), this, 'address', `"${address}" must be an http(s) URL such as https://app.terraform.io`);
   }
 
   /** @internal */
-  protected _renderSpec(): Record<string, any> {
-    return {
-      mount: this.mount,
-      address: this.props.address ?? 'https://app.terraform.io',
-      ...(this.props.token ? { token: this.props.token } : {}),
-    };
+  protected _schema(): KindSchema {
+    return PLATFORM_TOKEN_CONFIG;
   }
 }

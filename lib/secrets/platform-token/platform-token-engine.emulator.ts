@@ -1,9 +1,10 @@
 import { EmuResponse } from '../../core/emulator-kit/types';
-import { Engine, EngineRequest, ownEntry } from '../emulator/engine';
+import { EngineRequest } from '../emulator/engine';
 import { durationParam, stringParam } from '../emulator/field-params';
 import { DEFAULT_LEASE_TTL, leased } from '../emulator/leases';
 import { callService } from '../emulator/outbound';
-import { envelope, errors, keyList, noContent, notFound, objectBody, RequestError } from '../emulator/responses';
+import { envelope, errors, noContent, notFound, objectBody, RequestError } from '../emulator/responses';
+import { RoleEngine } from '../emulator/role-engine';
 
 interface PlatformConfig {
   address: string;
@@ -53,14 +54,17 @@ const DEFAULT_ADDRESS = 'https://app.terraform.io';
  * - An organization or a team has one active token: minting a new one (a rotation) revokes the
  *   earlier one on the platform, whose emulator then answers it 401.
  */
-export class PlatformTokenEngine implements Engine {
+export class PlatformTokenEngine extends RoleEngine<PlatformRole, PlatformTokenState> {
   public readonly type = 'platform';
-  private state: PlatformTokenState = { roles: {} };
+  protected state: PlatformTokenState = { roles: {} };
 
-  constructor(private readonly mount: string) {}
+  constructor(mount: string) {
+    super(mount, 'role', ['GET', 'POST']);
+  }
 
-  public async handle(r: EngineRequest): Promise<EmuResponse> {
-    const m = /^(config|role|creds|rotate-role)(?:\/(.*))?$/.exec(r.subPath);
+  /** `config` and `rotate-role/<name>`. */
+  protected handleOther(r: EngineRequest): EmuResponse | Promise<EmuResponse> {
+    const m = /^(config|rotate-role)(?:\/(.*))?$/.exec(r.subPath);
     if (!m) return errors(404, 'unsupported path');
     const [, section, raw = ''] = m;
     const name = raw.replace(/\/$/, '');
@@ -71,25 +75,8 @@ export class PlatformTokenEngine implements Engine {
       if (r.method === 'DELETE') { delete this.state.config; return noContent(); }
       return errors(405, 'unsupported operation');
     }
-    if (section === 'role' && name === '') return r.method === 'LIST' ? this.list() : errors(405, 'unsupported operation');
     if (name === '' || name.includes('/')) return errors(404, 'unsupported path');
-    if (section === 'role') {
-      if (r.method === 'GET') return this.readRole(name);
-      if (r.method === 'POST') return this.writeRole(name, objectBody(r.body));
-      if (r.method === 'DELETE') { delete this.state.roles[name]; return noContent(); }
-      return errors(405, 'unsupported operation');
-    }
-    if (section === 'creds') return r.method === 'GET' || r.method === 'POST' ? this.creds(name) : errors(405, 'unsupported operation');
     return r.method === 'POST' ? this.rotate(name) : errors(405, 'unsupported operation');
-  }
-
-  /** Creds store a token (organization and team roles) or open a lease: a read that changes state. */
-  public mutatesOnRead(subPath: string): boolean {
-    return subPath.startsWith('creds/');
-  }
-
-  public snapshot(): unknown {
-    return this.state;
   }
 
   public restore(data: unknown): void {
@@ -112,18 +99,7 @@ export class PlatformTokenEngine implements Engine {
     return noContent();
   }
 
-  private role(name: string): PlatformRole | undefined {
-    return ownEntry(this.state.roles, name);
-  }
-
-  private list(): EmuResponse {
-    const keys = Object.keys(this.state.roles).sort();
-    return keyList(keys);
-  }
-
-  private readRole(name: string): EmuResponse {
-    const r = this.role(name);
-    if (!r) return notFound();
+  protected readRole(_name: string, r: PlatformRole): EmuResponse {
     return envelope({
       name: r.name,
       ...(r.organization ? { organization: r.organization } : {}),
@@ -133,8 +109,7 @@ export class PlatformTokenEngine implements Engine {
     });
   }
 
-  private writeRole(name: string, b: Record<string, unknown>): EmuResponse {
-    const prev = this.role(name);
+  protected writeRole(name: string, b: Record<string, unknown>, prev: PlatformRole | undefined): EmuResponse {
     const organization = stringParam(b, 'organization', prev?.organization ?? '');
     const teamId = stringParam(b, 'team_id', prev?.teamId ?? '');
     const userId = stringParam(b, 'user_id', prev?.userId ?? '');
@@ -151,9 +126,7 @@ export class PlatformTokenEngine implements Engine {
     return noContent();
   }
 
-  private async creds(name: string): Promise<EmuResponse> {
-    const role = this.role(name);
-    if (!role) throw new RequestError(400, `role "${name}" not found`);
+  protected async creds(name: string, role: PlatformRole): Promise<EmuResponse> {
     if (role.userId) {
       const t = await this.mint(role);
       return leased({ token: t.token, token_id: t.id }, this.mount, name, role.ttl || DEFAULT_LEASE_TTL);

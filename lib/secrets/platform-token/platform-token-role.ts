@@ -1,10 +1,11 @@
 import { Construct } from 'constructs';
-import { Resource, ResourceProps } from '../../core/constructs/resource';
-import { check, checkDuration } from '../../core/constructs/validation';
-import { checkMount } from '../kv/kv-validation';
-import { checkOptString, checkSegmentName } from '../prop-checks';
+import { ResourceProps } from '../../core/constructs/resource';
+import { ISecretsEngineRole, SecretsEngineRole } from '../engine-role';
+import { check, durationSeconds } from '../../core/constructs/validation';
+import { KindSchema } from '../../core/schema';
+import { ExistingEngineRole } from '../existing-role';
 import { SecretsProvider } from '../provider';
-import { normalDurationString } from '../../core/duration';
+import { PLATFORM_TOKEN_ROLE } from './platform-token-role.schema';
 
 /** Props of a platform-token role. Exactly one kind: `organization` (with `teamId` for a team token) or `userId`. */
 export interface PlatformTokenRoleProps extends ResourceProps {
@@ -47,45 +48,43 @@ export interface PlatformTokenRoleProps extends ResourceProps {
   readonly provider?: SecretsProvider;
 }
 
+/** A role of a platform-token engine: one this app manages, or one looked up with `PlatformTokenRole.fromName`. */
+export interface IPlatformTokenRole extends ISecretsEngineRole {}
+
 /**
  * A role of the platform-token engine (`{mount}/role/<name>`): an organization, team or user
  * token. Organization and team roles hand out one stored token until rotated; user roles a new
- * leased token per request.
+ * leased token per request (`PlatformTokenCredentials` reads them).
  *
  * @example
  * new secrets.PlatformTokenRole(stack, 'ci-token', { name: 'ci', organization: 'acme' });
  * new secrets.PlatformTokenRole(stack, 'ann-token', { name: 'ann', userId: 'user-AbCdEf123456', ttl: '1h' });
  */
-export class PlatformTokenRole extends Resource {
-  /** Mount path of the engine. */
-  public readonly mount: string;
-  /** Name of the role. */
-  public readonly name: string;
-  private readonly props: PlatformTokenRoleProps;
+export class PlatformTokenRole extends SecretsEngineRole implements IPlatformTokenRole {
+  /**
+   * A role that exists outside this app: read at plan time (the plan fails, naming this construct,
+   * when it does not exist), never changed nor deleted.
+   * @param mount mount path of the platform-token engine
+   * @param name name of the role
+   * @param provider how to reach the secrets service (default: the stack's)
+   */
+  public static fromName(scope: Construct, id: string, mount: string, name: string, provider?: SecretsProvider): IPlatformTokenRole {
+    return new ExistingEngineRole(scope, id, PLATFORM_TOKEN_ROLE, 'role', mount, name, provider);
+  }
+
 
   constructor(scope: Construct, id: string, props: PlatformTokenRoleProps) {
-    super(scope, id, 'secrets.PlatformTokenRole', 'secrets', props, props.provider);
-    this.props = props;
-    this.mount = props.mount ?? 'platform';
-    this.name = props.name;
-    checkMount(this, this.mount);
-    checkSegmentName(this, 'name', props.name);
-    for (const f of ['organization', 'teamId', 'userId', 'ttl', 'maxTtl'] as const) checkOptString(this, f, props[f]);
+    super(scope, id, PLATFORM_TOKEN_ROLE.kind, props, props.mount ?? 'platform', props.name, ['ttl', 'maxTtl'], props.provider);
     check(!(props.userId && (props.organization || props.teamId)), this, 'userId', 'conflicts with organization and teamId');
     check(!!(props.userId || props.organization || props.teamId), this, 'organization', 'teamId or userId is required');
-    const ttl = checkDuration(this, 'ttl', props.ttl, 0) ?? 0;
-    const maxTtl = checkDuration(this, 'maxTtl', props.maxTtl, 0) ?? 0;
+    const ttl = durationSeconds(props.ttl ?? 0);
+    const maxTtl = durationSeconds(props.maxTtl ?? 0);
     if (!props.userId) check(ttl === 0 && maxTtl === 0, this, 'ttl', 'and maxTtl apply only to user roles (userId)');
     check(ttl === 0 || maxTtl === 0 || ttl <= maxTtl, this, 'ttl', `must not exceed maxTtl (${props.ttl} > ${props.maxTtl})`);
   }
 
   /** @internal */
-  protected _renderSpec(): Record<string, any> {
-    const p = this.props;
-    return {
-      mount: this.mount, name: this.name,
-      organization: p.organization ?? '', teamId: p.teamId ?? '', userId: p.userId ?? '',
-      ttl: normalDurationString(p.ttl ?? '0s'), maxTtl: normalDurationString(p.maxTtl ?? '0s'),
-    };
+  protected _schema(): KindSchema {
+    return PLATFORM_TOKEN_ROLE;
   }
 }
