@@ -127,8 +127,8 @@ describe('MeshTokenConfig and MeshTokenRole', () => {
     [{ name: 'r', meshVersion: '1.4' }, /meshPolicies is required with mesh 1\.4/],
     [{ name: 'r', meshVersion: '1.3' }, /policy is required below mesh 1\.4 unless tokenType is management/],
     [{ name: 'r', meshVersion: '1.5', lease: '1h', meshPolicies: ['p'] }, /lease was removed in mesh 1\.4/],
-    [{ name: 'r', nodeIdentities: ['n1'] }, /nodeIdentities \[0\] "n1" must be <node>:<datacenter>/],
-    [{ name: 'r', serviceIdentities: ['web:'] }, /serviceIdentities \[0\] "web:" must be/],
+    [{ name: 'r', nodeIdentities: ['n1'] }, /nodeIdentities\[0\] "n1" must be <node>:<datacenter>/],
+    [{ name: 'r', serviceIdentities: ['web:'] }, /serviceIdentities\[0\] "web:" must be/],
     [{ name: 'r', meshVersion: 'latest', meshPolicies: ['p'] }, /meshVersion "latest" must be major.minor/],
   ])('role refuses %o', (props, msg) => {
     expect(() => new MeshTokenRole(stack(), 'r', props)).toThrow(msg);
