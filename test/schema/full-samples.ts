@@ -20,4 +20,10 @@ export interface FullSample {
   readonly defaultsKept?: Readonly<Record<string, string>>;
   /** The sample needs a real PostgreSQL (the database kinds). */
   readonly needsPostgres?: boolean;
+  /** Seeds, before the app is synthesized, what the object needs and converge does not manage (a project, a registry module). */
+  readonly seed?: (world: SampleWorld) => Promise<void>;
+  /** Environment variables the CLI needs for the sample (those its `SecretValue.fromEnv`s read). */
+  readonly env?: Readonly<Record<string, string>>;
+  /** The object exists on the platform's self-hosted edition only (a data retention policy): applied in a world of that edition. */
+  readonly selfHosted?: boolean;
 }
