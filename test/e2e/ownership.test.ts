@@ -128,7 +128,7 @@ describe('ownership: what converge did not create is never overwritten, adopted 
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
     expect((await platform('GET', `/agent-pools/${pool.body.data.id}`)).status).toBe(200);
-    expect(Object.keys(stateOf('own-pool').resources)).toEqual(['pool-renamed']);
+    expect(Object.keys(stateOf('own-pool').resources)).toEqual(['org', 'pool-renamed']);
     r = await cliAsync(['plan', '--synth-dir', moved, '--detailed-exitcode'], world.env);
     expect(r.status).toBe(0);
   });
