@@ -1,6 +1,8 @@
 import { KindSchema } from '../../core/schema';
 import { NAME_RULE, ORGANIZATION_FIELD } from '../references';
 
+const DURATION_RULE = 'is not a duration (use e.g. "30s", "10m" or a number of seconds; a timeout above zero)';
+
 /** Variable categories (the spec's `category`). */
 export const VARIABLE_CATEGORIES = ['engine', 'env'] as const;
 
@@ -36,8 +38,9 @@ export const NO_CODE_WORKSPACE: KindSchema = {
     },
     // Unset: not managed (not in the spec, never compared).
     moduleVersion: { type: 'string', local: true },
-    upgradeTimeout: { type: 'duration', min: 1, default: '10m', local: true },
-    upgradePollInterval: { type: 'duration', default: '2s', local: true },
+    // Durations kept as written (strings: the handler reads them with durationSeconds).
+    upgradeTimeout: { type: 'string', default: '10m', local: true, pattern: /^(?=.*[1-9])((\d+(\.\d+)?(ns|us|µs|ms|s|m|h|d))+|\d+)$/, patternRule: DURATION_RULE },
+    upgradePollInterval: { type: 'string', default: '2s', local: true, pattern: /^((\d+(\.\d+)?(ns|us|µs|ms|s|m|h|d))+|\d+)$/, patternRule: DURATION_RULE },
   },
   outputs: {
     id: { type: 'string' },
