@@ -23,8 +23,8 @@ const org = new platform.Organization(orgStack, 'org', {
 
 // The VCS connection: the OAuth token comes from the environment when converge runs; it is never synthesized,
 // and state keeps only its HMAC.
-const vcs = new platform.OAuthClient(orgStack, 'vcs', {
-  organization: org.name,
+new platform.OAuthClient(orgStack, 'vcs', {
+  organization: org,
   name: 'acme-vcs',
   serviceProvider: platform.VcsServiceProvider.PROVIDER_A,
   key: 'payments-team-oauth-app',
@@ -32,23 +32,24 @@ const vcs = new platform.OAuthClient(orgStack, 'vcs', {
   apiUrl: 'https://api.vcs.acme.example',
   oauthToken: SecretValue.fromEnv('TEAM_VCS_TOKEN'),
 });
-vcs.node.addDependency(org);
 
 // Self-hosted agents for runs that must reach the team's private network; agents that went away are cleaned up.
-const pool = new platform.AgentPool(orgStack, 'agents', {
-  organization: org.name,
+// Referencing the organization orders the pool (and the VCS connection) after it.
+new platform.AgentPool(orgStack, 'agents', {
+  organization: org,
   name: 'payments-onprem',
   deleteInactiveAgents: true,
 });
-pool.node.addDependency(org);
 
 if (projectId) {
   const wsStack = new TerraformStack(app, 'team-workspaces');
+  // The organization of the other stack, looked up (read at plan time; the plan fails clearly when it is absent).
+  const teamOrg = platform.Organization.fromName(wsStack, 'org', orgName);
 
   // The registry module `storage-bucket` (provider `aws`), published with versions 1.0.0 and 1.1.0,
   // offered for no-code provisioning at 1.1.0 with three sizes to choose from.
   const mod = new platform.NoCodeModule(wsStack, 'bucket-module', {
-    organization: orgName,
+    organization: teamOrg,
     moduleName: 'storage-bucket',
     moduleProvider: 'aws',
     versionPin: '1.1.0',
@@ -57,8 +58,8 @@ if (projectId) {
 
   // A workspace built from the module; when the module's pin moves, apply upgrades it.
   new platform.NoCodeWorkspace(wsStack, 'assets-bucket', {
-    organization: orgName,
-    noCodeModuleId: mod.noCodeModuleId,
+    organization: teamOrg,
+    noCodeModule: mod,
     moduleVersion: mod.pinnedVersion,
     projectId,
     name: 'payments-assets',

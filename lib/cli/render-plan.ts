@@ -49,13 +49,15 @@ export function renderPlan(plan: StackPlan, out: Output, options: RenderOptions 
   const colour = (a: string) => ({ create: c.green, update: c.yellow, adopt: c.yellow, replace: c.magenta, delete: c.red, forget: c.red, read: c.cyan, conflict: c.red }[a] ?? ((s: string) => s));
   const items = naturalOrder(plan.items);
   const acting = items.filter((i) => i.action !== 'noop' || i.stateChanges?.length || i.deposed?.length);
+  // Data sources are read on every plan: reads alone change nothing (as `hasChanges` and the exit code say).
+  const changing = acting.some((i) => i.action !== 'read' || i.stateChanges?.length || i.deposed?.length);
   const noChanges = () => c.green(`No changes. Stack ${plan.stack} matches the app (${plan.items.length} objects).`);
   if (out.options.quiet) {
     for (const i of acting) {
       if (i.action === 'conflict') out.result(c.red(`! ${i.address}: ${i.reason ?? VERB.conflict}`));
       for (const w of i.warnings) out.result(c.red(`! ${i.address}: ${w}`));
     }
-    out.result(acting.length ? summaryLine(plan) : noChanges());
+    out.result(changing ? summaryLine(plan) : noChanges());
     return;
   }
   const drifted = items.filter((i) => i.drift.length);
@@ -68,7 +70,7 @@ export function renderPlan(plan: StackPlan, out: Output, options: RenderOptions 
     }
     out.result('');
   }
-  if (!acting.length) {
+  if (!changing) {
     out.result(noChanges());
   } else {
     out.result(c.bold(`converge will perform the following actions in stack ${plan.stack}:`));

@@ -1,7 +1,7 @@
 import { HandlerContext, Observed, PrefetchWant } from '../core/engine/handler';
 import { ApiError } from '../core/http/api-error';
+import { FieldsSchema, fromWire, KindSchema, toWire } from '../core/schema';
 import { PlatformClient } from './client/platform-client';
-import { stringSet } from '../core/string-set';
 
 /** The domain client over the engine's HTTP client (errors name the construct address). */
 export function platformClient(ctx: HandlerContext): PlatformClient {
@@ -14,9 +14,33 @@ export function orgAndName(id: string): { organization: string; name: string } |
   return m ? { organization: m[1], name: m[2] } : undefined;
 }
 
-/** A list of ids the platform keeps as a set, each once and sorted (so that neither order nor repeats show as a change). */
-export function sortedStrings(v: unknown): string[] {
-  return Array.isArray(v) ? stringSet(v.map(String)) : [];
+/** The platform client speaks camelCase attributes (it kebab-cases them on the wire). */
+const CLIENT = { wireCase: 'camel' } as const;
+
+const camel = (s: string): string => s.replace(/[-_]+([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+const clientFieldsCache = new WeakMap<FieldsSchema, FieldsSchema>();
+
+/** A kind's fields as the platform client names them: a wire name of the spec (`oauth-token-string`, `auto_apply`) camelCased. */
+function clientFields(fields: FieldsSchema): FieldsSchema {
+  const cached = clientFieldsCache.get(fields);
+  if (cached) return cached;
+  const out = Object.fromEntries(Object.entries(fields).map(([k, f]) => [k, {
+    ...f,
+    ...(f.wire ? { wire: camel(f.wire) } : {}),
+    ...(f.fields ? { fields: clientFields(f.fields) } : {}),
+  }]));
+  clientFieldsCache.set(fields, out);
+  return out;
+}
+
+/** The client attributes of a resolved spec (`toWire` in the client's camelCase); local fields left out. */
+export function toClient(schema: KindSchema, spec: Record<string, unknown>): Record<string, unknown> {
+  return toWire(CLIENT, clientFields(schema.fields), spec);
+}
+
+/** The observed fields of a client document (`fromWire` in the client's camelCase); write-only and local fields left out. */
+export function fromClient(schema: KindSchema, doc: object): Record<string, unknown> {
+  return fromWire(CLIENT, clientFields(schema.fields), doc as Record<string, unknown>);
 }
 
 /**

@@ -12,4 +12,9 @@ export const PLATFORM_PERMISSIONS: Record<string, (spec: Record<string, unknown>
   'platform.OrganizationEntitlements': (s) => `read organization "${String(s.organization ?? s.name)}"`,
   'platform.Agents': () => 'read the agent pool (the agents entitlement)',
   'platform.ModuleProducers': (s) => `read organization "${String(s.organization)}" (self-hosted edition)`,
+  // Lookups (`Organization.fromName`, …): read at plan time by the id `converge import` takes.
+  'lookup:platform.Organization': (s) => `read organization "${String(s.id)}"`,
+  'lookup:platform.OAuthClient': (s) => `read OAuth client ${String(s.id)} (manage VCS settings in its organization)`,
+  'lookup:platform.AgentPool': (s) => `read the agent pools of organization "${String(s.id).split('/')[0]}" (the agents entitlement)`,
+  'lookup:platform.NoCodeModule': (s) => `read the private registry and no-code modules of organization "${String(s.id).split('/')[0]}"; a user or team token`,
 };

@@ -2,6 +2,7 @@ import * as path from 'path';
 import { TerraformStack } from 'cdktf';
 import { SecretValue } from '../../lib/core/constructs/secret-value';
 import { AgentPool } from '../../lib/platform/agent-pool/agent-pool';
+import { Organization } from '../../lib/platform/organization/organization';
 import { DatabaseConnection } from '../../lib/secrets/database/database-connection';
 import { DatabaseRole } from '../../lib/secrets/database/database-role';
 import { KvSecret } from '../../lib/secrets/kv/kv-secret';
@@ -47,9 +48,15 @@ describe('converge policy', () => {
     expect(r.stdout).toContain('path "secret/metadata/app/db" { capabilities = ["read", "update", "delete"] }');
     expect(r.stdout).toContain('path "secret/data/app/db" { capabilities = ["create", "read", "update"] }');
     expect(r.stdout).toContain('path "database/roles/app" { capabilities = ["create", "read", "update", "delete"] }');
-    const platformApp = synthApp((st: TerraformStack) => { new AgentPool(st, 'pool', { organization: 'acme', name: 'onprem' }); }, 'plat');
+    const platformApp = synthApp((st: TerraformStack) => {
+      new AgentPool(st, 'pool', { organization: Organization.fromName(st, 'acme', 'acme'), name: 'onprem' });
+      AgentPool.fromName(st, 'other-pool', Organization.fromName(st, 'other', 'other'), 'shared');
+    }, 'plat');
     const p = await cliAsync(['policy', '--synth-dir', platformApp], world.env);
     expect(p.stdout).toMatch(/pool \(platform\.AgentPool\): manage agent pools in organization "acme"/);
+    // Lookups are read at plan time: their reads are part of the policy.
+    expect(p.stdout).toMatch(/acme \(lookup:platform\.Organization\): read organization "acme"/);
+    expect(p.stdout).toMatch(/other-pool \(lookup:platform\.AgentPool\): read the agent pools of organization "other"/);
   });
 
   test('exactly that policy plans, applies and destroys; without any one line, a clear 403', async () => {

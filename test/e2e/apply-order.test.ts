@@ -49,7 +49,7 @@ describe('apply order', () => {
   test('destroy of a stack with a data source: nothing is read, everything converge made is deleted', async () => {
     const app = synthApp((s) => {
       const org = new Organization(s, 'org', { name: 'order-ds', email: 'a@b.io', removalPolicy: RemovalPolicy.DESTROY });
-      new OrganizationEntitlements(s, 'ents', { organization: org.name });
+      new OrganizationEntitlements(s, 'ents', { organization: org });
     }, 'order-ds');
     let r = await cliAsync(['apply', '--synth-dir', app, '--auto-approve'], world.env);
     expect(r.status).toBe(0);

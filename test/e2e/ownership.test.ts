@@ -93,7 +93,7 @@ describe('ownership: what converge did not create is never overwritten, adopted 
     const theirs = await platform('POST', '/organizations/own-vcs/oauth-clients', { data: { type: 'oauth-clients', attributes: attrs } });
     expect(theirs.status).toBe(201);
     const app = synthApp((s) => {
-      new OAuthClient(s, 'vcs', { organization: 'own-vcs', name: 'main', serviceProvider: VcsServiceProvider.PROVIDER_A, key: 'k',
+      new OAuthClient(s, 'vcs', { organization: Organization.fromName(s, 'org', 'own-vcs'), name: 'main', serviceProvider: VcsServiceProvider.PROVIDER_A, key: 'k',
         httpUrl: 'https://vcs.example.com', apiUrl: 'https://api.vcs.example.com', oauthToken: SecretValue.fromEnv('OWN_TOKEN') });
     }, 'own-vcs');
     let r = await cliAsync(['plan', '--synth-dir', app, '--detailed-exitcode'], world.env);
@@ -113,7 +113,7 @@ describe('ownership: what converge did not create is never overwritten, adopted 
     expect((await platform('POST', '/organizations', { data: { type: 'organizations', attributes: { name: 'own-pool', email: 'a@x.io' } } })).status).toBe(201);
     const pool = await platform('POST', '/organizations/own-pool/agent-pools', { data: { type: 'agent-pools', attributes: { name: 'onprem' } } });
     expect(pool.status).toBe(201);
-    const at = (id: string) => synthApp((s) => { new AgentPool(s, id, { organization: 'own-pool', name: 'onprem' }); }, 'own-pool');
+    const at = (id: string) => synthApp((s) => { new AgentPool(s, id, { organization: Organization.fromName(s, 'org', 'own-pool'), name: 'onprem' }); }, 'own-pool');
     let r = await cliAsync(['import', 'pool', 'own-pool/onprem', '--synth-dir', at('pool')], world.env);
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
@@ -128,7 +128,7 @@ describe('ownership: what converge did not create is never overwritten, adopted 
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
     expect((await platform('GET', `/agent-pools/${pool.body.data.id}`)).status).toBe(200);
-    expect(Object.keys(stateOf('own-pool').resources)).toEqual(['pool-renamed']);
+    expect(Object.keys(stateOf('own-pool').resources)).toEqual(['org', 'pool-renamed']);
     r = await cliAsync(['plan', '--synth-dir', moved, '--detailed-exitcode'], world.env);
     expect(r.status).toBe(0);
   });

@@ -1,5 +1,6 @@
 import * as path from 'path';
 import { SecretValue } from '../../lib';
+import { Organization } from '../../lib/platform/organization/organization';
 import { OAuthClient, VcsServiceProvider } from '../../lib/platform/oauth-client/oauth-client';
 import { KvSecret } from '../../lib/secrets/kv/kv-secret';
 import { KvSecretData } from '../../lib/secrets/kv/kv-secret-data';
@@ -125,7 +126,7 @@ describe('apply uses what the plan saw', () => {
     });
     expect(org.status).toBe(201);
     const app = (name: string) => synthApp((s) => {
-      new OAuthClient(s, 'vcs', { organization: 'pv-org', name, serviceProvider: VcsServiceProvider.PROVIDER_A, key: 'k',
+      new OAuthClient(s, 'vcs', { organization: Organization.fromName(s, 'org', 'pv-org'), name, serviceProvider: VcsServiceProvider.PROVIDER_A, key: 'k',
         httpUrl: 'https://vcs.example.com', apiUrl: 'https://api.vcs.example.com', oauthToken: SecretValue.fromEnv('PV_TOKEN'),
         secret: SecretValue.fromEnv('PV_SECRET') });
     }, 'pv-wo');

@@ -3,6 +3,7 @@ import * as path from 'path';
 import { App, TerraformStack } from 'cdktf';
 import { RemovalPolicy, SecretValue } from '../../lib';
 import * as mesh from '../../lib/mesh';
+import { Organization } from '../../lib/platform/organization/organization';
 import { OAuthClient, VcsServiceProvider } from '../../lib/platform/oauth-client/oauth-client';
 import { KvSecret } from '../../lib/secrets/kv/kv-secret';
 import { cliAsync, startWorld, synthApp, tempDir, TestWorld } from '../support/harness';
@@ -88,7 +89,7 @@ describe('what state remembers', () => {
     });
     expect(org.status).toBe(201);
     const app = (apiUrl: string) => synthApp((s) => {
-      new OAuthClient(s, 'vcs', { organization: 'sm-org', name: 'main', serviceProvider: VcsServiceProvider.PROVIDER_A, key: 'k',
+      new OAuthClient(s, 'vcs', { organization: Organization.fromName(s, 'org', 'sm-org'), name: 'main', serviceProvider: VcsServiceProvider.PROVIDER_A, key: 'k',
         httpUrl: 'https://vcs.example.com', apiUrl, oauthToken: SecretValue.fromEnv('SM_TOKEN'), createBeforeDestroy: true });
     }, 'sm-cbd');
     let r = await cliAsync(['apply', '--synth-dir', app('https://api.one.example.com'), '--auto-approve'], world.env);

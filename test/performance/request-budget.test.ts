@@ -21,7 +21,9 @@ interface KindStack {
 }
 
 process.env.RB_OAUTH_TOKEN = 'rb-oauth-token-value';
-const org = (stack: TerraformStack, i: number) => new Organization(stack, `dep-org${i}`, { name: `rb-org-${i}`, email: `o${i}@rb.io`, removalPolicy: RemovalPolicy.DESTROY });
+/** The i-th dependency organization (built with the kind's objects, measured alone and subtracted), once per stack. */
+const org = (stack: TerraformStack, i: number) => (stack.node.tryFindChild(`dep-org${i}`) as Organization | undefined)
+  ?? new Organization(stack, `dep-org${i}`, { name: `rb-org-${i}`, email: `o${i}@rb.io`, removalPolicy: RemovalPolicy.DESTROY });
 const meshDeps = (stack: TerraformStack, i: number) => {
   new ServiceDefaults(stack, `dep-svc${i}`, { name: `rb-svc-${i}`, protocol: MeshProtocol.HTTP });
   new ServiceResolver(stack, `dep-res${i}`, { name: `rb-svc-${i}`, subsets: { v1: { filter: 'Service.Meta.version == v1' } } });
@@ -39,14 +41,14 @@ const KINDS: Record<string, KindStack> = {
     deps: 'orgs',
     build: (stack, i, u) => {
       new OAuthClient(stack, `vcs${i}`, {
-        organization: `rb-org-${i}`, name: `vcs-${i}${u ? '-b' : ''}`, serviceProvider: VcsServiceProvider.PROVIDER_A, key: `key-${i}`,
+        organization: org(stack, i), name: `vcs-${i}${u ? '-b' : ''}`, serviceProvider: VcsServiceProvider.PROVIDER_A, key: `key-${i}`,
         httpUrl: 'https://vcs.example.com', apiUrl: 'https://api.vcs.example.com', oauthToken: SecretValue.fromEnv('RB_OAUTH_TOKEN'),
       });
     },
   },
   'platform.AgentPool': {
     deps: 'orgs',
-    build: (stack, i, u) => { new AgentPool(stack, `pool${i}`, { organization: `rb-org-${i}`, name: `pool-${i}${u ? '-b' : ''}` }); },
+    build: (stack, i, u) => { new AgentPool(stack, `pool${i}`, { organization: org(stack, i), name: `pool-${i}${u ? '-b' : ''}` }); },
   },
   'mesh.ServiceDefaults': {
     build: (stack, i, u) => { new ServiceDefaults(stack, `svc${i}`, { name: `rb-k-svc-${i}`, protocol: u ? MeshProtocol.GRPC : MeshProtocol.HTTP }); },

@@ -1,5 +1,12 @@
+import { Construct } from 'constructs';
 import { NoCodeModule } from '../../lib/platform/no-code/no-code-module';
 import { cliAsync, startWorld, synthApp, TestWorld } from '../support/harness';
+import { IOrganization, Organization } from '../../lib/platform/organization/organization';
+
+/** The organization of that name (it exists outside the app), looked up once per stack. */
+const orgNamed = (scope: Construct, name: string): IOrganization =>
+  (scope.node.tryFindChild(`org-${name}`) as IOrganization | undefined) ?? Organization.fromName(scope, `org-${name}`, name);
+
 
 // A no-code module without `versionPin` leaves the pin to the server ("the latest version when
 // enabled; then not managed"): the spec holds no pin, and whatever the server holds is no change.
@@ -22,7 +29,7 @@ describe('NoCodeModule versionPin left unset', () => {
   afterAll(async () => { await world.stop(); });
 
   test('apply, the server\'s pin moves: refresh reports no drift, plan no change; a pin the app sets is compared', async () => {
-    const unpinned = synthApp((s) => { new NoCodeModule(s, 'mod', { organization: 'nc-pin', moduleName: 'bucket', moduleProvider: 'aws' }); }, 'nc');
+    const unpinned = synthApp((s) => { new NoCodeModule(s, 'mod', { organization: orgNamed(s, 'nc-pin'), moduleName: 'bucket', moduleProvider: 'aws' }); }, 'nc');
     let r = await cliAsync(['apply', '--synth-dir', unpinned, '--auto-approve'], world.env);
     expect(r.status).toBe(0);
     const state = await cliAsync(['state', 'show', 'mod', '--stack', 'nc'], world.env);
@@ -37,7 +44,7 @@ describe('NoCodeModule versionPin left unset', () => {
     r = await cliAsync(['plan', '--synth-dir', unpinned, '--detailed-exitcode'], world.env);
     expect(r.status).toBe(0);
 
-    const pinned = synthApp((s) => { new NoCodeModule(s, 'mod', { organization: 'nc-pin', moduleName: 'bucket', moduleProvider: 'aws', versionPin: '1.1.0' }); }, 'nc');
+    const pinned = synthApp((s) => { new NoCodeModule(s, 'mod', { organization: orgNamed(s, 'nc-pin'), moduleName: 'bucket', moduleProvider: 'aws', versionPin: '1.1.0' }); }, 'nc');
     r = await cliAsync(['plan', '--synth-dir', pinned, '--detailed-exitcode'], world.env);
     expect(r.status).toBe(2);
     expect(r.stdout).toMatch(/versionPin = "1.0.0" -> "1.1.0"/);

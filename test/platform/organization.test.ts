@@ -52,9 +52,9 @@ describe('Organization', () => {
   test('a reference to the external id renders as a reference and adds a dependency', () => {
     const s = stack();
     const org = new Organization(s, 'org', { name: 'acme', email: 'a@b.io' });
-    new OrganizationEntitlements(s, 'ents', { organization: org.name });
+    new OrganizationEntitlements(s, 'ents', { organization: org });
     const ents = ConvergeTesting.desiredState(s).resources.ents;
-    expect(ents).toMatchObject({ kind: 'platform.OrganizationEntitlements', dataSource: true, spec: { organization: 'acme' } });
+    expect(ents).toMatchObject({ kind: 'platform.OrganizationEntitlements', dataSource: true, spec: { organization: 'acme' }, dependsOn: ['org'] });
     // A typed attribute: a string token, rendered as a reference where another construct uses it.
     expect(typeof org.externalId).toBe('string');
     new Organization(s, 'other', { name: 'other', email: 'a@b.io', ownersTeamSamlRoleId: org.externalId });
@@ -85,6 +85,7 @@ describe('Organization', () => {
   });
 
   test('OrganizationEntitlements validates the organization name', () => {
-    expect(() => new OrganizationEntitlements(stack(), 'e', { organization: 'a b' })).toThrow(/test\/e: organization "a b"/);
+    const s = stack();
+    expect(() => new OrganizationEntitlements(s, 'e', { organization: Organization.fromName(s, 'bad', 'a b') })).toThrow(/test\/e: organization "a b" may contain only/);
   });
 });

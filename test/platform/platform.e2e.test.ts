@@ -1,9 +1,16 @@
+import { Construct } from 'constructs';
 import { SecretValue } from '../../lib';
 import { AgentPool } from '../../lib/platform/agent-pool/agent-pool';
 import { NoCodeModule } from '../../lib/platform/no-code/no-code-module';
 import { NoCodeWorkspace, VariableCategory } from '../../lib/platform/no-code/no-code-workspace';
 import { OAuthClient, VcsServiceProvider } from '../../lib/platform/oauth-client/oauth-client';
 import { allFiles, cliAsync, startWorld, synthApp, TestWorld } from '../support/harness';
+import { IOrganization, Organization } from '../../lib/platform/organization/organization';
+
+/** The organization of that name (it exists outside the app), looked up once per stack. */
+const orgNamed = (scope: Construct, name: string): IOrganization =>
+  (scope.node.tryFindChild(`org-${name}`) as IOrganization | undefined) ?? Organization.fromName(scope, `org-${name}`, name);
+
 
 // Through the real CLI (dist/) against the emulator: the issue-3 constructs, and the no-code upgrade sequence.
 describe('platform constructs through the CLI', () => {
@@ -23,19 +30,19 @@ describe('platform constructs through the CLI', () => {
 
   const build = (versionPin: string, sizes: string[]) => synthApp((stack) => {
     const mod = new NoCodeModule(stack, 'mod', {
-      organization: 'e2e-nc', moduleName: 'bucket', moduleProvider: 'aws', versionPin,
+      organization: orgNamed(stack, 'e2e-nc'), moduleName: 'bucket', moduleProvider: 'aws', versionPin,
       variableOptions: [{ variableName: 'size', variableType: 'string', options: sizes }],
     });
     new NoCodeWorkspace(stack, 'ws', {
-      organization: 'e2e-nc', noCodeModuleId: mod.noCodeModuleId, moduleVersion: mod.pinnedVersion, projectId: project, name: 'bucket-prod',
+      organization: orgNamed(stack, 'e2e-nc'), noCodeModule: mod, moduleVersion: mod.pinnedVersion, projectId: project, name: 'bucket-prod',
       variables: [{ key: 'size', value: 's' }, { key: 'TOKEN', sensitiveValue: SecretValue.fromEnv('NC_SENSITIVE'), category: VariableCategory.ENV }],
       upgradePollInterval: '20ms', upgradeTimeout: '30s',
     });
     new OAuthClient(stack, 'vcs', {
-      organization: 'e2e-nc', name: 'main', serviceProvider: VcsServiceProvider.PROVIDER_A, key: 'k', httpUrl: 'https://vcs.example.com',
+      organization: orgNamed(stack, 'e2e-nc'), name: 'main', serviceProvider: VcsServiceProvider.PROVIDER_A, key: 'k', httpUrl: 'https://vcs.example.com',
       apiUrl: 'https://api.vcs.example.com', oauthToken: SecretValue.fromEnv('VCS_TOKEN'), organizationScoped: false, projects: [project],
     });
-    new AgentPool(stack, 'pool', { organization: 'e2e-nc', name: 'onprem' });
+    new AgentPool(stack, 'pool', { organization: orgNamed(stack, 'e2e-nc'), name: 'onprem' });
   }, 'nc');
 
   beforeAll(async () => {
@@ -52,7 +59,7 @@ describe('platform constructs through the CLI', () => {
     let r = await cliAsync(['apply', '--synth-dir', v1, '--auto-approve'], world.env);
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
-    expect(r.stdout).toMatch(/Apply complete: 4 done, 0 failed, 0 skipped/);
+    expect(r.stdout).toMatch(/Apply complete: 5 done, 0 failed, 0 skipped/);
     r = await cliAsync(['plan', '--synth-dir', v1, '--detailed-exitcode'], world.env);
     expect(r.stdout).toMatch(/No changes/);
     expect(r.status).toBe(0);
@@ -106,9 +113,9 @@ describe('import and drift through the CLI', () => {
       'service-provider': 'provider_a', name: 'main', key: 'k', 'http-url': 'https://vcs.example.com', 'api-url': 'https://api.vcs.example.com',
       'oauth-token-string': 'vcs-token-import-1d2e' } } })).body.data;
     const dir = synthApp((stack) => {
-      new AgentPool(stack, 'pool', { organization: 'e2e-imp', name: 'onprem' });
+      new AgentPool(stack, 'pool', { organization: orgNamed(stack, 'e2e-imp'), name: 'onprem' });
       new OAuthClient(stack, 'vcs', {
-        organization: 'e2e-imp', name: 'main', serviceProvider: VcsServiceProvider.PROVIDER_A, key: 'k', httpUrl: 'https://vcs.example.com',
+        organization: orgNamed(stack, 'e2e-imp'), name: 'main', serviceProvider: VcsServiceProvider.PROVIDER_A, key: 'k', httpUrl: 'https://vcs.example.com',
         apiUrl: 'https://api.vcs.example.com', oauthToken: SecretValue.fromEnv('VCS_TOKEN'),
       });
     }, 'imp');

@@ -1,9 +1,16 @@
+import { Construct } from 'constructs';
 import { SecretValue } from '../../lib';
 import { DataRetentionPolicy } from '../../lib/platform/organization/data-retention-policy';
 import { NoCodeModule } from '../../lib/platform/no-code/no-code-module';
 import { NoCodeWorkspace } from '../../lib/platform/no-code/no-code-workspace';
 import { OAuthClient, VcsServiceProvider } from '../../lib/platform/oauth-client/oauth-client';
 import { cliAsync, startWorld, synthApp, TestWorld } from '../support/harness';
+import { IOrganization, Organization } from '../../lib/platform/organization/organization';
+
+/** The organization of that name (it exists outside the app), looked up once per stack. */
+const orgNamed = (scope: Construct, name: string): IOrganization =>
+  (scope.node.tryFindChild(`org-${name}`) as IOrganization | undefined) ?? Organization.fromName(scope, `org-${name}`, name);
+
 
 // The spec's remaining rows through the real CLI against the emulator (self-hosted edition, for the
 // data retention policy): a no-code module destroyed and re-created, a removed or changed explicit
@@ -31,9 +38,9 @@ describe('spec rows through the CLI', () => {
 
   test('a no-code module destroyed and re-created; drift on its workspace variables is found and converged', async () => {
     const app = synthApp((stack) => {
-      const mod = new NoCodeModule(stack, 'mod', { organization: 'rows', moduleName: 'bucket', moduleProvider: 'aws' });
+      const mod = new NoCodeModule(stack, 'mod', { organization: orgNamed(stack, 'rows'), moduleName: 'bucket', moduleProvider: 'aws' });
       new NoCodeWorkspace(stack, 'ws', {
-        organization: 'rows', noCodeModuleId: mod.noCodeModuleId, projectId: project, name: 'bucket-ws',
+        organization: orgNamed(stack, 'rows'), noCodeModule: mod, projectId: project, name: 'bucket-ws',
         variables: [{ key: 'size', value: 's' }], upgradePollInterval: '20ms', upgradeTimeout: '30s',
       });
     }, 'nc');
@@ -85,7 +92,7 @@ describe('spec rows through the CLI', () => {
   });
 
   test('data retention policy: a changed one is drift, a removed one (the default shows through) is gone', async () => {
-    const app = synthApp((stack) => { new DataRetentionPolicy(stack, 'drp', { organization: 'rows', deleteOlderThanNDays: 30 }); }, 'drp');
+    const app = synthApp((stack) => { new DataRetentionPolicy(stack, 'drp', { organization: orgNamed(stack, 'rows'), deleteOlderThanNDays: 30 }); }, 'drp');
     let r = await run(['apply', '--synth-dir', app, '--auto-approve']);
     expect(r.status).toBe(0);
     const path = '/api/v2/organizations/rows/relationships/data-retention-policy';
@@ -108,7 +115,7 @@ describe('spec rows through the CLI', () => {
   test('an OAuth client with a token string and neither key nor name', async () => {
     const app = synthApp((stack) => {
       new OAuthClient(stack, 'vcs', {
-        organization: 'rows', serviceProvider: VcsServiceProvider.PROVIDER_A, httpUrl: 'https://vcs.example.com',
+        organization: orgNamed(stack, 'rows'), serviceProvider: VcsServiceProvider.PROVIDER_A, httpUrl: 'https://vcs.example.com',
         apiUrl: 'https://api.vcs.example.com', oauthToken: SecretValue.fromEnv('VCS_TOKEN'),
       });
     }, 'vcs');

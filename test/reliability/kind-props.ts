@@ -57,6 +57,11 @@ export function allKinds(): string[] {
 }
 
 /** A name a name-like field must refuse: spaces, slashes, traversal, unicode, control characters. */
+/** An organization the platform constructs reference (any IOrganization: here a plain object, no construct). */
+const ACME: platform.IOrganization = { organizationName: 'acme', organizationExternalId: 'org-acme' };
+/** An organization reference whose name is any of `names`. */
+const orgNamed = (names: fc.Arbitrary<string>) => names.map((organizationName): platform.IOrganization => ({ organizationName, organizationExternalId: 'org-x' }));
+
 export const badName = fc.tuple(
   fc.stringMatching(/^[a-z0-9]{0,8}$/),
   fc.constantFrom(' ', '/', '../', '%2F', 'é', '名', '\u0000', '\n', '💥', '?', '#', '.'),
@@ -98,49 +103,49 @@ export const KIND_PROPS: Record<string, KindProps> = {
   },
   'platform.OAuthClient': {
     base: {
-      organization: 'acme', serviceProvider: platform.VcsServiceProvider.PROVIDER_A,
+      organization: ACME, serviceProvider: platform.VcsServiceProvider.PROVIDER_A,
       httpUrl: 'https://vcs.example.com', apiUrl: 'https://api.vcs.example.com', oauthToken: SecretValue.unsafePlainText('t'),
     },
     optional: { name: 'vcs', key: 'k', organizationScoped: false, projects: ['prj-1'], secret: SecretValue.unsafePlainText('s') },
     secretVariants: [{
-      organization: 'acme', name: 'vcs-c', serviceProvider: platform.VcsServiceProvider.PROVIDER_C_SERVER, key: 'k', httpUrl: 'https://vcs.example.com',
+      organization: ACME, name: 'vcs-c', serviceProvider: platform.VcsServiceProvider.PROVIDER_C_SERVER, key: 'k', httpUrl: 'https://vcs.example.com',
       apiUrl: 'https://api.vcs.example.com', oauthToken: SecretValue.unsafePlainText('t'), privateKey: SecretValue.unsafePlainText('pk'),
     }],
-    invalid: { organization: badName, serviceProvider: notEnum, httpUrl: badUrl, apiUrl: badUrl, projects: fc.constant(['abc']) },
+    invalid: { organization: orgNamed(badName), serviceProvider: notEnum, httpUrl: badUrl, apiUrl: badUrl, projects: fc.constant(['abc']) },
   },
   'platform.AgentPool': {
-    base: { organization: 'acme', name: 'pool' },
+    base: { organization: ACME, name: 'pool' },
     optional: { organizationScoped: false, allowedWorkspaces: ['ws-1'], deleteInactiveAgents: true },
     valid: { name: goodName },
-    invalid: { organization: badName, name: badName, allowedWorkspaces: fc.constant(['x-1']) },
+    invalid: { organization: orgNamed(badName), name: badName, allowedWorkspaces: fc.constant(['x-1']) },
   },
   'platform.NoCodeModule': {
-    base: { organization: 'acme', moduleName: 'net', moduleProvider: 'aws' },
+    base: { organization: ACME, moduleName: 'net', moduleProvider: 'aws' },
     optional: { versionPin: '1.0.0', enabled: false, variableOptions: [{ variableName: 'region', variableType: 'string', options: ['a'] }] },
-    invalid: { organization: badName, moduleName: badName, moduleProvider: badName },
+    invalid: { organization: orgNamed(badName), moduleName: badName, moduleProvider: badName },
   },
   'platform.NoCodeWorkspace': {
-    base: { organization: 'acme', noCodeModuleId: 'nocode-1', projectId: 'prj-1', name: 'ws' },
+    base: { organization: ACME, noCodeModule: { noCodeModuleId: 'nocode-1', pinnedVersion: '1.0.0' }, projectId: 'prj-1', name: 'ws' },
     optional: {
       description: 'd', autoApply: true, moduleVersion: '1.0.0', upgradeTimeout: '5m', upgradePollInterval: '1s',
       variables: [{ key: 'k', value: 'v' }, { key: 'p', sensitiveValue: SecretValue.unsafePlainText('x') }],
     },
     invalid: {
-      organization: badName, name: badName, noCodeModuleId: fc.constant('mod-1'), projectId: fc.constant('ws-1'),
+      organization: orgNamed(badName), name: badName, noCodeModule: fc.constant({ noCodeModuleId: 'mod-1', pinnedVersion: '1.0.0' }), projectId: fc.constant('ws-1'),
       upgradeTimeout: badDuration, upgradePollInterval: badDuration,
     },
   },
   'platform.DataRetentionPolicy': {
-    base: { organization: 'acme' },
+    base: { organization: ACME },
     optional: { deleteOlderThanNDays: 30 },
-    invalid: { organization: badName, deleteOlderThanNDays: fc.oneof(fc.integer({ max: 0 }), fc.constant(1.5)) },
+    invalid: { organization: orgNamed(badName), deleteOlderThanNDays: fc.oneof(fc.integer({ max: 0 }), fc.constant(1.5)) },
   },
-  'platform.OrganizationEntitlements': { base: { organization: 'acme' }, invalid: { organization: badName } },
-  'platform.ModuleProducers': { base: { organization: 'acme' }, invalid: { organization: badName } },
+  'platform.OrganizationEntitlements': { base: { organization: ACME }, invalid: { organization: orgNamed(badName) } },
+  'platform.ModuleProducers': { base: { organization: ACME }, invalid: { organization: orgNamed(badName) } },
   'platform.Agents': {
-    base: { agentPoolId: 'apool-1' },
+    base: { agentPool: { agentPoolId: 'apool-1', agentPoolName: 'pool' } },
     optional: { statuses: [platform.AgentStatus.IDLE], lastPingSince: '2026-01-01T00:00:00Z' },
-    invalid: { agentPoolId: fc.constantFrom('pool-1', ''), statuses: notEnum.map((s) => [s]), lastPingSince: fc.constantFrom('yesterday', 'x') },
+    invalid: { agentPool: fc.constantFrom('pool-1', '').map((agentPoolId) => ({ agentPoolId, agentPoolName: 'pool' })), statuses: notEnum.map((s) => [s]), lastPingSince: fc.constantFrom('yesterday', 'x') },
   },
   'secrets.KvSecret': {
     base: { path: 'app/db', data: { user: 'u', password: SecretValue.unsafePlainText('p') } },

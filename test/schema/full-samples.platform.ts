@@ -1,5 +1,49 @@
-import { Organization } from '../../lib/platform/organization/organization';
-import { FullSample } from './full-samples';
+import { TerraformStack } from 'cdktf';
+import { RemovalPolicy } from '../../lib/core/constructs/removal-policy';
+import { SecretValue } from '../../lib/core/constructs/secret-value';
+import { AgentPool } from '../../lib/platform/agent-pool/agent-pool';
+import { NoCodeModule } from '../../lib/platform/no-code/no-code-module';
+import { NoCodeWorkspace, VariableCategory } from '../../lib/platform/no-code/no-code-workspace';
+import { OAuthClient, VcsServiceProvider } from '../../lib/platform/oauth-client/oauth-client';
+import { DataRetentionPolicy } from '../../lib/platform/organization/data-retention-policy';
+import { IOrganization, Organization } from '../../lib/platform/organization/organization';
+import { FullSample, SampleWorld } from './full-samples';
+
+/** The organization the OAuth client and no-code samples live in: seeded, with a project and two registry modules. */
+const SEEDED = 'full-platform';
+/** The seeded project's id, known once seeded (before the app is synthesized). */
+let projectId = 'prj-unseeded';
+
+/** What the OAuth client's write-only fields read (never written into the app). */
+const ENV = { FULL_SAMPLE_SECRET: 'full-sample-secret-5d1c' };
+
+async function send(world: SampleWorld, path: string, method: string, body: unknown, headers: Record<string, string> = {}): Promise<any> {
+  const res = await fetch(`${world.env.PLATFORM_ADDRESS}${path}`, {
+    method, headers: { authorization: `Bearer ${world.env.PLATFORM_TOKEN}`, 'content-type': 'application/json', ...headers }, body: JSON.stringify(body),
+  });
+  if (!res.ok && res.status !== 422) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
+  return res.json().catch(() => ({}));
+}
+
+/** Seeds the organization, its project and its registry modules once per world. */
+const seeded = new WeakMap<object, Promise<void>>();
+function seed(world: SampleWorld): Promise<void> {
+  if (!seeded.has(world)) {
+    seeded.set(world, (async () => {
+      await send(world, '/api/v2/organizations', 'POST', { data: { type: 'organizations', attributes: { name: SEEDED, email: 'full@acme.io' } } },
+        { 'content-type': 'application/vnd.api+json' });
+      projectId = (await send(world, `/__admin/organizations/${SEEDED}/projects`, 'POST', { name: 'full' })).id;
+      for (const name of ['options', 'bucket']) {
+        await send(world, `/__admin/organizations/${SEEDED}/registry-modules`, 'POST', { name, provider: 'aws', versions: ['1.0.0', '1.1.0'] });
+      }
+    })());
+  }
+  return seeded.get(world)!;
+}
+
+function seededOrganization(stack: TerraformStack): IOrganization {
+  return (stack.node.tryFindChild('full-platform-org') as IOrganization | undefined) ?? Organization.fromName(stack, 'full-platform-org', SEEDED);
+}
 
 /** A full sample of each platform kind. */
 export const PLATFORM_FULL_SAMPLES: Record<string, FullSample> = {
@@ -13,5 +57,57 @@ export const PLATFORM_FULL_SAMPLES: Record<string, FullSample> = {
       });
     },
     defaultsKept: { defaultAgentPoolId: 'only with the agent mode, which needs a pool of the organization (AgentPool covers the reference)' },
+  },
+  'platform.OAuthClient': {
+    address: 'full-oauth-client',
+    seed,
+    env: ENV,
+    build: (stack) => {
+      new OAuthClient(stack, 'full-oauth-client', {
+        organization: seededOrganization(stack), name: 'full-vcs', serviceProvider: VcsServiceProvider.PROVIDER_C_SERVER, key: 'full-key',
+        httpUrl: 'https://vcs.full.example.com', apiUrl: 'https://api.vcs.full.example.com', oauthToken: SecretValue.fromEnv('FULL_SAMPLE_SECRET'),
+        privateKey: SecretValue.fromEnv('FULL_SAMPLE_SECRET'), secret: SecretValue.fromEnv('FULL_SAMPLE_SECRET'), rsaPublicKey: 'ssh-rsa AAAAfull',
+        organizationScoped: false, projects: [projectId],
+      });
+    },
+  },
+  'platform.AgentPool': {
+    address: 'full-agent-pool',
+    build: (stack) => {
+      const org = new Organization(stack, 'full-pool-org', { name: 'full-pool-org', email: 'full@acme.io', removalPolicy: RemovalPolicy.DESTROY });
+      new AgentPool(stack, 'full-agent-pool', { organization: org, name: 'full-pool', organizationScoped: false, allowedWorkspaces: [], deleteInactiveAgents: true });
+    },
+    defaultsKept: { allowedWorkspaces: 'a workspace is not a converge object: none exists in an organization created by the same apply' },
+  },
+  'platform.NoCodeModule': {
+    address: 'full-no-code-module',
+    seed,
+    build: (stack) => {
+      new NoCodeModule(stack, 'full-no-code-module', {
+        organization: seededOrganization(stack), moduleName: 'options', moduleProvider: 'aws', versionPin: '1.0.0', enabled: false,
+        variableOptions: [{ variableName: 'size', variableType: 'string', options: ['s', 'm'] }, { variableName: 'region', variableType: 'string', options: ['eu'] }],
+      });
+    },
+  },
+  'platform.NoCodeWorkspace': {
+    address: 'full-no-code-workspace',
+    seed,
+    build: (stack) => {
+      const org = seededOrganization(stack);
+      const mod = new NoCodeModule(stack, 'full-workspace-module', { organization: org, moduleName: 'bucket', moduleProvider: 'aws', versionPin: '1.1.0' });
+      new NoCodeWorkspace(stack, 'full-no-code-workspace', {
+        organization: org, noCodeModule: mod, projectId, name: 'full-workspace', description: 'every field', autoApply: true,
+        variables: [{ key: 'region', value: 'eu-west-1', category: VariableCategory.ENV, hcl: true, description: 'where' }],
+        moduleVersion: mod.pinnedVersion, upgradeTimeout: '5m', upgradePollInterval: '1s',
+      });
+    },
+  },
+  'platform.DataRetentionPolicy': {
+    address: 'full-data-retention-policy',
+    selfHosted: true,
+    build: (stack) => {
+      const org = new Organization(stack, 'full-retention-org', { name: 'full-retention-org', email: 'full@acme.io', removalPolicy: RemovalPolicy.DESTROY });
+      new DataRetentionPolicy(stack, 'full-data-retention-policy', { organization: org, deleteOlderThanNDays: 30 });
+    },
   },
 };

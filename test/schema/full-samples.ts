@@ -18,8 +18,12 @@ export interface FullSample {
   readonly address: string;
   /** Fields left at their default (or unset), each with the reason. */
   readonly defaultsKept?: Readonly<Record<string, string>>;
-  /** Seeds what the sample needs and converge does not manage (database users, directory accounts, a mount), before synth. */
-  readonly seed?: (world: SampleWorld) => Promise<void>;
   /** The sample needs a real PostgreSQL (the database kinds). */
   readonly needsPostgres?: boolean;
+  /** Seeds, before the app is synthesized, what the object needs and converge does not manage (a project, a registry module, database users, directory accounts, a mount). */
+  readonly seed?: (world: SampleWorld) => Promise<void>;
+  /** Environment variables the CLI needs for the sample (those its `SecretValue.fromEnv`s read). */
+  readonly env?: Readonly<Record<string, string>>;
+  /** The object exists on the platform's self-hosted edition only (a data retention policy): applied in a world of that edition. */
+  readonly selfHosted?: boolean;
 }

@@ -23,28 +23,41 @@ const late = (v: unknown): boolean => JSON.stringify(v ?? null).includes('"$secr
 // read back by the kind's handler. A field the handler does not send comes back different; a field it
 // does not read is missing; either fails here. The plan after the apply is a no-op.
 describe('every kind: a full object round-trips through the emulator', () => {
-  let world: TestWorld;
+  /** One world, its samples applied through the CLI, then planned again. */
+  interface Run {
+    world: TestWorld;
+    states: Map<string, string>;
+    desired: Record<string, { spec: Record<string, unknown>; provider: any }>;
+    plan: { status: number | null; stdout: string; stderr: string };
+    apply: { status: number | null; stdout: string; stderr: string };
+  }
   let pg: TestPostgres | undefined;
-  let states: Map<string, string>;
-  let desired: Record<string, { spec: Record<string, unknown>; provider: any }>;
-  let plan: { status: number | null; stdout: string; stderr: string };
-  let apply: { status: number | null; stdout: string; stderr: string };
+  const runs: Run[] = [];
+  const runOf = (kind: string): Run => runs[SAMPLES[kind].selfHosted ? 1 : 0];
+
+  async function roundTrip(samples: FullSample[], options: Parameters<typeof startWorld>[0], name: string): Promise<Run> {
+    const world = await startWorld(options, Object.assign({}, ...samples.map((s) => s.env ?? {})));
+    const sampleWorld: SampleWorld = { env: { ...world.emulator.env }, postgresUrl: pg?.url };
+    for (const s of samples) await s.seed?.(sampleWorld);
+    const dir = synthApp((stack) => samples.forEach((s) => s.build(stack, sampleWorld)), name);
+    const desired = readSynthDir(dir)[0].resources as any;
+    const apply = await cliAsync(['apply', '--synth-dir', dir, '--auto-approve'], world.env);
+    const list = await cliAsync(['state', 'list'], world.env);
+    const states = new Map(list.stdout.trim().split('\n').map((l) => l.split('\t')).map(([a, , id]) => [a, id] as [string, string]));
+    const plan = await cliAsync(['plan', '--synth-dir', dir, '--detailed-exitcode'], world.env);
+    return { world, states, desired, plan, apply };
+  }
 
   beforeAll(async () => {
-    world = await startWorld();
     if (Object.values(SAMPLES).some((s) => s.needsPostgres)) pg = await startPostgres();
-    const sampleWorld: SampleWorld = { env: { ...world.emulator.env }, postgresUrl: pg?.url };
-    for (const s of Object.values(SAMPLES)) await s.seed?.(sampleWorld);
-    const dir = synthApp((stack) => Object.values(SAMPLES).forEach((s) => s.build(stack, sampleWorld)), 'full');
-    desired = readSynthDir(dir)[0].resources as any;
-    apply = await cliAsync(['apply', '--synth-dir', dir, '--auto-approve'], world.env);
-    const list = await cliAsync(['state', 'list'], world.env);
-    states = new Map(list.stdout.trim().split('\n').map((l) => l.split('\t')).map(([a, , id]) => [a, id]));
-    plan = await cliAsync(['plan', '--synth-dir', dir, '--detailed-exitcode'], world.env);
-  }, 180_000);
-  afterAll(async () => { await world?.stop(); await pg?.stop(); });
+    runs.push(await roundTrip(Object.values(SAMPLES).filter((s) => !s.selfHosted), {}, 'full'));
+    // The self-hosted edition's own objects (a data retention policy), in a world of that edition.
+    runs.push(await roundTrip(Object.values(SAMPLES).filter((s) => s.selfHosted), { platformEdition: 'self-hosted' }, 'full-self-hosted'));
+  }, 240_000);
+  afterAll(async () => { for (const r of runs) await r.world.stop(); await pg?.stop(); });
 
-  test('the apply succeeds and the plan after it is a no-op', () => {
+  test.each(['hosted', 'self-hosted'])('%s: the apply succeeds and the plan after it is a no-op', (edition) => {
+    const { apply, plan } = runs[edition === 'hosted' ? 0 : 1];
     expect(apply.stderr).toBe('');
     expect(apply.status).toBe(0);
     expect(plan.stdout).toMatch(/No changes/);
@@ -59,6 +72,7 @@ describe('every kind: a full object round-trips through the emulator', () => {
     const sample = SAMPLES[kind];
     const handler = resourceHandler(kind);
     const schema = handler.schema!;
+    const { desired, states, world } = runOf(kind);
     const r = desired[sample.address];
     expect(r).toBeDefined();
     for (const [key, field] of Object.entries(schema.fields)) {

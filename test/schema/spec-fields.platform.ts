@@ -1,6 +1,40 @@
-import { keyPathFields, SpecField, tableAfter } from './spec-text';
+import { defaultOf, keyPathFields, SpecField, specText, tableAfter } from './spec-text';
+
+/** The spec's "empty string" default is the empty string. */
+const emptyString = (fields: SpecField[]): SpecField[] => fields.map((f) => (f.default === 'empty string' ? { ...f, default: '' } : f));
+
+/** A body table's attributes and relationships (`data.relationships.<name>…`, once each, with the default of its first row). */
+function bodyFields(rows: string[][]): SpecField[] {
+  const relationships = new Map<string, SpecField>();
+  for (const [key, , def] of rows) {
+    const m = /^data\.relationships\.([a-z_-]+)\./.exec(key);
+    if (m && !relationships.has(m[1])) relationships.set(m[1], { name: m[1], default: defaultOf(def) });
+  }
+  return emptyString([...keyPathFields(rows, 'data.attributes.'), ...relationships.values()]);
+}
+
+/** A body given in prose (`data.attributes.name (string, required), data.attributes.organization-scoped (boolean, default true), …`). */
+function proseBody(marker: string): SpecField[] {
+  const text = specText('platform-api');
+  const start = text.indexOf(marker);
+  if (start < 0) throw new Error(`no "${marker}" in platform-api`);
+  const paragraph = text.slice(start, text.indexOf('\n', start));
+  const fields: SpecField[] = [];
+  for (const m of paragraph.matchAll(/data\.(attributes|relationships)\.([a-z_-]+)[^\s(]*(?: \(([^)]*)\))?/g)) {
+    const def = /default ([^,)]+)/.exec(m[3] ?? '');
+    fields.push({ name: m[2], default: defaultOf(def?.[1]) });
+  }
+  return fields;
+}
 
 /** Each platform kind's request fields, read from the spec's body tables. */
 export const PLATFORM_SPEC_FIELDS: Record<string, () => SpecField[]> = {
   'platform.Organization': () => keyPathFields(tableAfter('platform-api', 'Body of create and update', '### Organizations'), 'data.attributes.'),
+  'platform.OAuthClient': () => bodyFields(tableAfter('platform-api', 'Body (properties without default are required)', '**Create** `POST /organizations/<org_name>/oauth-clients`')),
+  'platform.AgentPool': () => proseBody('**Create pool**'),
+  'platform.NoCodeModule': () => bodyFields(tableAfter('platform-api', '| Key path', '**Enable** `POST /organizations/<org_name>/no-code-modules`')),
+  'platform.NoCodeWorkspace': () => bodyFields(tableAfter('platform-api', '| Key path', '**Create workspace**')),
+  // The spec shows no body ("not shown"); REAL-SYSTEMS.md gives the real platform's: type
+  // `data-retention-policy-delete-olders` with attribute `delete-older-than-n-days`, or `…-dont-deletes`.
+  'platform.DataRetentionPolicy': () => [{ name: 'delete-older-than-n-days' }],
 };

@@ -12,7 +12,7 @@ import { DataRetentionPolicy } from '../../lib/platform/organization/data-retent
 import { NoCodeModule } from '../../lib/platform/no-code/no-code-module';
 import { NoCodeWorkspace } from '../../lib/platform/no-code/no-code-workspace';
 import { OAuthClient, VcsServiceProvider } from '../../lib/platform/oauth-client/oauth-client';
-import { Organization } from '../../lib/platform/organization/organization';
+import { IOrganization, Organization } from '../../lib/platform/organization/organization';
 import { DatabaseConnection } from '../../lib/secrets/database/database-connection';
 import { DatabaseRole } from '../../lib/secrets/database/database-role';
 import { DatabaseStaticRole } from '../../lib/secrets/database/database-static-role';
@@ -81,14 +81,14 @@ const countWhere = async (n: number, exists: (i: number) => Promise<boolean>) =>
 export const KIND_SAMPLES: Record<string, KindSample> = {
   'platform.Organization': {
     weight: 10,
-    build: (stack, i) => { new Organization(stack, `org${i}`, { name: orgName(i), email: `o${i}@torture.io`, removalPolicy: RemovalPolicy.DESTROY }); },
+    build: (stack, i) => { organization(stack, i); },
     count: async (env) => ((await platformGet(env, '/organizations?q=t-org-'))?.data ?? []).length,
   },
   'platform.OAuthClient': {
     weight: 10,
     build: (stack, i) => {
       new OAuthClient(stack, `vcs${i}`, {
-        organization: orgName(i), name: `vcs-${i}`, serviceProvider: VcsServiceProvider.PROVIDER_A, key: `key-${i}`,
+        organization: organization(stack, i), name: `vcs-${i}`, serviceProvider: VcsServiceProvider.PROVIDER_A, key: `key-${i}`,
         httpUrl: 'https://vcs.example.com', apiUrl: 'https://api.vcs.example.com', oauthToken: SecretValue.fromEnv('PLANTED_OAUTH_TOKEN'),
       });
     },
@@ -98,14 +98,14 @@ export const KIND_SAMPLES: Record<string, KindSample> = {
   'platform.AgentPool': {
     weight: 10,
     build: (stack, i) => {
-      new AgentPool(stack, `pool${i}`, { organization: orgName(i), name: `pool-${i}`, allowedWorkspaces: [] });
+      new AgentPool(stack, `pool${i}`, { organization: organization(stack, i), name: `pool-${i}`, allowedWorkspaces: [] });
     },
     count: async (env, n) => (await Promise.all(range(n).map(async (i) => ((await platformGet(env, `/organizations/${orgName(i)}/agent-pools`))?.data ?? []).length)))
       .reduce((a, b) => a + b, 0),
   },
   'platform.DataRetentionPolicy': {
     weight: 5,
-    build: (stack, i) => { new DataRetentionPolicy(stack, `retention${i}`, { organization: orgName(i), deleteOlderThanNDays: 30 + i }); },
+    build: (stack, i) => { new DataRetentionPolicy(stack, `retention${i}`, { organization: organization(stack, i), deleteOlderThanNDays: 30 + i }); },
     count: (env, n) => countWhere(n, async (i) => {
       const p = await platformGet(env, `/organizations/${orgName(i)}/relationships/data-retention-policy`);
       return p?.data?.attributes?.['delete-older-than-n-days'] === 30 + i;
@@ -124,7 +124,7 @@ export const KIND_SAMPLES: Record<string, KindSample> = {
     build: (stack, i) => {
       const mod = noCodeModule(stack, i);
       new NoCodeWorkspace(stack, `ncws${i}`, {
-        organization: ncOrg(i), noCodeModuleId: mod.noCodeModuleId, projectId: ncProjects[i] ?? 'prj-unseeded', name: `t-ncws-${i}`,
+        organization: ncOrganization(stack, i), noCodeModule: mod, projectId: ncProjects[i] ?? 'prj-unseeded', name: `t-ncws-${i}`,
         variables: [{ key: 'size', value: 's' }], upgradePollInterval: '20ms',
       });
     },
@@ -272,9 +272,19 @@ function once<T>(stack: TerraformStack, id: string, make: () => T): T {
   return (stack.node.tryFindChild(id) as T | undefined) ?? make();
 }
 
+/** The i-th managed organization (the Organization sample; the OAuth client, agent pool and retention samples belong to it). */
+function organization(stack: TerraformStack, i: number): Organization {
+  return once(stack, `org${i}`, () => new Organization(stack, `org${i}`, { name: orgName(i), email: `o${i}@torture.io`, removalPolicy: RemovalPolicy.DESTROY }));
+}
+
+/** The i-th seeded no-code organization, looked up. */
+function ncOrganization(stack: TerraformStack, i: number): IOrganization {
+  return once(stack, `ncorg${i}`, () => Organization.fromName(stack, `ncorg${i}`, ncOrg(i)));
+}
+
 function noCodeModule(stack: TerraformStack, i: number): NoCodeModule {
   return once(stack, `nc${i}`, () => new NoCodeModule(stack, `nc${i}`, {
-    organization: ncOrg(i), moduleName: 'bucket', moduleProvider: 'aws', variableOptions: [{ variableName: 'size', variableType: 'string', options: ['s', 'l'] }],
+    organization: ncOrganization(stack, i), moduleName: 'bucket', moduleProvider: 'aws', variableOptions: [{ variableName: 'size', variableType: 'string', options: ['s', 'l'] }],
   }));
 }
 

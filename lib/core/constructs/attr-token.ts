@@ -30,6 +30,19 @@ export function attrNumber(ref: AttrRef & { $stack?: string }): number {
   return Token.asNumber(new AttrToken(ref));
 }
 
+/** A list of strings that stands for `ref` (a list attribute) until the reconciler resolves it. */
+export function attrList(ref: AttrRef & { $stack?: string }): string[] {
+  return Token.asList(new AttrToken(ref));
+}
+
+/** The reference a list token stands for; undefined when the list is no token of converge's. */
+export function attrOfList(v: unknown[]): (AttrRef & { $stack?: string }) | undefined {
+  // A list token is a list of one encoded string.
+  if (v.length !== 1 || typeof v[0] !== 'string') return undefined;
+  const t = Tokenization.reverseList(v as string[]);
+  return t instanceof AttrToken ? t.ref : undefined;
+}
+
 /**
  * The reference a token value stands for; undefined when the value is no token of converge's.
  * Throws when a converge reference is combined with other text (`"x-" + pool.agentPoolId`):

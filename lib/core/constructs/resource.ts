@@ -5,7 +5,7 @@ import { API_DEFAULTS, ApiProvider, providersOf } from './api-provider';
 import { RemovalPolicy } from './removal-policy';
 import { checkRequiredProps } from './required-props';
 import { SecretValue } from './secret-value';
-import { attrNumber, attrOfToken, attrString } from './attr-token';
+import { attrList, attrNumber, attrOfList, attrOfToken, attrString } from './attr-token';
 import { fqnOfKind, normalizeStructProps, UnknownFieldError } from './struct-shapes';
 import { ValidationError } from './validation';
 import { DESIRED_FORMAT, DesiredResource, isAttrRef } from '../model';
@@ -66,11 +66,12 @@ export abstract class ConvergeElement extends TerraformElement {
     }
     checkRequiredProps(this, kind, props);
     const schema = this._schema();
+    const fields = this._schemaProps(props ?? {});
     if (schema) {
       if (schema.kind !== kind) throw new Error(`${this.node.path}: the construct's kind ${kind} is not its schema's (${schema.kind})`);
-      validateProps(this, schema.fields, props ?? {});
+      validateProps(this, schema.fields, fields);
     }
-    this._props = props ?? {};
+    this._props = fields;
     this.kind = kind;
     this._api = api;
     this._provider = provider;
@@ -82,8 +83,18 @@ export abstract class ConvergeElement extends TerraformElement {
     stackElements.set(stack, list);
   }
 
-  /** The props as given (normalised to camelCase keys), which the schema renders. @internal */
+  /** The props as the schema sees them (`_schemaProps`), which the schema renders. @internal */
   protected readonly _props: Record<string, any>;
+
+  /**
+   * The props as the schema sees them: by default as given (normalised to camelCase keys). A construct
+   * whose props reference other objects by interface (`organization: IOrganization`) answers the
+   * spec's fields instead (`organization: 'acme'`), so that they are validated and rendered as such.
+   * Called from the base constructor: it must use only `props`. @internal
+   */
+  protected _schemaProps(props: Record<string, any>): Record<string, any> {
+    return props;
+  }
 
   /**
    * The kind's one declaration of its fields (`lib/core/schema`): when a construct has one, its props
@@ -126,6 +137,11 @@ export abstract class ConvergeElement extends TerraformElement {
   /** A number attribute of this construct, known once applied (a token the reconciler resolves). @internal */
   public _attrNumber(attr: string): number {
     return attrNumber(this._attrRef(attr));
+  }
+
+  /** A list-of-strings attribute of this construct, known once applied (a list token the reconciler resolves). @internal */
+  public _attrList(attr: string): string[] {
+    return attrList(this._attrRef(attr));
   }
 
   /** The spec: JSON, with `SecretValue`s and references as leaves; by default the schema's rendering of the props. @internal */
@@ -279,7 +295,7 @@ function toPlainJson(v: unknown, path: string, field: string): unknown {
     if (ref) return ref;
     throw new Error(`${path}: ${field || 'a field'} refers to a Terraform attribute (a token); converge resolves only references between converge constructs`);
   }
-  if (Array.isArray(v)) return v.map((x, i) => toPlainJson(x, path, `${field}[${i}]`));
+  if (Array.isArray(v)) return attrOfList(v) ?? v.map((x, i) => toPlainJson(x, path, `${field}[${i}]`));
   if (v !== null && typeof v === 'object') {
     const out: Record<string, unknown> = {};
     for (const [k, x] of Object.entries(v)) {

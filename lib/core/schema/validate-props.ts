@@ -9,7 +9,7 @@ const describe = (v: unknown): string => (Array.isArray(v) ? 'a list' : v === nu
 
 /** A value known only at apply (a reference to another construct's attribute): its type is checked, not its content. */
 function isLate(v: unknown): boolean {
-  return isAttrRef(v) || ((typeof v === 'string' || typeof v === 'number') && Token.isUnresolved(v));
+  return isAttrRef(v) || ((typeof v === 'string' || typeof v === 'number' || Array.isArray(v)) && Token.isUnresolved(v));
 }
 
 /**

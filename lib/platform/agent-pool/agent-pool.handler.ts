@@ -1,17 +1,18 @@
 import { Candidate, HandlerContext, Observed, PrefetchWant, ResourceHandler, Spec, Written } from '../../core/engine/handler';
 import { ApiError } from '../../core/http/api-error';
-import { AgentPool as AgentPoolDoc, DELETABLE_AGENT_STATUSES } from '../client/agent-pools';
-import { orgAndName, platformClient, prefetchByOrganization, sortedStrings } from '../handler-util';
+import { resourceMetadata } from '../../core/schema';
+import { AgentPool as AgentPoolDoc, AgentPoolAttributes, DELETABLE_AGENT_STATUSES } from '../client/agent-pools';
+import { fromClient, orgAndName, platformClient, prefetchByOrganization, toClient } from '../handler-util';
+import { AGENT_POOL } from './agent-pool.schema';
 
-/** A pool as the plan compares it, in the organization that holds it. */
+/** A pool as the plan compares it, in the organization that holds it: allowed workspaces are identifiers. */
 function observedOf(p: AgentPoolDoc, organization: string | undefined): Observed & { fields: Spec } {
-  const fields: Spec = {
-    organization,
-    name: p.name,
-    organizationScoped: p.organizationScoped,
-    allowedWorkspaces: sortedStrings(p.allowedWorkspaces.map((w) => w.id)),
-  };
+  const fields: Spec = { organization, ...fromClient(AGENT_POOL, { ...p, allowedWorkspaces: p.allowedWorkspaces.map((w) => w.id) }) };
   return { fields, outputs: outputsOf(p), id: p.id };
+}
+
+function attributesOf(spec: Spec): AgentPoolAttributes & { name: string } {
+  return toClient(AGENT_POOL, spec) as unknown as AgentPoolAttributes & { name: string };
 }
 
 function outputsOf(p: AgentPoolDoc): Record<string, unknown> {
@@ -57,9 +58,7 @@ async function hasInactive(ctx: HandlerContext, id: string): Promise<boolean> {
  * false while the pool holds deletable agents, so that the plan shows an update and the apply deletes them.
  */
 export const agentPoolHandler: ResourceHandler = {
-  kind: 'platform.AgentPool',
-  api: 'platform',
-  replaceFields: ['organization'],
+  ...resourceMetadata(AGENT_POOL),
   destroyWarning: 'deleting an agent pool deletes its agents and moves the workspaces that use it off agent execution',
 
   naturalId(): undefined {
@@ -106,17 +105,13 @@ export const agentPoolHandler: ResourceHandler = {
   },
 
   async create(ctx, spec): Promise<Written> {
-    const p = await platformClient(ctx).agentPools.create(String(spec.organization), {
-      name: spec.name as string, organizationScoped: spec.organizationScoped as boolean, allowedWorkspaces: sortedStrings(spec.allowedWorkspaces),
-    });
+    const p = await platformClient(ctx).agentPools.create(String(spec.organization), attributesOf(spec));
     return { id: p.id, outputs: outputsOf(p) };
   },
 
   async update(ctx, id, spec): Promise<Written> {
     const resolved = (await poolId(ctx, id)) ?? id;
-    const p = await platformClient(ctx).agentPools.update(resolved, {
-      name: spec.name as string, organizationScoped: spec.organizationScoped as boolean, allowedWorkspaces: sortedStrings(spec.allowedWorkspaces),
-    });
+    const p = await platformClient(ctx).agentPools.update(resolved, attributesOf(spec));
     // The PATCH answers the pool: read it again only when agents were deleted (its agent count changed).
     if (spec.deleteInactiveAgents === true && await deleteInactive(ctx, resolved) > 0) {
       return { id: resolved, outputs: outputsOf((await platformClient(ctx).agentPools.show(resolved)) ?? p) };

@@ -1,14 +1,24 @@
 import { Construct } from 'constructs';
+import { ExistingObject } from '../../core/constructs/existing-object';
 import { Resource, ResourceProps } from '../../core/constructs/resource';
-import { check } from '../../core/constructs/validation';
-import { checkBoolean, checkStringList } from '../prop-checks';
+import { KindSchema } from '../../core/schema';
+import { IOrganization } from '../organization/organization';
 import { PlatformProvider } from '../provider';
-import { stringSet } from '../../core/string-set';
+import { refKey, useReference } from '../references';
+import { AGENT_POOL } from './agent-pool.schema';
+
+/** An agent pool: one this app manages, or one looked up with `AgentPool.fromName`. */
+export interface IAgentPool {
+  /** The pool id (`apool-…`), known once read or applied (e.g. for an organization's `defaultAgentPoolId`). */
+  readonly agentPoolId: string;
+  /** The pool name. */
+  readonly agentPoolName: string;
+}
 
 /** Props of an agent pool. */
 export interface AgentPoolProps extends ResourceProps {
-  /** Name of the organization (e.g. `org.name`). A change replaces the pool. */
-  readonly organization: string;
+  /** The organization (an `Organization`, or `Organization.fromName`). A change replaces the pool. */
+  readonly organization: IOrganization;
   /** Pool name: letters, numbers, `-` and `_`; unique in the organization. Renamed in place. */
   readonly name: string;
   /**
@@ -34,53 +44,68 @@ export interface AgentPoolProps extends ResourceProps {
   readonly provider?: PlatformProvider;
 }
 
-const NAME_RE = /^[A-Za-z0-9_-]+$/;
-
 /**
  * An agent pool of an organization (agents are a paid feature: the organization needs the `agents`
  * entitlement; the platform allows one pool per organization).
  *
  * @example
  * const org = new platform.Organization(stack, 'org', { name: 'acme', email: 'ops@acme.io' });
- * new platform.AgentPool(stack, 'on-prem', { organization: org.name, name: 'on-prem', organizationScoped: true });
+ * new platform.AgentPool(stack, 'on-prem', { organization: org, name: 'on-prem', organizationScoped: true });
  */
-export class AgentPool extends Resource {
+export class AgentPool extends Resource implements IAgentPool {
+  /**
+   * An agent pool that exists outside this app, by its organization and name (unique in the
+   * organization): read at plan time (the plan fails, naming this construct, when it does not exist),
+   * never changed nor deleted.
+   * @param provider the platform provider to read it with (default: the stack's)
+   */
+  public static fromName(scope: Construct, id: string, organization: IOrganization, name: string, provider?: PlatformProvider): IAgentPool {
+    return new ExistingAgentPool(scope, id, organization, name, provider);
+  }
+
   /** The pool name. */
   public readonly name: string;
-  private readonly props: AgentPoolProps;
+  /** The pool name. */
+  public readonly agentPoolName: string;
 
   constructor(scope: Construct, id: string, props: AgentPoolProps) {
-    super(scope, id, 'platform.AgentPool', 'platform', props, props.provider);
-    // Naming the organization orders this construct after an Organization construct of that name.
-    if (typeof props.organization === 'string') this._dependOnNamed('platform.Organization', props.organization);
-    this.props = props;
+    super(scope, id, AGENT_POOL.kind, AGENT_POOL.api, props, props.provider);
+    useReference(this, 'organization', props.organization, 'organizationName', 'an organization (an Organization, or Organization.fromName)');
     this.name = props.name;
-    check(typeof props.organization === 'string' && NAME_RE.test(props.organization), this, 'organization',
-      `"${props.organization}" may contain only letters, numbers, '-' and '_'`);
-    check(typeof props.name === 'string' && NAME_RE.test(props.name), this, 'name',
-      `"${props.name}" may contain only letters, numbers, '-' and '_'`);
-    checkBoolean(this, 'organizationScoped', props.organizationScoped);
-    checkBoolean(this, 'deleteInactiveAgents', props.deleteInactiveAgents);
-    checkStringList(this, 'allowedWorkspaces', props.allowedWorkspaces, true);
-    for (const w of props.allowedWorkspaces ?? []) {
-      check(typeof w !== 'string' || /^ws-/.test(w), this, 'allowedWorkspaces', `"${w}" is not a workspace id (ws-…)`);
-    }
+    this.agentPoolName = props.name;
   }
 
   /** The pool id (`apool-…`), known once applied (e.g. for an organization's `defaultAgentPoolId`). */
-  public get agentPoolId(): any {
-    return this._attrRef('id');
+  public get agentPoolId(): string {
+    return this._attrString('id');
+  }
+
+  /** How many agents the pool holds, as last read or applied. */
+  public get agentCount(): number {
+    return this._attrNumber('agentCount');
   }
 
   /** @internal */
-  protected _renderSpec(): Record<string, any> {
-    const p = this.props;
-    return {
-      organization: p.organization,
-      name: p.name,
-      organizationScoped: p.organizationScoped ?? true,
-      allowedWorkspaces: stringSet(p.allowedWorkspaces),
-      deleteInactiveAgents: p.deleteInactiveAgents ?? false,
-    };
+  protected _schema(): KindSchema {
+    return AGENT_POOL;
+  }
+
+  /** @internal */
+  protected _schemaProps(props: Record<string, any>): Record<string, any> {
+    return { ...props, organization: refKey(props.organization, 'organizationName') };
+  }
+}
+
+/** An agent pool looked up by organization and name (`AgentPool.fromName`): the import id `<organization>/<name>`. */
+class ExistingAgentPool extends ExistingObject implements IAgentPool {
+  public readonly agentPoolName: string;
+
+  constructor(scope: Construct, id: string, organization: IOrganization, name: string, provider?: PlatformProvider) {
+    super(scope, id, AGENT_POOL.kind, AGENT_POOL.api, `${organization.organizationName}/${name}`, 'organization and name', provider);
+    this.agentPoolName = name;
+  }
+
+  public get agentPoolId(): string {
+    return this._attrString('id');
   }
 }

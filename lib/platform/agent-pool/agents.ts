@@ -1,8 +1,10 @@
 import { Construct } from 'constructs';
 import { DataSource } from '../../core/constructs/resource';
-import { check } from '../../core/constructs/validation';
-import { checkString } from '../prop-checks';
+import { KindSchema } from '../../core/schema';
 import { PlatformProvider } from '../provider';
+import { refKey, useReference } from '../references';
+import { IAgentPool } from './agent-pool';
+import { AGENTS } from './agents.schema';
 
 /** Status of an agent. */
 export enum AgentStatus {
@@ -20,8 +22,8 @@ export enum AgentStatus {
 
 /** Props of the Agents data source. */
 export interface AgentsProps {
-  /** The agent pool (`apool-…`, e.g. `pool.agentPoolId`). */
-  readonly agentPoolId: string;
+  /** The agent pool (an `AgentPool`, or `AgentPool.fromName`). */
+  readonly agentPool: IAgentPool;
   /**
    * Keep only agents in these statuses.
    * @default - every status
@@ -40,38 +42,36 @@ export interface AgentsProps {
 }
 
 /**
- * Reads the agents of a pool at plan time. Outputs: `agents` (list of `{id, name, status,
- * ipAddress, lastPingAt}`), `ids` and `count`.
+ * Reads the agents of a pool at plan time: their ids (`ids`), how many (`count`); each agent's
+ * `{id, name, status, ipAddress, lastPingAt}` shows in the plan and state (output `agents`).
  *
  * @example
- * const pool = new platform.AgentPool(stack, 'pool', { organization: 'acme', name: 'on-prem' });
- * new platform.Agents(stack, 'busy-agents', { agentPoolId: pool.agentPoolId, statuses: [platform.AgentStatus.BUSY] });
+ * const pool = new platform.AgentPool(stack, 'pool', { organization: platform.Organization.fromName(stack, 'acme', 'acme'), name: 'on-prem' });
+ * new platform.Agents(stack, 'busy-agents', { agentPool: pool, statuses: [platform.AgentStatus.BUSY] });
  */
 export class Agents extends DataSource {
-  private readonly props: AgentsProps;
-
   constructor(scope: Construct, id: string, props: AgentsProps) {
-    super(scope, id, 'platform.Agents', 'platform', props.provider, props);
-    this.props = props;
-    checkString(this, 'agentPoolId', props.agentPoolId, { required: true, allowRef: true });
-    check(props.statuses === undefined || Array.isArray(props.statuses), this, 'statuses', 'must be a list of AgentStatus');
-    checkString(this, 'lastPingSince', props.lastPingSince);
-    check(typeof props.agentPoolId !== 'string' || /^apool-/.test(props.agentPoolId), this, 'agentPoolId', `"${props.agentPoolId}" is not an agent pool id (apool-…)`);
-    for (const s of props.statuses ?? []) check(Object.values(AgentStatus).includes(s), this, 'statuses', `"${s}" is not an agent status`);
-    check(props.lastPingSince === undefined || !Number.isNaN(Date.parse(props.lastPingSince)), this, 'lastPingSince', `"${props.lastPingSince}" is not an ISO 8601 timestamp`);
+    super(scope, id, AGENTS.kind, AGENTS.api, props.provider, props);
+    useReference(this, 'agentPool', props.agentPool, 'agentPoolId', 'an agent pool (an AgentPool, or AgentPool.fromName)');
   }
 
-  /** A reference to one output (`ids`, `count`, `agents`), resolved when converge applies. */
-  public attribute(name: string): any {
-    return this._attrRef(name);
+  /** The ids (`agent-…`) of the agents read, resolved when converge plans. */
+  public get ids(): string[] {
+    return this._attrList('ids');
+  }
+
+  /** How many agents were read, resolved when converge plans. */
+  public get count(): number {
+    return this._attrNumber('count');
   }
 
   /** @internal */
-  protected _renderSpec(): Record<string, any> {
-    return {
-      agentPoolId: this.props.agentPoolId,
-      statuses: [...(this.props.statuses ?? [])].sort(),
-      lastPingSince: this.props.lastPingSince ?? null,
-    };
+  protected _schema(): KindSchema {
+    return AGENTS;
+  }
+
+  /** @internal */
+  protected _schemaProps(props: Record<string, any>): Record<string, any> {
+    return { ...props, agentPoolId: refKey(props.agentPool, 'agentPoolId') };
   }
 }

@@ -1,10 +1,11 @@
 import { DataSourceHandler } from '../../core/engine/handler';
+import { dataSourceMetadata } from '../../core/schema';
 import { platformClient } from '../handler-util';
+import { MODULE_PRODUCERS } from './module-producers.schema';
 
 /** `platform.ModuleProducers`: every page of the organization's module producers. */
 export const moduleProducersHandler: DataSourceHandler = {
-  kind: 'platform.ModuleProducers',
-  api: 'platform',
+  ...dataSourceMetadata(MODULE_PRODUCERS),
   async read(ctx, spec): Promise<Record<string, unknown>> {
     const producers: { name: string; externalId: string }[] = [];
     for await (const p of platformClient(ctx).selfHosted.iterateModuleProducers(String(spec.organization))) {

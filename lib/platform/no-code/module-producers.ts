@@ -1,12 +1,15 @@
 import { Construct } from 'constructs';
 import { DataSource } from '../../core/constructs/resource';
-import { check } from '../../core/constructs/validation';
+import { KindSchema } from '../../core/schema';
+import { IOrganization } from '../organization/organization';
 import { PlatformProvider } from '../provider';
+import { refKey, useReference } from '../references';
+import { MODULE_PRODUCERS } from './module-producers.schema';
 
 /** Props of the ModuleProducers data source. */
 export interface ModuleProducersProps {
-  /** Name of the organization (e.g. `org.name`). */
-  readonly organization: string;
+  /** The organization (an `Organization`, or `Organization.fromName`). */
+  readonly organization: IOrganization;
   /**
    * The platform provider to use.
    * @default - the stack's platform provider, else the standard environment variables
@@ -15,31 +18,30 @@ export interface ModuleProducersProps {
 }
 
 /**
- * Reads the organizations that produce modules for an organization (self-hosted edition only).
- * Outputs: `producers` (list of `{name, externalId}`) and `names`.
+ * Reads the organizations that produce modules for an organization (self-hosted edition only):
+ * their names (`names`); each producer's `{name, externalId}` shows in the plan and state (output `producers`).
  *
  * @example
- * new platform.ModuleProducers(stack, 'producers', { organization: 'acme' });
+ * new platform.ModuleProducers(stack, 'producers', { organization: platform.Organization.fromName(stack, 'acme', 'acme') });
  */
 export class ModuleProducers extends DataSource {
-  private readonly organization: string;
-
   constructor(scope: Construct, id: string, props: ModuleProducersProps) {
-    super(scope, id, 'platform.ModuleProducers', 'platform', props.provider, props);
-    // Naming the organization orders this construct after an Organization construct of that name.
-    if (typeof props.organization === 'string') this._dependOnNamed('platform.Organization', props.organization);
-    check(typeof props.organization === 'string' && /^[A-Za-z0-9_-]+$/.test(props.organization), this, 'organization',
-      `"${props.organization}" may contain only letters, numbers, '-' and '_'`);
-    this.organization = props.organization;
+    super(scope, id, MODULE_PRODUCERS.kind, MODULE_PRODUCERS.api, props.provider, props);
+    useReference(this, 'organization', props.organization, 'organizationName', 'an organization (an Organization, or Organization.fromName)');
   }
 
-  /** A reference to one output (`names`, `producers`), resolved when converge applies. */
-  public attribute(name: string): any {
-    return this._attrRef(name);
+  /** The names of the producing organizations, resolved when converge plans. */
+  public get names(): string[] {
+    return this._attrList('names');
   }
 
   /** @internal */
-  protected _renderSpec(): Record<string, any> {
-    return { organization: this.organization };
+  protected _schema(): KindSchema {
+    return MODULE_PRODUCERS;
+  }
+
+  /** @internal */
+  protected _schemaProps(props: Record<string, any>): Record<string, any> {
+    return { ...props, organization: refKey(props.organization, 'organizationName') };
   }
 }

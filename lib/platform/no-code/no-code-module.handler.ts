@@ -1,6 +1,8 @@
 import { Candidate, HandlerContext, Observed, ResourceHandler, Spec, Written } from '../../core/engine/handler';
+import { resourceMetadata } from '../../core/schema';
 import { NoCodeModule as NoCodeModuleDoc, VariableOptionSet } from '../client/no-code-modules';
-import { platformClient } from '../handler-util';
+import { fromClient, platformClient, toClient } from '../handler-util';
+import { NO_CODE_MODULE } from './no-code-module.schema';
 
 interface OptionSpec { variableName: string; variableType: string; options: unknown[] }
 
@@ -28,11 +30,18 @@ async function resolve(ctx: HandlerContext, id: string): Promise<string | undefi
   return (await registryModule(ctx, ref))?.noCodeModules[0]?.id;
 }
 
-function optionsOf(m: NoCodeModuleDoc): OptionSpec[] {
-  return m.variableOptions
-    .filter((o) => o.variableName !== undefined)
-    .map((o) => ({ variableName: o.variableName, variableType: o.variableType, options: o.options }))
-    .sort((a, b) => a.variableName.localeCompare(b.variableName));
+/** The version pin, enabled flag and option sets (sorted by variable name) of a module read with its option sets. */
+function fieldsOf(m: NoCodeModuleDoc): Spec {
+  const variableOptions = m.variableOptions.filter((o) => o.variableName !== undefined)
+    .sort((a, b) => String(a.variableName).localeCompare(String(b.variableName)));
+  return fromClient(NO_CODE_MODULE, { ...m, variableOptions });
+}
+
+/** The attributes of an enable or update: the spec's, with the registry module's id and option sets by id where they exist. */
+function attributesOf(spec: Spec, registryModuleId: string, existing = new Map<string, string>()) {
+  const { versionPin, enabled, variableOptions } = toClient(NO_CODE_MODULE, spec) as { versionPin?: string | null; enabled: boolean; variableOptions: OptionSpec[] };
+  const sets: VariableOptionSet[] = variableOptions.map((o) => ({ ...o, ...(existing.has(o.variableName) ? { id: existing.get(o.variableName) } : {}) }));
+  return { registryModuleId, enabled, ...(versionPin != null ? { versionPin } : {}), variableOptions: sets };
 }
 
 function outputsOf(m: NoCodeModuleDoc): Record<string, unknown> {
@@ -45,9 +54,7 @@ function outputsOf(m: NoCodeModuleDoc): Record<string, unknown> {
  * created, one no longer wanted dropped. Delete disables (the platform has no delete).
  */
 export const noCodeModuleHandler: ResourceHandler = {
-  kind: 'platform.NoCodeModule',
-  api: 'platform',
-  replaceFields: ['organization'],
+  ...resourceMetadata(NO_CODE_MODULE),
 
   naturalId(): undefined {
     return undefined;
@@ -71,14 +78,10 @@ export const noCodeModuleHandler: ResourceHandler = {
     const m = resolved && await platformClient(ctx).noCodeModules.show(resolved, true);
     if (!m) return undefined;
     const ref = moduleRef(id);
-    const fields: Spec = {
-      organization: m.organization.id,
-      // The server's pin. A spec without one leaves it unmanaged (never compared); a spec recorded by an
-      // older converge holds null for that, which the hint (desired or last-applied spec) keeps meaning.
-      versionPin: desired?.versionPin === null ? null : m.versionPin,
-      enabled: m.enabled,
-      variableOptions: optionsOf(m),
-    };
+    const fields: Spec = { organization: m.organization.id, ...fieldsOf(m) };
+    // The server's pin. A spec without one leaves it unmanaged (never compared); a spec recorded by an
+    // older converge holds null for that, which the hint (desired or last-applied spec) keeps meaning.
+    if (desired?.versionPin === null) fields.versionPin = null;
     // The no-code document names its registry module by id only: the names are confirmed against it.
     const name = (desired?.moduleName as string | undefined) ?? ref?.name;
     const provider = (desired?.moduleProvider as string | undefined) ?? ref?.provider;
@@ -87,7 +90,8 @@ export const noCodeModuleHandler: ResourceHandler = {
       if (reg?.id === m.registryModule.id) Object.assign(fields, { moduleName: name, moduleProvider: provider });
       else Object.assign(fields, { moduleName: `(registry module ${m.registryModule.id})`, moduleProvider: '(other)' });
     }
-    return { fields, outputs: outputsOf(m) };
+    // Read by its registry module (an import, a lookup): its canonical id is the `nocode-…`.
+    return { fields, outputs: outputsOf(m), id: m.id };
   },
 
   async create(ctx, spec): Promise<Written> {
@@ -96,12 +100,7 @@ export const noCodeModuleHandler: ResourceHandler = {
     // taken up again, by the enabling POST (the platform's state table), or by an update to stay disabled.
     const disabled = spec.enabled === false && reg.noCodeModules[0] && await platformClient(ctx).noCodeModules.show(reg.noCodeModules[0].id, true);
     if (disabled && !disabled.enabled) return noCodeModuleHandler.update(ctx, disabled.id, spec, [], { id: disabled.id, spec, outputs: {} });
-    const m = await platformClient(ctx).noCodeModules.enable(String(spec.organization), {
-      registryModuleId: reg.id,
-      enabled: spec.enabled as boolean,
-      ...(spec.versionPin != null ? { versionPin: spec.versionPin as string } : {}),
-      variableOptions: spec.variableOptions as OptionSpec[],
-    });
+    const m = await platformClient(ctx).noCodeModules.enable(String(spec.organization), attributesOf(spec, reg.id));
     return { id: m.id, outputs: outputsOf(m) };
   },
 
@@ -111,13 +110,7 @@ export const noCodeModuleHandler: ResourceHandler = {
     const reg = await requireRegistryModule(ctx, spec);
     const current = await api.show(resolved, true);
     const existing = new Map((current ? current.variableOptions : []).map((o) => [o.variableName as string, o.id]));
-    const sets: VariableOptionSet[] = (spec.variableOptions as OptionSpec[]).map((o) => ({ ...o, ...(existing.has(o.variableName) ? { id: existing.get(o.variableName) } : {}) }));
-    const m = await api.update(resolved, {
-      registryModuleId: reg.id,
-      enabled: spec.enabled as boolean,
-      ...(spec.versionPin != null ? { versionPin: spec.versionPin as string } : {}),
-      variableOptions: sets,
-    });
+    const m = await api.update(resolved, attributesOf(spec, reg.id, existing));
     return { id: m.id, outputs: outputsOf(m) };
   },
 

@@ -1,11 +1,10 @@
 import { Candidate, HandlerContext, Observed, ResourceHandler, Spec, Written } from '../../core/engine/handler';
 import { ApiError } from '../../core/http/api-error';
 import { durationSeconds } from '../../core/constructs/validation';
-import { NoCodeVariable, Workspace, WorkspaceVar } from '../client/no-code-modules';
-import { orgAndName, platformClient } from '../handler-util';
-
-/** Fields neither a workspace update nor an upgrade can change: the workspace is replaced. */
-const REPLACE = ['organization', 'noCodeModuleId', 'projectId'];
+import { resourceMetadata } from '../../core/schema';
+import { NoCodeVariable, NoCodeWorkspaceCreate, Workspace, WorkspaceVar } from '../client/no-code-modules';
+import { fromClient, orgAndName, platformClient, toClient } from '../handler-util';
+import { NO_CODE_WORKSPACE } from './no-code-workspace.schema';
 
 /** The module version a workspace runs, from `source-module-id` (`private/<org>/<name>/<provider>/<version>`). */
 export function workspaceVersion(ws: Workspace): string | null {
@@ -23,10 +22,14 @@ async function show(ctx: HandlerContext, id: string): Promise<Workspace | undefi
   return named ? api.showWorkspaceByName(named.organization, named.name) : api.showWorkspace(id);
 }
 
-function varsOf(spec: Spec): NoCodeVariable[] {
-  return ((spec.variables ?? []) as any[]).map((v) => ({
-    key: v.key, value: String(v.value ?? ''), category: v.category, hcl: v.hcl === true, sensitive: v.sensitive === true, description: v.description ?? '',
-  }));
+/** The creation body of a spec: its attributes, project and variables (`vars`), as the client takes them. */
+function createOf(spec: Spec): NoCodeWorkspaceCreate {
+  const { project, vars, ...attrs } = toClient(NO_CODE_WORKSPACE, spec) as Record<string, any>;
+  return { ...attrs, projectId: project, vars: varsOf(vars) } as NoCodeWorkspaceCreate;
+}
+
+function varsOf(vars: unknown): NoCodeVariable[] {
+  return ((vars ?? []) as NoCodeVariable[]).map((v) => ({ ...v, value: String(v.value ?? '') }));
 }
 
 /**
@@ -37,9 +40,7 @@ function varsOf(spec: Spec): NoCodeVariable[] {
  * upgrade available) runs the upgrade: initiate, poll until the plan has finished, confirm.
  */
 export const noCodeWorkspaceHandler: ResourceHandler = {
-  kind: 'platform.NoCodeWorkspace',
-  api: 'platform',
-  replaceFields: REPLACE,
+  ...resourceMetadata(NO_CODE_WORKSPACE),
   destroyWarning: 'deleting a workspace deletes its state and run history; the infrastructure it manages is not destroyed',
 
   naturalId(): undefined {
@@ -62,30 +63,24 @@ export const noCodeWorkspaceHandler: ResourceHandler = {
   async read(ctx, id, desired): Promise<Observed | undefined> {
     const ws = await show(ctx, id);
     if (!ws) return undefined;
-    const version = workspaceVersion(ws);
-    const fields: Spec = {
-      organization: (ws.organization as { id: string }).id,
-      projectId: ws.project.id,
-      name: ws.name,
-      description: ws.description,
-      autoApply: ws.autoApply,
-      // The version the workspace runs; a spec without one leaves it unmanaged (never compared), and an
-      // older converge's null for that is kept by the hint. An available upgrade shows as a version change.
-      moduleVersion: desired?.moduleVersion === null ? null : version,
-    };
-    // The workspace document names its no-code module version, not the module: the desired one stands.
-    if (desired?.noCodeModuleId !== undefined) fields.noCodeModuleId = desired.noCodeModuleId;
     const vars = await platformClient(ctx).noCodeModules.workspaceVars(ws.id);
     const observed = vars && observedVars(vars, (desired?.variables ?? []) as Spec[]);
-    if (observed) fields.variables = observed;
+    const fields: Spec = {
+      organization: (ws.organization as { id: string }).id,
+      ...fromClient(NO_CODE_WORKSPACE, { ...ws, project: ws.project.id, vars: observed }),
+      // The version the workspace runs; a spec without one leaves it unmanaged (never compared), and an
+      // older converge's null for that is kept by the hint. An available upgrade shows as a version change.
+      moduleVersion: desired?.moduleVersion === null ? null : workspaceVersion(ws),
+    };
+    // Unreadable while a variable is sensitive: compared with the last apply instead.
+    if (!observed) delete fields.variables;
+    // The workspace document names its no-code module version, not the module: the desired one stands.
+    if (desired?.noCodeModuleId !== undefined) fields.noCodeModuleId = desired.noCodeModuleId;
     return { fields, outputs: outputsOf(ws) };
   },
 
   async create(ctx, spec): Promise<Written> {
-    const ws = await platformClient(ctx).noCodeModules.createWorkspace(String(spec.noCodeModuleId), {
-      name: spec.name as string, description: spec.description as string, autoApply: spec.autoApply as boolean,
-      projectId: spec.projectId as string, vars: varsOf(spec),
-    });
+    const ws = await platformClient(ctx).noCodeModules.createWorkspace(String(spec.noCodeModuleId), createOf(spec));
     return { id: ws.id, outputs: outputsOf(ws) };
   },
 
@@ -114,7 +109,7 @@ export const noCodeWorkspaceHandler: ResourceHandler = {
       const timeoutMs = millis(spec.upgradeTimeout, 600_000);
       const pollMs = millis(spec.upgradePollInterval, 2000);
       try {
-        await api.upgrade(String(spec.noCodeModuleId), ws.id, varsOf(spec), { timeoutMs, pollMs });
+        await api.upgrade(String(spec.noCodeModuleId), ws.id, createOf(spec).vars, { timeoutMs, pollMs });
       } catch (e) {
         if (e instanceof ApiError) throw e;
         throw new Error(`${ctx.address}: ${(e as Error).message}`);

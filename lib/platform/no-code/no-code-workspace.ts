@@ -1,9 +1,13 @@
 import { Construct } from 'constructs';
 import { Resource, ResourceProps } from '../../core/constructs/resource';
 import { SecretValue } from '../../core/constructs/secret-value';
-import { check, checkDuration, checkOneOf } from '../../core/constructs/validation';
-import { checkBoolean, checkObjectList, checkString } from '../prop-checks';
+import { check } from '../../core/constructs/validation';
+import { KindSchema } from '../../core/schema';
+import { IOrganization } from '../organization/organization';
 import { PlatformProvider } from '../provider';
+import { refKey, useReference } from '../references';
+import { INoCodeModule } from './no-code-module';
+import { NO_CODE_WORKSPACE } from './no-code-workspace.schema';
 
 /** Where a workspace variable goes. */
 export enum VariableCategory {
@@ -46,10 +50,10 @@ export interface NoCodeWorkspaceVariable {
 
 /** Props of a workspace created from a no-code module. */
 export interface NoCodeWorkspaceProps extends ResourceProps {
-  /** Name of the organization (e.g. `org.name`). */
-  readonly organization: string;
-  /** The no-code module (`nocode-…`, e.g. `noCodeModule.noCodeModuleId`). A change replaces the workspace. */
-  readonly noCodeModuleId: string;
+  /** The organization (an `Organization`, or `Organization.fromName`). A change replaces the workspace. */
+  readonly organization: IOrganization;
+  /** The no-code module (a `NoCodeModule`, or `NoCodeModule.fromRegistryModule`). A change replaces the workspace. */
+  readonly noCodeModule: INoCodeModule;
   /** Project (`prj-…`) to create the workspace in. A change replaces the workspace. */
   readonly projectId: string;
   /** Workspace name: letters, numbers, `-` and `_`; unique in the organization. Renamed in place. */
@@ -92,18 +96,17 @@ export interface NoCodeWorkspaceProps extends ResourceProps {
   readonly provider?: PlatformProvider;
 }
 
-const NAME_RE = /^[A-Za-z0-9_-]+$/;
-
 /**
  * A workspace created from a no-code module, with its variables (sensitive ones from
  * `SecretValue`s). Version and variable changes run the platform's upgrade sequence.
  *
  * @example
- * const mod = new platform.NoCodeModule(stack, 'bucket-module', { organization: 'acme', moduleName: 'bucket', moduleProvider: 'aws' });
+ * const org = platform.Organization.fromName(stack, 'acme', 'acme');
+ * const mod = new platform.NoCodeModule(stack, 'bucket-module', { organization: org, moduleName: 'bucket', moduleProvider: 'aws' });
  * new platform.NoCodeWorkspace(stack, 'team-bucket', {
- *   organization: 'acme',
+ *   organization: org,
  *   name: 'team-bucket',
- *   noCodeModuleId: mod.noCodeModuleId,
+ *   noCodeModule: mod,
  *   projectId: 'prj-AbCdEf123456',
  *   variables: [{ key: 'region', value: 'eu-west-1' }],
  * });
@@ -111,35 +114,16 @@ const NAME_RE = /^[A-Za-z0-9_-]+$/;
 export class NoCodeWorkspace extends Resource {
   /** The workspace name. */
   public readonly name: string;
-  private readonly props: NoCodeWorkspaceProps;
 
   constructor(scope: Construct, id: string, props: NoCodeWorkspaceProps) {
-    super(scope, id, 'platform.NoCodeWorkspace', 'platform', props, props.provider);
-    // Naming the organization orders this construct after an Organization construct of that name.
-    if (typeof props.organization === 'string') this._dependOnNamed('platform.Organization', props.organization);
-    this.props = props;
+    super(scope, id, NO_CODE_WORKSPACE.kind, NO_CODE_WORKSPACE.api, props, props.provider);
+    useReference(this, 'organization', props.organization, 'organizationName', 'an organization (an Organization, or Organization.fromName)');
+    useReference(this, 'noCodeModule', props.noCodeModule, 'noCodeModuleId', 'a no-code module (a NoCodeModule, or NoCodeModule.fromRegistryModule)');
     this.name = props.name;
-    check(typeof props.organization === 'string' && NAME_RE.test(props.organization), this, 'organization',
-      `"${props.organization}" may contain only letters, numbers, '-' and '_'`);
-    check(typeof props.name === 'string' && NAME_RE.test(props.name), this, 'name', `"${props.name}" may contain only letters, numbers, '-' and '_'`);
-    checkString(this, 'noCodeModuleId', props.noCodeModuleId, { required: true, allowRef: true });
-    checkString(this, 'projectId', props.projectId, { required: true, allowRef: true });
-    checkString(this, 'description', props.description);
-    checkBoolean(this, 'autoApply', props.autoApply);
-    checkString(this, 'moduleVersion', props.moduleVersion, { allowRef: true });
-    checkString(this, 'upgradeTimeout', props.upgradeTimeout);
-    checkString(this, 'upgradePollInterval', props.upgradePollInterval);
-    checkObjectList(this, 'variables', props.variables);
-    check(typeof props.noCodeModuleId !== 'string' || /^nocode-/.test(props.noCodeModuleId), this, 'noCodeModuleId', `"${props.noCodeModuleId}" is not a no-code module id (nocode-…)`);
-    check(typeof props.projectId !== 'string' || /^prj-/.test(props.projectId), this, 'projectId', `"${props.projectId}" is not a project id (prj-…)`);
-    checkDuration(this, 'upgradeTimeout', props.upgradeTimeout, 1);
-    checkDuration(this, 'upgradePollInterval', props.upgradePollInterval, 0);
     const keys = new Set<string>();
     (props.variables ?? []).forEach((v, i) => {
-      check(typeof v.key === 'string' && v.key.length > 0, this, `variables[${i}].key`, 'is required');
       check(!(v.value !== undefined && v.sensitiveValue !== undefined), this, `variables[${i}]`, 'give either value or sensitiveValue, not both');
       check(v.sensitiveValue === undefined || v.sensitiveValue instanceof SecretValue, this, `variables[${i}].sensitiveValue`, 'must be a SecretValue');
-      checkOneOf(this, `variables[${i}].category`, v.category, Object.values(VariableCategory));
       const k = `${v.category ?? 'engine'}/${v.key}`;
       check(!keys.has(k), this, `variables[${i}].key`, `"${v.key}" is given twice`);
       keys.add(k);
@@ -147,32 +131,28 @@ export class NoCodeWorkspace extends Resource {
   }
 
   /** The workspace id (`ws-…`), known once applied. */
-  public get workspaceId(): any {
-    return this._attrRef('id');
+  public get workspaceId(): string {
+    return this._attrString('id');
   }
 
   /** @internal */
-  protected _renderSpec(): Record<string, any> {
-    const p = this.props;
+  protected _schema(): KindSchema {
+    return NO_CODE_WORKSPACE;
+  }
+
+  /** @internal */
+  protected _schemaProps(props: Record<string, any>): Record<string, any> {
+    const vars = props.variables;
     return {
-      organization: p.organization,
-      noCodeModuleId: p.noCodeModuleId,
-      projectId: p.projectId,
-      name: p.name,
-      description: p.description ?? '',
-      autoApply: p.autoApply ?? false,
-      variables: (p.variables ?? []).map((v) => ({
-        key: v.key,
-        value: v.sensitiveValue ?? v.value ?? '',
-        category: v.category ?? VariableCategory.ENGINE,
-        hcl: v.hcl ?? false,
-        sensitive: v.sensitiveValue !== undefined,
-        description: v.description ?? '',
-      })),
-      // Unset: not managed (not in the spec, never compared).
-      ...(p.moduleVersion !== undefined ? { moduleVersion: p.moduleVersion } : {}),
-      upgradeTimeout: p.upgradeTimeout ?? '10m',
-      upgradePollInterval: p.upgradePollInterval ?? '2s',
+      ...props,
+      organization: refKey(props.organization, 'organizationName'),
+      noCodeModuleId: refKey(props.noCodeModule, 'noCodeModuleId'),
+      // The API's variable: a sensitive one holds its SecretValue as its value.
+      ...(Array.isArray(vars) ? {
+        variables: vars.map((v) => (v && typeof v === 'object' ? (({ sensitiveValue, ...rest }) => ({
+          ...rest, ...(sensitiveValue !== undefined ? { value: sensitiveValue } : {}), sensitive: sensitiveValue !== undefined,
+        }))(v) : v)),
+      } : {}),
     };
   }
 }

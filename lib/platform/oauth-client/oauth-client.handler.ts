@@ -1,24 +1,20 @@
 import { Candidate, HandlerContext, Observed, PrefetchWant, ResourceHandler, Spec, Written } from '../../core/engine/handler';
-import { OAuthClient as OAuthClientDoc, ServiceProvider } from '../client/oauth-clients';
-import { platformClient, prefetchByOrganization, sortedStrings } from '../handler-util';
+import { resourceMetadata } from '../../core/schema';
+import { stringSet } from '../../core/string-set';
+import { OAuthClient as OAuthClientDoc, OAuthClientCreate, OAuthClientUpdate } from '../client/oauth-clients';
+import { fromClient, platformClient, prefetchByOrganization, toClient } from '../handler-util';
+import { OAUTH_CLIENT } from './oauth-client.schema';
 
-/** Fields the update body does not accept: a change replaces the client. */
-const REPLACE = ['organization', 'serviceProvider', 'httpUrl', 'apiUrl', 'oauthToken', 'privateKey'];
-
-/** A client as the plan compares it (from a read or from its organization's list). */
+/** A client as the plan compares it (from a read or from its organization's list): projects are identifiers. */
 function observedOf(c: OAuthClientDoc): Observed {
-  const fields: Spec = {
-    organization: c.organization.id,
-    name: c.name,
-    serviceProvider: c.serviceProvider,
-    key: c.key ?? null,
-    httpUrl: c.httpUrl,
-    apiUrl: c.apiUrl,
-    rsaPublicKey: c.rsaPublicKey ?? null,
-    organizationScoped: c.organizationScoped,
-    projects: sortedStrings(c.projects.map((p) => p.id)),
-  };
+  const fields: Spec = { organization: c.organization.id, ...fromClient(OAUTH_CLIENT, { ...c, projects: c.projects.map((p) => p.id) }) };
   return { fields, outputs: outputsOf(c) };
+}
+
+/** What the update body takes (the rest replaces the client); the secret only when it changed (it is never read back). */
+function updateOf(spec: Spec, secretChanged: boolean): OAuthClientUpdate {
+  const { name, key, rsaPublicKey, organizationScoped, secret } = toClient(OAUTH_CLIENT, spec) as Record<string, any>;
+  return { name, key, rsaPublicKey, organizationScoped, ...(secretChanged ? { secret } : {}) };
 }
 
 function outputsOf(c: OAuthClientDoc): Record<string, unknown> {
@@ -31,9 +27,7 @@ function outputsOf(c: OAuthClientDoc): Record<string, unknown> {
  * sync by attach and detach.
  */
 export const oauthClientHandler: ResourceHandler = {
-  kind: 'platform.OAuthClient',
-  api: 'platform',
-  replaceFields: REPLACE,
+  ...resourceMetadata(OAUTH_CLIENT),
   destroyWarning: 'replacing or destroying an OAuth client unlinks every workspace that uses it from its repository; they must be linked again by hand',
 
   naturalId(): undefined {
@@ -72,33 +66,17 @@ export const oauthClientHandler: ResourceHandler = {
 
 
   async create(ctx, spec): Promise<Written> {
-    const c = await platformClient(ctx).oauthClients.create(String(spec.organization), {
-      serviceProvider: spec.serviceProvider as ServiceProvider,
-      name: (spec.name as string | null) ?? null,
-      ...(spec.key != null ? { key: spec.key as string } : {}),
-      httpUrl: spec.httpUrl as string,
-      apiUrl: spec.apiUrl as string,
-      oauthTokenString: spec.oauthToken as string,
-      ...(spec.privateKey != null ? { privateKey: spec.privateKey as string } : {}),
-      ...(spec.secret != null ? { secret: spec.secret as string } : {}),
-      ...(spec.rsaPublicKey != null ? { rsaPublicKey: spec.rsaPublicKey as string } : {}),
-      organizationScoped: spec.organizationScoped as boolean,
-      projects: sortedStrings(spec.projects),
-    });
+    // Absent optional attributes (null in the spec) are left out of the body: the platform defaults them.
+    const attrs = Object.fromEntries(Object.entries(toClient(OAUTH_CLIENT, spec)).filter(([, v]) => v !== null));
+    const c = await platformClient(ctx).oauthClients.create(String(spec.organization), attrs as unknown as OAuthClientCreate);
     return { id: c.id, outputs: outputsOf(c) };
   },
 
   async update(ctx, id, spec, changes): Promise<Written> {
     const api = platformClient(ctx).oauthClients;
     const secretChanged = changes.some((c) => c.path === 'secret' || c.path.startsWith('secret.'));
-    const updated = await api.update(id, {
-      name: (spec.name as string | null) ?? null,
-      key: (spec.key as string | null) ?? null,
-      rsaPublicKey: (spec.rsaPublicKey as string | null) ?? null,
-      organizationScoped: spec.organizationScoped as boolean,
-      ...(secretChanged ? { secret: (spec.secret as string | null) ?? null } : {}),
-    });
-    await syncProjects(ctx, id, updated.projects.map((p) => p.id), sortedStrings(spec.projects));
+    const updated = await api.update(id, updateOf(spec, secretChanged));
+    await syncProjects(ctx, id, updated.projects.map((p) => p.id), stringSet((spec.projects ?? []) as string[]));
     // The PATCH answers the client; the projects are no output: nothing to read again.
     return { id, outputs: outputsOf(updated) };
   },

@@ -1,10 +1,21 @@
 import { Construct } from 'constructs';
+import { ExistingObject } from '../../core/constructs/existing-object';
 import { Resource, ResourceProps } from '../../core/constructs/resource';
 import { SecretValue } from '../../core/constructs/secret-value';
-import { check, checkOneOf } from '../../core/constructs/validation';
-import { checkBoolean, checkString, checkStringList } from '../prop-checks';
+import { check } from '../../core/constructs/validation';
+import { KindSchema } from '../../core/schema';
+import { IOrganization } from '../organization/organization';
 import { PlatformProvider } from '../provider';
-import { stringSet } from '../../core/string-set';
+import { refKey, useReference } from '../references';
+import { OAUTH_CLIENT } from './oauth-client.schema';
+
+/** An OAuth client (VCS connection): one this app manages, or one looked up with `OAuthClient.fromId`. */
+export interface IOAuthClient {
+  /** The client id (`oc-…`). */
+  readonly oauthClientId: string;
+  /** The id of the OAuth token the client manages (`ot-…`), for workspaces' VCS settings; known once read or applied. */
+  readonly oauthTokenId: string;
+}
 
 /** The VCS providers an OAuth client connects to. */
 export enum VcsServiceProvider {
@@ -24,8 +35,8 @@ export enum VcsServiceProvider {
 
 /** Props of an OAuth client (a VCS connection created from a pre-generated OAuth token string). */
 export interface OAuthClientProps extends ResourceProps {
-  /** Name of the organization (e.g. `org.name`). A change replaces the client. */
-  readonly organization: string;
+  /** The organization (an `Organization`, or `Organization.fromName`). A change replaces the client. */
+  readonly organization: IOrganization;
   /**
    * Display name. With the provider and the HTTP URL it is how converge finds a client it created
    * when a crash lost the record, so give one when several clients share a provider and URL.
@@ -44,7 +55,10 @@ export interface OAuthClientProps extends ResourceProps {
   readonly httpUrl: string;
   /** API base URL of the VCS provider. A change replaces the client. */
   readonly apiUrl: string;
-  /** The OAuth token string given by the provider: write-only, compared by its HMAC. A change replaces the client. */
+  /**
+   * The OAuth token string given by the provider (the spec's `oauth-token-string`): write-only, compared
+   * by its HMAC. A change replaces the client.
+   */
   readonly oauthToken: SecretValue;
   /**
    * SSH private key of the account: required for `PROVIDER_C_SERVER`. Write-only; a change replaces the client.
@@ -78,15 +92,14 @@ export interface OAuthClientProps extends ResourceProps {
   readonly provider?: PlatformProvider;
 }
 
-const ORG_RE = /^[A-Za-z0-9_-]+$/;
-
 /**
  * An OAuth client: connects an organization to a VCS provider with a pre-generated token. Replacing
  * or destroying it unlinks every workspace that uses it from its repository.
  *
  * @example
+ * const org = platform.Organization.fromName(stack, 'acme', 'acme');
  * new platform.OAuthClient(stack, 'vcs', {
- *   organization: 'acme',
+ *   organization: org,
  *   name: 'vcs',
  *   serviceProvider: platform.VcsServiceProvider.PROVIDER_A,
  *   httpUrl: 'https://vcs.example.com',
@@ -95,62 +108,56 @@ const ORG_RE = /^[A-Za-z0-9_-]+$/;
  *   oauthToken: SecretValue.fromEnv('VCS_OAUTH_TOKEN'),
  * });
  */
-export class OAuthClient extends Resource {
-  private readonly props: OAuthClientProps;
+export class OAuthClient extends Resource implements IOAuthClient {
+  /**
+   * An OAuth client that exists outside this app, by its id (`oc-…`; names are not unique): read at
+   * plan time (the plan fails, naming this construct, when it does not exist), never changed nor deleted.
+   * @param provider the platform provider to read it with (default: the stack's)
+   */
+  public static fromId(scope: Construct, id: string, oauthClientId: string, provider?: PlatformProvider): IOAuthClient {
+    return new ExistingOAuthClient(scope, id, oauthClientId, provider);
+  }
 
   constructor(scope: Construct, id: string, props: OAuthClientProps) {
-    super(scope, id, 'platform.OAuthClient', 'platform', props, props.provider);
-    // Naming the organization orders this construct after an Organization construct of that name.
-    if (typeof props.organization === 'string') this._dependOnNamed('platform.Organization', props.organization);
-    this.props = props;
-    check(typeof props.organization === 'string' && ORG_RE.test(props.organization), this, 'organization',
-      `"${props.organization}" may contain only letters, numbers, '-' and '_'`);
-    check(props.name === undefined || (typeof props.name === 'string' && props.name.length > 0), this, 'name', 'must be a non-empty string when given');
-    check(props.serviceProvider !== undefined, this, 'serviceProvider', 'is required');
-    checkOneOf(this, 'serviceProvider', props.serviceProvider, Object.values(VcsServiceProvider));
-    checkString(this, 'rsaPublicKey', props.rsaPublicKey);
-    checkBoolean(this, 'organizationScoped', props.organizationScoped);
-    checkStringList(this, 'projects', props.projects, true);
-    check(props.key === undefined || (typeof props.key === 'string' && props.key.length > 0), this, 'key', 'must be a non-empty string when given');
-    for (const f of ['httpUrl', 'apiUrl'] as const) {
-      check(typeof props[f] === 'string' && /^https?:\/\/\S+$/.test(props[f]), this, f, `"${props[f]}" must be an http(s) URL`);
-    }
-    check(props.oauthToken instanceof SecretValue, this, 'oauthToken', 'must be a SecretValue');
+    super(scope, id, OAUTH_CLIENT.kind, OAUTH_CLIENT.api, props, props.provider);
+    useReference(this, 'organization', props.organization, 'organizationName', 'an organization (an Organization, or Organization.fromName)');
     if (props.serviceProvider === VcsServiceProvider.PROVIDER_C_SERVER) {
-      check(props.privateKey instanceof SecretValue, this, 'privateKey', 'is required for PROVIDER_C_SERVER (a SecretValue)');
+      check(props.privateKey !== undefined, this, 'privateKey', 'is required for PROVIDER_C_SERVER (a SecretValue)');
     }
-    check(props.privateKey === undefined || props.privateKey instanceof SecretValue, this, 'privateKey', 'must be a SecretValue');
-    check(props.secret === undefined || props.secret instanceof SecretValue, this, 'secret', 'must be a SecretValue');
     check(props.rsaPublicKey === undefined || props.secret !== undefined, this, 'rsaPublicKey', 'needs `secret` too (data-center edition)');
-    for (const p of props.projects ?? []) check(typeof p !== 'string' || /^prj-/.test(p), this, 'projects', `"${p}" is not a project id (prj-…)`);
   }
 
   /** The client id (`oc-…`), known once applied. */
-  public get oauthClientId(): any {
-    return this._attrRef('id');
+  public get oauthClientId(): string {
+    return this._attrString('id');
   }
 
-  /** The id of the OAuth token the client manages (`ot-…`), for workspaces' VCS settings. */
-  public get oauthTokenId(): any {
-    return this._attrRef('oauthTokenId');
+  /** The id of the OAuth token the client manages (`ot-…`), for workspaces' VCS settings; known once applied. */
+  public get oauthTokenId(): string {
+    return this._attrString('oauthTokenId');
   }
 
   /** @internal */
-  protected _renderSpec(): Record<string, any> {
-    const p = this.props;
-    return {
-      organization: p.organization,
-      name: p.name ?? null,
-      serviceProvider: p.serviceProvider,
-      key: p.key ?? null,
-      httpUrl: p.httpUrl,
-      apiUrl: p.apiUrl,
-      oauthToken: p.oauthToken,
-      privateKey: p.privateKey ?? null,
-      secret: p.secret ?? null,
-      rsaPublicKey: p.rsaPublicKey ?? null,
-      organizationScoped: p.organizationScoped ?? true,
-      projects: stringSet(p.projects),
-    };
+  protected _schema(): KindSchema {
+    return OAUTH_CLIENT;
+  }
+
+  /** @internal */
+  protected _schemaProps(props: Record<string, any>): Record<string, any> {
+    return { ...props, organization: refKey(props.organization, 'organizationName') };
+  }
+}
+
+/** An OAuth client looked up by id (`OAuthClient.fromId`). */
+class ExistingOAuthClient extends ExistingObject implements IOAuthClient {
+  public readonly oauthClientId: string;
+
+  constructor(scope: Construct, id: string, oauthClientId: string, provider?: PlatformProvider) {
+    super(scope, id, OAUTH_CLIENT.kind, OAUTH_CLIENT.api, oauthClientId, 'id', provider);
+    this.oauthClientId = oauthClientId;
+  }
+
+  public get oauthTokenId(): string {
+    return this._attrString('oauthTokenId');
   }
 }

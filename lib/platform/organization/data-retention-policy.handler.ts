@@ -1,6 +1,8 @@
 import { Observed, ResourceHandler, Written } from '../../core/engine/handler';
+import { resourceMetadata } from '../../core/schema';
 import { DataRetentionPolicy as Policy } from '../client/self-hosted';
-import { platformClient } from '../handler-util';
+import { fromClient, platformClient } from '../handler-util';
+import { DATA_RETENTION_POLICY } from './data-retention-policy.schema';
 
 function outputsOf(p: Policy): Record<string, unknown> {
   return { id: p.id, type: p.type };
@@ -18,9 +20,7 @@ function outputsOf(p: Policy): Record<string, unknown> {
  * An identity of the organization name alone (an import, an adoption) takes the answer as it is.
  */
 export const dataRetentionPolicyHandler: ResourceHandler = {
-  kind: 'platform.DataRetentionPolicy',
-  api: 'platform',
-  replaceFields: ['organization'],
+  ...resourceMetadata(DATA_RETENTION_POLICY),
   // An organization always has a policy (its own, else the installation's default): a construct takes it over.
   alwaysExists: true,
 
@@ -37,7 +37,7 @@ export const dataRetentionPolicyHandler: ResourceHandler = {
     const { organization, policyId } = splitId(id);
     const p = await platformClient(ctx).selfHosted.dataRetentionPolicy(organization);
     if (!p || (policyId !== undefined && p.id !== policyId)) return undefined;
-    return { fields: { organization, deleteOlderThanNDays: p.deleteOlderThanNDays ?? null }, outputs: outputsOf(p) };
+    return { fields: { organization, ...fromClient(DATA_RETENTION_POLICY, p) }, outputs: outputsOf(p) };
   },
 
   async create(ctx, spec): Promise<Written> {

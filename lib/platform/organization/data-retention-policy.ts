@@ -1,12 +1,15 @@
 import { Construct } from 'constructs';
 import { Resource, ResourceProps } from '../../core/constructs/resource';
-import { check, checkInt } from '../../core/constructs/validation';
+import { KindSchema } from '../../core/schema';
 import { PlatformProvider } from '../provider';
+import { refKey, useReference } from '../references';
+import { DATA_RETENTION_POLICY } from './data-retention-policy.schema';
+import { IOrganization } from './organization';
 
 /** Props of an organization's data retention policy (self-hosted edition only). */
 export interface DataRetentionPolicyProps extends ResourceProps {
-  /** Name of the organization (e.g. `org.name`). */
-  readonly organization: string;
+  /** The organization (an `Organization`, or `Organization.fromName`). A change replaces the policy. */
+  readonly organization: IOrganization;
   /**
    * Delete state versions and runs older than this many days (type `data-retention-policy-delete-olders`).
    * Leave out to never delete (type `data-retention-policy-dont-deletes`).
@@ -26,23 +29,21 @@ export interface DataRetentionPolicyProps extends ResourceProps {
  * inherits the installation default again.
  *
  * @example
- * new platform.DataRetentionPolicy(stack, 'retention', { organization: 'acme', deleteOlderThanNDays: 90 });
+ * new platform.DataRetentionPolicy(stack, 'retention', { organization: platform.Organization.fromName(stack, 'acme', 'acme'), deleteOlderThanNDays: 90 });
  */
 export class DataRetentionPolicy extends Resource {
-  private readonly props: DataRetentionPolicyProps;
-
   constructor(scope: Construct, id: string, props: DataRetentionPolicyProps) {
-    super(scope, id, 'platform.DataRetentionPolicy', 'platform', props, props.provider);
-    // Naming the organization orders this construct after an Organization construct of that name.
-    if (typeof props.organization === 'string') this._dependOnNamed('platform.Organization', props.organization);
-    this.props = props;
-    check(typeof props.organization === 'string' && /^[A-Za-z0-9_-]+$/.test(props.organization), this, 'organization',
-      `"${props.organization}" may contain only letters, numbers, '-' and '_'`);
-    checkInt(this, 'deleteOlderThanNDays', props.deleteOlderThanNDays, 1);
+    super(scope, id, DATA_RETENTION_POLICY.kind, DATA_RETENTION_POLICY.api, props, props.provider);
+    useReference(this, 'organization', props.organization, 'organizationName', 'an organization (an Organization, or Organization.fromName)');
   }
 
   /** @internal */
-  protected _renderSpec(): Record<string, any> {
-    return { organization: this.props.organization, deleteOlderThanNDays: this.props.deleteOlderThanNDays ?? null };
+  protected _schema(): KindSchema {
+    return DATA_RETENTION_POLICY;
+  }
+
+  /** @internal */
+  protected _schemaProps(props: Record<string, any>): Record<string, any> {
+    return { ...props, organization: refKey(props.organization, 'organizationName') };
   }
 }

@@ -1,12 +1,15 @@
 import { Construct } from 'constructs';
 import { DataSource } from '../../core/constructs/resource';
-import { check } from '../../core/constructs/validation';
+import { KindSchema } from '../../core/schema';
 import { PlatformProvider } from '../provider';
+import { refKey, useReference } from '../references';
+import { IOrganization } from './organization';
+import { ORGANIZATION_ENTITLEMENTS } from './organization-entitlements.schema';
 
 /** Props of the OrganizationEntitlements data source. */
 export interface OrganizationEntitlementsProps {
-  /** Name of the organization (e.g. `org.name`). */
-  readonly organization: string;
+  /** The organization (an `Organization`, or `Organization.fromName`). */
+  readonly organization: IOrganization;
   /**
    * The platform provider to use.
    * @default - the stack's platform provider, else the standard environment variables
@@ -15,32 +18,75 @@ export interface OrganizationEntitlementsProps {
 }
 
 /**
- * Reads an organization's entitlement set at plan time. Outputs: `id` (the organization external id)
- * and every attribute camelCased (`agents`, `auditLogging`, …, `policyLimit`, `userLimit`, …).
+ * Reads an organization's entitlement set at plan time. Its limits (and id) are typed attributes;
+ * every entitlement (`agents`, `auditLogging`, …) shows in the plan and in state.
  *
  * @example
- * new platform.OrganizationEntitlements(stack, 'entitlements', { organization: 'acme' });
+ * const org = platform.Organization.fromName(stack, 'acme', 'acme');
+ * new platform.OrganizationEntitlements(stack, 'entitlements', { organization: org });
  */
 export class OrganizationEntitlements extends DataSource {
-  /** The organization whose entitlements are read. */
+  /** The name of the organization whose entitlements are read. */
   public readonly organization: string;
 
   constructor(scope: Construct, id: string, props: OrganizationEntitlementsProps) {
-    super(scope, id, 'platform.OrganizationEntitlements', 'platform', props.provider, props);
-    // Naming the organization orders this construct after an Organization construct of that name.
-    if (typeof props.organization === 'string') this._dependOnNamed('platform.Organization', props.organization);
-    check(typeof props.organization === 'string' && /^[A-Za-z0-9_-]+$/.test(props.organization), this, 'organization',
-      `"${props.organization}" may contain only letters, numbers, '-' and '_'`);
-    this.organization = props.organization;
+    super(scope, id, ORGANIZATION_ENTITLEMENTS.kind, ORGANIZATION_ENTITLEMENTS.api, props.provider, props);
+    useReference(this, 'organization', props.organization, 'organizationName', 'an organization (an Organization, or Organization.fromName)');
+    this.organization = props.organization.organizationName;
   }
 
-  /** A reference to one output (e.g. `agents`), resolved when converge applies. */
-  public attribute(name: string): any {
-    return this._attrRef(name);
+  /** The entitlement set id: the organization external id (`org-…`). */
+  public get entitlementSetId(): string {
+    return this._attrString('id');
+  }
+
+  /** Most policies the organization may have (null: no limit). */
+  public get policyLimit(): number {
+    return this._attrNumber('policyLimit');
+  }
+
+  /** Most mandatory policy enforcements (null: no limit). */
+  public get policyMandatoryEnforcementLimit(): number {
+    return this._attrNumber('policyMandatoryEnforcementLimit');
+  }
+
+  /** Most policy sets (null: no limit). */
+  public get policySetLimit(): number {
+    return this._attrNumber('policySetLimit');
+  }
+
+  /** Most run tasks (null: no limit). */
+  public get runTaskLimit(): number {
+    return this._attrNumber('runTaskLimit');
+  }
+
+  /** Most mandatory run task enforcements (null: no limit). */
+  public get runTaskMandatoryEnforcementLimit(): number {
+    return this._attrNumber('runTaskMandatoryEnforcementLimit');
+  }
+
+  /** Most run tasks per workspace (null: no limit). */
+  public get runTaskWorkspaceLimit(): number {
+    return this._attrNumber('runTaskWorkspaceLimit');
+  }
+
+  /** Most users (null: no limit). */
+  public get userLimit(): number {
+    return this._attrNumber('userLimit');
+  }
+
+  /** Most versioned policy sets (null: no limit). */
+  public get versionedPolicySetLimit(): number {
+    return this._attrNumber('versionedPolicySetLimit');
   }
 
   /** @internal */
-  protected _renderSpec(): Record<string, any> {
-    return { organization: this.organization };
+  protected _schema(): KindSchema {
+    return ORGANIZATION_ENTITLEMENTS;
+  }
+
+  /** @internal */
+  protected _schemaProps(props: Record<string, any>): Record<string, any> {
+    return { ...props, organization: refKey(props.organization, 'organizationName') };
   }
 }

@@ -1,20 +1,12 @@
-import { HandlerContext, Observed, PrefetchWant, ResourceHandler, Spec, Written } from '../../core/engine/handler';
-import { fromWire, resourceMetadata, toWire } from '../../core/schema';
+import { Observed, PrefetchWant, ResourceHandler, Spec, Written } from '../../core/engine/handler';
+import { resourceMetadata } from '../../core/schema';
 import { Organization as OrganizationDoc, OrganizationAttributes } from '../client/organizations';
-import { PlatformClient } from '../client/platform-client';
-
+import { fromClient, platformClient as client, toClient } from '../handler-util';
 import { ORGANIZATION } from './organization.schema';
-
-/** The platform client speaks camelCase attributes (it kebab-cases them on the wire). */
-const CLIENT = { wireCase: 'camel' } as const;
-
-function client(ctx: HandlerContext): PlatformClient {
-  return new PlatformClient(ctx.http, ctx.address);
-}
 
 /** The request attributes of a spec. `defaultAgentPoolId` is sent only with the agent mode (refused otherwise). */
 function attributesOf(spec: Spec): OrganizationAttributes {
-  const attrs = toWire(CLIENT, ORGANIZATION.fields, spec);
+  const attrs = toClient(ORGANIZATION, spec);
   if (spec.defaultExecutionMode !== 'agent' || spec.defaultAgentPoolId == null) delete attrs.defaultAgentPoolId;
   return attrs as OrganizationAttributes;
 }
@@ -23,7 +15,7 @@ function attributesOf(spec: Spec): OrganizationAttributes {
 const PAGE = 100;
 
 function observedOf(org: OrganizationDoc): Observed {
-  const fields: Spec = { ...fromWire(CLIENT, ORGANIZATION.fields, org), defaultAgentPoolId: org.defaultAgentPool?.id ?? null };
+  const fields: Spec = { ...fromClient(ORGANIZATION, org), defaultAgentPoolId: org.defaultAgentPool?.id ?? null };
   // Returned by the hosted edition only; elsewhere it is compared with the last apply.
   if (!('assessmentsEnforced' in org)) delete fields.assessmentsEnforced;
   return { fields, outputs: outputsOf(org) };

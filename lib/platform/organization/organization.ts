@@ -94,8 +94,10 @@ export interface OrganizationProps extends ResourceProps {
    */
   readonly defaultExecutionMode?: ExecutionMode;
   /**
-   * ID of an agent pool of the organization (`apool-…`): required when `defaultExecutionMode` is AGENT,
-   * refused otherwise.
+   * ID of an agent pool of the organization (`apool-…`, e.g. `pool.agentPoolId` of an `AgentPool.fromName`):
+   * required when `defaultExecutionMode` is AGENT, refused otherwise. A pool managed in the same app
+   * depends on its organization, so the organization cannot name it in the same apply: create the pool
+   * first, then set the agent mode with the pool looked up (or its id).
    * @default - none
    */
   readonly defaultAgentPoolId?: string;
@@ -161,11 +163,6 @@ export class Organization extends Resource implements IOrganization {
   /** @internal */
   protected _schema(): KindSchema {
     return ORGANIZATION;
-  }
-
-  /** @internal */
-  public _naturalKey(): string | undefined {
-    return this.name;
   }
 }
 
