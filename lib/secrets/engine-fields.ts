@@ -6,28 +6,38 @@ import { FieldSchema, FieldsSchema, KindSchema } from '../core/schema';
  * changing either names another object (`replace`).
  */
 
-/** A mount path: no leading or trailing `/`, no empty, `.` or `..` segment. */
-const MOUNT = /^(?!\.\.?(?:\/|$))[^/]+(?:\/(?!\.\.?(?:\/|$))[^/]+)*$/;
+/**
+ * Segments separated by `/`: not empty, no leading or trailing `/`, no empty, `.` or `..` segment
+ * (a mount path, a KV key path).
+ */
+export const SEGMENTED_PATH = /^(?!\.\.?(?:\/|$))[^/]+(?:\/(?!\.\.?(?:\/|$))[^/]+)*$/;
+const SEGMENTED_RULE = 'not empty, no leading or trailing "/", no empty, "." or ".." segment';
 
 /**
  * What the service takes as the name of a role, connection, set or method (a path segment): ASCII
  * letters, digits, `_`, `-` and `.`, starting and ending with a letter, digit or `_`.
  */
 export const SEGMENT_NAME = /^[A-Za-z0-9_](?:[A-Za-z0-9_.-]*[A-Za-z0-9_])?$/;
+export const SEGMENT_NAME_RULE = 'must be one path segment: letters, digits, "_", "-" and ".", starting and ending with a letter, digit or "_" ' +
+  '(it must not contain "/", spaces, "%" or unicode)';
 
 /** The mount of an engine, `fallback` when not given. */
 export function mountField(fallback: string): FieldSchema {
   return {
-    type: 'string', local: true, replace: true, default: fallback, pattern: MOUNT,
-    patternRule: 'is not a mount path: it must not be empty, start or end with "/", nor hold an empty, "." or ".." segment',
+    type: 'string', local: true, replace: true, default: fallback, pattern: SEGMENTED_PATH,
+    patternRule: `must be a mount path: ${SEGMENTED_RULE}`,
   };
 }
 
+/** A KV key path below the mount, part of every request's path; a change replaces the secret. */
+export const KV_PATH_FIELD: FieldSchema = {
+  type: 'string', required: true, local: true, replace: true, pattern: SEGMENTED_PATH,
+  patternRule: `must be segments separated by "/": ${SEGMENTED_RULE} (a trailing "/" names a folder)`,
+};
+
 /** An object name that is one path segment of the API (a role, connection or set name). */
 export const SEGMENT_NAME_FIELD: FieldSchema = {
-  type: 'string', required: true, local: true, replace: true, pattern: SEGMENT_NAME,
-  patternRule: 'must be one path segment: letters, digits, "_", "-" and ".", starting and ending with a letter, digit or "_" ' +
-    '(it must not contain "/", spaces, "%" or unicode)',
+  type: 'string', required: true, local: true, replace: true, pattern: SEGMENT_NAME, patternRule: SEGMENT_NAME_RULE,
 };
 
 /** A string that must not be empty. */

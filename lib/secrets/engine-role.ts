@@ -1,8 +1,9 @@
 import { Construct, IConstruct } from 'constructs';
 import { DataSource, Resource, ResourceProps } from '../core/constructs/resource';
 import { ValidationError } from '../core/constructs/validation';
-import { validateProps } from '../core/schema';
-import { checkOptString, mountField, SEGMENT_NAME_FIELD } from './prop-checks';
+import { validateProps } from '../core/schema/validate-props';
+import { checkOptString } from './prop-checks';
+import { SEGMENT_NAME_FIELD, mountField } from './engine-fields';
 import { SecretsProvider } from './provider';
 
 /** A role of a secrets engine (`{mount}/<section>/<name>`) that hands out credentials. */
@@ -68,6 +69,21 @@ export abstract class SecretsEngineCredentials extends DataSource {
     if (Construct.isConstruct(props.role)) this.node.addDependency(props.role);
   }
 
+  /** @internal */
+  protected _renderSpec(): Record<string, any> {
+    return { mount: this.mount, role: this.roleName };
+  }
+}
+
+/**
+ * Base of the credential data sources whose credentials come with a lease (`LEASE_OUTPUTS`): issued by
+ * `converge apply` and kept in state while more than a third of the lease is left.
+ */
+export abstract class LeasedSecretsEngineCredentials extends SecretsEngineCredentials {
+  protected constructor(scope: Construct, id: string, kind: string, props: SecretsEngineCredentialsProps) {
+    super(scope, id, kind, props);
+  }
+
   /** The lease of the credentials ('' when they have none). */
   public get leaseId(): string {
     return this._attrString('leaseId');
@@ -83,8 +99,8 @@ export abstract class SecretsEngineCredentials extends DataSource {
     return this._attrString('leaseStartTime');
   }
 
-  /** @internal */
-  protected _renderSpec(): Record<string, any> {
-    return { mount: this.mount, role: this.roleName };
+  /** When the lease ends (ISO 8601; '' when it has no end). */
+  public get leaseExpiresAt(): string {
+    return this._attrString('leaseExpiresAt');
   }
 }

@@ -4,6 +4,7 @@ import { ApiError } from '../core/http/api-error';
 import { dataSourceMetadata, fromWire, KindSchema, resourceMetadata, toWire, wireName, writeOnlyFieldsOf } from '../core/schema';
 import { EngineClient, mountPath, segment } from './client/engine-client';
 import { SecretsClient } from './client/secrets-client';
+import { LeaseFields, leaseOutputs } from './lease';
 
 /** Helpers every secrets engine's handlers share. */
 
@@ -84,34 +85,6 @@ export abstract class RoleEngineClient<RoleData, RoleInput> extends EngineClient
   protected rolePath(mount: string, name: string): string {
     return `${mountPath(mount)}/${this.section}/${segment(name)}`;
   }
-}
-
-/** The lease of a credential, as the envelope answers it. */
-export interface LeaseFields {
-  readonly lease_id: string;
-  readonly lease_duration: number;
-  readonly renewable: boolean;
-}
-
-/**
- * The outputs a credential data source keeps of a lease: its id, its length in seconds, whether it
- * renews, and when it started (read time, ISO 8601), from which `leaseOfOutputs` tells the planner
- * how long the credential stays good.
- */
-export function leaseOutputs(c: LeaseFields, now = Date.now()): Record<string, unknown> {
-  return { leaseId: c.lease_id ?? '', leaseDuration: c.lease_duration ?? 0, leaseStartTime: new Date(now).toISOString(), renewable: c.renewable ?? false };
-}
-
-/**
- * `DataSourceHandler.leaseOf` for outputs made by `leaseOutputs`: a credential with a lease is good
- * until the lease ends; one without (`leaseDuration` 0: a stored token the service hands out again
- * until it is rotated) has none, so it is read again on each plan (no new credential is made).
- */
-export function leaseOfOutputs(outputs: Record<string, unknown>): { issuedAt: number; expiresAt: number } | undefined {
-  const duration = Number(outputs.leaseDuration);
-  const issuedAt = Date.parse(String(outputs.leaseStartTime));
-  if (!(duration > 0) || Number.isNaN(issuedAt)) return undefined;
-  return { issuedAt, expiresAt: issuedAt + duration * 1000 };
 }
 
 /** How a secrets object addressed by a fixed path below its mount (`{mount}/config`) is read and written. */
@@ -213,7 +186,8 @@ export function roleHandler(o: {
  * reuses leased credentials while they are good instead of making new ones.
  */
 export function credentialsHandler(schema: KindSchema,
-  creds: (ctx: HandlerContext, mount: string, role: string) => Promise<object & LeaseFields>): DataSourceHandler {
+  creds: (ctx: HandlerContext, mount: string, role: string) => Promise<object & LeaseFields>,
+  leaseOf: (outputs: Record<string, unknown>) => { issuedAt: number; expiresAt: number } | undefined): DataSourceHandler {
   const empty = { string: '', number: 0, boolean: false, json: null } as const;
   return {
     ...dataSourceMetadata(schema),
@@ -224,6 +198,6 @@ export function credentialsHandler(schema: KindSchema,
       for (const [k, o] of Object.entries(schema.outputs ?? {})) out[k] = raw[wireName(schema, k, { type: 'string' })] ?? empty[o.type];
       return { ...out, ...leaseOutputs(c) };
     },
-    leaseOf: leaseOfOutputs,
+    leaseOf,
   };
 }

@@ -1,6 +1,7 @@
 import { Construct } from 'constructs';
 import { ExistingObject } from '../core/constructs/existing-object';
-import { KindSchema, validateProps } from '../core/schema';
+import { KindSchema } from '../core/schema';
+import { validateProps } from '../core/schema/validate-props';
 import { SecretsProvider } from './provider';
 
 /**

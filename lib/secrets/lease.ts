@@ -1,38 +1,59 @@
 import { OutputSchema } from '../core/schema';
 
 /**
- * The lease of credentials the service issues (a dynamic database user, a checked-out account), as
- * outputs kept in state beside them: a plan reuses them while more than a third of it is left
- * (`DataSourceHandler.leaseOf`), instead of issuing new ones on every run.
+ * The lease of credentials the service issues (a dynamic database user, a checked-out account, a mesh
+ * token), as outputs kept in state beside them: a plan reuses them while more than a third of it is
+ * left (`DataSourceHandler.leaseOf`), instead of issuing new ones on every run. Every credential data
+ * source has these outputs, under these names.
  */
 export const LEASE_OUTPUTS: Readonly<Record<string, OutputSchema>> = {
   leaseId: { type: 'string' },
   leaseDuration: { type: 'number' },
   leaseRenewable: { type: 'boolean' },
-  issuedAt: { type: 'string' },
-  expiresAt: { type: 'string' },
+  leaseStartTime: { type: 'string' },
+  leaseExpiresAt: { type: 'string' },
 };
 
 /** The lease fields of a secrets envelope. */
-export interface LeaseEnvelope {
+export interface LeaseFields {
   readonly lease_id: string;
   readonly lease_duration: number;
   readonly renewable: boolean;
 }
 
-/** The lease outputs of an answer received now. A lease of 0 seconds does not expire. */
-export function leaseOutputs(l: LeaseEnvelope, now = Date.now()): Record<string, unknown> {
+/** The lease outputs of an answer received now. A lease of 0 seconds has no end (`leaseExpiresAt` ''). */
+export function leaseOutputs(l: LeaseFields, now = Date.now()): Record<string, unknown> {
+  const duration = l.lease_duration ?? 0;
   return {
-    leaseId: l.lease_id, leaseDuration: l.lease_duration, leaseRenewable: l.renewable,
-    issuedAt: new Date(now).toISOString(),
-    expiresAt: l.lease_duration > 0 ? new Date(now + l.lease_duration * 1000).toISOString() : '',
+    leaseId: l.lease_id ?? '', leaseDuration: duration, leaseRenewable: l.renewable ?? false,
+    leaseStartTime: new Date(now).toISOString(),
+    leaseExpiresAt: duration > 0 ? new Date(now + duration * 1000).toISOString() : '',
   };
 }
 
-/** When kept credentials were issued and when their lease ends; undefined for outputs without a lease (read again). */
-export function leaseOf(outputs: Record<string, unknown>): { issuedAt: number; expiresAt: number } | undefined {
-  const issuedAt = Date.parse(String(outputs.issuedAt));
+type Window = { issuedAt: number; expiresAt: number } | undefined;
+
+function window(outputs: Record<string, unknown>, noLease: (issuedAt: number) => Window): Window {
+  const issuedAt = Date.parse(String(outputs.leaseStartTime));
   if (Number.isNaN(issuedAt)) return undefined;
-  const expiresAt = outputs.expiresAt === '' ? Number.MAX_SAFE_INTEGER : Date.parse(String(outputs.expiresAt));
-  return Number.isNaN(expiresAt) ? undefined : { issuedAt, expiresAt };
+  const duration = Number(outputs.leaseDuration);
+  return duration > 0 ? { issuedAt, expiresAt: issuedAt + duration * 1000 } : noLease(issuedAt);
+}
+
+/**
+ * `DataSourceHandler.leaseOf` for credentials every read issues anew (a database user, a check-out, a
+ * mesh token): kept while their lease lasts, and kept for good when it has no end (reading again would
+ * issue more).
+ */
+export function issuedLease(outputs: Record<string, unknown>): Window {
+  return window(outputs, (issuedAt) => ({ issuedAt, expiresAt: Number.MAX_SAFE_INTEGER }));
+}
+
+/**
+ * `DataSourceHandler.leaseOf` for credentials the service stores and answers again (an organization's
+ * platform token, until it is rotated): kept while a lease lasts; without one, read again on each plan
+ * (nothing new is issued, and a rotation outside converge is seen).
+ */
+export function storedLease(outputs: Record<string, unknown>): Window {
+  return window(outputs, () => undefined);
 }

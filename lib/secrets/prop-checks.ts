@@ -1,7 +1,7 @@
 import { Construct } from 'constructs';
 import { check, checkDuration } from '../core/constructs/validation';
 import { SecretValue } from '../core/constructs/secret-value';
-import { FieldSchema } from '../core/schema/kind-schema';
+import { SEGMENT_NAME, SEGMENT_NAME_RULE } from './engine-fields';
 
 /**
  * Type and name checks shared by the secrets engine constructs. jsii types the props, but JavaScript
@@ -11,20 +11,13 @@ import { FieldSchema } from '../core/schema/kind-schema';
 
 const describe = (v: unknown): string => (Array.isArray(v) ? 'a list' : v === null ? 'null' : typeof v);
 
-/**
- * What the secrets service takes as the name of a role, connection, set or method (a path segment):
- * ASCII letters, digits, `_`, `-` and `.`, starting and ending with a letter, digit or `_`
- * (so no spaces, `/`, `%`, unicode, nor `.`/`..` segments).
- */
-const SEGMENT_NAME = /^[A-Za-z0-9_](?:[A-Za-z0-9_.-]*[A-Za-z0-9_])?$/;
 
 /** An object name the service addresses as one path segment. */
 export function checkSegmentName(scope: Construct, field: string, v: unknown): void {
   check(typeof v === 'string', scope, field, `must be a string (got ${describe(v)})`);
   check((v as string).length > 0, scope, field, 'must not be empty');
   check(!(v as string).includes('/'), scope, field, `"${v}" must not contain "/" (the name is one path segment)`);
-  check(SEGMENT_NAME.test(v as string), scope, field,
-    `"${v}" must hold only letters, digits, "_", "-" and "." and start and end with a letter, digit or "_" (no spaces, "/", "%" or unicode)`);
+  check(SEGMENT_NAME.test(v as string), scope, field, `"${v}" ${SEGMENT_NAME_RULE}`);
 }
 
 /** An optional string prop. */
@@ -64,22 +57,3 @@ export function checkStringList(scope: Construct, field: string, list: readonly 
   list.forEach((s, i) => check(typeof s === 'string' && s.trim() !== '', scope, `${field}[${i}]`, 'must be a non-empty string'));
 }
 
-/** A mount path as a pattern: not empty, no leading or trailing `/`, no empty, `.` or `..` segment. */
-const MOUNT_PATH = /^(?!\.\.?(?:\/|$))[^/]+(?:\/(?!\.\.?(?:\/|$))[^/]+)*$/;
-
-/**
- * The schema field of an engine's mount path (`lib/core/schema`): in the request path, never in a
- * body, and a change addresses another object (replaced).
- */
-export function mountField(defaultMount: string): FieldSchema {
-  return {
-    type: 'string', local: true, replace: true, default: defaultMount, pattern: MOUNT_PATH,
-    patternRule: 'must be a mount path: not empty, no leading or trailing "/", no empty, "." or ".." segment',
-  };
-}
-
-/** The schema field of an object the service names by one path segment (a role): required, in the path, replaced on change. */
-export const SEGMENT_NAME_FIELD: FieldSchema = {
-  type: 'string', required: true, local: true, replace: true, pattern: SEGMENT_NAME,
-  patternRule: 'must hold only letters, digits, "_", "-" and "." and start and end with a letter, digit or "_" (no spaces, "/", "%" or unicode)',
-};

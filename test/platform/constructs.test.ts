@@ -62,7 +62,7 @@ describe('OAuthClient', () => {
     [{ name: '' }, /name "" must not be empty/],
     [{ httpUrl: 'vcs.example.com' }, /httpUrl "vcs.example.com" must be an http\(s\) URL/],
     [{ rsaPublicKey: 'ssh-rsa' }, /rsaPublicKey needs `secret` too/],
-    [{ projects: ['ws-1'] }, /test\/bad: projects \[0\] "ws-1" is not a project id/],
+    [{ projects: ['ws-1'] }, /test\/bad: projects\[0\] "ws-1" is not a project id/],
     [{ serviceProvider: 'github' as any }, /serviceProvider "github" must be one of/],
   ])('validation: %j', (over, message) => {
     const s = stack();

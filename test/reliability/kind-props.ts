@@ -49,7 +49,8 @@ export function exportedConstructClasses(): Map<string, ConstructClass> {
 }
 
 /** Exported abstract bases (they have no kind of their own). */
-export const ABSTRACT_BASES = ['mesh.MeshConfigEntry', 'secrets.SecretsEngineRole', 'secrets.SecretsEngineCredentials'];
+export const ABSTRACT_BASES = ['mesh.MeshConfigEntry', 'secrets.SecretsEngineRole', 'secrets.SecretsEngineCredentials',
+  'secrets.LeasedSecretsEngineCredentials', 'secrets.DatabaseRoleBase'];
 
 export function allKinds(): string[] {
   const k = registeredKinds();
@@ -198,7 +199,7 @@ export const KIND_PROPS: Record<string, KindProps> = {
   'secrets.DirectoryLibrarySet': {
     base: { name: 'lib', serviceAccountNames: ['a', 'b'] },
     optional: { maxTtl: '0s', disableCheckInEnforcement: true },
-    invalid: { name: badSegmentName, serviceAccountNames: fc.constantFrom([], ['a', 'a'], ['a,b'], ['']), ttl: badDuration },
+    invalid: { name: badSegmentName, serviceAccountNames: fc.constantFrom([], ['a,b'], ['']), ttl: badDuration },
   },
   'secrets.TotpKey': {
     base: { name: 'login', key: SecretValue.unsafePlainText('JBSWY3DPEHPK3PXP') },
@@ -235,6 +236,23 @@ export const KIND_PROPS: Record<string, KindProps> = {
   'secrets.MeshTokenCredentials': {
     base: { role: { mount: 'mesh', roleName: 'web' } },
     invalid: { role: fc.constantFrom({ mount: 'mesh', roleName: 'a b' }, { roleName: 'web' }) },
+  },
+  'secrets.DatabaseCredentials': {
+    base: { role: { mount: 'database', roleName: 'app' } },
+    invalid: { role: fc.constantFrom({ mount: 'database', roleName: 'a/b' }, { mount: 'database', roleName: '' }, { mount: 'database' }) },
+  },
+  'secrets.DatabaseStaticCredentials': {
+    base: { role: { mount: 'database', roleName: 'app' } },
+    invalid: { role: fc.constantFrom({ mount: 'database', roleName: 'a b' }, { roleName: 'app' }) },
+  },
+  'secrets.DirectoryCredentials': {
+    base: { role: { mount: 'directory', roleName: 'ops' } },
+    invalid: { role: fc.constantFrom({ mount: 'directory', roleName: 'a/b' }, { mount: 'directory' }) },
+  },
+  'secrets.DirectoryLibraryCheckOut': {
+    base: { librarySet: { mount: 'directory', setName: 'batch' } },
+    optional: { ttl: '1h' },
+    invalid: { librarySet: fc.constantFrom({ mount: 'directory', setName: 'a/b' }, { mount: 'directory' }), ttl: badDuration },
   },
   'secrets.PushMfaMethod': {
     base: { methodName: 'push', secretKey: SecretValue.unsafePlainText('sk'), integrationKey: SecretValue.unsafePlainText('ik'), apiHostname: 'api.push.example.com' },

@@ -87,7 +87,7 @@ describe('directory constructs', () => {
     expect(() => new DirectoryRole(s, 'f', { name: 'f', serviceAccountName: '' })).toThrow(/serviceAccountName/);
     expect(() => new DirectoryRole(s, 'g', { name: 'g', serviceAccountName: 'a', ttl: 'x' })).toThrow(/ttl/);
     expect(() => new DirectoryLibrarySet(s, 'h', { name: 'h', serviceAccountNames: [] })).toThrow(/at least one/);
-    expect(() => new DirectoryLibrarySet(s, 'i', { name: 'i', serviceAccountNames: ['a', 'a,b'] })).toThrow(/serviceAccountNames \[1\] "a,b" must be a non-empty name without ","/);
+    expect(() => new DirectoryLibrarySet(s, 'i', { name: 'i', serviceAccountNames: ['a', 'a,b'] })).toThrow(/serviceAccountNames\[1\] "a,b" must be a non-empty name without ","/);
     expect(() => new DirectoryLibrarySet(s, 'j', { name: 'j', serviceAccountNames: ['a'], ttl: '48h' })).toThrow(/ttl.*maxTtl/);
   });
 });

@@ -157,7 +157,7 @@ describe('token roles: typed references, lookups and credential data sources', (
   });
 
   test('a lookup refuses a mount or name the service cannot address, naming the construct', () => {
-    expect(() => MeshTokenRole.fromName(stack(), 'r', 'mesh', 'a/b')).toThrow(/test\/r: name "a\/b" must hold only letters/);
+    expect(() => MeshTokenRole.fromName(stack(), 'r', 'mesh', 'a/b')).toThrow(/test\/r: name "a\/b" must be one path segment: letters/);
     expect(() => PlatformTokenRole.fromName(stack(), 'r', '/platform', 'ci')).toThrow(/test\/r: mount "\/platform" must be a mount path/);
   });
 });
@@ -175,7 +175,7 @@ describe('PushMfaMethod', () => {
     new KvSecret(s, 'id', { path: 'mfa/method', data: { id: m.methodId } });
     expect(spec(s, 'id').spec.data).toEqual({ id: { $ref: 'm', attr: 'methodId' } });
     expect(() => new PushMfaMethod(stack(), 'm', { methodName: '', secretKey: SecretValue.fromEnv('A'), integrationKey: SecretValue.fromEnv('B'), apiHostname: 'h' }))
-      .toThrow(/test\/m: methodName "" must hold only letters/);
+      .toThrow(/test\/m: methodName "" must be one path segment: letters/);
     expect(() => new PushMfaMethod(stack(), 'm', { methodName: 'x', secretKey: SecretValue.fromEnv('A'), integrationKey: SecretValue.fromEnv('B'), apiHostname: 'http://h' }))
       .toThrow(/test\/m: apiHostname "http:\/\/h" must be a host name/);
     expect(() => new PushMfaMethod(stack(), 'm', { methodName: 'x', secretKey: 'plain' as any, integrationKey: SecretValue.fromEnv('B'), apiHostname: 'h' }))

@@ -87,8 +87,9 @@ describe('KvSecret', () => {
     expect(() => new KvSecret(stack(), 'x', { path: 'p', data: {}, deleteVersionAfter: 'soon' })).toThrow(/test\/x: deleteVersionAfter "soon" is not a duration/);
     expect(() => new KvSecret(stack(), 'x', { path: 'p', data: {}, deleteVersionAfter: '1500ms' })).toThrow(/deleteVersionAfter "1500ms" must be a whole number of seconds/);
     expect(() => new KvSecret(stack(), 'x', { path: 'p', data: {}, deleteVersionAfter: '1h30m' })).not.toThrow();
-    expect(() => new KvSecret(stack(), 'x', { path: 'p', data: {}, mount: '/secret' })).toThrow(`test/x: mount "/secret" ${segments}`);
-    expect(() => new KvSecret(stack(), 'x', { path: 'p', data: {}, mount: '' })).toThrow(`test/x: mount "" ${segments}`);
+    const mountRule = 'must be a mount path: not empty, no leading or trailing "/", no empty, "." or ".." segment';
+    expect(() => new KvSecret(stack(), 'x', { path: 'p', data: {}, mount: '/secret' })).toThrow(`test/x: mount "/secret" ${mountRule}`);
+    expect(() => new KvSecret(stack(), 'x', { path: 'p', data: {}, mount: '' })).toThrow(`test/x: mount "" ${mountRule}`);
   });
 });
 
@@ -117,7 +118,7 @@ describe('KvSecret.fromPath and SecretValue.resourceAttribute', () => {
     });
     expect(rs.fed.spec.data).toEqual({ v: { $ref: 'existing', attr: 'version' }, at: 'kv/team/app/db' });
     expect(rs.fed.dependsOn).toEqual(['existing']);
-    expect(() => KvSecret.fromPath(stack(), 'bad', '/kv', 'x')).toThrow(/test\/bad: mount "\/kv" must be segments/);
+    expect(() => KvSecret.fromPath(stack(), 'bad', '/kv', 'x')).toThrow(/test\/bad: mount "\/kv" must be a mount path/);
   });
 
   test('a sensitive attribute as a SecretValue: a reference marked secret, in any prop that takes one', () => {

@@ -9,7 +9,8 @@ import { attrList, attrNumber, attrOfList, attrOfToken, attrString } from './att
 import { fqnOfKind, normalizeStructProps, UnknownFieldError } from './struct-shapes';
 import { ValidationError } from './validation';
 import { DESIRED_FORMAT, DesiredResource, isAttrRef } from '../model';
-import { KindSchema, renderSpec, validateProps } from '../schema';
+import { KindSchema, renderSpec } from '../schema';
+import { validateProps } from '../schema/validate-props';
 
 /** Props every converge resource accepts. */
 export interface ResourceProps {

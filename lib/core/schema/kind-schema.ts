@@ -16,7 +16,7 @@ export type FieldType =
   /** Any number. */
   | 'number'
   | 'boolean'
-  /** A duration (`"1h30m"` or seconds), kept in converge's canonical form (`lib/core/duration.ts`). */
+  /** A duration string (`"1h30m"`, `"3600"`), kept in converge's canonical form (`lib/core/duration.ts`). */
   | 'duration'
   /** A list of strings whose order matters. */
   | 'string-list'

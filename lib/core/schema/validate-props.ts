@@ -72,7 +72,8 @@ function ruleBroken(field: FieldSchema, v: unknown): string | undefined {
     case 'boolean':
       return typeof v === 'boolean' ? undefined : `must be true or false (got ${describe(v)})`;
     case 'duration': {
-      if (typeof v !== 'string' && typeof v !== 'number') return `must be a duration such as "1h" (got ${describe(v)})`;
+      // Every duration prop is typed string (`"1h"`, `"90s"`, `"3600"`): a number is a caller's mistake that jsii's types would refuse.
+      if (typeof v !== 'string') return `must be a duration string such as "1h" (got ${describe(v)})`;
       const s = durationSeconds(v);
       if (Number.isNaN(s)) return `"${v}" is not a duration (use e.g. "30s", "1h30m" or a number of seconds)`;
       if (field.min !== undefined && s < field.min) return `must be at least ${field.min} seconds (got "${v}")`;

@@ -1,7 +1,7 @@
 import { DataSourceHandler } from '../../core/engine/handler';
 import { dataSourceMetadata } from '../../core/schema';
 import { secretsClient } from '../engine-util';
-import { leaseOf, leaseOutputs } from '../lease';
+import { issuedLease, leaseOutputs } from '../lease';
 import { DatabaseClient } from './database-client';
 import { DATABASE_CREDENTIALS } from './database-credentials.schema';
 
@@ -9,8 +9,8 @@ import { DATABASE_CREDENTIALS } from './database-credentials.schema';
 export const databaseCredentialsHandler: DataSourceHandler = {
   ...dataSourceMetadata(DATABASE_CREDENTIALS),
   async read(ctx, spec) {
-    const c = await new DatabaseClient(secretsClient(ctx), ctx.address).generateCredentials(spec.mount as string, spec.roleName as string);
+    const c = await new DatabaseClient(secretsClient(ctx), ctx.address).generateCredentials(spec.mount as string, spec.role as string);
     return { username: c.username, password: c.password, ...leaseOutputs(c) };
   },
-  leaseOf,
+  leaseOf: issuedLease,
 };

@@ -3,7 +3,7 @@ import { credentialsSchema } from '../engine-fields';
 import { LEASE_OUTPUTS } from '../lease';
 
 /** `secrets.DatabaseCredentials`: `GET {mount}/creds/<role>`, a new database user on each read, leased. */
-export const DATABASE_CREDENTIALS: KindSchema = credentialsSchema('secrets.DatabaseCredentials', 'roleName', {
+export const DATABASE_CREDENTIALS: KindSchema = credentialsSchema('secrets.DatabaseCredentials', 'role', {
   username: { type: 'string' },
   password: { type: 'string', sensitive: true },
   ...LEASE_OUTPUTS,

@@ -1,6 +1,5 @@
 import { Construct } from 'constructs';
-import { DataSource } from '../../core/constructs/resource';
-import { KindSchema } from '../../core/schema';
+import { LeasedSecretsEngineCredentials } from '../engine-role';
 import { SecretsProvider } from '../provider';
 import { DATABASE_CREDENTIALS } from './database-credentials.schema';
 import { IDatabaseRole } from './database-role';
@@ -25,18 +24,17 @@ export interface DatabaseCredentialsProps {
  * output, encrypted in state; its getter is a token other constructs' props take (a `KvSecret` value).
  *
  * @example
+ * const appRole = secrets.DatabaseRole.fromName(stack, 'app-role', 'database', 'app');
  * const creds = new secrets.DatabaseCredentials(stack, 'app-creds', { role: appRole });
- * new secrets.KvSecret(stack, 'app-db', { path: 'app/db', data: { username: creds.username, password: creds.password } });
+ * new secrets.KvSecret(stack, 'app-db', {
+ *   path: 'app/db',
+ *   data: { username: creds.username, password: SecretValue.resourceAttribute(creds.password) },
+ * });
  */
-export class DatabaseCredentials extends DataSource {
+export class DatabaseCredentials extends LeasedSecretsEngineCredentials {
   constructor(scope: Construct, id: string, props: DatabaseCredentialsProps) {
-    super(scope, id, DATABASE_CREDENTIALS.kind, DATABASE_CREDENTIALS.api, props.provider, props);
-    this._role = props.role;
-    this.node.addDependency(props.role);
+    super(scope, id, DATABASE_CREDENTIALS.kind, props);
   }
-
-  /** @internal */
-  private readonly _role: IDatabaseRole;
 
   /** The generated database user name. */
   public get username(): string {
@@ -48,28 +46,8 @@ export class DatabaseCredentials extends DataSource {
     return this._attrString('password');
   }
 
-  /** The lease id (`<mount>/creds/<role>/<random>`), to renew or revoke it. */
-  public get leaseId(): string {
-    return this._attrString('leaseId');
-  }
 
-  /** The lease duration in seconds. */
-  public get leaseDuration(): number {
-    return this._attrNumber('leaseDuration');
-  }
 
-  /** When the lease ends (ISO 8601). */
-  public get expiresAt(): string {
-    return this._attrString('expiresAt');
-  }
 
-  /** @internal */
-  protected _schema(): KindSchema {
-    return DATABASE_CREDENTIALS;
-  }
 
-  /** @internal */
-  protected _renderSpec(): Record<string, any> {
-    return { mount: this._role.mount, roleName: this._role.roleName };
-  }
 }

@@ -8,7 +8,7 @@ import { DATABASE_STATIC_CREDENTIALS } from './database-static-credentials.schem
 export const databaseStaticCredentialsHandler: DataSourceHandler = {
   ...dataSourceMetadata(DATABASE_STATIC_CREDENTIALS),
   async read(ctx, spec) {
-    const c = await new DatabaseClient(secretsClient(ctx), ctx.address).staticCredentials(spec.mount as string, spec.roleName as string);
+    const c = await new DatabaseClient(secretsClient(ctx), ctx.address).staticCredentials(spec.mount as string, spec.role as string);
     return {
       username: c.username, password: c.password, lastServiceRotation: c.last_service_rotation, rotationPeriod: c.rotation_period, ttl: c.ttl,
     };

@@ -1,6 +1,5 @@
 import { Construct } from 'constructs';
-import { DataSource } from '../../core/constructs/resource';
-import { KindSchema } from '../../core/schema';
+import { SecretsEngineCredentials } from '../engine-role';
 import { SecretsProvider } from '../provider';
 import { DATABASE_STATIC_CREDENTIALS } from './database-static-credentials.schema';
 import { IDatabaseStaticRole } from './database-static-role';
@@ -23,17 +22,13 @@ export interface DatabaseStaticCredentialsProps {
  * in plans and output, encrypted in state.
  *
  * @example
+ * const reportingRole = secrets.DatabaseStaticRole.fromName(stack, 'reporting-role', 'database', 'reporting');
  * const creds = new secrets.DatabaseStaticCredentials(stack, 'reporting-creds', { role: reportingRole });
  */
-export class DatabaseStaticCredentials extends DataSource {
+export class DatabaseStaticCredentials extends SecretsEngineCredentials {
   constructor(scope: Construct, id: string, props: DatabaseStaticCredentialsProps) {
-    super(scope, id, DATABASE_STATIC_CREDENTIALS.kind, DATABASE_STATIC_CREDENTIALS.api, props.provider, props);
-    this._role = props.role;
-    this.node.addDependency(props.role);
+    super(scope, id, DATABASE_STATIC_CREDENTIALS.kind, props);
   }
-
-  /** @internal */
-  private readonly _role: IDatabaseStaticRole;
 
   /** The database user of the role. */
   public get username(): string {
@@ -55,13 +50,5 @@ export class DatabaseStaticCredentials extends DataSource {
     return this._attrNumber('ttl');
   }
 
-  /** @internal */
-  protected _schema(): KindSchema {
-    return DATABASE_STATIC_CREDENTIALS;
-  }
 
-  /** @internal */
-  protected _renderSpec(): Record<string, any> {
-    return { mount: this._role.mount, roleName: this._role.roleName };
-  }
 }

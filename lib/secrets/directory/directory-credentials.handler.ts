@@ -8,7 +8,7 @@ import { DIRECTORY_CREDENTIALS } from './directory-credentials.schema';
 export const directoryCredentialsHandler: DataSourceHandler = {
   ...dataSourceMetadata(DIRECTORY_CREDENTIALS),
   async read(ctx, spec) {
-    const c = await new DirectoryClient(secretsClient(ctx), ctx.address).credentials(spec.mount as string, spec.roleName as string);
+    const c = await new DirectoryClient(secretsClient(ctx), ctx.address).credentials(spec.mount as string, spec.role as string);
     return { username: c.username, currentPassword: c.current_password, lastPassword: c.last_password ?? '' };
   },
 };

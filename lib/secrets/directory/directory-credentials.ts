@@ -1,6 +1,5 @@
 import { Construct } from 'constructs';
-import { DataSource } from '../../core/constructs/resource';
-import { KindSchema } from '../../core/schema';
+import { SecretsEngineCredentials } from '../engine-role';
 import { SecretsProvider } from '../provider';
 import { DIRECTORY_CREDENTIALS } from './directory-credentials.schema';
 import { IDirectoryRole } from './directory-role';
@@ -23,17 +22,13 @@ export interface DirectoryCredentialsProps {
  * masked in plans and output, encrypted in state.
  *
  * @example
+ * const backupRole = secrets.DirectoryRole.fromName(stack, 'backup-role', 'directory', 'backup');
  * const creds = new secrets.DirectoryCredentials(stack, 'backup-creds', { role: backupRole });
  */
-export class DirectoryCredentials extends DataSource {
+export class DirectoryCredentials extends SecretsEngineCredentials {
   constructor(scope: Construct, id: string, props: DirectoryCredentialsProps) {
-    super(scope, id, DIRECTORY_CREDENTIALS.kind, DIRECTORY_CREDENTIALS.api, props.provider, props);
-    this._role = props.role;
-    this.node.addDependency(props.role);
+    super(scope, id, DIRECTORY_CREDENTIALS.kind, props);
   }
-
-  /** @internal */
-  private readonly _role: IDirectoryRole;
 
   /** The service account name. */
   public get username(): string {
@@ -50,13 +45,5 @@ export class DirectoryCredentials extends DataSource {
     return this._attrString('lastPassword');
   }
 
-  /** @internal */
-  protected _schema(): KindSchema {
-    return DIRECTORY_CREDENTIALS;
-  }
 
-  /** @internal */
-  protected _renderSpec(): Record<string, any> {
-    return { mount: this._role.mount, roleName: this._role.roleName };
-  }
 }

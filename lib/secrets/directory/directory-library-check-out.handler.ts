@@ -1,7 +1,7 @@
 import { DataSourceHandler } from '../../core/engine/handler';
 import { dataSourceMetadata } from '../../core/schema';
 import { secretsClient } from '../engine-util';
-import { leaseOf, leaseOutputs } from '../lease';
+import { issuedLease, leaseOutputs } from '../lease';
 import { DirectoryClient } from './directory-client';
 import { DIRECTORY_LIBRARY_CHECK_OUT } from './directory-library-check-out.schema';
 
@@ -13,5 +13,5 @@ export const directoryLibraryCheckOutHandler: DataSourceHandler = {
       .checkOut(spec.mount as string, spec.setName as string, spec.ttl as string | undefined);
     return { serviceAccountName: c.service_account_name, password: c.password, ...leaseOutputs(c) };
   },
-  leaseOf,
+  leaseOf: issuedLease,
 };

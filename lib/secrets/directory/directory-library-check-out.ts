@@ -1,4 +1,7 @@
 import { Construct } from 'constructs';
+import { ValidationError } from '../../core/constructs/validation';
+import { validateProps } from '../../core/schema/validate-props';
+import { mountField, SEGMENT_NAME_FIELD } from '../engine-fields';
 import { DataSource } from '../../core/constructs/resource';
 import { KindSchema, renderSpec } from '../../core/schema';
 import { SecretsProvider } from '../provider';
@@ -35,13 +38,21 @@ export interface DirectoryLibraryCheckOutProps {
  * with `POST {mount}/library/<set>/check-in` (or, as an administrator, `{mount}/library/manage/<set>/check-in`).
  *
  * @example
+ * const batch = secrets.DirectoryLibrarySet.fromName(stack, 'batch-set', 'directory', 'batch');
  * const lent = new secrets.DirectoryLibraryCheckOut(stack, 'batch-account', { librarySet: batch, ttl: '8h' });
  */
 export class DirectoryLibraryCheckOut extends DataSource {
   constructor(scope: Construct, id: string, props: DirectoryLibraryCheckOutProps) {
     super(scope, id, DIRECTORY_LIBRARY_CHECK_OUT.kind, DIRECTORY_LIBRARY_CHECK_OUT.api, props.provider, props);
+    const set = props.librarySet as Partial<IDirectoryLibrarySet> | null;
+    if (!(set !== null && typeof set === 'object' && typeof set.mount === 'string' && typeof set.setName === 'string')) {
+      throw new ValidationError(this, 'librarySet', 'must be a library set of the directory engine (a DirectoryLibrarySet, or one ' +
+        `DirectoryLibrarySet.fromName looks up), not ${Array.isArray(set) ? 'a list' : JSON.stringify(set)}`);
+    }
+    validateProps(this, { mount: mountField(''), setName: SEGMENT_NAME_FIELD }, { mount: set.mount, setName: set.setName }, 'librarySet.');
     this._set = props.librarySet;
-    this.node.addDependency(props.librarySet);
+    // Checked out after the set (a construct of this app, or its lookup).
+    if (Construct.isConstruct(props.librarySet)) this.node.addDependency(props.librarySet);
   }
 
   /** @internal */
@@ -62,9 +73,19 @@ export class DirectoryLibraryCheckOut extends DataSource {
     return this._attrString('leaseId');
   }
 
-  /** When the lease ends and the account returns to the set (ISO 8601). */
-  public get expiresAt(): string {
-    return this._attrString('expiresAt');
+  /** Seconds the check-out's lease runs (0: no end). */
+  public get leaseDuration(): number {
+    return this._attrNumber('leaseDuration');
+  }
+
+  /** When the account was checked out (ISO 8601): the lease runs from then. */
+  public get leaseStartTime(): string {
+    return this._attrString('leaseStartTime');
+  }
+
+  /** When the lease ends and the account returns to the set (ISO 8601; '' when it has no end). */
+  public get leaseExpiresAt(): string {
+    return this._attrString('leaseExpiresAt');
   }
 
   /** @internal */

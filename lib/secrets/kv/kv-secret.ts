@@ -1,8 +1,8 @@
 import { Construct } from 'constructs';
 import { ExistingObject } from '../../core/constructs/existing-object';
 import { Resource, ResourceProps } from '../../core/constructs/resource';
-import { SecretValue } from '../../core/constructs/secret-value';
-import { KindSchema, validateProps } from '../../core/schema';
+import { KindSchema } from '../../core/schema';
+import { validateProps } from '../../core/schema/validate-props';
 import { SecretsProvider } from '../provider';
 import { KV_SECRET } from './kv-secret.schema';
 import { checkCustomMetadata, checkKvData, checkWholeSeconds } from './kv-validation';
@@ -32,8 +32,10 @@ export interface KvSecretProps extends ResourceProps {
    * organization's `externalId`). A sensitive attribute of another construct (a generated TOTP
    * URL, a credential a data source read) is passed as `SecretValue.resourceAttribute(attr)`: it
    * stays a secret end to end (masked in plans, an HMAC in state). A change writes a new version.
+   * (Typed as a map of any value: a union type would not translate into the examples of every jsii
+   * language; each value is checked when the construct is made.)
    */
-  readonly data: { [key: string]: string | number | boolean | SecretValue };
+  readonly data: { [key: string]: any };
   /**
    * Custom metadata of the key (at most 64 keys; keys 1 to 128, values 1 to 512 characters).
    * @default {}

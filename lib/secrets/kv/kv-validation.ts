@@ -2,27 +2,9 @@ import { Construct } from 'constructs';
 import { SecretValue } from '../../core/constructs/secret-value';
 import { check, durationSeconds } from '../../core/constructs/validation';
 import { isAttrRef } from '../../core/model';
-import { FieldSchema } from '../../core/schema';
 
 /** Custom metadata limits of the service. */
 export const KV_CUSTOM_METADATA_LIMITS = { maxKeys: 64, maxKeyLength: 128, maxValueLength: 512 };
-
-/**
- * Segments separated by `/`: not empty, no leading or trailing `/`, no empty, `.` or `..` segment
- * (a mount path, a KV key path).
- */
-export const SEGMENTED_PATH = /^(?!\.\.?(?:\/|$))[^/]+(?:\/(?!\.\.?(?:\/|$))[^/]+)*$/;
-const SEGMENTED_RULE = 'must be segments separated by "/": not empty, no leading or trailing "/", no empty, "." or ".." segment';
-
-/** The mount of an engine, part of every request's path (never in a body); a change replaces the object. */
-export function mountField(defaultMount: string): FieldSchema {
-  return { type: 'string', default: defaultMount, local: true, replace: true, pattern: SEGMENTED_PATH, patternRule: SEGMENTED_RULE };
-}
-
-/** A KV key path below the mount, part of every request's path; a change replaces the secret. */
-export const KV_PATH_FIELD: FieldSchema = {
-  type: 'string', required: true, local: true, replace: true, pattern: SEGMENTED_PATH, patternRule: `${SEGMENTED_RULE} (a trailing "/" names a folder)`,
-};
 
 /** A mount path: not empty, no leading or trailing `/`, no `.` or `..` segment. */
 export function checkMount(scope: Construct, mount: string): void {

@@ -1,6 +1,7 @@
 import { mountPath } from '../client/engine-client';
 import { SecretsClient } from '../client/secrets-client';
-import { LeaseFields, RoleEngineClient } from '../engine-util';
+import { RoleEngineClient } from '../engine-util';
+import { LeaseFields } from '../lease';
 
 /** Access configuration as read: address and scheme only. */
 export interface MeshAccessData {

@@ -1,6 +1,7 @@
 import { DataSourceHandler } from '../../core/engine/handler';
 import { MeshTokenClient } from './mesh-token-client';
 import { credentialsHandler, secretsClient } from '../engine-util';
+import { issuedLease } from '../lease';
 import { MESH_TOKEN_CREDENTIALS } from './mesh-token-credentials.schema';
 
 /**
@@ -8,4 +9,4 @@ import { MESH_TOKEN_CREDENTIALS } from './mesh-token-credentials.schema';
  * while more than a third of its lease is left (the mesh revokes it when the lease ends).
  */
 export const meshTokenCredentialsHandler: DataSourceHandler = credentialsHandler(MESH_TOKEN_CREDENTIALS,
-  (ctx, mount, role) => new MeshTokenClient(secretsClient(ctx), ctx.address).creds(mount, role));
+  (ctx, mount, role) => new MeshTokenClient(secretsClient(ctx), ctx.address).creds(mount, role), issuedLease);

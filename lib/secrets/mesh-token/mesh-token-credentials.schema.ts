@@ -1,5 +1,6 @@
 import { KindSchema } from '../../core/schema';
-import { mountField, SEGMENT_NAME_FIELD } from '../prop-checks';
+import { LEASE_OUTPUTS } from '../lease';
+import { SEGMENT_NAME_FIELD, mountField } from '../engine-fields';
 
 /**
  * `secrets.MeshTokenCredentials`: `GET {mount}/creds/<role>`, a new mesh token under a lease. The token
@@ -19,9 +20,6 @@ export const MESH_TOKEN_CREDENTIALS: KindSchema = {
     local: { type: 'boolean' },
     meshNamespace: { type: 'string' },
     partition: { type: 'string' },
-    leaseId: { type: 'string' },
-    leaseDuration: { type: 'number' },
-    leaseStartTime: { type: 'string' },
-    renewable: { type: 'boolean' },
+    ...LEASE_OUTPUTS,
   },
 };

@@ -1,5 +1,5 @@
 import { Construct } from 'constructs';
-import { SecretsEngineCredentials } from '../engine-role';
+import { LeasedSecretsEngineCredentials } from '../engine-role';
 import { SecretsProvider } from '../provider';
 import { MESH_TOKEN_CREDENTIALS } from './mesh-token-credentials.schema';
 import { IMeshTokenRole } from './mesh-token-role';
@@ -27,7 +27,7 @@ export interface MeshTokenCredentialsProps {
  * const creds = new secrets.MeshTokenCredentials(stack, 'web-token', { role });
  * // creds.token feeds another construct's prop, as a secret.
  */
-export class MeshTokenCredentials extends SecretsEngineCredentials {
+export class MeshTokenCredentials extends LeasedSecretsEngineCredentials {
   constructor(scope: Construct, id: string, props: MeshTokenCredentialsProps) {
     super(scope, id, MESH_TOKEN_CREDENTIALS.kind, props);
   }

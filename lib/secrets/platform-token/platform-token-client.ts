@@ -1,6 +1,7 @@
 import { mountPath, segment } from '../client/engine-client';
 import { SecretsClient } from '../client/secrets-client';
-import { LeaseFields, RoleEngineClient } from '../engine-util';
+import { RoleEngineClient } from '../engine-util';
+import { LeaseFields } from '../lease';
 
 /** Configuration as read: never the token. */
 export interface PlatformTokenConfigData {

@@ -1,6 +1,7 @@
 import { DataSourceHandler } from '../../core/engine/handler';
 import { PlatformTokenClient } from './platform-token-client';
 import { credentialsHandler, secretsClient } from '../engine-util';
+import { storedLease } from '../lease';
 import { PLATFORM_TOKEN_CREDENTIALS } from './platform-token-credentials.schema';
 
 /**
@@ -11,4 +12,4 @@ import { PLATFORM_TOKEN_CREDENTIALS } from './platform-token-credentials.schema'
  * brings a rotation done outside converge to the constructs that use it.
  */
 export const platformTokenCredentialsHandler: DataSourceHandler = credentialsHandler(PLATFORM_TOKEN_CREDENTIALS,
-  (ctx, mount, role) => new PlatformTokenClient(secretsClient(ctx), ctx.address).creds(mount, role));
+  (ctx, mount, role) => new PlatformTokenClient(secretsClient(ctx), ctx.address).creds(mount, role), storedLease);

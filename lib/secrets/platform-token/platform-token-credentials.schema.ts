@@ -1,5 +1,6 @@
 import { KindSchema } from '../../core/schema';
-import { mountField, SEGMENT_NAME_FIELD } from '../prop-checks';
+import { LEASE_OUTPUTS } from '../lease';
+import { SEGMENT_NAME_FIELD, mountField } from '../engine-fields';
 
 /**
  * `secrets.PlatformTokenCredentials`: `GET {mount}/creds/<role>`. The token is a secret (encrypted in
@@ -18,9 +19,6 @@ export const PLATFORM_TOKEN_CREDENTIALS: KindSchema = {
     tokenId: { type: 'string' },
     organization: { type: 'string' },
     teamId: { type: 'string' },
-    leaseId: { type: 'string' },
-    leaseDuration: { type: 'number' },
-    leaseStartTime: { type: 'string' },
-    renewable: { type: 'boolean' },
+    ...LEASE_OUTPUTS,
   },
 };

@@ -1,5 +1,5 @@
 import { Construct } from 'constructs';
-import { SecretsEngineCredentials } from '../engine-role';
+import { LeasedSecretsEngineCredentials } from '../engine-role';
 import { SecretsProvider } from '../provider';
 import { PLATFORM_TOKEN_CREDENTIALS } from './platform-token-credentials.schema';
 import { IPlatformTokenRole } from './platform-token-role';
@@ -30,7 +30,7 @@ export interface PlatformTokenCredentialsProps {
  * const creds = new secrets.PlatformTokenCredentials(stack, 'ci-token', { role });
  * // creds.token feeds another construct's prop, as a secret.
  */
-export class PlatformTokenCredentials extends SecretsEngineCredentials {
+export class PlatformTokenCredentials extends LeasedSecretsEngineCredentials {
   constructor(scope: Construct, id: string, props: PlatformTokenCredentialsProps) {
     super(scope, id, PLATFORM_TOKEN_CREDENTIALS.kind, props);
   }

@@ -1,5 +1,5 @@
 import { KindSchema } from '../../core/schema';
-import { mountField, SEGMENT_NAME_FIELD } from '../prop-checks';
+import { SEGMENT_NAME_FIELD, mountField } from '../engine-fields';
 
 /** `secrets.PlatformTokenRole`: the body of `POST {mount}/role/<name>`, camelCased. */
 export const PLATFORM_TOKEN_ROLE: KindSchema = {

@@ -1,10 +1,5 @@
 import { KindSchema } from '../../core/schema';
-
-/**
- * What the secrets service takes as the name of a method (a path segment): ASCII letters, digits,
- * `_`, `-` and `.`, starting and ending with a letter, digit or `_`.
- */
-const SEGMENT_NAME = /^[A-Za-z0-9_](?:[A-Za-z0-9_.-]*[A-Za-z0-9_])?$/;
+import { SEGMENT_NAME, SEGMENT_NAME_RULE } from '../engine-fields';
 
 /**
  * `secrets.PushMfaMethod`: the spec's configure body of `/identity/mfa/method/pushmfa`. The keys are
@@ -17,7 +12,7 @@ export const PUSH_MFA_METHOD: KindSchema = {
   fields: {
     methodName: {
       type: 'string', required: true, pattern: SEGMENT_NAME,
-      patternRule: 'must hold only letters, digits, "_", "-" and "." and start and end with a letter, digit or "_" (no spaces, "/", "%" or unicode)',
+      patternRule: SEGMENT_NAME_RULE,
     },
     secretKey: { type: 'secret', required: true },
     integrationKey: { type: 'secret', required: true },

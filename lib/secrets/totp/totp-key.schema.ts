@@ -1,5 +1,5 @@
 import { FieldSchema, KindSchema } from '../../core/schema';
-import { mountField } from '../kv/kv-validation';
+import { mountField } from '../engine-fields';
 
 /** Hash algorithms of TOTP codes (the spec's `algorithm`). */
 export const TOTP_ALGORITHMS = ['SHA1', 'SHA256', 'SHA512'] as const;
