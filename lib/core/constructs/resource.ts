@@ -105,26 +105,6 @@ export abstract class ConvergeElement extends TerraformElement {
     return undefined;
   }
 
-  /** @internal */
-  private readonly _namedDeps: { kind: string; key: string }[] = [];
-
-  /**
-   * The natural key other constructs name this one by (an organization's name), if any.
-   * @internal
-   */
-  public _naturalKey(): string | undefined {
-    return undefined;
-  }
-
-  /**
-   * Depends on the construct of `kind` in this stack whose natural key is `key`, when the app
-   * has one: naming an object by its key (`organization: 'acme'`) orders it like a reference.
-   * @internal
-   */
-  protected _dependOnNamed(kind: string, key: string): void {
-    this._namedDeps.push({ kind, key });
-  }
-
   /** A reference to an attribute the API assigns (an id), resolved when converge applies. @internal */
   public _attrRef(attr: string): any {
     return { $ref: this.address, attr, $stack: TerraformStack.of(this).node.path };
@@ -178,13 +158,6 @@ export abstract class ConvergeElement extends TerraformElement {
         const other = TerraformStack.of(c);
         if (other === stack) deps.add(c.address);
         else otherStacks.set(other.node.id, `${other.node.id}/${c.address}`);
-      }
-    }
-    if (this._namedDeps.length) {
-      const named = namedIndex(stack);
-      for (const d of this._namedDeps) {
-        const address = named.get(`${d.kind}|${d.key}`);
-        if (address) deps.add(address);
       }
     }
     for (const [other, what] of otherStacks) recordStackDependency(stack, other, `${this.node.path}: refers to ${what}`);
@@ -253,22 +226,6 @@ export abstract class DataSource extends ConvergeElement {
 }
 
 const stackElements = new WeakMap<TerraformStack, ConvergeElement[]>();
-const namedCache = new WeakMap<TerraformStack, { size: number; index: Map<string, string> }>();
-
-/** `kind|natural key` -> address of the converge constructs of a stack (rebuilt only when constructs were added). */
-function namedIndex(stack: TerraformStack): Map<string, string> {
-  const elements = stackElements.get(stack) ?? [];
-  const cached = namedCache.get(stack);
-  if (cached && cached.size === elements.length) return cached.index;
-  const index = new Map<string, string>();
-  for (const c of elements) {
-    const key = c._naturalKey();
-    if (key !== undefined) index.set(`${c.kind}|${key}`, c.address);
-  }
-  namedCache.set(stack, { size: elements.length, index });
-  return index;
-}
-
 /** The converge constructs of a stack, in the order they were made (no walk of the construct tree). */
 export function convergeElementsOf(stack: TerraformStack): readonly ConvergeElement[] {
   return stackElements.get(stack) ?? [];
