@@ -1,6 +1,7 @@
 import * as crypto from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
+import { Clock } from '../core/clock';
 import { newSeed } from '../core/emulator-kit/seeded-random';
 import { FaultKind, ServedApi } from '../core/emulator-kit/server';
 import { MeshEmulator } from '../mesh/emulator/mesh-emulator';
@@ -43,6 +44,12 @@ export interface EmulatorOptions {
   readonly faultTimeoutMs?: number;
   /** Called for every injected fault. */
   readonly onFault?: (api: string, kind: FaultKind) => void;
+  /**
+   * What time it is for the platform and secrets APIs: lease expiries, `delete_version_after`,
+   * rotations, check-outs, no-code upgrade steps and the platform rate limit go by it (a test
+   * passes a clock it moves). @default the system clock
+   */
+  readonly clock?: Clock;
 }
 
 /** The administrator tokens the emulator accepts. */
@@ -95,8 +102,12 @@ export class Emulator {
         options.onFault?.(name, k);
       },
     });
-    const platform = new PlatformEmulator({ adminToken: tokens.platform, edition: options.platformEdition, rateLimit: options.platformRateLimit });
-    const secrets = new SecretsEmulator({ rootToken: tokens.secrets, mounts: { ...DEFAULT_SECRETS_MOUNTS, ...(options.secretsMounts ?? {}) } });
+    const platform = new PlatformEmulator({
+      adminToken: tokens.platform, edition: options.platformEdition, rateLimit: options.platformRateLimit, clock: options.clock,
+    });
+    const secrets = new SecretsEmulator({
+      rootToken: tokens.secrets, mounts: { ...DEFAULT_SECRETS_MOUNTS, ...(options.secretsMounts ?? {}) }, clock: options.clock,
+    });
     const mesh = new MeshEmulator({
       managementToken: tokens.mesh, datacenter: options.meshDatacenter, datacenters: options.meshDatacenters, trustDomain: options.meshTrustDomain,
       version: options.meshVersion,

@@ -1,11 +1,22 @@
+import { Clock } from '../../lib/core/clock';
 import { ServedApi } from '../../lib/core/emulator-kit/server';
 import { SecretsEmulator } from '../../lib/secrets/emulator/secrets-emulator';
+import { ManualClock } from '../support/fake-clock';
 
 export const ROOT_TOKEN = 'root-token-for-tests';
 
-/** Starts a secrets emulator on a free port. */
-export async function startSecrets(mounts?: Record<string, string>): Promise<ServedApi> {
-  return ServedApi.start(new SecretsEmulator({ rootToken: ROOT_TOKEN, mounts }), { port: 0 });
+/** Starts a secrets emulator on a free port (its engines telling time by `clock`: the system's by default). */
+export async function startSecrets(mounts?: Record<string, string>, clock?: Clock): Promise<ServedApi> {
+  return ServedApi.start(new SecretsEmulator({ rootToken: ROOT_TOKEN, mounts, clock }), { port: 0 });
+}
+
+/**
+ * Moves the clock of a served secrets emulator forward by `ms`, then waits until what its timers
+ * did meanwhile (a lease revoked, an account checked in, a rotation) has finished.
+ */
+export async function advance(served: ServedApi, clock: ManualClock, ms: number): Promise<void> {
+  clock.advance(ms);
+  await (served.api as SecretsEmulator).settled();
 }
 
 export interface Answer {

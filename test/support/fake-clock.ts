@@ -53,6 +53,15 @@ export class ManualClock implements Clock {
     return this.timers.length;
   }
 
+  /**
+   * Moves time forward by `ms` and ends every sleep over by then (the timers of an emulator that
+   * waits on this clock fire: a lease expires). Sleeps those start are not ended by this call.
+   */
+  public advance(ms: number): void {
+    this.time += ms;
+    while (this.timers.length && this.timers[0].at <= this.time) this.timers.shift()!.resolve();
+  }
+
   /** Moves time to the end of the earliest pending sleep and ends it (with any other ending then). */
   public fireNext(): void {
     const first = this.timers.shift();

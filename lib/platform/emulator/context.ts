@@ -1,9 +1,12 @@
+import { Clock } from '../../core/clock';
 import { Edition, OrganizationRecord, PlatformState, TokenRecord, UserRecord } from './state';
 
-/** What every platform route sees: the state, the edition and the authenticated caller. */
+/** What every platform route sees: the state, the edition, the emulator's clock and the authenticated caller. */
 export interface PlatformContext {
   readonly state: PlatformState;
   readonly edition: Edition;
+  /** What time it is (the steps of a no-code upgrade run move on by it). */
+  readonly clock: Pick<Clock, 'now'>;
   readonly caller: { readonly token: TokenRecord; readonly user: UserRecord };
 }
 

@@ -231,7 +231,7 @@ function createWorkspace(req: EmuRequest, p: Record<string, string>, ctx: Platfo
   else if (!project || project.organizationId !== org.externalId) problems.push(`project "${projectId}" not found`);
   if (problems.length) return unprocessable(...problems);
   const vars = readVars(relationships, mod, ctx.state);
-  const now = new Date().toISOString();
+  const now = new Date(ctx.clock.now()).toISOString();
   const ws: WorkspaceRecord = {
     id: newId(ctx.state, 'ws'), name: a.name as string, organizationId: org.externalId, projectId: projectId as string,
     createdAt: now, updatedAt: now, description: (a.description as string) ?? '', autoApply: autoApply as boolean,
@@ -259,7 +259,7 @@ function initiateUpgrade(req: EmuRequest, p: Record<string, string>, ctx: Platfo
     return !cur || cur.value !== v.value || cur.hcl !== v.hcl || cur.sensitive !== v.sensitive;
   });
   const run: UpgradeRunRecord = {
-    id: newId(ctx.state, 'run'), workspaceId: ws.id, noCodeModuleId: mod.id, startedAt: Date.now(), targetVersion: mod.versionPin, vars,
+    id: newId(ctx.state, 'run'), workspaceId: ws.id, noCodeModuleId: mod.id, startedAt: ctx.clock.now(), targetVersion: mod.versionPin, vars,
     outcome: failing ? 'error' : ws.moduleVersion !== mod.versionPin || changedVars ? 'changes' : 'none',
     costEstimation: org.attributes['cost-estimation-enabled'] === true,
   };
@@ -275,7 +275,7 @@ function upgradeOf(ctx: PlatformContext, p: Record<string, string>): { run: Upgr
   return { run, ws };
 }
 
-/** The statuses a run passes through, one step per `upgradeStepMs`. */
+/** The statuses a run passes through, one step per `upgradeStepMs` of the emulator's clock. */
 export function upgradeSteps(run: UpgradeRunRecord): string[] {
   const head = ['pending', 'fetching', 'planning'];
   if (run.outcome === 'error') return [...head, 'errored'];
@@ -283,7 +283,8 @@ export function upgradeSteps(run: UpgradeRunRecord): string[] {
   return run.costEstimation ? [...head, 'planned', 'cost_estimated'] : [...head, 'planned'];
 }
 
-export function upgradeStatus(state: PlatformState, run: UpgradeRunRecord, now = Date.now()): string {
+/** The status of a run at `now` (ms on the emulator's clock). */
+export function upgradeStatus(state: PlatformState, run: UpgradeRunRecord, now: number): string {
   if (run.appliedAt !== undefined) return 'applied';
   const steps = upgradeSteps(run);
   const i = Math.floor((now - run.startedAt) / Math.max(1, state.upgradeStepMs));
@@ -294,18 +295,18 @@ function confirmUpgrade(_req: EmuRequest, p: Record<string, string>, ctx: Platfo
   const { mod } = moduleOf(ctx, p.id, 'create-workspaces');
   const { run, ws } = upgradeOf(ctx, p);
   void mod;
-  const status = upgradeStatus(ctx.state, run);
+  const status = upgradeStatus(ctx.state, run, ctx.clock.now());
   if (!['planned', 'cost_estimated', 'planned_and_finished'].includes(status)) {
     return errors(409, { status: '409', title: 'conflict', detail: `The upgrade run is ${status} and cannot be confirmed; confirm once its plan has finished` });
   }
-  run.appliedAt = Date.now();
+  run.appliedAt = ctx.clock.now();
   if (ws.moduleVersion !== run.targetVersion) ws.noCodeModuleVersionId = newId(ctx.state, 'nocodever');
   ws.moduleVersion = run.targetVersion;
   for (const v of run.vars) {
     const i = ws.vars.findIndex((w) => w.key === v.key && w.category === v.category);
     if (i >= 0) ws.vars[i] = v; else ws.vars.push(v);
   }
-  ws.updatedAt = new Date().toISOString();
+  ws.updatedAt = new Date(ctx.clock.now()).toISOString();
   return text(200, UPGRADE_COMPLETED);
 }
 
@@ -316,7 +317,7 @@ export function upgradeResource(ctx: PlatformContext, run: UpgradeRunRecord): Re
     id: run.id,
     type: 'workspace-upgrade',
     attributes: {
-      status: upgradeStatus(ctx.state, run),
+      status: upgradeStatus(ctx.state, run, ctx.clock.now()),
       'plan-url': `https://app.emulator.invalid/app/${encodeURIComponent(org.name)}/workspaces/${encodeURIComponent(ws.name)}/runs/${run.id}`,
     },
     relationships: { workspace: { data: { id: ws.id, type: 'workspaces' } } },
@@ -463,7 +464,7 @@ export function registerWorkspaceRoutes(router: Router<PlatformContext>): void {
     if ('description' in a) v.description = a.description as string;
     if ('hcl' in a) v.hcl = a.hcl as boolean;
     if ('sensitive' in a) v.sensitive = a.sensitive as boolean;
-    ws.updatedAt = new Date().toISOString();
+    ws.updatedAt = new Date(ctx.clock.now()).toISOString();
     return doc(200, { data: varResource(ws, v) });
   });
   router.add('PATCH', `${BASE}/workspaces/:id`, (req, p, ctx) => {
@@ -481,7 +482,7 @@ export function registerWorkspaceRoutes(router: Router<PlatformContext>): void {
     if ('name' in a) ws.name = a.name as string;
     if ('description' in a) ws.description = a.description as string;
     if ('auto-apply' in a) ws.autoApply = a['auto-apply'] as boolean;
-    ws.updatedAt = new Date().toISOString();
+    ws.updatedAt = new Date(ctx.clock.now()).toISOString();
     return doc(200, { data: workspaceResource(ctx, ws) });
   });
   router.add('DELETE', `${BASE}/workspaces/:id`, (_req, p, ctx) => {

@@ -25,7 +25,10 @@ export interface PlatformEmulatorOptions {
   readonly rateLimit?: number;
   /** Milliseconds a no-code upgrade run spends in each status (pending, fetching, planning, …). @default 500 */
   readonly upgradeStepMs?: number;
-  /** What time it is for the rate limit (tests pass a fake clock). @default the system clock */
+  /**
+   * What time it is for the rate limit and the steps of no-code upgrade runs (tests pass a fake
+   * clock and move it). @default the system clock
+   */
   readonly clock?: Pick<Clock, 'now'>;
 }
 
@@ -130,7 +133,7 @@ export class PlatformEmulator implements ApiEmulator {
     if (match === undefined) return errors(404, { status: '404', title: 'not found' });
     if (match === 'method') return errors(405, { status: '405', title: 'method not allowed' });
     try {
-      return match.handler(req, match.params, { state: this.state, edition: this.edition, caller }) as EmuResponse;
+      return match.handler(req, match.params, { state: this.state, edition: this.edition, clock: this.clock, caller }) as EmuResponse;
     } catch (e) {
       if (e instanceof ApiFailure) return e.response;
       throw e;

@@ -1,6 +1,8 @@
+import { Clock, SYSTEM_CLOCK } from '../../core/clock';
 import { EmuResponse } from '../../core/emulator-kit/types';
 import { Engine, EngineRequest } from '../emulator/engine';
 import { envelope, errors, keyList, noContent, notFound, objectBody, RequestError } from '../emulator/responses';
+import { Timers } from '../emulator/timers';
 import { DbConnection, DbLease, DbRole, DbState, DbStaticRole, emptyDbState, SYSTEM_MAX_TTL } from './database-model.emulator';
 import { bool, duration, list, str, stringMap } from './database-params.emulator';
 import { defaultPolicyPassword, randomString } from './passwords.emulator';
@@ -52,9 +54,14 @@ function expirationText(ms: number): string {
 export class DatabaseEngine implements Engine {
   public readonly type = 'database';
   private state: DbState = emptyDbState();
-  private readonly timers = new Map<string, NodeJS.Timeout>();
+  private readonly timers: Timers;
   private readonly revokeAttempts = new Map<string, number>();
   private closed = false;
+
+  /** @param clock what time it is; lease expiries, scheduled rotations and retries wait on it */
+  constructor(private readonly clock: Clock = SYSTEM_CLOCK) {
+    this.timers = new Timers(clock);
+  }
 
   private readonly routes: Record<string, Record<string, Op>> = {
     config: {
@@ -108,7 +115,7 @@ export class DatabaseEngine implements Engine {
   }
 
   public restore(data: unknown): void {
-    this.clearTimers();
+    this.timers.clearAll();
     this.state = { ...emptyDbState(), ...((data as DbState | undefined) ?? {}) };
     for (const lease of Object.values(this.state.leases)) this.scheduleRevocation(lease);
     for (const name of Object.keys(this.state.static_roles)) this.scheduleRotation(name);
@@ -116,20 +123,11 @@ export class DatabaseEngine implements Engine {
 
   public close(): void {
     this.closed = true;
-    this.clearTimers();
+    this.timers.close();
   }
 
-  private clearTimers(): void {
-    for (const t of this.timers.values()) clearTimeout(t);
-    this.timers.clear();
-  }
-
-  private setTimer(key: string, delayMs: number, fn: () => void): void {
-    clearTimeout(this.timers.get(key));
-    if (this.closed) return;
-    const t = setTimeout(() => { this.timers.delete(key); fn(); }, Math.max(0, Math.min(delayMs, 2 ** 31 - 1)));
-    t.unref();
-    this.timers.set(key, t);
+  public settled(): Promise<void> {
+    return this.timers.settled();
   }
 
   private list(items: Record<string, unknown>): EmuResponse {
@@ -282,9 +280,9 @@ export class DatabaseEngine implements Engine {
     }
     const maxTtl = role.max_ttl || SYSTEM_MAX_TTL;
     const ttl = Math.min(role.default_ttl || SYSTEM_MAX_TTL, maxTtl);
-    const username = `v-root-${name.slice(0, 8)}-${randomString(20)}-${Math.floor(Date.now() / 1000)}`.slice(0, 63);
+    const username = `v-root-${name.slice(0, 8)}-${randomString(20)}-${Math.floor(this.clock.now() / 1000)}`.slice(0, 63);
     const password = this.newPassword(role.credential_config.password_policy ?? conn.password_policy);
-    const expiresMs = Date.now() + ttl * 1000;
+    const expiresMs = this.clock.now() + ttl * 1000;
     const values = { name: username, username, password, expiration: expirationText(expiresMs) };
     try {
       await runStatements(conn, role.creation_statements, values);
@@ -303,7 +301,7 @@ export class DatabaseEngine implements Engine {
   }
 
   private scheduleRevocation(lease: DbLease): void {
-    this.setTimer(`lease:${lease.id}`, lease.expires_ms - Date.now(), () => { void this.revoke(lease.id); });
+    this.timers.set(`lease:${lease.id}`, lease.expires_ms - this.clock.now(), () => this.revoke(lease.id));
   }
 
   /** Lease expiry: runs the role's revocation statements, then forgets the lease. */
@@ -321,7 +319,7 @@ export class DatabaseEngine implements Engine {
         this.revokeAttempts.set(id, attempts);
         // Like the real service, give up after a bounded number of attempts (the lease becomes irrevocable).
         if (attempts < MAX_REVOKE_ATTEMPTS) {
-          this.setTimer(`lease:${id}`, RETRY_MS, () => { void this.revoke(id); });
+          this.timers.set(`lease:${id}`, RETRY_MS, () => this.revoke(id));
           return;
         }
       }
@@ -376,15 +374,14 @@ export class DatabaseEngine implements Engine {
 
   private deleteStaticRole(name: string): EmuResponse {
     delete this.state.static_roles[name];
-    clearTimeout(this.timers.get(`static:${name}`));
-    this.timers.delete(`static:${name}`);
+    this.timers.clear(`static:${name}`);
     return noContent();
   }
 
   private staticCreds(name: string): EmuResponse {
     const s = this.state.static_roles[name];
     if (!s) throw new RequestError(400, `unknown role: ${name}`);
-    const ttl = Math.max(0, Math.round((s.last_rotation_ms + s.rotation_period * 1000 - Date.now()) / 1000));
+    const ttl = Math.max(0, Math.round((s.last_rotation_ms + s.rotation_period * 1000 - this.clock.now()) / 1000));
     return envelope({
       username: s.username, password: s.password, last_service_rotation: new Date(s.last_rotation_ms).toISOString(),
       rotation_period: s.rotation_period, ttl,
@@ -412,14 +409,14 @@ export class DatabaseEngine implements Engine {
       throw new RequestError(500, `error setting credentials for static role "${name}": ${(e as Error).message}`);
     }
     s.password = password;
-    s.last_rotation_ms = Date.now();
+    s.last_rotation_ms = this.clock.now();
   }
 
   private scheduleRotation(name: string): void {
     const s = this.state.static_roles[name];
     if (!s) return;
-    const due = s.last_rotation_ms + s.rotation_period * 1000 - Date.now();
-    this.setTimer(`static:${name}`, due, () => { void this.rotateOnSchedule(name); });
+    const due = s.last_rotation_ms + s.rotation_period * 1000 - this.clock.now();
+    this.timers.set(`static:${name}`, due, () => this.rotateOnSchedule(name));
   }
 
   private async rotateOnSchedule(name: string): Promise<void> {
@@ -429,7 +426,7 @@ export class DatabaseEngine implements Engine {
       await this.rotateStatic(name, s);
       this.scheduleRotation(name);
     } catch {
-      this.setTimer(`static:${name}`, RETRY_MS, () => { void this.rotateOnSchedule(name); });
+      this.timers.set(`static:${name}`, RETRY_MS, () => this.rotateOnSchedule(name));
     }
   }
 }

@@ -1,9 +1,11 @@
 import { createHash, randomBytes } from 'crypto';
+import { Clock, SYSTEM_CLOCK } from '../../core/clock';
 import { EmuResponse, json } from '../../core/emulator-kit/types';
 import { Engine, EngineRequest } from '../emulator/engine';
 import { bool, duration, list, str } from '../database/database-params.emulator';
 import { SYSTEM_MAX_TTL } from '../database/database-model.emulator';
 import { envelope, errors, keyList, noContent, notFound, objectBody, RequestError } from '../emulator/responses';
+import { Timers } from '../emulator/timers';
 import {
   checkPasswordSettings, DirAccount, DirCheckOut, DirConfig, DirRole, DirSet, DirState, emptyDirState, generatePassword,
 } from './directory-model.emulator';
@@ -16,10 +18,6 @@ const NO_ACCOUNT = 'No service accounts available for check-out.';
 /** The caller as the library knows it: a hash of its token (the token itself is never kept). */
 function borrower(r: EngineRequest): string {
   return createHash('sha256').update(r.req.headers['x-secrets-token'] ?? '').digest('hex').slice(0, 32);
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => { const t = setTimeout(resolve, ms); t.unref?.(); });
 }
 
 /**
@@ -50,9 +48,13 @@ function sleep(ms: number): Promise<void> {
 export class DirectoryEngine implements Engine {
   public readonly type = 'directory';
   private state: DirState = emptyDirState();
-  private readonly timers = new Map<string, NodeJS.Timeout>();
+  private readonly timers: Timers;
   private readonly rotating = new Set<string>();
-  private closed = false;
+
+  /** @param clock what time it is; rotations take their delay on it, check-outs expire on it */
+  constructor(private readonly clock: Clock = SYSTEM_CLOCK) {
+    this.timers = new Timers(clock);
+  }
 
   private readonly routes: Record<string, Record<string, Op>> = {
     config: { GET: () => this.readConfig(), POST: (r) => this.writeConfig(r), DELETE: () => this.deleteConfig() },
@@ -96,16 +98,17 @@ export class DirectoryEngine implements Engine {
   }
 
   public restore(data: unknown): void {
-    for (const t of this.timers.values()) clearTimeout(t);
-    this.timers.clear();
+    this.timers.clearAll();
     this.state = { ...emptyDirState(), ...((data as DirState | undefined) ?? {}) };
     for (const [account, c] of Object.entries(this.state.checkouts)) this.scheduleCheckIn(account, c);
   }
 
   public close(): void {
-    this.closed = true;
-    for (const t of this.timers.values()) clearTimeout(t);
-    this.timers.clear();
+    this.timers.close();
+  }
+
+  public settled(): Promise<void> {
+    return this.timers.settled();
   }
 
   /**
@@ -133,7 +136,7 @@ export class DirectoryEngine implements Engine {
       }
       if (method === 'POST' || method === 'PUT') {
         const password = str(objectBody(body), 'password') ?? randomBytes(18).toString('base64url');
-        this.state.accounts[name] = { password, password_last_set_ms: Date.now() };
+        this.state.accounts[name] = { password, password_last_set_ms: this.clock.now() };
         return noContent();
       }
       if (method === 'DELETE') {
@@ -188,7 +191,7 @@ export class DirectoryEngine implements Engine {
     if (this.rotating.has(key)) return envelope(null, 200, [`rotation of ${what} is already in progress; try again later`]);
     this.rotating.add(key);
     try {
-      if (this.state.rotation_delay_ms > 0) await sleep(this.state.rotation_delay_ms);
+      if (this.state.rotation_delay_ms > 0) await this.clock.sleep(this.state.rotation_delay_ms);
       fn();
     } finally {
       this.rotating.delete(key);
@@ -199,7 +202,7 @@ export class DirectoryEngine implements Engine {
   private setPassword(account: string, password: string): void {
     const a = this.account(account);
     a.password = password;
-    a.password_last_set_ms = Date.now();
+    a.password_last_set_ms = this.clock.now();
   }
 
   // ---- config
@@ -321,7 +324,7 @@ export class DirectoryEngine implements Engine {
     const role = this.role(name);
     const c = this.config();
     const a = this.account(role.service_account_name);
-    const now = Date.now();
+    const now = this.clock.now();
     const due = !role.last_rotation_ms || (role.ttl > 0 && now >= role.last_rotation_ms + role.ttl * 1000)
       || Math.abs(a.password_last_set_ms - role.last_rotation_ms) > c.last_rotation_tolerance * 1000;
     if (due) await this.rotation(`role:${name}`, `role "${name}"`, () => this.rotateRoleNow(role));
@@ -431,7 +434,7 @@ export class DirectoryEngine implements Engine {
     const leaseTtl = ttl || SYSTEM_MAX_TTL;
     const c: DirCheckOut = {
       set: name, lease_id: `${r.mount}/library/${name}/check-out/${randomBytes(12).toString('base64url')}`,
-      borrower_client_token: borrower(r), borrower_entity_id: '', expires_ms: Date.now() + leaseTtl * 1000,
+      borrower_client_token: borrower(r), borrower_entity_id: '', expires_ms: this.clock.now() + leaseTtl * 1000,
     };
     this.state.checkouts[account] = c;
     this.scheduleCheckIn(account, c);
@@ -468,8 +471,7 @@ export class DirectoryEngine implements Engine {
   /** Frees an account and rotates its password so that the borrower's copy stops working. */
   private release(account: string): void {
     delete this.state.checkouts[account];
-    clearTimeout(this.timers.get(account));
-    this.timers.delete(account);
+    this.timers.clear(account);
     try {
       this.rotateLibraryAccount(account);
     } catch {
@@ -484,13 +486,8 @@ export class DirectoryEngine implements Engine {
   }
 
   private scheduleCheckIn(account: string, c: DirCheckOut): void {
-    clearTimeout(this.timers.get(account));
-    if (this.closed) return;
-    const t = setTimeout(() => {
-      this.timers.delete(account);
+    this.timers.set(account, c.expires_ms - this.clock.now(), () => {
       if (this.state.checkouts[account]?.lease_id === c.lease_id) this.release(account);
-    }, Math.max(0, Math.min(c.expires_ms - Date.now(), 2 ** 31 - 1)));
-    t.unref();
-    this.timers.set(account, t);
+    });
   }
 }

@@ -1,3 +1,4 @@
+import { Clock } from '../../core/clock';
 import { EmuRequest, EmuResponse } from '../../core/emulator-kit/types';
 
 /** One request as a mounted engine sees it. */
@@ -36,10 +37,12 @@ export interface Engine {
   exists?(subPath: string): boolean | undefined;
   /** Engine-specific admin routes below `/__admin/<type>/<mount>/` (the directory's accounts, say). */
   admin?(method: string, subPath: string, body: unknown): EmuResponse;
+  /** Resolves once the work of the engine's timers fired so far (a lease revoked at expiry, say) has finished. */
+  settled?(): Promise<void>;
 }
 
-/** Creates an engine of one type for a mount. */
-export type EngineFactory = (mount: string) => Engine;
+/** Creates an engine of one type for a mount, telling time by `clock` (its timers wait on it). */
+export type EngineFactory = (mount: string, clock: Clock) => Engine;
 
 /** The entry of an engine's table under `key`, an own property only (a name like `constructor` or `__proto__` is absent). */
 export function ownEntry<T>(table: Record<string, T>, key: string): T | undefined {

@@ -11,10 +11,10 @@ import { TotpEngine } from '../totp/totp-engine.emulator';
  * file; a new engine (database, totp, directory, platform-token, mesh-token) adds one line here.
  */
 export const ENGINE_FACTORIES: Record<string, EngineFactory> = {
-  kv: () => new KvEngine(),
-  totp: () => new TotpEngine(),
+  kv: (_mount, clock) => new KvEngine(clock),
+  totp: (_mount, clock) => new TotpEngine(clock),
   platform: (mount) => new PlatformTokenEngine(mount),
-  mesh: (mount) => new MeshTokenEngine(mount),
-  database: () => new DatabaseEngine(),
-  directory: () => new DirectoryEngine(),
+  mesh: (mount, clock) => new MeshTokenEngine(mount, clock),
+  database: (_mount, clock) => new DatabaseEngine(clock),
+  directory: (_mount, clock) => new DirectoryEngine(clock),
 };

@@ -1,4 +1,5 @@
 import { timingSafeEqual } from 'crypto';
+import { Clock, SYSTEM_CLOCK } from '../../core/clock';
 import { ChangeTracker } from '../../core/emulator-kit/change-tracker';
 import { parseGoBool } from '../../core/emulator-kit/go-bool';
 import { ApiEmulator, BodyError, EmuRequest, EmuResponse, json, parseJsonBody } from '../../core/emulator-kit/types';
@@ -17,6 +18,11 @@ export interface SecretsEmulatorOptions {
   readonly rootToken: string;
   /** Mount path -> engine type. @default { secret: 'kv' } */
   readonly mounts?: Record<string, string>;
+  /**
+   * What time it is for the engines: lease expiries, `delete_version_after`, rotations and
+   * check-outs wait on it (a test passes a clock it moves by hand). @default the system clock
+   */
+  readonly clock?: Clock;
 }
 
 
@@ -109,15 +115,17 @@ export class SecretsEmulator implements ApiEmulator {
   /** Mounts were added or removed: the next journal entry is a whole snapshot. */
   private structureChanged = false;
   private readonly access = new AccessControl();
+  private readonly clock: Clock;
 
   constructor(options: SecretsEmulatorOptions) {
     this.rootToken = options.rootToken;
+    this.clock = options.clock ?? SYSTEM_CLOCK;
     this.barrier = new Barrier(options.rootToken);
     for (const [path, type] of Object.entries(options.mounts ?? DEFAULT_MOUNTS)) this.mount(path, type);
   }
 
   public async handle(req: EmuRequest): Promise<EmuResponse> {
-    const health = sysHealth(req);
+    const health = sysHealth(req, this.clock);
     if (health) return health;
     if (this.tracker && this.coarse.size > 0 && this.mutates(req)) {
       const scope = this.scopeOf(req);
@@ -226,6 +234,14 @@ export class SecretsEmulator implements ApiEmulator {
     }
   }
 
+  /**
+   * Resolves once the work of every engine timer fired so far has finished (a lease revoked at
+   * expiry, a scheduled rotation): a test moves its clock past an expiry, then awaits this.
+   */
+  public async settled(): Promise<void> {
+    for (const m of this.mounts.values()) await m.engine.settled?.();
+  }
+
   public async close(): Promise<void> {
     for (const m of this.mounts.values()) await m.engine.close?.();
   }
@@ -321,7 +337,7 @@ export class SecretsEmulator implements ApiEmulator {
     if (!factory) throw new RequestError(400, `unknown engine type "${type}"`);
     if (!clean) throw new RequestError(400, 'mount path is empty');
     if (this.mounts.has(clean)) throw new RequestError(400, `path is already in use at ${clean}/`);
-    this.mounts.set(clean, { type, engine: factory(clean) });
+    this.mounts.set(clean, { type, engine: factory(clean, this.clock) });
   }
 
   private route(req: EmuRequest): EmuResponse | Promise<EmuResponse> {

@@ -1,14 +1,21 @@
+import { Clock, SYSTEM_CLOCK } from '../../core/clock';
 import { durationSeconds } from '../../core/constructs/validation';
 
-let lastNanos = 0n;
+/** The last time told per clock, so that each clock's nanoseconds only go up. */
+const lastNanos = new WeakMap<Clock, bigint>();
 
-/** Now, as nanoseconds since the epoch; strictly increasing so two writes never share a timestamp. */
-export function nowNanos(): bigint {
-  const ms = BigInt(Date.now());
-  const sub = process.hrtime.bigint() % 1_000_000n;
+/**
+ * Now on `clock`, as nanoseconds since the epoch; strictly increasing per clock so two writes never
+ * share a timestamp. The system clock's sub-millisecond part comes from the high-resolution timer;
+ * another clock's time is its whole milliseconds (a test clock's times are exact).
+ */
+export function nowNanos(clock: Clock = SYSTEM_CLOCK): bigint {
+  const ms = BigInt(clock.now());
+  const sub = clock === SYSTEM_CLOCK ? process.hrtime.bigint() % 1_000_000n : 0n;
   let n = ms * 1_000_000n + sub;
-  if (n <= lastNanos) n = lastNanos + 1n;
-  lastNanos = n;
+  const last = lastNanos.get(clock) ?? 0n;
+  if (n <= last) n = last + 1n;
+  lastNanos.set(clock, n);
   return n;
 }
 

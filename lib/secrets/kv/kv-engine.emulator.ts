@@ -1,3 +1,4 @@
+import { Clock, SYSTEM_CLOCK } from '../../core/clock';
 import { EmuResponse } from '../../core/emulator-kit/types';
 import { Engine, EngineRequest, ownEntry } from '../emulator/engine';
 import {
@@ -34,6 +35,9 @@ type Op = (r: EngineRequest, path: string) => EmuResponse;
 export class KvEngine implements Engine {
   public readonly type = 'kv';
   private state: KvState = emptyState();
+
+  /** @param clock what time it is (`delete_version_after`, created and deletion times) */
+  constructor(private readonly clock: Clock = SYSTEM_CLOCK) {}
 
   /** Operations per first path segment and method (POST also stands for PUT). */
   private readonly routes: Record<string, Record<string, Op>> = {
@@ -72,6 +76,11 @@ export class KvEngine implements Engine {
   public exists(subPath: string): boolean | undefined {
     const m = /^(data|metadata)\/(.+)$/.exec(subPath);
     return m ? this.key(m[2]) !== undefined : undefined;
+  }
+
+  /** Now on the engine's clock, in nanoseconds (strictly increasing). */
+  private now(): bigint {
+    return nowNanos(this.clock);
   }
 
   public snapshot(): unknown {
@@ -123,7 +132,7 @@ export class KvEngine implements Engine {
     const v = key.versions[String(n)];
     if (!v) return notFound();
     const metadata = versionMetadata(key, n);
-    if (v.destroyed || isDeleted(v)) return envelope({ data: null, metadata }, 404);
+    if (v.destroyed || isDeleted(v, this.now())) return envelope({ data: null, metadata }, 404);
     return envelope({ data: v.data, metadata });
   }
 
@@ -139,8 +148,8 @@ export class KvEngine implements Engine {
     const data = this.dataOf(b);
     const existing = this.key(path);
     checkCas(b.options, existing, this.state.config);
-    const key = existing ?? newKey();
-    const version = writeVersion(key, this.state.config, data);
+    const key = existing ?? newKey(this.now());
+    const version = writeVersion(key, this.state.config, data, this.now());
     this.state.keys[path] = key;
     return envelope(versionMetadata(key, version));
   }
@@ -155,8 +164,8 @@ export class KvEngine implements Engine {
     const current = key.versions[String(key.currentVersion)];
     if (!current) return notFound();
     // As the real service: a deleted or destroyed latest version answers 404 with its metadata.
-    if (current.destroyed || isDeleted(current)) return envelope(versionMetadata(key, key.currentVersion), 404);
-    const version = writeVersion(key, this.state.config, mergePatch(current.data, patch) as Record<string, unknown>);
+    if (current.destroyed || isDeleted(current, this.now())) return envelope(versionMetadata(key, key.currentVersion), 404);
+    const version = writeVersion(key, this.state.config, mergePatch(current.data, patch) as Record<string, unknown>, this.now());
     return envelope(versionMetadata(key, version));
   }
 
@@ -172,19 +181,19 @@ export class KvEngine implements Engine {
     }
     const depth = rawDepth ? Number(rawDepth) : 0;
     const metadata = versionMetadata(key, n);
-    if (v.destroyed || isDeleted(v)) return envelope({ subkeys: null, metadata }, 404);
+    if (v.destroyed || isDeleted(v, this.now())) return envelope({ subkeys: null, metadata }, 404);
     return envelope({ subkeys: subkeys(v.data, depth), metadata });
   }
 
   private deleteLatest(path: string): EmuResponse {
     const key = this.key(path);
     const v = key?.versions[String(key.currentVersion)];
-    if (key && v && !v.destroyed && !isDeleted(v)) this.markDeleted(v);
+    if (key && v && !v.destroyed && !isDeleted(v, this.now())) this.markDeleted(v);
     return noContent();
   }
 
   private markDeleted(v: { deletionNanos: string; deletionTime: string }): void {
-    const now = nowNanos();
+    const now = this.now();
     v.deletionNanos = now.toString();
     v.deletionTime = rfc3339Nano(now);
   }
@@ -210,11 +219,11 @@ export class KvEngine implements Engine {
       const v = key.versions[String(n)];
       if (!v || v.destroyed) continue;
       if (deleted) {
-        if (!isDeleted(v)) this.markDeleted(v);
+        if (!isDeleted(v, this.now())) this.markDeleted(v);
       } else {
         // As the real service: an undeleted version gets a fresh deletion time when one applies.
         const after = effectiveDeleteAfter(key, this.state.config);
-        const at = after > 0 ? nowNanos() + BigInt(after) * 1_000_000_000n : undefined;
+        const at = after > 0 ? this.now() + BigInt(after) * 1_000_000_000n : undefined;
         v.deletionNanos = at === undefined ? '' : at.toString();
         v.deletionTime = at === undefined ? '' : rfc3339Nano(at);
       }
@@ -281,7 +290,7 @@ export class KvEngine implements Engine {
     } else if (b.custom_metadata === null && !patch) {
       next.customMetadata = null;
     }
-    next.updatedTime = rfc3339Nano(nowNanos());
+    next.updatedTime = rfc3339Nano(this.now());
     Object.assign(key, next);
     return warnings;
   }
@@ -298,7 +307,7 @@ export class KvEngine implements Engine {
       return noContent();
     }
     const existing = this.key(path);
-    const key = existing ? { ...existing } : newKey();
+    const key = existing ? { ...existing } : newKey(this.now());
     const warnings = this.applyMetadata(key, b, false);
     this.state.keys[path] = key;
     return this.written(warnings);

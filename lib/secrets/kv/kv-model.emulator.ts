@@ -1,5 +1,5 @@
 import { RequestError } from '../emulator/responses';
-import { goDuration, nowNanos, parseDurationParam, rfc3339Nano } from '../emulator/time';
+import { goDuration, parseDurationParam, rfc3339Nano } from '../emulator/time';
 
 /** One stored version of a key. Times are RFC 3339 strings; `deletionTime` "" when not deleted. */
 export interface KvVersion {
@@ -52,16 +52,17 @@ export function emptyState(): KvState {
   return { config: { maxVersions: 0, casRequired: false, deleteVersionAfter: 0 }, keys: {} };
 }
 
-export function newKey(): KvKey {
-  const now = rfc3339Nano(nowNanos());
+/** A key without versions, created at `nowNs` (nanoseconds since the epoch). */
+export function newKey(nowNs: bigint): KvKey {
+  const now = rfc3339Nano(nowNs);
   return {
     createdTime: now, updatedTime: now, currentVersion: 0, oldestVersion: 0, maxVersions: 0,
     casRequired: false, deleteVersionAfter: 0, customMetadata: null, versions: {},
   };
 }
 
-/** Whether a version reads as deleted now (soft-deleted, or past its `delete_version_after` time). */
-export function isDeleted(v: KvVersion, now = nowNanos()): boolean {
+/** Whether a version reads as deleted at `now` (nanoseconds; soft-deleted, or past its `delete_version_after` time). */
+export function isDeleted(v: KvVersion, now: bigint): boolean {
   return v.deletionNanos !== '' && BigInt(v.deletionNanos) <= now;
 }
 
@@ -118,9 +119,8 @@ export function trimVersions(key: KvKey, config: KvConfig): void {
   if (nums.length && nums[0] > 1) key.oldestVersion = nums[0];
 }
 
-/** Appends a new version holding `data`; trims old versions (the "next write"). */
-export function writeVersion(key: KvKey, config: KvConfig, data: Record<string, unknown>): number {
-  const now = nowNanos();
+/** Appends a new version holding `data`, written at `now` (nanoseconds); trims old versions (the "next write"). */
+export function writeVersion(key: KvKey, config: KvConfig, data: Record<string, unknown>, now: bigint): number {
   const version = key.currentVersion + 1;
   const after = effectiveDeleteAfter(key, config);
   const deletion = after > 0 ? now + BigInt(after) * 1_000_000_000n : undefined;

@@ -1,3 +1,4 @@
+import { Clock, SYSTEM_CLOCK } from '../../core/clock';
 import { EmuResponse } from '../../core/emulator-kit/types';
 import { EngineRequest } from '../emulator/engine';
 import { boolParam, durationParam, listParam, stringParam } from '../emulator/field-params';
@@ -6,6 +7,7 @@ import { callService } from '../emulator/outbound';
 import { envelope, errors, noContent, notFound, objectBody, RequestError } from '../emulator/responses';
 import { RoleEngine } from '../emulator/role-engine';
 import { goDuration } from '../emulator/time';
+import { Timers } from '../emulator/timers';
 
 interface MeshAccess {
   address: string;
@@ -106,17 +108,22 @@ export function parseServiceIdentities(v: unknown): string[] | undefined {
 export class MeshTokenEngine extends RoleEngine<MeshRole, MeshTokenState> {
   public readonly type = 'mesh';
   protected state: MeshTokenState = { roles: {}, leases: {} };
-  private readonly timers = new Map<string, NodeJS.Timeout>();
+  private readonly timers: Timers;
   private closed = false;
 
-  constructor(mount: string) {
+  /** @param clock what time it is; lease expiries wait on it */
+  constructor(mount: string, private readonly clock: Clock = SYSTEM_CLOCK) {
     super(mount, 'roles', ['GET']);
+    this.timers = new Timers(clock);
   }
 
   public close(): void {
     this.closed = true;
-    for (const t of this.timers.values()) clearTimeout(t);
-    this.timers.clear();
+    this.timers.close();
+  }
+
+  public settled(): Promise<void> {
+    return this.timers.settled();
   }
 
   /** `config/access`. */
@@ -129,18 +136,13 @@ export class MeshTokenEngine extends RoleEngine<MeshRole, MeshTokenState> {
 
   public restore(data: unknown): void {
     const d = data as Partial<MeshTokenState> | undefined;
-    for (const t of this.timers.values()) clearTimeout(t);
-    this.timers.clear();
+    this.timers.clearAll();
     this.state = { ...(d?.access ? { access: d.access } : {}), roles: d?.roles ?? {}, leases: d?.leases ?? {} };
-    for (const [id, lease] of Object.entries(this.state.leases)) this.scheduleRevocation(id, lease.expiresMs - Date.now());
+    for (const [id, lease] of Object.entries(this.state.leases)) this.scheduleRevocation(id, lease.expiresMs - this.clock.now());
   }
 
   private scheduleRevocation(leaseId: string, delayMs: number): void {
-    if (this.closed) return;
-    clearTimeout(this.timers.get(leaseId));
-    const t = setTimeout(() => { this.timers.delete(leaseId); void this.revoke(leaseId); }, Math.max(0, Math.min(delayMs, 2 ** 31 - 1)));
-    t.unref?.();
-    this.timers.set(leaseId, t);
+    this.timers.set(leaseId, delayMs, () => this.revoke(leaseId));
   }
 
   /** Lease expiry: revokes the token on the mesh, then forgets the lease. */
@@ -297,9 +299,9 @@ export class MeshTokenEngine extends RoleEngine<MeshRole, MeshTokenState> {
       mesh_namespace: role.meshNamespace, partition: role.partition,
     }, this.mount, name, ttl);
     const leaseId = (res.body as { lease_id: string }).lease_id;
-    const expiresMs = Date.now() + ttl * 1000;
+    const expiresMs = this.clock.now() + ttl * 1000;
     this.state.leases[leaseId] = { accessor: minted.accessorId ?? '', expiresMs };
-    this.scheduleRevocation(leaseId, expiresMs - Date.now());
+    this.scheduleRevocation(leaseId, ttl * 1000);
     return res;
   }
 }

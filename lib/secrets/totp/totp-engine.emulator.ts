@@ -1,5 +1,6 @@
 import { randomBytes } from 'crypto';
 import * as QRCode from 'qrcode';
+import { Clock, SYSTEM_CLOCK } from '../../core/clock';
 import { EmuResponse } from '../../core/emulator-kit/types';
 import { Engine, EngineRequest, ownEntry } from '../emulator/engine';
 import { boolParam, durationParam, intParam, stringParam } from '../emulator/field-params';
@@ -46,6 +47,9 @@ const CODE_USED = 'code already used; wait until the next time period';
 export class TotpEngine implements Engine {
   public readonly type = 'totp';
   private state: TotpState = { keys: {}, used: {} };
+
+  /** @param clock what time it is (the codes generated and accepted) */
+  constructor(private readonly clock: Clock = SYSTEM_CLOCK) {}
 
   public async handle(r: EngineRequest): Promise<EmuResponse> {
     const m = /^(keys|code)(?:\/(.*))?$/.exec(r.subPath);
@@ -160,7 +164,7 @@ export class TotpEngine implements Engine {
   private generateCode(name: string): EmuResponse {
     const k = this.key(name);
     if (!k) throw new RequestError(400, `unknown key: ${name}`);
-    return envelope({ code: totpAt(base32Decode(k.key), Date.now(), k.period, k.digits, k.algorithm) });
+    return envelope({ code: totpAt(base32Decode(k.key), this.clock.now(), k.period, k.digits, k.algorithm) });
   }
 
   private validateCode(name: string, b: Record<string, unknown>): EmuResponse {
@@ -168,7 +172,7 @@ export class TotpEngine implements Engine {
     if (!code) throw new RequestError(400, 'the code value is required');
     const k = this.key(name);
     if (!k) throw new RequestError(400, `unknown key: ${name}`);
-    const now = Date.now();
+    const now = this.clock.now();
     this.forgetExpired(now);
     const usedKey = `${name}_${code}`;
     if (this.state.used[usedKey] !== undefined) throw new RequestError(400, CODE_USED);

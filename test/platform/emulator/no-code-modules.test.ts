@@ -1,10 +1,14 @@
 import { UPGRADE_COMPLETED } from '../../../lib/platform/emulator/no-code-modules';
+import { FakeClock } from '../../support/fake-clock';
 import { admin, noCodeDoc, PlatformFixture, seedOrg, workspaceDoc } from '../helpers';
 
+const STEP_MS = 40;
+/** The emulator's time: upgrade runs move on only when a test moves it. */
+const clock = new FakeClock();
 let fx: PlatformFixture;
 let seeded: { project: any; workspace: any; module: any };
 beforeAll(async () => {
-  fx = await PlatformFixture.start({ upgradeStepMs: 40 });
+  fx = await PlatformFixture.start({ upgradeStepMs: STEP_MS, clock });
   seeded = await seedOrg(fx, 'nc');
 });
 afterAll(async () => { await fx.stop(); });
@@ -12,13 +16,19 @@ afterAll(async () => { await fx.stop(); });
 const sizeOpts = (id?: string, options: unknown[] = ['small', 'large']) =>
   ({ ...(id ? { id } : {}), type: 'variable-options', attributes: { 'variable-name': 'size', 'variable-type': 'string', options } });
 
-async function poll(path: string, until: (s: string) => boolean): Promise<string[]> {
+/**
+ * The statuses of an upgrade run read at the start of each step (the emulator's clock moved one
+ * step between reads), until `final`; a status read mid-step is the step's own.
+ */
+async function statuses(path: string, final: string): Promise<string[]> {
   const seen: string[] = [];
-  for (let i = 0; i < 200; i++) {
+  for (let i = 0; i < 10; i++) {
     const s = (await fx.api('GET', path)).body.data.attributes.status;
-    if (seen[seen.length - 1] !== s) seen.push(s);
-    if (until(s)) return seen;
-    await new Promise((r) => setTimeout(r, 10));
+    seen.push(s);
+    if (s === final) return seen;
+    clock.advance(STEP_MS - 1);
+    expect((await fx.api('GET', path)).body.data.attributes.status).toBe(s);
+    clock.advance(1);
   }
   throw new Error(`no final status: ${seen.join(',')}`);
 }
@@ -140,9 +150,10 @@ describe('workspaces and upgrades', () => {
     expect(up.body.data.attributes['plan-url']).toContain(runId);
     const early = await fx.api('POST', `/no-code-modules/${modId}/workspaces/${ws.id}/upgrade/${runId}`);
     expect(early.status).toBe(409);
-    const seen = await poll(`/no-code-modules/${modId}/workspaces/${ws.id}/upgrade/${runId}`, (s) => s === 'planned');
-    expect(seen[seen.length - 1]).toBe('planned');
-    expect(['pending', 'fetching', 'planning', 'planned']).toEqual(expect.arrayContaining(seen));
+    expect(await statuses(`/no-code-modules/${modId}/workspaces/${ws.id}/upgrade/${runId}`, 'planned'))
+      .toEqual(['pending', 'fetching', 'planning', 'planned']);
+    clock.advance(10 * STEP_MS);
+    expect((await fx.api('GET', `/no-code-modules/${modId}/workspaces/${ws.id}/upgrade/${runId}`)).body.data.attributes.status).toBe('planned');
     const done = await fx.api('POST', `/no-code-modules/${modId}/workspaces/${ws.id}/upgrade/${runId}`);
     expect(done.status).toBe(200);
     expect(done.headers['content-type']).toMatch(/^text\/plain/);
@@ -159,15 +170,14 @@ describe('workspaces and upgrades', () => {
     const ws = (await fx.api('POST', `/no-code-modules/${modId}/workspaces`, workspaceDoc('same', project(), [{ key: 'size', value: 'small' }]))).body.data;
     const base = `/no-code-modules/${modId}/workspaces/${ws.id}/upgrade`;
     const same = (await fx.api('POST', base, workspaceDoc('same', project(), [{ key: 'size', value: 'small' }]))).body.data.id;
-    expect((await poll(`${base}/${same}`, (s) => s === 'planned_and_finished')).pop()).toBe('planned_and_finished');
+    expect(await statuses(`${base}/${same}`, 'planned_and_finished')).toEqual(['pending', 'fetching', 'planning', 'planned_and_finished']);
     await fx.api('PATCH', '/organizations/ncw', { data: { type: 'organizations', attributes: { 'cost-estimation-enabled': true } } });
     const changed = (await fx.api('POST', base, workspaceDoc('same', project(), [{ key: 'size', value: 'large' }]))).body.data.id;
-    const seen = await poll(`${base}/${changed}`, (s) => s === 'cost_estimated');
-    expect(seen).toEqual(expect.arrayContaining(['cost_estimated']));
+    expect(await statuses(`${base}/${changed}`, 'cost_estimated')).toEqual(['pending', 'fetching', 'planning', 'planned', 'cost_estimated']);
     await admin(fx, 'POST', `/registry-modules/${regId}/versions`, { version: '1.2.0', failing: true });
     await fx.api('PATCH', `/no-code-modules/${modId}`, { data: { type: 'no-code-modules', attributes: { 'version-pin': '1.2.0' } } });
     const failing = (await fx.api('POST', base, workspaceDoc('same', project()))).body.data.id;
-    expect((await poll(`${base}/${failing}`, (s) => s === 'errored')).pop()).toBe('errored');
+    expect(await statuses(`${base}/${failing}`, 'errored')).toEqual(['pending', 'fetching', 'planning', 'errored']);
     expect((await fx.api('POST', `${base}/${failing}`)).status).toBe(409);
   });
 

@@ -9,7 +9,8 @@ import { DatabaseClient } from '../../../lib/secrets/database/database-client';
 import { SecretsClient } from '../../../lib/secrets/client/secrets-client';
 import { SecretsEmulator } from '../../../lib/secrets/emulator/secrets-emulator';
 import { startPostgres, TestPostgres } from '../../support/postgres';
-import { call, ROOT_TOKEN, startSecrets } from '../emulator-helpers';
+import { ManualClock } from '../../support/fake-clock';
+import { advance, call, ROOT_TOKEN, startSecrets } from '../emulator-helpers';
 
 jest.setTimeout(60_000);
 
@@ -17,6 +18,11 @@ let pg: TestPostgres;
 let served: ServedApi;
 let http: HttpClient;
 let db: DatabaseClient;
+/**
+ * The emulator's time, moved by the tests and never waited for. It starts at the real time: the
+ * `VALID UNTIL` of generated users is checked by PostgreSQL against its own clock.
+ */
+let clock: ManualClock;
 let rootUser: string;
 let rootPassword: string;
 let hostPart: string;
@@ -31,7 +37,8 @@ beforeAll(async () => {
 afterAll(async () => { await pg.stop(); });
 
 beforeEach(async () => {
-  served = await startSecrets();
+  clock = new ManualClock(Date.now());
+  served = await startSecrets(undefined, clock);
   http = new HttpClient({ api: 'secrets', baseUrl: served.address, authHeaders: { 'x-secrets-token': ROOT_TOKEN }, retries: 0 });
   db = new DatabaseClient(new SecretsClient(http));
 });
@@ -75,14 +82,7 @@ async function connect(name = 'pg', extra: Record<string, unknown> = {}) {
 
 const CREATE = [`CREATE ROLE "{{name}}" WITH LOGIN PASSWORD '{{password}}' VALID UNTIL '{{expiration}}';`];
 
-async function waitFor(cond: () => Promise<boolean>, ms = 15_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (await cond()) return;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error('condition not met in time');
-}
+const roleExists = async (name: string) => (await asSuperuser('SELECT 1 FROM pg_roles WHERE rolname = $1', [name])).length > 0;
 
 describe('connections', () => {
   test('database is mounted by default; write verifies, read never returns the password', async () => {
@@ -195,30 +195,36 @@ describe('dynamic roles', () => {
 
   test('generated credentials log in to PostgreSQL and stop working once the lease expires', async () => {
     await connect();
-    await db.writeRole('database', 'app', { db_name: 'pg', creation_statements: CREATE, default_ttl: 2, max_ttl: 10 });
+    await db.writeRole('database', 'app', { db_name: 'pg', creation_statements: CREATE, default_ttl: 3600, max_ttl: 7200 });
     const r = await call(served, 'GET', '/v1/database/creds/app');
     expect(r.status).toBe(200);
     expect(r.body.lease_id).toMatch(/^database\/creds\/app\/[A-Za-z0-9]+$/);
-    expect(r.body).toMatchObject({ lease_duration: 2, renewable: true });
+    expect(r.body).toMatchObject({ lease_duration: 3600, renewable: true });
     const { username, password } = r.body.data;
     expect(username).toMatch(/^v-root-app-[A-Za-z0-9]{20}-\d+$/);
     expect(password).toHaveLength(20);
     for (const re of [/[A-Z]/, /[a-z]/, /\d/, /-/]) expect(password).toMatch(re);
     expect(await canLogin(username, password)).toBe(true);
+    await advance(served, clock, 3600_000 - 1);
+    expect(await canLogin(username, password)).toBe(true);
     // The default revocation statements drop the user when the lease ends.
-    await waitFor(async () => (await asSuperuser('SELECT 1 FROM pg_roles WHERE rolname = $1', [username])).length === 0);
+    await advance(served, clock, 1);
+    expect(await roleExists(username)).toBe(false);
     expect(await canLogin(username, password)).toBe(false);
   });
 
   test('the role\'s own revocation statements run at expiry; client reports the lease', async () => {
     await connect();
     await db.writeRole('database', 'app', {
-      db_name: 'pg', creation_statements: CREATE, default_ttl: 1, revocation_statements: ['ALTER ROLE "{{name}}" NOLOGIN;'],
+      db_name: 'pg', creation_statements: CREATE, default_ttl: 60, revocation_statements: ['ALTER ROLE "{{name}}" NOLOGIN;'],
     });
     const c = await db.generateCredentials('database', 'app');
-    expect(c).toMatchObject({ lease_duration: 1, renewable: true });
+    expect(c).toMatchObject({ lease_duration: 60, renewable: true });
     expect(c.lease_id.startsWith('database/creds/app/')).toBe(true);
-    await waitFor(async () => (await asSuperuser<{ rolcanlogin: boolean }>('SELECT rolcanlogin FROM pg_roles WHERE rolname = $1', [c.username]))[0]?.rolcanlogin === false);
+    const canLoginFlag = async () => (await asSuperuser<{ rolcanlogin: boolean }>('SELECT rolcanlogin FROM pg_roles WHERE rolname = $1', [c.username]))[0]?.rolcanlogin;
+    expect(await canLoginFlag()).toBe(true);
+    await advance(served, clock, 60_000);
+    expect(await canLoginFlag()).toBe(false);
     expect(await canLogin(c.username, c.password)).toBe(false);
     await asSuperuser(`DROP ROLE "${c.username}"`);
   });
@@ -278,18 +284,20 @@ describe('static roles', () => {
     const c1 = await call(served, 'GET', '/v1/database/static-creds/st');
     expect(c1.body.lease_id).toBe('');
     expect(c1.body.data).toMatchObject({ username: 'staticuser', rotation_period: 3600 });
-    expect(c1.body.data.ttl).toBeGreaterThan(3500);
-    expect(Date.parse(c1.body.data.last_service_rotation)).toBeGreaterThan(Date.now() - 60_000);
+    expect(c1.body.data.ttl).toBe(3600);
+    expect(c1.body.data.last_service_rotation).toBe(new Date(clock.now()).toISOString());
     expect(await canLogin('staticuser', c1.body.data.password)).toBe(true);
     expect((await call(served, 'GET', '/v1/database/static-roles/st')).body.data).toMatchObject({
       credential_type: 'password', db_name: 'pg', username: 'staticuser', rotation_statements: [], rotation_period: 3600,
     });
+    clock.advance(600_000);
+    expect((await db.staticCredentials('database', 'st')).ttl).toBe(3000);
     expect(await call(served, 'POST', '/v1/database/rotate-role/st')).toMatchObject({ status: 204 });
     const c2 = await db.staticCredentials('database', 'st');
     expect(c2.password).not.toBe(c1.body.data.password);
     expect(await canLogin('staticuser', c1.body.data.password)).toBe(false);
     expect(await canLogin('staticuser', c2.password)).toBe(true);
-    expect(c2.ttl).toBeGreaterThan(3500);
+    expect(c2.ttl).toBe(3600);
     expect(await db.listStaticRoles('database')).toEqual(['st']);
     await db.deleteStaticRole('database', 'st');
     expect(await db.readStaticRole('database', 'st')).toBeUndefined();
@@ -302,10 +310,16 @@ describe('static roles', () => {
     await connect();
     await db.writeStaticRole('database', 'st', { db_name: 'pg', username: 'staticuser', rotation_period: 5 });
     const first = await db.staticCredentials('database', 'st');
-    let next = first;
-    await waitFor(async () => { next = await db.staticCredentials('database', 'st'); return next.password !== first.password; }, 12_000);
+    await advance(served, clock, 4999);
+    expect((await db.staticCredentials('database', 'st')).password).toBe(first.password);
+    await advance(served, clock, 1);
+    const next = await db.staticCredentials('database', 'st');
+    expect(next.password).not.toBe(first.password);
     expect(await canLogin('staticuser', next.password)).toBe(true);
-    expect(Date.parse(next.last_service_rotation)).toBeGreaterThan(Date.parse(first.last_service_rotation));
+    expect(await canLogin('staticuser', first.password)).toBe(false);
+    expect(Date.parse(next.last_service_rotation) - Date.parse(first.last_service_rotation)).toBe(5000);
+    await advance(served, clock, 5000);
+    expect((await db.staticCredentials('database', 'st')).password).not.toBe(next.password);
   });
 
   test('validation: username, rotation_period minimum 5s, username immutable, connection must exist; failed rotation leaves no role', async () => {
@@ -410,17 +424,20 @@ test('the LIST method lists like ?list=true (sent to the handler directly; over 
 test('a lease opened by a GET survives a restart from the data directory and is revoked by the restarted emulator', async () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'converge-db-'));
   try {
-    const first = await ServedApi.start(new SecretsEmulator({ rootToken: ROOT_TOKEN }), { port: 0, dataDir });
+    const first = await ServedApi.start(new SecretsEmulator({ rootToken: ROOT_TOKEN, clock }), { port: 0, dataDir });
     await call(first, 'POST', '/v1/database/config/pg', {
       body: { plugin_name: 'postgresql-database-plugin', connection_url: templateUrl(), username: rootUser, password: rootPassword, allowed_roles: '*' },
     });
-    await call(first, 'POST', '/v1/database/roles/app', { body: { db_name: 'pg', creation_statements: CREATE, default_ttl: 3 } });
+    await call(first, 'POST', '/v1/database/roles/app', { body: { db_name: 'pg', creation_statements: CREATE, default_ttl: 60 } });
     const creds = (await call(first, 'GET', '/v1/database/creds/app')).body.data;
     await first.stop();
     expect(fs.readFileSync(path.join(dataDir, fs.readdirSync(dataDir)[0]), 'utf8')).not.toContain(creds.username);
-    const second = await ServedApi.start(new SecretsEmulator({ rootToken: ROOT_TOKEN }), { port: 0, dataDir });
+    const second = await ServedApi.start(new SecretsEmulator({ rootToken: ROOT_TOKEN, clock }), { port: 0, dataDir });
     try {
-      await waitFor(async () => (await asSuperuser('SELECT 1 FROM pg_roles WHERE rolname = $1', [creds.username])).length === 0);
+      await advance(second, clock, 59_999);
+      expect(await roleExists(creds.username)).toBe(true);
+      await advance(second, clock, 1);
+      expect(await roleExists(creds.username)).toBe(false);
     } finally {
       await second.stop();
     }

@@ -5,7 +5,8 @@ import { Client } from 'pg';
 import { ServedApi } from '../../../lib/core/emulator-kit/server';
 import { SecretsEmulator } from '../../../lib/secrets/emulator/secrets-emulator';
 import { startPostgres, TestPostgres } from '../../support/postgres';
-import { call, ROOT_TOKEN } from '../emulator-helpers';
+import { ManualClock } from '../../support/fake-clock';
+import { advance, call, ROOT_TOKEN } from '../emulator-helpers';
 
 jest.setTimeout(60_000);
 
@@ -37,7 +38,8 @@ test('a rotation done by the emulator\'s timer is journaled when it happens: aft
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'db-journal-'));
   await sql('DROP ROLE IF EXISTS journaluser; CREATE ROLE journaluser WITH LOGIN PASSWORD \'initial-pass\'');
   const u = new URL(pg.url);
-  const first = await ServedApi.start(new SecretsEmulator({ rootToken: ROOT_TOKEN }), { port: 0, dataDir });
+  const clock = new ManualClock(Date.now());
+  const first = await ServedApi.start(new SecretsEmulator({ rootToken: ROOT_TOKEN, clock }), { port: 0, dataDir });
   try {
     expect((await call(first, 'POST', '/v1/database/config/pg', {
       body: { plugin_name: 'postgresql-database-plugin', connection_url: `postgresql://{{username}}:{{password}}@${u.host}${u.pathname}`,
@@ -45,16 +47,18 @@ test('a rotation done by the emulator\'s timer is journaled when it happens: aft
     })).status).toBe(204);
     expect((await call(first, 'POST', '/v1/database/static-roles/st', { body: { db_name: 'pg', username: 'journaluser', rotation_period: 5 } })).status).toBe(204);
     const initial = (await call(first, 'GET', '/v1/database/static-creds/st')).body.data.password as string;
-    // Wait for the timer's rotation without sending a request (a request would not be what journals it).
+    // The timer's rotation, without sending a request (a request would not be what journals it).
     const journal = path.join(dataDir, 'secrets.journal');
     const linesAfterCreate = fs.readFileSync(journal, 'utf8').split('\n').length;
-    for (let i = 0; i < 150 && fs.readFileSync(journal, 'utf8').split('\n').length === linesAfterCreate; i++) await new Promise((r) => setTimeout(r, 100));
+    await advance(first, clock, 5000);
+    await (first as unknown as { journal: { sync(): Promise<void> } }).journal.sync();
+    expect(fs.readFileSync(journal, 'utf8').split('\n').length).toBeGreaterThan(linesAfterCreate);
     // The rotation happened (the new password is read through the API only after the crash).
     expect(await canLogin('journaluser', initial)).toBe(false);
   } finally {
     await abandon(first);
   }
-  const second = await ServedApi.start(new SecretsEmulator({ rootToken: ROOT_TOKEN }), { port: 0, dataDir });
+  const second = await ServedApi.start(new SecretsEmulator({ rootToken: ROOT_TOKEN, clock }), { port: 0, dataDir });
   try {
     const creds = (await call(second, 'GET', '/v1/database/static-creds/st')).body.data;
     expect(await canLogin('journaluser', creds.password)).toBe(true);

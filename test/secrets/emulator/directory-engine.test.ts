@@ -3,17 +3,21 @@ import { HttpClient } from '../../../lib/core/http/http-client';
 import { DirectoryClient } from '../../../lib/secrets/directory/directory-client';
 import { SecretsClient } from '../../../lib/secrets/client/secrets-client';
 import { SecretsEmulator } from '../../../lib/secrets/emulator/secrets-emulator';
-import { call, ROOT_TOKEN, startSecrets } from '../emulator-helpers';
+import { ManualClock } from '../../support/fake-clock';
+import { advance, call, ROOT_TOKEN, startSecrets } from '../emulator-helpers';
 
 let served: ServedApi;
 let http: HttpClient;
 let dir: DirectoryClient;
+/** The emulator's time: moved by the tests, never waited for. */
+let clock: ManualClock;
 
 const BINDDN = 'CN=vault,OU=svc,DC=example,DC=com';
 const ADMIN = '/__admin/directory/directory';
 
 beforeEach(async () => {
-  served = await startSecrets();
+  clock = new ManualClock();
+  served = await startSecrets(undefined, clock);
   http = new HttpClient({ api: 'secrets', baseUrl: served.address, authHeaders: { 'x-secrets-token': ROOT_TOKEN }, retries: 0 });
   dir = new DirectoryClient(new SecretsClient(http));
 });
@@ -28,7 +32,10 @@ async function setup(config: Record<string, unknown> = {}, accounts = ['svc-a', 
   expect((await call(served, 'POST', '/v1/directory/config', { body: { binddn: BINDDN, bindpass: 'bind-pass', ...config } })).status).toBe(204);
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** Resolves once the emulator's clock holds one more pending sleep than `before` (a request reached its wait). */
+async function sleepStarted(before: number): Promise<void> {
+  while (clock.waiting <= before) await new Promise((r) => setImmediate(r));
+}
 
 describe('admin interface and mount', () => {
   test('directory is mounted by default; accounts are seeded, read, listed and removed', async () => {
@@ -126,7 +133,9 @@ describe('roles and creds', () => {
     expect((await account('svc-a')).password).toBe(c1.current_password);
     expect(c1.last_password).toBeUndefined();
     expect((await dir.readRole('directory', 'r'))?.last_service_rotation).toBeDefined();
-    await sleep(1100);
+    clock.advance(999);
+    expect((await dir.credentials('directory', 'r')).current_password).toBe(c1.current_password);
+    clock.advance(1);
     const c2 = await dir.credentials('directory', 'r');
     expect(c2.current_password).not.toBe(c1.current_password);
     expect(c2.last_password).toBe(c1.current_password);
@@ -137,7 +146,11 @@ describe('roles and creds', () => {
     await dir.writeRole('directory', 'r', { service_account_name: 'svc-a' });
     const c1 = await dir.credentials('directory', 'r');
     expect((await dir.credentials('directory', 'r')).current_password).toBe(c1.current_password);
-    await sleep(1100);
+    // A change within the tolerance of the engine's own rotation is taken for that rotation.
+    clock.advance(1000);
+    await seed('svc-a', 'changed-within-tolerance');
+    expect((await dir.credentials('directory', 'r')).current_password).toBe(c1.current_password);
+    clock.advance(1);
     await seed('svc-a', 'changed-by-someone');
     const c2 = await dir.credentials('directory', 'r');
     expect(c2.current_password).not.toBe('changed-by-someone');
@@ -175,19 +188,26 @@ describe('rotation', () => {
     expect((await call(served, 'POST', '/v1/directory/rotate-role/none')).status).toBe(400);
 
     await call(served, 'POST', `${ADMIN}/settings`, { body: { rotation_delay_ms: 400 } });
-    const [a, b] = await Promise.all([
-      call(served, 'POST', '/v1/directory/rotate-role/r'),
-      sleep(100).then(() => call(served, 'POST', '/v1/directory/rotate-role/r')),
-    ]);
-    expect(a.status).toBe(204);
+    const beforeRole = (await account('svc-a')).password;
+    let waits = clock.waiting;
+    const a = call(served, 'POST', '/v1/directory/rotate-role/r');
+    await sleepStarted(waits);
+    const b = await call(served, 'POST', '/v1/directory/rotate-role/r');
     expect(b.status).toBe(200);
     expect(b.body.warnings[0]).toMatch(/already in progress/);
-    const [c, d] = await Promise.all([
-      dir.rotateRoot('directory'),
-      sleep(100).then(() => dir.rotateRoot('directory')),
-    ]);
-    expect(c.rotated).toBe(true);
+    expect((await account('svc-a')).password).toBe(beforeRole);
+    clock.advance(399);
+    expect((await call(served, 'POST', '/v1/directory/rotate-role/r')).status).toBe(200);
+    clock.advance(1);
+    expect((await a).status).toBe(204);
+    expect((await account('svc-a')).password).not.toBe(beforeRole);
+    waits = clock.waiting;
+    const c = dir.rotateRoot('directory');
+    await sleepStarted(waits);
+    const d = await dir.rotateRoot('directory');
     expect(d).toEqual({ rotated: false, warnings: [expect.stringMatching(/root credential is already in progress/)] });
+    clock.advance(400);
+    expect((await c).rotated).toBe(true);
   });
 });
 
@@ -263,7 +283,10 @@ describe('library', () => {
     await dir.writeLibrarySet('directory', 'lib', { service_account_names: ['svc-a'], ttl: 1 });
     const out = await dir.checkOut('directory', 'lib');
     expect(out.lease_duration).toBe(1);
-    await sleep(1300);
+    await advance(served, clock, 999);
+    expect((await dir.status('directory', 'lib'))['svc-a']).toMatchObject({ available: false });
+    expect((await account('svc-a')).password).toBe(out.password);
+    await advance(served, clock, 1);
     expect((await dir.status('directory', 'lib'))['svc-a']).toEqual({ available: true });
     expect((await account('svc-a')).password).not.toBe(out.password);
     expect((await dir.checkOut('directory', 'lib')).service_account_name).toBe('svc-a');

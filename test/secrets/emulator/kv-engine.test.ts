@@ -1,4 +1,5 @@
 import { ServedApi } from '../../../lib/core/emulator-kit/server';
+import { ManualClock } from '../../support/fake-clock';
 import { call, ROOT_TOKEN, startSecrets } from '../emulator-helpers';
 
 const RFC3339_NANO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{9}Z$/;
@@ -304,10 +305,17 @@ describe('trimming and max_versions', () => {
 
 describe('delete_version_after', () => {
   test('versions past deletion_time read as deleted', async () => {
+    const clock = new ManualClock();
+    await served.stop();
+    served = await startSecrets(undefined, clock);
     await call(served, 'POST', '/v1/secret/metadata/exp', { body: { delete_version_after: '1s' } });
     const w = await write('exp', { a: 1 });
     expect(w.body.data.deletion_time).toMatch(RFC3339_NANO);
-    await new Promise((r) => setTimeout(r, 1200));
+    expect(Date.parse(w.body.data.deletion_time) - Date.parse(w.body.data.created_time)).toBe(1000);
+    clock.advance(999);
+    expect((await read('exp')).body.data.data).toEqual({ a: 1 });
+    expect((await call(served, 'GET', '/v1/secret/subkeys/exp')).status).toBe(200);
+    clock.advance(2);
     const r = await read('exp');
     expect(r.status).toBe(404);
     expect(r.body.data.data).toBeNull();

@@ -1,7 +1,8 @@
 import { ServedApi } from '../../../lib/core/emulator-kit/server';
 import { MeshEmulator } from '../../../lib/mesh/emulator/mesh-emulator';
 import { MGMT, Served, serveMesh } from '../../mesh/emulator/helpers';
-import { call, startSecrets } from '../emulator-helpers';
+import { ManualClock } from '../../support/fake-clock';
+import { advance, call, startSecrets } from '../emulator-helpers';
 
 let s: ServedApi;
 let mesh: Served;
@@ -171,18 +172,19 @@ describe('credentials minted on the mesh emulator', () => {
 
 describe('lease expiry', () => {
   test('the token is revoked on the mesh when its lease expires', async () => {
+    const clock = new ManualClock();
+    await s.stop();
+    s = await startSecrets({ mesh: 'mesh' }, clock);
     await call(s, 'POST', '/v1/mesh/config/access', { body: { address: hostPort(), token: MGMT } });
     await call(s, 'POST', '/v1/mesh/roles/short', { body: { service_identities: ['web'], ttl: 1 } });
     const a = await call(s, 'GET', '/v1/mesh/creds/short');
     expect(a.body.lease_duration).toBe(1);
     const token = a.body.data.token;
     expect((await mesh.call('GET', '/v1/discovery-chain/web', { token })).status).toBe(200);
-    let status = 200;
-    for (let i = 0; i < 50 && status === 200; i++) {
-      await new Promise((r) => setTimeout(r, 100));
-      status = (await mesh.call('GET', '/v1/discovery-chain/web', { token })).status;
-    }
-    expect(status).toBe(403);
+    await advance(s, clock, 999);
+    expect((await mesh.call('GET', '/v1/discovery-chain/web', { token })).status).toBe(200);
+    await advance(s, clock, 1);
+    expect((await mesh.call('GET', '/v1/discovery-chain/web', { token })).status).toBe(403);
     const listed = await mesh.call('GET', '/__admin/tokens');
     expect(listed.body.map((t: any) => t.accessorId)).not.toContain(a.body.data.accessor);
   });

@@ -2,10 +2,17 @@ import jsQR from 'jsqr';
 import { authenticator } from 'otplib';
 import { ServedApi } from '../../../lib/core/emulator-kit/server';
 import { base32Decode, base32Encode, totpAt } from '../../../lib/secrets/totp/otp.emulator';
+import { FakeClock } from '../../support/fake-clock';
 import { call, startSecrets } from '../emulator-helpers';
 
+/** The time of the emulator's clock and of the independent implementation: both compute codes for the same moment. */
+const NOW = 1_700_000_020_000;
+let clock: FakeClock;
 let s: ServedApi;
-beforeEach(async () => { s = await startSecrets({ totp: 'totp', otp2: 'totp' }); });
+beforeEach(async () => {
+  clock = new FakeClock(NOW);
+  s = await startSecrets({ totp: 'totp', otp2: 'totp' }, clock);
+});
 afterEach(async () => { await s.stop(); });
 
 const SECRET = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';
@@ -17,7 +24,7 @@ const SECRET = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';
  */
 function independent(o: { digits?: number; period?: number; algorithm?: string; window?: number } = {}) {
   return authenticator.clone({
-    digits: o.digits ?? 6, step: o.period ?? 30, window: o.window ?? 0,
+    digits: o.digits ?? 6, step: o.period ?? 30, window: o.window ?? 0, epoch: NOW,
     algorithm: (o.algorithm ?? 'SHA1').toLowerCase() as any,
     createHmacKey: (_alg: string, secret: string, encoding: BufferEncoding) => Buffer.from(secret, encoding).toString('hex'),
   } as any);
@@ -167,7 +174,7 @@ describe('validation', () => {
   });
 
   test('skew 1 accepts the previous period\'s code; skew 0 does not', async () => {
-    const prev = independent({ period: 30 }).clone({ epoch: Date.now() - 30_000 }).generate(SECRET);
+    const prev = independent({ period: 30 }).clone({ epoch: NOW - 30_000 }).generate(SECRET);
     await call(s, 'POST', '/v1/totp/keys/s1', { body: { key: SECRET } });
     await call(s, 'POST', '/v1/totp/keys/s0', { body: { key: SECRET, skew: 0 } });
     expect((await call(s, 'POST', '/v1/totp/code/s1', { body: { code: prev } })).body.data.valid).toBe(true);
@@ -196,7 +203,7 @@ describe('key lifecycle', () => {
     await call(s, 'POST', '/v1/totp/code/k', { body: { code } });
     const snap = JSON.parse(JSON.stringify(s.api.snapshot()));
     expect(JSON.stringify(snap)).not.toContain(SECRET);
-    const t = await startSecrets({ totp: 'totp' });
+    const t = await startSecrets({ totp: 'totp' }, clock);
     try {
       t.api.restore(snap);
       expect((await call(t, 'GET', '/v1/totp/code/k')).body.data.code).toBe(code);
