@@ -1,4 +1,4 @@
-import { MESH_API_DEFAULTS } from '../mesh/api-defaults';
+import { MESH_API_DEFAULTS } from '../mesh/config-entry/api-defaults';
 
 const TABLES = [MESH_API_DEFAULTS];
 

@@ -1,11 +1,11 @@
 export * from './provider';
-export * from './mesh-types';
-export * from './config-entry';
-export * from './service-defaults';
-export * from './proxy-defaults';
-export * from './service-resolver';
-export * from './service-splitter';
-export * from './service-router';
-export * from './discovery-chain';
+export * from './config-entry/mesh-types';
+export * from './config-entry/config-entry';
+export * from './service-defaults/service-defaults';
+export * from './proxy-defaults/proxy-defaults';
+export * from './service-resolver/service-resolver';
+export * from './service-splitter/service-splitter';
+export * from './service-router/service-router';
+export * from './discovery-chain/discovery-chain';
 // The discovery-chain compiler, for TypeScript users (jsii leaves functions out of other languages' bindings).
 export { compileDiscoveryChain } from './compiler/compile';

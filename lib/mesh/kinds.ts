@@ -1,11 +1,11 @@
 import { DomainKinds } from '../core/engine/registry';
-import { discoveryChainHandler } from './discovery-chain.handler';
-import { proxyDefaultsHandler } from './proxy-defaults.handler';
-import { serviceDefaultsHandler } from './service-defaults.handler';
-import { serviceResolverHandler } from './service-resolver.handler';
-import { serviceRouterHandler } from './service-router.handler';
-import { serviceSplitterHandler } from './service-splitter.handler';
-import { trafficDiffHook } from './traffic-diff';
+import { discoveryChainHandler } from './discovery-chain/discovery-chain.handler';
+import { proxyDefaultsHandler } from './proxy-defaults/proxy-defaults.handler';
+import { serviceDefaultsHandler } from './service-defaults/service-defaults.handler';
+import { serviceResolverHandler } from './service-resolver/service-resolver.handler';
+import { serviceRouterHandler } from './service-router/service-router.handler';
+import { serviceSplitterHandler } from './service-splitter/service-splitter.handler';
+import { trafficDiffHook } from './traffic/traffic-diff';
 
 /** The mesh API's kinds: each resource and data source handler (each declares its kind once, in its schema), and the traffic plan hook. */
 export const MESH_KINDS: DomainKinds = {

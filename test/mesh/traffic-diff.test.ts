@@ -3,9 +3,9 @@ import { ConvergeTesting } from '../../lib/core/constructs/testing';
 import { PlanHookItem } from '../../lib/core/engine/registry';
 import { HttpClient } from '../../lib/core/http/http-client';
 import * as mesh from '../../lib/mesh';
-import { diffChains } from '../../lib/mesh/chain-diff';
+import { diffChains } from '../../lib/mesh/traffic/chain-diff';
 import { compileDiscoveryChain, decodeEntry } from '../../lib/mesh/compiler';
-import { trafficDiffHook } from '../../lib/mesh/traffic-diff';
+import { trafficDiffHook } from '../../lib/mesh/traffic/traffic-diff';
 import { MGMT, serveMesh, Served } from './emulator/helpers';
 
 let s: Served;

@@ -1,9 +1,9 @@
-import { MeshGatewayMode, MeshProtocol } from '../../lib/mesh/mesh-types';
-import { ProxyDefaults } from '../../lib/mesh/proxy-defaults';
-import { ServiceDefaults } from '../../lib/mesh/service-defaults';
-import { ServiceResolver } from '../../lib/mesh/service-resolver';
-import { ServiceRouter } from '../../lib/mesh/service-router';
-import { ServiceSplitter } from '../../lib/mesh/service-splitter';
+import { MeshGatewayMode, MeshProtocol } from '../../lib/mesh/config-entry/mesh-types';
+import { ProxyDefaults } from '../../lib/mesh/proxy-defaults/proxy-defaults';
+import { ServiceDefaults } from '../../lib/mesh/service-defaults/service-defaults';
+import { ServiceResolver } from '../../lib/mesh/service-resolver/service-resolver';
+import { ServiceRouter } from '../../lib/mesh/service-router/service-router';
+import { ServiceSplitter } from '../../lib/mesh/service-splitter/service-splitter';
 import { FullSample } from './full-samples';
 
 /** The mesh samples configure `full-web` in the namespace `full` (not `default`, to set every entry's namespace). */

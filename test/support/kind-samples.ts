@@ -1,12 +1,12 @@
 import { TerraformStack } from 'cdktf';
 import { Client } from 'pg';
 import { RemovalPolicy, SecretValue } from '../../lib';
-import { MeshProtocol } from '../../lib/mesh/mesh-types';
-import { ProxyDefaults } from '../../lib/mesh/proxy-defaults';
-import { ServiceDefaults } from '../../lib/mesh/service-defaults';
-import { ServiceResolver } from '../../lib/mesh/service-resolver';
-import { ServiceRouter } from '../../lib/mesh/service-router';
-import { ServiceSplitter } from '../../lib/mesh/service-splitter';
+import { MeshProtocol } from '../../lib/mesh/config-entry/mesh-types';
+import { ProxyDefaults } from '../../lib/mesh/proxy-defaults/proxy-defaults';
+import { ServiceDefaults } from '../../lib/mesh/service-defaults/service-defaults';
+import { ServiceResolver } from '../../lib/mesh/service-resolver/service-resolver';
+import { ServiceRouter } from '../../lib/mesh/service-router/service-router';
+import { ServiceSplitter } from '../../lib/mesh/service-splitter/service-splitter';
 import { AgentPool } from '../../lib/platform/agent-pool/agent-pool';
 import { DataRetentionPolicy } from '../../lib/platform/organization/data-retention-policy';
 import { NoCodeModule } from '../../lib/platform/no-code/no-code-module';

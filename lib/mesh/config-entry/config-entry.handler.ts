@@ -3,10 +3,10 @@
  * interface. Writes use check-and-set (`cas`): a create only if the entry is absent, an update
  * only at the ModifyIndex just read, so that a concurrent writer is never overwritten silently.
  */
-import { HandlerContext, Observed, PrefetchWant, ResourceHandler, Spec, Written } from '../core/engine/handler';
-import { ConfigEntryJson, MeshClient } from './client/mesh-client';
-import { resourceMetadata } from '../core/schema';
-import { decodeEntry, isEntryKind } from './compiler/entries';
+import { HandlerContext, Observed, PrefetchWant, ResourceHandler, Spec, Written } from '../../core/engine/handler';
+import { ConfigEntryJson, MeshClient } from '../client/mesh-client';
+import { resourceMetadata } from '../../core/schema';
+import { decodeEntry, isEntryKind } from '../compiler/entries';
 import { ConfigEntrySchema } from './config-entry.schema';
 import { entryId, entryToSpec, parseEntryId, specToEntry } from './entry-spec';
 

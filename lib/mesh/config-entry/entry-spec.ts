@@ -6,8 +6,8 @@
  * value (the schema's defaults), an empty object as `null`, server-filled fields (`CreateIndex`,
  * `ModifyIndex`) left out, the namespace always named.
  */
-import { fromWire, toWire } from '../core/schema';
-import { ConfigEntry, decodeEntry, entryNamespace, SERVICE_DEFAULTS } from './compiler/entries';
+import { fromWire, toWire } from '../../core/schema';
+import { ConfigEntry, decodeEntry, entryNamespace, SERVICE_DEFAULTS } from '../compiler/entries';
 import { ConfigEntrySchema } from './config-entry.schema';
 
 /** A decoded entry as a spec: every field present. */

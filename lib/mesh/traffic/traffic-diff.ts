@@ -7,22 +7,22 @@
  * plan's mesh client); when they cannot be read, the items' last-applied specs stand in for them.
  * "After" is "before" with each planned create, update, replace and delete applied.
  */
-import { HttpClient } from '../core/http/http-client';
-import { PlanHook, PlanHookItem, PlanHookResult } from '../core/engine/registry';
+import { HttpClient } from '../../core/http/http-client';
+import { PlanHook, PlanHookItem, PlanHookResult } from '../../core/engine/registry';
 import { diffChains } from './chain-diff';
-import { MeshClient } from './client/mesh-client';
-import { CompiledChain, CompileError } from './compiler/chain';
-import { compileWithTrace } from './compiler/compile';
-import { ConfigEntry, decodeEntry, ENTRY_KINDS, entryKey } from './compiler/entries';
-import { servicesNamedBy } from './compiler/graph';
-import { EntryValidationError, validateEntry } from './compiler/validate';
-import { ConfigEntrySchema } from './config-entry.schema';
-import { specToEntry } from './entry-spec';
-import { PROXY_DEFAULTS } from './proxy-defaults.schema';
-import { SERVICE_DEFAULTS } from './service-defaults.schema';
-import { SERVICE_RESOLVER } from './service-resolver.schema';
-import { SERVICE_ROUTER } from './service-router.schema';
-import { SERVICE_SPLITTER } from './service-splitter.schema';
+import { MeshClient } from '../client/mesh-client';
+import { CompiledChain, CompileError } from '../compiler/chain';
+import { compileWithTrace } from '../compiler/compile';
+import { ConfigEntry, decodeEntry, ENTRY_KINDS, entryKey } from '../compiler/entries';
+import { servicesNamedBy } from '../compiler/graph';
+import { EntryValidationError, validateEntry } from '../compiler/validate';
+import { ConfigEntrySchema } from '../config-entry/config-entry.schema';
+import { specToEntry } from '../config-entry/entry-spec';
+import { PROXY_DEFAULTS } from '../proxy-defaults/proxy-defaults.schema';
+import { SERVICE_DEFAULTS } from '../service-defaults/service-defaults.schema';
+import { SERVICE_RESOLVER } from '../service-resolver/service-resolver.schema';
+import { SERVICE_ROUTER } from '../service-router/service-router.schema';
+import { SERVICE_SPLITTER } from '../service-splitter/service-splitter.schema';
 
 /** Construct kinds and the schemas of the entries they manage. */
 const ENTRY_SCHEMA_OF: Record<string, ConfigEntrySchema> = Object.fromEntries(

@@ -3,7 +3,7 @@
  * start node, routes added/removed/redirected, split weights, targets, connect timeouts and
  * failover order.
  */
-import { ChainNode, CompiledChain, CompiledRoute } from './compiler/chain';
+import { ChainNode, CompiledChain, CompiledRoute } from '../compiler/chain';
 
 interface RouteDef {
   Match?: { HTTP?: { PathPrefix?: string; PathExact?: string; Header?: { Name?: string; Exact?: string; Present?: boolean; Prefix?: string; Suffix?: string }[] } };

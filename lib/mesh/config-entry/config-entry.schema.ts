@@ -1,5 +1,5 @@
-import { FieldSchema, FieldsSchema, KindSchema, OutputSchema } from '../core/schema';
-import { EntryKind } from './compiler/entries';
+import { FieldSchema, FieldsSchema, KindSchema, OutputSchema } from '../../core/schema';
+import { EntryKind } from '../compiler/entries';
 
 /**
  * A mesh configuration-entry kind's one declaration: the entry's fields in the mesh API's PascalCase,

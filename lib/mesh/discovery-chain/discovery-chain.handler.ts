@@ -1,8 +1,8 @@
-import { DataSourceHandler } from '../core/engine/handler';
-import { dataSourceMetadata, toWire } from '../core/schema';
-import { MeshClient } from './client/mesh-client';
-import { ChainOverrides } from './compiler/chain';
-import { durationNs } from './compiler/duration';
+import { DataSourceHandler } from '../../core/engine/handler';
+import { dataSourceMetadata, toWire } from '../../core/schema';
+import { MeshClient } from '../client/mesh-client';
+import { ChainOverrides } from '../compiler/chain';
+import { durationNs } from '../compiler/duration';
 import { DISCOVERY_CHAIN } from './discovery-chain.schema';
 
 /** The POST body of the overrides: only those that override something (`0s` and empty values do not). */

@@ -1,11 +1,11 @@
 import { Construct } from 'constructs';
-import { DataSource } from '../core/constructs/resource';
-import { ValidationError } from '../core/constructs/validation';
-import { KindSchema, renderSpec } from '../core/schema';
-import { canonicalDuration } from './compiler/duration';
+import { DataSource } from '../../core/constructs/resource';
+import { ValidationError } from '../../core/constructs/validation';
+import { KindSchema, renderSpec } from '../../core/schema';
+import { canonicalDuration } from '../compiler/duration';
 import { DISCOVERY_CHAIN } from './discovery-chain.schema';
-import { MeshGatewayMode, MeshProtocol } from './mesh-types';
-import { MeshProvider } from './provider';
+import { MeshGatewayMode, MeshProtocol } from '../config-entry/mesh-types';
+import { MeshProvider } from '../provider';
 
 /** Overrides of a compiled chain (the endpoint's POST body). */
 export interface DiscoveryChainOverrides {

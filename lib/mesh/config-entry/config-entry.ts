@@ -1,13 +1,13 @@
 import { TerraformStack } from 'cdktf';
 import { Construct } from 'constructs';
-import { convergeElementsOf, Resource, ResourceProps } from '../core/constructs/resource';
-import { ValidationError } from '../core/constructs/validation';
-import { DecodeError } from './compiler/entries';
-import { EntryValidationError, validateEntry } from './compiler/validate';
+import { convergeElementsOf, Resource, ResourceProps } from '../../core/constructs/resource';
+import { ValidationError } from '../../core/constructs/validation';
+import { DecodeError } from '../compiler/entries';
+import { EntryValidationError, validateEntry } from '../compiler/validate';
 import { ConfigEntrySchema } from './config-entry.schema';
 import { entryId, entryToSpec, specToEntry } from './entry-spec';
-import { renderSpec } from '../core/schema';
-import { MeshProvider } from './provider';
+import { renderSpec } from '../../core/schema';
+import { MeshProvider } from '../provider';
 
 /** Props every mesh configuration entry accepts. */
 export interface MeshConfigEntryProps extends ResourceProps {
