@@ -6,4 +6,6 @@ export const MESH_PERMISSIONS: Record<string, (spec: Record<string, unknown>) =>
   'mesh.ServiceSplitter': (s) => `service "${String(s.name)}" { policy = "write" }`,
   'mesh.ServiceRouter': (s) => `service "${String(s.name)}" { policy = "write" }`,
   'mesh.DiscoveryChain': (s) => `service "${String(s.service)}" { policy = "read" }`,
+  // A lookup reads the entry (`ServiceDefaults.fromName`): its id is `[namespace/]service-defaults/<name>`.
+  'lookup:mesh.ServiceDefaults': (s) => `service "${String(s.id).split('/').pop()}" { policy = "read" }`,
 };

@@ -57,9 +57,24 @@ export const SECRETS_POLICY: Record<string, PolicyOf> = {
   'secrets.MeshTokenConfig': (s) => [p(`${seg(s.mount)}/config/access`, 'read', 'update')],
   'secrets.MeshTokenRole': (s) => [p(`${seg(s.mount)}/roles/${seg(s.name)}`, 'read', 'update', 'delete')],
   'secrets.MeshTokenCredentials': (s) => [p(`${seg(s.mount)}/creds/${seg(s.role)}`, 'read')],
-  // Lookups (`PlatformTokenRole.fromName`, …) read the object at its id, the role's API path.
+  // Credentials: read (a dynamic user, a static password, a directory account's password); a check-out is a POST.
+  'secrets.DatabaseCredentials': (s) => [p(`${seg(s.mount)}/creds/${seg(s.role)}`, 'read')],
+  'secrets.DatabaseStaticCredentials': (s) => [p(`${seg(s.mount)}/static-creds/${seg(s.role)}`, 'read')],
+  'secrets.DirectoryCredentials': (s) => [p(`${seg(s.mount)}/creds/${seg(s.role)}`, 'read')],
+  'secrets.DirectoryLibraryCheckOut': (s) => [p(`${seg(s.mount)}/library/${seg(s.setName)}/check-out`, 'update')],
+  // Lookups (`PlatformTokenRole.fromName`, …) read the object at its id, its API path.
   'lookup:secrets.PlatformTokenRole': (s) => [p(String(s.id), 'read')],
   'lookup:secrets.MeshTokenRole': (s) => [p(String(s.id), 'read')],
+  'lookup:secrets.DatabaseConnection': (s) => [p(String(s.id), 'read')],
+  'lookup:secrets.DatabaseRole': (s) => [p(String(s.id), 'read')],
+  'lookup:secrets.DatabaseStaticRole': (s) => [p(String(s.id), 'read')],
+  'lookup:secrets.DirectoryRole': (s) => [p(String(s.id), 'read')],
+  'lookup:secrets.DirectoryLibrarySet': (s) => [p(String(s.id), 'read')],
+  // A KV secret is read as a KvSecret is: its metadata, then its current version.
+  'lookup:secrets.KvSecret': (s) => {
+    const known = (s.known ?? {}) as Spec;
+    return [p(`${seg(known.mount)}/metadata/${keyPath(known.path)}`, 'read'), p(`${seg(known.mount)}/data/${keyPath(known.path)}`, 'read')];
+  },
   // Created at the collection (update), then addressed by the server-assigned id; listed to recover after a crash.
   'secrets.PushMfaMethod': () => [
     p('identity/mfa/method/pushmfa', 'list', 'update'),

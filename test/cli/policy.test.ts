@@ -14,7 +14,11 @@ import { cliAsync, startWorld, synthApp, TestWorld } from '../support/harness';
 // that names the path and the capability.
 describe('converge policy', () => {
   let world: TestWorld;
-  beforeAll(async () => { world = await startWorld({}, { DB_ROOT: 'db-root-pass' }); });
+  beforeAll(async () => {
+    world = await startWorld({}, { DB_ROOT: 'db-root-pass' });
+    // An existing secret the stack looks up (`KvSecret.fromPath`).
+    expect((await secrets('POST', 'secret/data/shared/config', { data: { region: 'eu' } })).status).toBe(200);
+  });
   afterAll(async () => { await world.stop(); });
 
   const secrets = async (method: string, p: string, body?: unknown) => {
@@ -39,6 +43,8 @@ describe('converge policy', () => {
       password: SecretValue.fromEnv('DB_ROOT'), verifyConnection: false, allowedRoles: ['app'],
     });
     new DatabaseRole(st, 'role', { name: 'app', connection: conn, creationStatements: ['CREATE ROLE "{{name}}"'] });
+    // A lookup is read at plan time: its reads are in the policy too.
+    KvSecret.fromPath(st, 'shared', 'secret', 'shared/config');
   }, 'least');
 
   test('prints the policy, and the platform permissions of platform constructs', async () => {
@@ -62,7 +68,7 @@ describe('converge policy', () => {
   test('exactly that policy plans, applies and destroys; without any one line, a clear 403', async () => {
     const printed = JSON.parse((await cliAsync(['policy', '--synth-dir', app, '--json'], world.env)).stdout);
     const lines: string[] = printed.secretsPolicy.split('\n');
-    expect(lines.length).toBe(5);
+    expect(lines.length).toBe(7);
     const runAll = async (token: string, dir: string) => {
       const env = { ...world.env, SECRETS_TOKEN: token, CONVERGE_DIR: dir };
       const results = [];
