@@ -113,9 +113,9 @@ test('blocking query returns when a relevant entry changes, not for another serv
   expect(clock.waiting).toBe(0);
 });
 
-test('blocking query answers the unchanged index when its wait elapses on the clock, not before', async () => {
-  const q = await blocking('/v1/discovery-chain/web?index=1&wait=50ms');
-  clock.advance(49);
+/** The query is still waiting 1ms before `ms` have passed on the clock, and answers the unchanged index 1 at `ms`. */
+async function answersAfter(q: { answer: Promise<{ status: number; headers: Headers }>; answered: () => boolean }, ms: number) {
+  clock.advance(ms - 1);
   await roundTrip();
   expect(q.answered()).toBe(false);
   expect(clock.waiting).toBe(1);
@@ -123,23 +123,15 @@ test('blocking query answers the unchanged index when its wait elapses on the cl
   const r = await q.answer;
   expect(r.status).toBe(200);
   expect(r.headers.get('x-mesh-index')).toBe('1');
+}
+
+test('blocking query answers the unchanged index when its wait elapses on the clock, not before', async () => {
+  await answersAfter(await blocking('/v1/discovery-chain/web?index=1&wait=50ms'), 50);
 });
 
 test('blocking query: wait defaults to 5m and is capped at 10m (on the clock)', async () => {
-  const byDefault = await blocking('/v1/discovery-chain/web?index=1');
-  clock.advance(5 * 60_000 - 1);
-  await roundTrip();
-  expect(byDefault.answered()).toBe(false);
-  expect(clock.waiting).toBe(1);
-  clock.advance(1);
-  expect((await byDefault.answer).headers.get('x-mesh-index')).toBe('1');
-  const capped = await blocking('/v1/discovery-chain/web?index=1&wait=1h');
-  clock.advance(10 * 60_000 - 1);
-  await roundTrip();
-  expect(capped.answered()).toBe(false);
-  expect(clock.waiting).toBe(1);
-  clock.advance(1);
-  expect((await capped.answer).headers.get('x-mesh-index')).toBe('1');
+  await answersAfter(await blocking('/v1/discovery-chain/web?index=1'), 5 * 60_000);
+  await answersAfter(await blocking('/v1/discovery-chain/web?index=1&wait=1h'), 10 * 60_000);
 });
 
 test('blocking query: an older index answers at once; bad index and wait are 400', async () => {
