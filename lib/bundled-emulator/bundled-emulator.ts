@@ -45,9 +45,9 @@ export interface EmulatorOptions {
   /** Called for every injected fault. */
   readonly onFault?: (api: string, kind: FaultKind) => void;
   /**
-   * What time it is for the platform and secrets APIs: lease expiries, `delete_version_after`,
-   * rotations, check-outs, no-code upgrade steps and the platform rate limit go by it (a test
-   * passes a clock it moves). @default the system clock
+   * What time it is for the three APIs: lease expiries, `delete_version_after`, rotations,
+   * check-outs, no-code upgrade steps, the platform rate limit and the mesh API's blocking-query
+   * waits go by it (a test passes a clock it moves). @default the system clock
    */
   readonly clock?: Clock;
 }
@@ -110,7 +110,7 @@ export class Emulator {
     });
     const mesh = new MeshEmulator({
       managementToken: tokens.mesh, datacenter: options.meshDatacenter, datacenters: options.meshDatacenters, trustDomain: options.meshTrustDomain,
-      version: options.meshVersion,
+      version: options.meshVersion, clock: options.clock,
     });
     const served: ServedApi[] = [];
     try {

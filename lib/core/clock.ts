@@ -5,12 +5,31 @@
 export interface Clock {
   /** Milliseconds since the epoch. */
   now(): number;
-  /** Resolves once `ms` have passed on this clock. */
-  sleep(ms: number): Promise<void>;
+  /**
+   * Resolves once `ms` have passed on this clock, or as soon as `signal` aborts (the wait is called
+   * off: its timer is dropped).
+   */
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
 }
 
 /** Wall time and `setTimeout`. */
 export const SYSTEM_CLOCK: Clock = {
   now: () => Date.now(),
-  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+  sleep: (ms, signal) => new Promise((resolve) => {
+    if (!signal) {
+      setTimeout(resolve, ms);
+      return;
+    }
+    if (signal.aborted) {
+      resolve();
+      return;
+    }
+    const end = () => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', end);
+      resolve();
+    };
+    const timer = setTimeout(end, ms);
+    signal.addEventListener('abort', end, { once: true });
+  }),
 };

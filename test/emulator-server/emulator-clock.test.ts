@@ -26,3 +26,24 @@ test('Emulator.start({ clock }): the secrets API tells time and expires versions
     await emu.stop();
   }
 });
+
+test('Emulator.start({ clock }): a mesh blocking query waits on the given clock', async () => {
+  const clock = new ManualClock();
+  const emu = await Emulator.start({ platformPort: 0, secretsPort: 0, meshPort: 0, clock });
+  try {
+    let answered = false;
+    const answer = fetch(`${emu.env.MESH_HTTP_ADDR}/v1/discovery-chain/web?index=1&wait=1m`, { headers: { 'x-mesh-token': emu.env.MESH_HTTP_TOKEN } })
+      .then((r) => { answered = true; return r; });
+    // Turns of the event loop, no time: until the query waits on the clock.
+    while (!clock.waiting && !answered) await new Promise((r) => setImmediate(r));
+    expect(answered).toBe(false);
+    clock.advance(60_000 - 1);
+    expect(clock.waiting).toBe(1);
+    clock.advance(1);
+    const r = await answer;
+    expect(r.status).toBe(200);
+    expect(r.headers.get('x-mesh-index')).toBe('1');
+  } finally {
+    await emu.stop();
+  }
+});

@@ -1,4 +1,5 @@
 import { request } from 'undici';
+import { Clock } from '../../lib/core/clock';
 import { HttpClient } from '../../lib/core/http/http-client';
 import { ServedApi } from '../../lib/core/emulator-kit/server';
 import { PlatformEmulator, PlatformEmulatorOptions } from '../../lib/platform/emulator/platform-emulator';
@@ -122,7 +123,10 @@ export function orgDoc(attributes: Record<string, unknown>): unknown {
   return { data: { type: 'organizations', attributes } };
 }
 
-/** A handler context over a served platform emulator, with a token (default: the admin token). */
-export function handlerContext(fx: PlatformFixture, token: string = ADMIN_TOKEN, address = 'test/construct'): { address: string; http: HttpClient } {
-  return { address, http: new HttpClient({ api: 'platform', baseUrl: fx.address, authHeaders: { authorization: `Bearer ${token}` }, rateLimit: 0 }) };
+/**
+ * A handler context over a served platform emulator, with a token (default: the admin token) and
+ * the HTTP client's clock (default: the system clock; pass the emulator's to share one).
+ */
+export function handlerContext(fx: PlatformFixture, token: string = ADMIN_TOKEN, address = 'test/construct', clock?: Clock): { address: string; http: HttpClient } {
+  return { address, http: new HttpClient({ api: 'platform', baseUrl: fx.address, authHeaders: { authorization: `Bearer ${token}` }, rateLimit: 0, clock }) };
 }

@@ -2,11 +2,15 @@ import { HandlerContext } from '../../lib/core/engine/handler';
 import { resourceHandler } from '../../lib/core/engine/registry';
 import { admin, handlerContext, PlatformFixture } from './helpers';
 import { registerAllKinds } from '../../lib/kinds';
+import { FakeClock } from '../support/fake-clock';
 
 registerAllKinds();
 
 const modules = resourceHandler('platform.NoCodeModule');
 const workspaces = resourceHandler('platform.NoCodeWorkspace');
+// The emulator's upgrade steps and the handler's polls and timeout go by one clock that moves only
+// when the client sleeps: no real time passes, and whether an upgrade finishes in time is fixed.
+let clock: FakeClock;
 let fx: PlatformFixture;
 let ctx: HandlerContext;
 let project: any;
@@ -23,12 +27,13 @@ const wsSpec = (noCodeModuleId: string, over: Record<string, unknown> = {}) => (
     { key: 'size', value: 's', category: 'engine', hcl: false, sensitive: false, description: '' },
     { key: 'TOKEN', value: 'secret-value', category: 'env', hcl: false, sensitive: true, description: '' },
   ],
-  moduleVersion: '1.0.0', upgradeTimeout: '10s', upgradePollInterval: '10ms', ...over,
+  moduleVersion: '1.0.0', upgradeTimeout: '10s', upgradePollInterval: '1s', ...over,
 });
 
 beforeAll(async () => {
-  fx = await PlatformFixture.start({ upgradeStepMs: 15 });
-  ctx = handlerContext(fx);
+  clock = new FakeClock();
+  fx = await PlatformFixture.start({ upgradeStepMs: 1000, clock });
+  ctx = handlerContext(fx, undefined, undefined, clock);
   await fx.createOrg('h-nc');
   project = await admin(fx, 'POST', '/organizations/h-nc/projects', { name: 'apps' });
   reg = await admin(fx, 'POST', '/organizations/h-nc/registry-modules', { name: 'bucket', provider: 'aws', versions: ['1.0.0', '1.1.0'] });
@@ -125,12 +130,16 @@ test('NoCodeWorkspace: an errored plan and a timeout fail the update clearly', a
   const change = [{ path: 'moduleVersion', before: '1.1.0', after: '2.0.0', sensitive: false, replace: false }];
   await expect(workspaces.update(ctx, w.id, wsSpec(modId, { name: 'failing', moduleVersion: '2.0.0' }), change, prior(w.id, desired)))
     .rejects.toThrow(/^test\/construct: the upgrade plan of workspace .* ended errored/);
-  await admin(fx, 'PATCH', '/settings', { upgradeStepMs: 60_000 });
+  // Steps of 2s: the plan would finish after 6s on the clock; the upgrade timeout is 5s.
+  await admin(fx, 'PATCH', '/settings', { upgradeStepMs: 2000 });
   try {
-    await expect(workspaces.update(ctx, w.id, wsSpec(modId, { name: 'failing', moduleVersion: '2.0.0', upgradeTimeout: '50ms' }), change, prior(w.id, desired)))
-      .rejects.toThrow(/did not finish within/);
+    const start = clock.now();
+    await expect(workspaces.update(ctx, w.id, wsSpec(modId, { name: 'failing', moduleVersion: '2.0.0', upgradeTimeout: '5s' }), change, prior(w.id, desired)))
+      .rejects.toThrow(/^test\/construct: the upgrade plan of workspace .* did not finish within 5s \(run \S+ is planning: /);
+    expect(clock.now() - start).toBeGreaterThanOrEqual(5000);
+    expect(clock.now() - start).toBeLessThan(6000);
   } finally {
-    await admin(fx, 'PATCH', '/settings', { upgradeStepMs: 15 });
+    await admin(fx, 'PATCH', '/settings', { upgradeStepMs: 1000 });
   }
   // A version the module does not pin: no upgrade is available, the update says so.
   await expect(workspaces.update(ctx, w.id, wsSpec(modId, { name: 'failing', moduleVersion: '9.9.9' }), change, prior(w.id, desired)))
@@ -139,7 +148,7 @@ test('NoCodeWorkspace: an errored plan and a timeout fail the update clearly', a
 
 test('an organization token is refused (404) on the no-code endpoints', async () => {
   const orgToken = await fx.seedToken('h-nc-org', 'organization', 'h-nc');
-  const orgCtx = handlerContext(fx, orgToken);
+  const orgCtx = handlerContext(fx, orgToken, undefined, clock);
   try {
     const err = await modules.create(orgCtx, modSpec({ moduleName: 'bucket' })).catch((e) => e);
     expect(err.status).toBe(404);

@@ -41,10 +41,18 @@ export class ManualClock implements Clock {
     return this.time;
   }
 
-  public sleep(ms: number): Promise<void> {
+  /** Pending until time reaches its end, or until `signal` aborts (the sleep is then no longer waiting). */
+  public sleep(ms: number, signal?: AbortSignal): Promise<void> {
     return new Promise((resolve) => {
-      this.timers.push({ at: this.time + Math.max(1, Math.trunc(ms)), resolve });
+      if (signal?.aborted) return resolve();
+      const timer = { at: this.time + Math.max(1, Math.trunc(ms)), resolve };
+      this.timers.push(timer);
       this.timers.sort((a, b) => a.at - b.at);
+      signal?.addEventListener('abort', () => {
+        const i = this.timers.indexOf(timer);
+        if (i >= 0) this.timers.splice(i, 1);
+        resolve();
+      }, { once: true });
     });
   }
 

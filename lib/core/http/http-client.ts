@@ -110,7 +110,8 @@ export class HttpStats {
 export class HttpClient {
   private readonly pool: Pool;
   private readonly limiter: RateLimiter;
-  private readonly clock: Clock;
+  /** What time it is and how to wait for this client: its rate limit and retries, and the waits of operations made of several requests (polls). */
+  public readonly clock: Clock;
   private readonly base: URL;
   /** Shared with every budgeted view of this client. */
   private readonly shared: { checked?: Promise<void>; root: HttpClient } = { root: this };

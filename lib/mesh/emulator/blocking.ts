@@ -1,7 +1,8 @@
 /**
  * Blocking queries: a request with `?index=N` (N at least the current index) waits until an
- * entry it depends on changes or `wait` (default 5m, at most 10m) elapses.
+ * entry it depends on changes or `wait` (default 5m, at most 10m) elapses on the emulator's clock.
  */
+import { Clock, SYSTEM_CLOCK } from '../../core/clock';
 
 export const DEFAULT_WAIT_MS = 5 * 60_000;
 export const MAX_WAIT_MS = 10 * 60_000;
@@ -17,15 +18,20 @@ interface Waiter {
 export class Watchers {
   private readonly waiters = new Set<Waiter>();
 
-  /** Resolves when a relevant change happens or after `ms`. */
+  /** @param clock what the waits go by (tests pass one they move). */
+  constructor(private readonly clock: Clock = SYSTEM_CLOCK) {}
+
+  /** Resolves when a relevant change happens or after `ms` on the clock (whichever first). */
   public wait(ms: number, relevant: (c: Change) => boolean): Promise<void> {
     return new Promise((resolve) => {
+      const woken = new AbortController();
       const w: Waiter = {
         relevant,
-        wake: () => { clearTimeout(timer); this.waiters.delete(w); resolve(); },
+        // Calls off the clock's wait (its timer is dropped) and answers now.
+        wake: () => { this.waiters.delete(w); woken.abort(); resolve(); },
       };
-      const timer = setTimeout(w.wake, ms);
       this.waiters.add(w);
+      void this.clock.sleep(ms, woken.signal).then(w.wake);
     });
   }
 

@@ -2,6 +2,7 @@
  * The mesh API emulator (`/v1`): the discovery-chain endpoint over the compiler and the
  * configuration-entry interface, with ACL tokens and namespaces. See README.md beside this file.
  */
+import { Clock, SYSTEM_CLOCK } from '../../core/clock';
 import { ChangeTracker } from '../../core/emulator-kit/change-tracker';
 import { Router } from '../../core/emulator-kit/router';
 import { ApiEmulator, BodyError, EmuRequest, EmuResponse } from '../../core/emulator-kit/types';
@@ -31,6 +32,11 @@ export interface MeshEmulatorOptions {
   readonly trustDomain?: string;
   /** The mesh version the agent reports (`GET /v1/agent/self`). @default "1.13.0" */
   readonly version?: string;
+  /**
+   * What blocking queries wait on: a query answers when its `wait` has passed on this clock (a test
+   * passes a clock it moves). @default the system clock
+   */
+  readonly clock?: Clock;
 }
 
 export class MeshEmulator implements ApiEmulator, MeshCore {
@@ -38,7 +44,7 @@ export class MeshEmulator implements ApiEmulator, MeshCore {
   public readonly datacenter: string;
   public readonly datacenters: readonly string[];
   public readonly trustDomain: string;
-  public readonly watchers = new Watchers();
+  public readonly watchers: Watchers;
   private _state: MeshState = emptyState();
   private readonly router = new Router<RequestContext>();
   private readonly admin = new Router<AdminContext>();
@@ -51,6 +57,7 @@ export class MeshEmulator implements ApiEmulator, MeshCore {
     this.datacenter = options.datacenter || DEFAULT_DATACENTER;
     this.datacenters = [this.datacenter, ...(options.datacenters ?? []).filter((d) => d && d !== this.datacenter)];
     this.trustDomain = options.trustDomain || DEFAULT_TRUST_DOMAIN;
+    this.watchers = new Watchers(options.clock ?? SYSTEM_CLOCK);
     registerDiscoveryChainRoutes(this.router);
     registerConfigEntryRoutes(this.router);
     registerAclRoutes(this.router, options.version || '1.13.0');

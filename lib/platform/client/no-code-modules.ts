@@ -186,24 +186,26 @@ export class NoCodeModulesClient {
   }
 
   /**
-   * The whole sequence: initiate, poll until the plan has finished, confirm. Throws when the plan
-   * fails or does not finish within `timeoutMs`.
+   * The whole sequence: initiate, poll every `pollMs` until the plan has finished, confirm. Throws
+   * when the plan fails or does not finish within `timeoutMs`. Polls and the deadline go by the
+   * HTTP client's clock (the system clock unless it was given one).
    */
   public async upgrade(id: string, workspaceId: string, vars: readonly NoCodeVariable[] = [],
     options: { timeoutMs?: number; pollMs?: number } = {}): Promise<{ run: WorkspaceUpgrade; message: string }> {
     const timeout = options.timeoutMs ?? 10 * 60_000;
     const pollMs = options.pollMs ?? 1000;
+    const clock = this.client.http.clock;
     const started = await this.initiateUpgrade(id, workspaceId, vars);
-    const deadline = Date.now() + timeout;
+    const deadline = clock.now() + timeout;
     let run: WorkspaceUpgrade = started;
     while (!UPGRADE_CONFIRMABLE.includes(run.status)) {
       if (UPGRADE_FAILED.includes(run.status)) {
         throw new Error(`the upgrade plan of workspace ${workspaceId} ended ${run.status} (run ${run.id}: ${run.planUrl})`);
       }
-      if (Date.now() >= deadline) {
+      if (clock.now() >= deadline) {
         throw new Error(`the upgrade plan of workspace ${workspaceId} did not finish within ${Math.round(timeout / 1000)}s (run ${run.id} is ${run.status}: ${run.planUrl})`);
       }
-      await new Promise((r) => setTimeout(r, pollMs));
+      await clock.sleep(pollMs);
       const next = await this.upgradeStatus(id, workspaceId, started.id);
       if (!next) throw new Error(`the upgrade run ${started.id} of workspace ${workspaceId} disappeared`);
       run = next;

@@ -1,7 +1,13 @@
+import { ManualClock } from '../../support/fake-clock';
 import { serveMesh, Served, TD } from './helpers';
 
+// Blocking queries wait on this clock: its time moves only when a test advances it.
+let clock: ManualClock;
 let s: Served;
-beforeEach(async () => { s = await serveMesh(); });
+beforeEach(async () => {
+  clock = new ManualClock();
+  s = await serveMesh({ clock });
+});
 afterEach(async () => { await s.api.stop(); });
 
 const put = (body: unknown) => s.call('PUT', '/v1/config', { body }).then((r) => { expect(r.status).toBe(200); return r; });
@@ -73,29 +79,75 @@ test('consistency modes; stale with consistent is 400; unknown dc', async () => 
   expect(far.text.trim()).toBe('No path to datacenter');
 });
 
+/** Turns the event loop (no time passes) until `ok()`: e.g. until a blocking query has started its wait. */
+async function until(ok: () => boolean): Promise<void> {
+  while (!ok()) await new Promise((r) => setImmediate(r));
+}
+
+/** Sends a blocking query and waits until it waits on the clock; `answered()` tells whether its answer has arrived. */
+async function blocking(path: string) {
+  const before = clock.waiting;
+  let answered = false;
+  const answer = s.call('GET', path).then((r) => { answered = true; return r; });
+  await until(() => clock.waiting === before + 1 || answered);
+  expect(answered).toBe(false);
+  return { answer, answered: () => answered };
+}
+
+/** A round trip to the emulator: anything it was going to answer before has been answered by its end. */
+const roundTrip = () => s.call('GET', '/v1/agent/self');
+
 test('blocking query returns when a relevant entry changes, not for another service', async () => {
   const first = await s.call('GET', '/v1/discovery-chain/web');
   const index = first.headers.get('x-mesh-index');
-  let answered = false;
-  const pending = s.call('GET', `/v1/discovery-chain/web?index=${index}&wait=30s`).then((r) => { answered = true; return r; });
+  const q = await blocking(`/v1/discovery-chain/web?index=${index}&wait=30s`);
   await put({ Kind: 'service-defaults', Name: 'other', Protocol: 'http' });
-  // A round trip that surely passes after the irrelevant write was processed.
-  await s.call('GET', '/v1/config/service-defaults/other');
-  expect(answered).toBe(false);
+  await roundTrip();
+  expect(q.answered()).toBe(false);
+  expect(clock.waiting).toBe(1);
   await put({ Kind: 'service-resolver', Name: 'web', ConnectTimeout: '9s' });
-  const r = await pending;
+  const r = await q.answer;
   expect(r.body.Chain.Nodes['resolver:web.default.dc1'].Resolver.ConnectTimeout).toBe('9s');
   expect(Number(r.headers.get('x-mesh-index'))).toBeGreaterThan(Number(index));
+  // Woken by the change, its wait on the clock is called off.
+  expect(clock.waiting).toBe(0);
 });
 
-test('blocking query answers when wait elapses; an older index answers at once', async () => {
-  const r = await s.call('GET', '/v1/discovery-chain/web?index=1&wait=50ms');
+/** The query is still waiting 1ms before `ms` have passed on the clock, and answers the unchanged index 1 at `ms`. */
+async function answersAfter(q: { answer: Promise<{ status: number; headers: Headers }>; answered: () => boolean }, ms: number) {
+  clock.advance(ms - 1);
+  await roundTrip();
+  expect(q.answered()).toBe(false);
+  expect(clock.waiting).toBe(1);
+  clock.advance(1);
+  const r = await q.answer;
   expect(r.status).toBe(200);
+  expect(r.headers.get('x-mesh-index')).toBe('1');
+}
+
+test('blocking query answers the unchanged index when its wait elapses on the clock, not before', async () => {
+  await answersAfter(await blocking('/v1/discovery-chain/web?index=1&wait=50ms'), 50);
+});
+
+test('blocking query: wait defaults to 5m and is capped at 10m (on the clock)', async () => {
+  await answersAfter(await blocking('/v1/discovery-chain/web?index=1'), 5 * 60_000);
+  await answersAfter(await blocking('/v1/discovery-chain/web?index=1&wait=1h'), 10 * 60_000);
+});
+
+test('blocking query: an older index answers at once; bad index and wait are 400', async () => {
   await put({ Kind: 'service-defaults', Name: 'web' });
   const now = await s.call('GET', '/v1/discovery-chain/web?index=1&wait=10m');
   expect(now.headers.get('x-mesh-index')).toBe('2');
+  expect(clock.waiting).toBe(0);
   expect((await s.call('GET', '/v1/discovery-chain/web?index=abc')).status).toBe(400);
   expect((await s.call('GET', '/v1/discovery-chain/web?wait=forever')).text.trim()).toBe('Invalid wait time');
+});
+
+test('a blocking query still waiting when the emulator stops is answered', async () => {
+  const q = await blocking('/v1/discovery-chain/web?index=1&wait=10m');
+  s.emu.close();
+  expect((await q.answer).headers.get('x-mesh-index')).toBe('1');
+  expect(clock.waiting).toBe(0);
 });
 
 test('compile errors are 500 with the message (state restored from a snapshot written elsewhere)', async () => {

@@ -1,3 +1,4 @@
+import { Clock } from '../../../lib/core/clock';
 import { ServedApi } from '../../../lib/core/emulator-kit/server';
 import { MeshEmulator } from '../../../lib/mesh/emulator/mesh-emulator';
 
@@ -8,8 +9,9 @@ export interface Served { api: ServedApi; emu: MeshEmulator; call: Call }
 export type Call = (method: string, path: string, opts?: { body?: unknown; token?: string | null; headers?: Record<string, string> })
   => Promise<{ status: number; headers: Headers; body: any; text: string }>;
 
-export async function serveMesh(extra: { datacenters?: string[]; dataDir?: string } = {}): Promise<Served> {
-  const emu = new MeshEmulator({ managementToken: MGMT, trustDomain: TD, datacenters: extra.datacenters ?? ['dc2', 'dc3'] });
+/** A served mesh emulator; `clock` is what its blocking queries wait on (default: the system clock). */
+export async function serveMesh(extra: { datacenters?: string[]; dataDir?: string; clock?: Clock } = {}): Promise<Served> {
+  const emu = new MeshEmulator({ managementToken: MGMT, trustDomain: TD, datacenters: extra.datacenters ?? ['dc2', 'dc3'], clock: extra.clock });
   const api = await ServedApi.start(emu, { port: 0, dataDir: extra.dataDir });
   const call: Call = async (method, path, opts = {}) => {
     const headers: Record<string, string> = { ...(opts.headers ?? {}) };

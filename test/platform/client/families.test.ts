@@ -6,6 +6,7 @@ import { PlatformClient } from '../../../lib/platform/client/platform-client';
 import { PlatformEmulator } from '../../../lib/platform/emulator/platform-emulator';
 import { UPGRADE_COMPLETED } from '../../../lib/platform/emulator/no-code-modules';
 import { ADMIN_TOKEN, admin, PlatformFixture, seedOrg } from '../helpers';
+import { FakeClock } from '../../support/fake-clock';
 
 /** Records the raw request paths (still percent-encoded) and hands every request to the platform emulator. */
 class Recorder implements ApiEmulator {
@@ -31,7 +32,7 @@ let fx: PlatformFixture;
 let client: PlatformClient;
 let seeded: { project: any; workspace: any; module: any };
 beforeAll(async () => {
-  fx = await PlatformFixture.start({ upgradeStepMs: 20, edition: 'self-hosted' });
+  fx = await PlatformFixture.start({ edition: 'self-hosted' });
   client = PlatformClient.create({ address: fx.address, token: ADMIN_TOKEN, rateLimit: 0 });
   seeded = await seedOrg(fx, 'fam');
 });
@@ -113,52 +114,99 @@ describe('agent pools and agents', () => {
   });
 });
 
-describe('no-code modules', () => {
-  test('enable, read with options, update options by id, create a workspace, upgrade sequence with the plain-text confirm', async () => {
-    const mod = await client.noCodeModules.enable('fam', {
-      registryModuleId: seeded.module.id, enabled: true, versionPin: '1.0.0',
-      variableOptions: [{ variableName: 'size', variableType: 'string', options: ['s', 'l'] }],
-    });
-    expect(mod).toMatchObject({ enabled: true, versionPin: '1.0.0', registryModule: { id: seeded.module.id, type: 'registry-modules' } });
-    const read = await client.noCodeModules.show(mod.id, true);
-    expect(read!.variableOptions[0]).toMatchObject({ variableName: 'size', options: ['s', 'l'] });
-    const optId = read!.variableOptions[0].id;
-    const upd = await client.noCodeModules.update(mod.id, { variableOptions: [{ id: optId, variableName: 'size', variableType: 'string', options: ['s', 'm', 'l'] }] });
-    expect(upd.variableOptions).toEqual([{ id: optId, type: 'variable-options' }]);
-    const ws = await client.noCodeModules.createWorkspace(mod.id, {
-      name: 'fam-ws', projectId: seeded.project.id, vars: [{ key: 'size', value: 'm', category: 'engine' }],
-    });
-    expect(ws).toMatchObject({ name: 'fam-ws', source: 'platform-module', noCodeUpgradeAvailable: false, sourceModuleId: 'private/fam/bucket/aws/1.0.0' });
-    await client.noCodeModules.update(mod.id, { versionPin: '1.1.0' });
-    expect((await client.noCodeModules.showWorkspace(ws.id))!.noCodeUpgradeAvailable).toBe(true);
-    const run = await client.noCodeModules.initiateUpgrade(mod.id, ws.id, [{ key: 'size', value: 'l', category: 'engine' }]);
-    expect(run.status).toBe('pending');
-    const status = await client.noCodeModules.upgradeStatus(mod.id, ws.id, run.id);
-    expect(status!.workspace).toEqual({ id: ws.id, type: 'workspaces' });
-    // Slow the runs down so that this one is surely not planned yet: confirming it is refused.
-    await admin(fx, 'PATCH', '/settings', { upgradeStepMs: 60_000 });
-    const slow = await client.noCodeModules.initiateUpgrade(mod.id, ws.id, []);
-    const early = await client.noCodeModules.confirmUpgrade(mod.id, ws.id, slow.id).catch((e) => e);
-    await admin(fx, 'PATCH', '/settings', { upgradeStepMs: 20 });
-    expect(early.status).toBe(409);
-    const done = await client.noCodeModules.upgrade(mod.id, ws.id, [{ key: 'size', value: 'l', category: 'engine' }], { pollMs: 10, timeoutMs: 5000 });
-    expect(done.message).toBe(UPGRADE_COMPLETED);
-    expect(done.run.status).toBe('planned');
-    expect((await client.noCodeModules.showWorkspace(ws.id))!.sourceModuleId).toBe('private/fam/bucket/aws/1.1.0');
-    expect(await client.noCodeModules.deleteWorkspace(ws.id)).toBe(true);
-    expect(await client.noCodeModules.showWorkspace(ws.id)).toBeUndefined();
+describe('no-code modules (client and emulator on one fake clock: the upgrade polls and times out by it)', () => {
+  // The emulator's upgrade steps and the client's polls and deadline go by the same clock, which
+  // moves only when the client sleeps (its polls, and its pacing at the platform's published 30
+  // requests a second, a few ms each): no real time passes and every outcome is fixed.
+  let clock: FakeClock;
+  let nfx: PlatformFixture;
+  let nc: PlatformClient;
+  let ns: { project: any; workspace: any; module: any };
+  beforeAll(async () => {
+    clock = new FakeClock();
+    nfx = await PlatformFixture.start({ upgradeStepMs: 1000, edition: 'self-hosted', clock });
+    nc = PlatformClient.create({ address: nfx.address, token: ADMIN_TOKEN, rateLimit: 0, clock });
+    ns = await seedOrg(nfx, 'fam');
+  });
+  afterAll(async () => {
+    await nc.close();
+    await nfx.stop();
   });
 
-  test('a failing plan and a timeout end the sequence with clear errors', async () => {
-    await fx.createOrg('fam-fail');
-    const p = await admin(fx, 'POST', '/organizations/fam-fail/projects', { name: 'p' });
-    const reg = await admin(fx, 'POST', '/organizations/fam-fail/registry-modules', { name: 'm', provider: 'aws', versions: ['1.0.0'] });
-    const mod = await client.noCodeModules.enable('fam-fail', { registryModuleId: reg.id, enabled: true });
-    const ws = await client.noCodeModules.createWorkspace(mod.id, { name: 'w', projectId: p.id });
-    await admin(fx, 'POST', `/registry-modules/${reg.id}/versions`, { version: '2.0.0', failing: true });
-    await client.noCodeModules.update(mod.id, { versionPin: '2.0.0' });
-    await expect(client.noCodeModules.upgrade(mod.id, ws.id, [], { pollMs: 10, timeoutMs: 5000 })).rejects.toThrow(/ended errored/);
-    await expect(client.noCodeModules.upgrade(mod.id, ws.id, [], { pollMs: 5, timeoutMs: 1 })).rejects.toThrow(/did not finish within/);
+  /** The polls among the client's sleeps since the `from`th (its pacing sleeps are under 34ms). */
+  const polls = (from: number) => clock.sleeps.slice(from).filter((ms) => ms >= 1000);
+
+  /** A workspace on a module at its latest version 1.0.0, the module then pinned to the new version `next` (an upgrade available). */
+  async function upgradable(org: string, next: { version: string; failing?: boolean }) {
+    await nfx.createOrg(org);
+    const p = await admin(nfx, 'POST', `/organizations/${org}/projects`, { name: 'p' });
+    const reg = await admin(nfx, 'POST', `/organizations/${org}/registry-modules`, { name: 'm', provider: 'aws', versions: ['1.0.0'] });
+    const mod = await nc.noCodeModules.enable(org, { registryModuleId: reg.id, enabled: true });
+    const ws = await nc.noCodeModules.createWorkspace(mod.id, { name: 'w', projectId: p.id });
+    await admin(nfx, 'POST', `/registry-modules/${reg.id}/versions`, next);
+    await nc.noCodeModules.update(mod.id, { versionPin: next.version });
+    return { mod, ws };
+  }
+
+  test('enable, read with options, update options by id, create a workspace, upgrade sequence with the plain-text confirm', async () => {
+    const mod = await nc.noCodeModules.enable('fam', {
+      registryModuleId: ns.module.id, enabled: true, versionPin: '1.0.0',
+      variableOptions: [{ variableName: 'size', variableType: 'string', options: ['s', 'l'] }],
+    });
+    expect(mod).toMatchObject({ enabled: true, versionPin: '1.0.0', registryModule: { id: ns.module.id, type: 'registry-modules' } });
+    const read = await nc.noCodeModules.show(mod.id, true);
+    expect(read!.variableOptions[0]).toMatchObject({ variableName: 'size', options: ['s', 'l'] });
+    const optId = read!.variableOptions[0].id;
+    const upd = await nc.noCodeModules.update(mod.id, { variableOptions: [{ id: optId, variableName: 'size', variableType: 'string', options: ['s', 'm', 'l'] }] });
+    expect(upd.variableOptions).toEqual([{ id: optId, type: 'variable-options' }]);
+    const ws = await nc.noCodeModules.createWorkspace(mod.id, {
+      name: 'fam-ws', projectId: ns.project.id, vars: [{ key: 'size', value: 'm', category: 'engine' }],
+    });
+    expect(ws).toMatchObject({ name: 'fam-ws', source: 'platform-module', noCodeUpgradeAvailable: false, sourceModuleId: 'private/fam/bucket/aws/1.0.0' });
+    await nc.noCodeModules.update(mod.id, { versionPin: '1.1.0' });
+    expect((await nc.noCodeModules.showWorkspace(ws.id))!.noCodeUpgradeAvailable).toBe(true);
+    const run = await nc.noCodeModules.initiateUpgrade(mod.id, ws.id, [{ key: 'size', value: 'l', category: 'engine' }]);
+    expect(run.status).toBe('pending');
+    const status = await nc.noCodeModules.upgradeStatus(mod.id, ws.id, run.id);
+    expect(status!.workspace).toEqual({ id: ws.id, type: 'workspaces' });
+    // No time has passed on the clock: the run is not planned yet, and confirming it is refused.
+    const early = await nc.noCodeModules.confirmUpgrade(mod.id, ws.id, run.id).catch((e) => e);
+    expect(early.status).toBe(409);
+    const sleepsBefore = clock.sleeps.length;
+    const done = await nc.noCodeModules.upgrade(mod.id, ws.id, [{ key: 'size', value: 'l', category: 'engine' }], { pollMs: 1000, timeoutMs: 10_000 });
+    expect(done.message).toBe(UPGRADE_COMPLETED);
+    expect(done.run.status).toBe('planned');
+    // Planned after three steps of 1s: the client polled once a second on the clock, three times.
+    expect(polls(sleepsBefore)).toEqual([1000, 1000, 1000]);
+    expect((await nc.noCodeModules.showWorkspace(ws.id))!.sourceModuleId).toBe('private/fam/bucket/aws/1.1.0');
+    expect(await nc.noCodeModules.deleteWorkspace(ws.id)).toBe(true);
+    expect(await nc.noCodeModules.showWorkspace(ws.id)).toBeUndefined();
+  });
+
+  test('a failing plan ends the sequence with a clear error', async () => {
+    const { mod, ws } = await upgradable('fam-fail', { version: '2.0.0', failing: true });
+    await expect(nc.noCodeModules.upgrade(mod.id, ws.id, [], { pollMs: 1000, timeoutMs: 10_000 })).rejects.toThrow(/ended errored/);
+  });
+
+  test('a plan that takes longer than the timeout on the clock is reported; one within it is confirmed', async () => {
+    const { mod, ws } = await upgradable('fam-slow', { version: '2.0.0' });
+    // Each step 2s: planned after 6s on the clock.
+    await admin(nfx, 'PATCH', '/settings', { upgradeStepMs: 2000 });
+    try {
+      const sleepsBefore = clock.sleeps.length;
+      const start = clock.now();
+      await expect(nc.noCodeModules.upgrade(mod.id, ws.id, [], { pollMs: 1000, timeoutMs: 5000 }))
+        .rejects.toThrow(/did not finish within 5s \(run run-\S+ is planning: /);
+      // Polled every second until the deadline, then gave up: the timeout passed on the clock, not the plan.
+      expect(polls(sleepsBefore)).toEqual([1000, 1000, 1000, 1000, 1000]);
+      expect(clock.now() - start).toBeGreaterThanOrEqual(5000);
+      expect(clock.now() - start).toBeLessThan(6000);
+      const done = await nc.noCodeModules.upgrade(mod.id, ws.id, [], { pollMs: 1000, timeoutMs: 7000 });
+      expect(done.run.status).toBe('planned');
+      expect(done.message).toBe(UPGRADE_COMPLETED);
+    } finally {
+      await admin(nfx, 'PATCH', '/settings', { upgradeStepMs: 1000 });
+    }
   });
 });
 
