@@ -153,11 +153,13 @@ export function buildProgram(): Command {
   keygen.action(() => run(program, keygen, async (out) => { out.result(generateKey()); return 0; }));
 
   const bridge = program.command('bridge').description("run by the Terraform bridge's provisioners (TerraformBridge)");
-  for (const [name, fn, what] of [['apply', bridgeApply, 'record this generation, then apply the stack'],
-    ['destroy', bridgeDestroy, 'destroy the stack unless a newer generation replaced this one']] as const) {
+  for (const [name, fn, what] of [['apply', bridgeApply, 'apply the stack (the create-time provisioner)'],
+    ['destroy', bridgeDestroy, "destroy the stack's objects (the destroy-time provisioner, on a real destroy)"]] as const) {
     const c = bridge.command(name).description(what)
-      .requiredOption('--stack <name>', 'stack').requiredOption('--generation <id>', "the bridge resource's id")
-      .option('--synth-dir <dir>', 'the synthesized app').option('--parallelism <n>', 'operations at once');
+      .requiredOption('--stack <name>', 'stack')
+      .option('--synth-dir <dir>', 'the synthesized app').option('--parallelism <n>', 'operations at once')
+      // Passed by bridges synthesized by earlier releases; ignored (see docs/terraform-bridge.md).
+      .addOption(new Option('--generation <id>').hideHelp());
     c.action(() => run(program, c, (out) => fn(c.opts(), out)));
   }
   return program;

@@ -76,6 +76,14 @@ export function inDependencyOrder(stacks: DesiredStack[], destroy = false): Desi
   return destroy ? out.reverse() : out;
 }
 
+/** The directory of the local state backend that `CONVERGE_STATE` chooses; undefined for a shared backend. */
+export function localStateDir(): string | undefined {
+  const spec = process.env.CONVERGE_STATE;
+  if (!spec || spec === 'local') return convergeDir();
+  if (spec.startsWith('file:') || spec.startsWith('/') || spec.startsWith('.')) return path.resolve(spec.replace(/^file:/, ''));
+  return undefined;
+}
+
 /** The state backend chosen by `CONVERGE_STATE` (default: local files under `.converge/`). */
 export async function openBackend(): Promise<StateBackend> {
   const spec = process.env.CONVERGE_STATE;

@@ -1,8 +1,9 @@
 import './cdk-adapter';
 import * as crypto from 'crypto';
+import * as path from 'path';
 import type { NullProvider as NullProviderType } from '@cdktf/provider-null/lib/provider';
 import type { Resource as NullResource } from '@cdktf/provider-null/lib/resource';
-import { Lazy, TerraformStack } from 'cdktf';
+import { App, Aspects, Lazy, TerraformStack } from 'cdktf';
 import { Construct, IConstruct } from 'constructs';
 import { ConvergeElement } from './resource';
 import { decrypt, hmac } from '../crypto/state-key';
@@ -10,14 +11,22 @@ import { decrypt, hmac } from '../crypto/state-key';
 /** Props of a {@link TerraformBridge}. */
 export interface TerraformBridgeProps {
   /**
-   * The command that runs the converge CLI, as Terraform's `local-exec` provisioner runs it
-   * (with `sh -c`, in the stack's synth directory `cdktf.out/stacks/<stack>`).
+   * The command that runs the converge CLI, as Terraform's `local-exec` provisioners run it
+   * (with `sh -c`, in the app's directory: see `appDir`).
    * @default "npx --no-install converge" (the converge installed in the app)
    */
   readonly convergeCommand?: string;
   /**
-   * The synth directory converge reads, relative to the directory Terraform runs in.
-   * @default "../.." (the `cdktf.out` that holds the stack)
+   * The app's directory: the provisioners run converge there, so that it keeps its local state in
+   * the app's `.converge/` (as `converge plan` run by hand in the app does), never in the synth
+   * directory, which a CI job does not keep. A relative path is resolved against the directory
+   * the app is synthesized in.
+   * @default - the directory the app is synthesized in (where `cdktf synth` runs it)
+   */
+  readonly appDir?: string;
+  /**
+   * The synth directory converge reads, relative to `appDir`.
+   * @default - the app's outdir (`cdktf.out`)
    */
   readonly synthDir?: string;
   /**
@@ -31,14 +40,19 @@ export interface TerraformBridgeProps {
 /**
  * Lets a pipeline that runs Terraform (`cdktf deploy`) converge a stack's converge constructs.
  *
- * It adds a `null_resource` (from `@cdktf/provider-null`) whose trigger is a hash of the stack's
- * converge desired state. When it changes, Terraform replaces the resource, creating the new one
- * first (`create_before_destroy`): its `local-exec` provisioner runs
- * `converge bridge apply --generation <id>`, which records the new generation (the resource's id)
- * and applies the stack. The old resource's destroy-time provisioner then runs
- * `converge bridge destroy --generation <old id>`, which sees a newer generation recorded and
- * does nothing. On a real destroy (`cdktf destroy`) the generation is still the recorded one,
- * and the stack's objects are destroyed.
+ * It adds two `null_resource`s (from `@cdktf/provider-null`), designed for what real Terraform
+ * does: it never runs the destroy-time provisioner of a tainted or deposed resource.
+ * - `destroy` (created first, never replaced: its only trigger is the stack name, and
+ *   `create_before_destroy` leaves it deposed, so silent, if it ever is) holds only the destroy-time
+ *   provisioner, `converge bridge destroy`. It runs on a real destroy (`cdktf destroy`), whatever
+ *   happened to the other resource before (a failed deploy, a taint).
+ * - `apply` (after `destroy`) holds only the create-time provisioner, `converge bridge apply`. Its
+ *   trigger is a hash of the stack's converge desired state and of the stacks it reads values from:
+ *   a change replaces it, and so re-runs the apply. A failed apply taints it; the next deploy runs it again.
+ *
+ * The provisioners run converge in the app's directory, so that its state is the one that
+ * `converge plan` run by hand in the app finds. A stack that reads values of another stack's
+ * constructs is made to depend on it (`addDependency`), so that `cdktf deploy` deploys it after.
  *
  * The hash covers specs, providers, dependencies and removal policies. A secret read from the
  * environment or a file is hashed as its source, so a new value there alone does not re-run
@@ -49,8 +63,10 @@ export interface TerraformBridgeProps {
  * new TerraformBridge(stack, 'converge');
  */
 export class TerraformBridge extends Construct {
-  /** The `null_resource` whose provisioners run converge. */
+  /** The `null_resource` whose create-time provisioner applies the stack (replaced when the desired state changes). */
   public readonly resource: NullResource;
+  /** The `null_resource` whose destroy-time provisioner destroys the stack's objects (never replaced). */
+  public readonly destroyResource: NullResource;
   /** The converge stack name the provisioners work on. */
   public readonly stackName: string;
 
@@ -73,28 +89,76 @@ export class TerraformBridge extends Construct {
     /* eslint-enable @typescript-eslint/no-require-imports */
     if (!stack.node.findAll().some((c: IConstruct) => c instanceof NullProvider)) new NullProvider(this, 'null');
     const cmd = props.convergeCommand ?? 'npx --no-install converge';
-    const synthDir = props.synthDir ?? '../..';
-    const common = `--stack \${self.triggers.stack} --synth-dir ${shellQuote(synthDir)} --generation \${self.id}`;
-    this.resource = new Resource(this, 'apply', {
-      triggers: {
-        stack: this.stackName,
-        desired_state: Lazy.stringValue({ produce: () => TerraformBridge.desiredStateHash(stack) }),
-      },
+
+    // Terraform runs in <outdir>/stacks/<stack>; converge runs in the app's directory and reads the synth dir from there.
+    const appDir = path.resolve(props.appDir ?? '.');
+    const outdir = path.resolve(App.of(this).outdir);
+    const workingDir = path.relative(path.join(outdir, 'stacks', this.stackName), appDir) || '.';
+    const synthDir = props.synthDir ?? (path.relative(appDir, outdir) || '.');
+    const args = `--stack ${shellQuote(this.stackName)} --synth-dir ${shellQuote(synthDir)}`;
+
+    this.destroyResource = new Resource(this, 'destroy', {
+      triggers: { stack: this.stackName },
       lifecycle: { createBeforeDestroy: true },
-      provisioners: [
-        { type: 'local-exec', command: `${cmd} bridge apply ${common}`, environment: props.environment },
-        { type: 'local-exec', when: 'destroy', command: `${cmd} bridge destroy ${common}` },
-      ],
+      provisioners: [{ type: 'local-exec', when: 'destroy', command: `${cmd} bridge destroy ${args}`, workingDir }],
+    });
+    this.resource = new Resource(this, 'apply', {
+      triggers: Lazy.anyValue({ produce: () => applyTriggers(stack) }) as unknown as { [key: string]: string },
+      dependsOn: [this.destroyResource],
+      provisioners: [{ type: 'local-exec', command: `${cmd} bridge apply ${args}`, environment: props.environment, workingDir }],
+    });
+    // cdktf deploys a stack after the stacks it depends on: record those this stack reads values from.
+    Aspects.of(this).add({
+      visit: (node: IConstruct) => {
+        if (node !== this) return;
+        for (const producer of producerStacks(stack)) if (!stack.dependsOn(producer)) stack.addDependency(producer);
+      },
     });
   }
 }
 
-function desiredStateHash(stack: TerraformStack): string {
+/** The apply resource's triggers: the stack, its desired state and, when it reads other stacks, their triggers. */
+function applyTriggers(stack: TerraformStack): Record<string, string> {
+  const producers = producerStacks(stack);
+  return {
+    stack: stack.node.id,
+    desired_state: desiredStateHash(stack),
+    ...(producers.length ? { reads: producers.map((p) => `${p.node.id}=${readTrigger(p)}`).join(',') } : {}),
+  };
+}
+
+/** What a consumer's trigger holds of a producer: its desired state and, recursively, its producers'. */
+function readTrigger(stack: TerraformStack, seen: Set<TerraformStack> = new Set()): string {
+  if (seen.has(stack)) return '';
+  seen.add(stack);
+  const h = crypto.createHash('sha256').update(desiredStateHash(stack));
+  for (const p of producerStacks(stack)) h.update(`\n${p.node.id}=${readTrigger(p, seen)}`);
+  return h.digest('hex');
+}
+
+function convergeMetadata(stack: TerraformStack): { resources: Record<string, unknown>; stacks: Set<string> } {
   const resources: Record<string, unknown> = {};
+  const stacks = new Set<string>();
   for (const c of stack.node.findAll()) {
-    if (c instanceof ConvergeElement) Object.assign(resources, c.toMetadata().converge.resources);
+    if (!(c instanceof ConvergeElement)) continue;
+    const m = c.toMetadata().converge;
+    Object.assign(resources, m.resources);
+    for (const s of Object.keys(m.dependsOnStacks ?? {})) stacks.add(s);
   }
-  return crypto.createHash('sha256').update(stableJson(stableSecrets(resources))).digest('hex');
+  return { resources, stacks };
+}
+
+/** The stacks of the app whose converge constructs `stack` reads values from, by name. */
+function producerStacks(stack: TerraformStack): TerraformStack[] {
+  const names = convergeMetadata(stack).stacks;
+  if (!names.size) return [];
+  return stack.node.root.node.findAll()
+    .filter((c): c is TerraformStack => TerraformStack.isStack(c) && c !== stack && names.has(c.node.id))
+    .sort((a, b) => a.node.id.localeCompare(b.node.id));
+}
+
+function desiredStateHash(stack: TerraformStack): string {
+  return crypto.createHash('sha256').update(stableJson(stableSecrets(convergeMetadata(stack).resources))).digest('hex');
 }
 
 /** In-app secrets are sealed with a fresh nonce at every synth: hash them by an HMAC of their value instead. */
