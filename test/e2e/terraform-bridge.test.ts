@@ -289,6 +289,14 @@ describeWithTool('TERRAFORM', 'TerraformBridge run by real Terraform 1.5.7 and t
     app('v5');
     expect((await terraform(STACK, ['init', '-input=false'])).status).toBe(0);
     expect((await terraform(STACK, ['taint', applyAddress(STACK)])).status).toBe(0);
+    // A destroy whose provisioner fails (a wrong token) fails; the holder stays, untainted, and nothing is lost ...
+    d = await terraform(STACK, ['destroy', '-auto-approve', '-input=false'], { SECRETS_TOKEN: 'not-the-token' });
+    expect(d.status).toBe(1);
+    expect(tfState(STACK).resources.map((x: any) => x.name)).toEqual([expect.stringContaining('destroy')]);
+    expect(tainted(STACK)).toEqual([]);
+    expect((await kvData('bridge/app')).data.value).toBe('v5');
+    expect(await addresses(STACK)).toEqual(['app']);
+    // ... and the next destroy runs it again.
     d = await destroy(STACK);
     expect(d.status).toBe(0);
     expect(d.out).toMatch(/Destroy complete: 1 done, 0 failed/);
@@ -329,6 +337,33 @@ describeWithTool('TERRAFORM', 'TerraformBridge run by real Terraform 1.5.7 and t
     expect(await kvData('xs/dst')).toBeUndefined();
     expect([...await addresses('producer'), ...await addresses('consumer')]).toEqual([]);
   }, 90_000);
+
+  test('without CONVERGE_STATE_KEY, the key converge creates is in the app directory too, where converge run by hand finds it', async () => {
+    const keyless = tempDir('converge-bridge-keyless-');
+    synth(keyless, ['k'], ({ k }) => { new KvSecret(k, 'app', { path: 'bridge/keyless', data: { p: SecretValue.fromEnv('BRIDGE_PLANTED') } }); });
+    const { CONVERGE_STATE_KEY: _key, ...env } = tfEnv;
+    const cwd = path.join(keyless, 'cdktf.out', 'stacks', 'k');
+    const run = (args: string[]) => new Promise<{ status: number | null; out: string }>((resolve) => {
+      const child = spawn(tools.TERRAFORM!, [...args, '-no-color'], { cwd, env });
+      let out = '';
+      child.stdout.on('data', (d) => { out += d; });
+      child.stderr.on('data', (d) => { out += d; });
+      child.on('close', (status) => { logs.push(out); resolve({ status, out }); });
+    });
+    expect((await run(['init', '-input=false'])).status).toBe(0);
+    const r = await run(['apply', '-auto-approve', '-input=false']);
+    expect(r.status).toBe(0);
+    expect(r.out).toMatch(/created a state key in .*converge-bridge-keyless-[^/]*\/\.converge\/state\.key/);
+    expect(fs.existsSync(path.join(keyless, '.converge', 'state.key'))).toBe(true);
+    expect(fs.readdirSync(cwd)).not.toContain('.converge');
+    // By hand, in the app directory: the same key compares the secret's HMAC; nothing to do.
+    const byHand = await cliAsync(['plan', '--stack', 'k', '--synth-dir', 'cdktf.out', '--detailed-exitcode'], { ...env, TF_LOG: undefined }, keyless);
+    expect(byHand.stdout).toMatch(/No changes/);
+    expect(byHand.status).toBe(0);
+    expect((await run(['destroy', '-auto-approve', '-input=false'])).status).toBe(0);
+    expect(await kvData('bridge/keyless')).toBeUndefined();
+    fs.rmSync(keyless, { recursive: true, force: true });
+  }, 60_000);
 
   test('the planted secrets are in no Terraform state, plan, output or log, nor in converge state', () => {
     expect(plans.length).toBeGreaterThan(5);
