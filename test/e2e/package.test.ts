@@ -42,7 +42,7 @@ app.synth();
     expect(r.status).toBe(2);
     expect(r.stdout).toMatch(/Plan: 3 to add/);
     const tf = JSON.parse(fs.readFileSync(path.join(app, 'cdktf.out', 'stacks', 'quickstart', 'cdk.tf.json'), 'utf8'));
-    expect(Object.keys(tf.resource.null_resource)).toHaveLength(1);
+    expect(Object.keys(tf.resource.null_resource)).toHaveLength(2); // the bridge's apply and destroy resources
     r = await converge(app, ['apply', '--auto-approve']);
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(/Apply complete: 3 done, 0 failed/);
