@@ -94,9 +94,9 @@ export function stateKeySource(options: { create?: boolean; log?: (m: string) =>
     } else {
       if (options.create === false) throw new Error(`no state key: CONVERGE_STATE_KEY is not set and ${file} does not exist`);
       fs.mkdirSync(path.dirname(file), { recursive: true });
-      material = generateKey();
-      fs.writeFileSync(file, material + '\n', { mode: 0o600, flag: 'wx' });
-      if (!announced) {
+      const made = createKeyFile(file);
+      material = made.material;
+      if (made.created && !announced) {
         announced = true;
         (options.log ?? ((m: string) => process.stderr.write(m + '\n')))(
           `converge: created a state key in ${file} (mode 0600); set CONVERGE_STATE_KEY to share state between machines`);
@@ -105,6 +105,26 @@ export function stateKeySource(options: { create?: boolean; log?: (m: string) =>
   }
   cached = { key: deriveKey(material, name), id, name };
   return cached;
+}
+
+/**
+ * Writes a new key file complete, then links it into place: runs that start at once (the Terraform
+ * bridges of stacks that `cdktf deploy` deploys in parallel, in one app directory) all use the
+ * first one's key, and none reads a file half written.
+ */
+function createKeyFile(file: string): { material: string; created: boolean } {
+  const material = generateKey();
+  const tmp = `${file}.${process.pid}.${crypto.randomBytes(4).toString('hex')}.tmp`;
+  fs.writeFileSync(tmp, material + '\n', { mode: 0o600 });
+  try {
+    fs.linkSync(tmp, file);
+    return { material, created: true };
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+    return { material: fs.readFileSync(file, 'utf8').trim(), created: false };
+  } finally {
+    fs.rmSync(tmp, { force: true });
+  }
 }
 
 /** The state key (see `stateKeySource`). */
