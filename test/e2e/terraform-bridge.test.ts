@@ -227,6 +227,8 @@ describeWithTool('TERRAFORM', 'TerraformBridge run by real Terraform 1.5.7 and t
     expect(r.plan.status).toBe(0);
     expect(r.apply.out).toMatch(/Resources: 0 added, 0 changed, 0 destroyed/);
     expect(r.apply.out).not.toMatch(/bridge apply/);
+    expect((await kvData('bridge/app')).metadata.version).toBe(1);
+    expect(await addresses(STACK)).toEqual(['app']);
 
     // A change in a fresh job: the apply resource is replaced (the holder is not), converge updates the secret in place.
     app('v2');
@@ -247,6 +249,10 @@ describeWithTool('TERRAFORM', 'TerraformBridge run by real Terraform 1.5.7 and t
     expect(r.apply.status).toBe(1);
     expect(r.apply.out).toMatch(/BRIDGE_LATER is not set/);
     expect(tainted(STACK)).toEqual([applyAddress(STACK).split('.')[1]]);
+    // converge refused the plan (a secret it cannot read): nothing was half done.
+    expect((await kvData('bridge/app')).data.value).toBe('v2');
+    expect(await kvData('bridge/later')).toBeUndefined();
+    expect(await addresses(STACK)).toEqual(['app']);
     // ... then the fix, in a fresh job: the tainted resource is replaced, its provisioner applies everything.
     app('v3', later);
     r = await deploy(STACK, { BRIDGE_LATER: 'later-1' });
