@@ -46,8 +46,14 @@ export function registerAclRoutes(router: Router<RequestContext>, version: strin
   });
   router.add('GET', '/v1/acl/token/self', (_req, _p, ctx) => {
     const t = ctx.core.state.acl.tokens.find((x) => x.accessorId === ctx.caller.accessorId);
-    if (t) return json(200, tokenDocument(t));
-    if (ctx.caller.management) return json(200, { AccessorID: ctx.caller.accessorId, Description: 'management token', Policies: [{ Name: 'global-management' }] });
+    // As the real server: the token's own secret comes back, with its policies.
+    if (t) return json(200, tokenDocument(t, ctx.secret));
+    if (ctx.caller.management) {
+      return json(200, {
+        AccessorID: ctx.caller.accessorId, SecretID: ctx.secret, Description: 'management token',
+        Policies: [{ ID: '00000000-0000-0000-0000-000000000001', Name: 'global-management' }],
+      });
+    }
     return text(403, 'ACL not found');
   });
   const scope = (kind: 'namespaces' | 'partitions', label: string) => (req: EmuRequest, _p: unknown, ctx: RequestContext) => {
