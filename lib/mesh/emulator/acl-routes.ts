@@ -14,6 +14,9 @@ function body(req: EmuRequest): Record<string, unknown> {
   return b !== null && typeof b === 'object' && !Array.isArray(b) ? b as Record<string, unknown> : {};
 }
 
+const MANAGEMENT_ACCESSOR = '00000000-0000-4000-8000-000000000001';
+const STARTED = new Date().toISOString();
+
 function tokenDocument(t: TokenRecord, secretId?: string): Record<string, unknown> {
   return {
     AccessorID: t.accessorId,
@@ -49,9 +52,11 @@ export function registerAclRoutes(router: Router<RequestContext>, version: strin
     // As the real server: the token's own secret comes back, with its policies.
     if (t) return json(200, tokenDocument(t, ctx.secret));
     if (ctx.caller.management) {
+      // As the real server answers its initial management token.
       return json(200, {
-        AccessorID: ctx.caller.accessorId, SecretID: ctx.secret, Description: 'management token',
+        AccessorID: MANAGEMENT_ACCESSOR, SecretID: ctx.secret, Description: 'Initial Management Token',
         Policies: [{ ID: '00000000-0000-0000-0000-000000000001', Name: 'global-management' }],
+        Local: false, CreateTime: STARTED, Hash: 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=', CreateIndex: 1, ModifyIndex: 1,
       });
     }
     return text(403, 'ACL not found');

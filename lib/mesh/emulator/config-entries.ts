@@ -73,6 +73,12 @@ function entryJson(status: number, value: unknown, headers: Record<string, strin
   return { status, body, contentType: 'application/json', headers };
 }
 
+/** JSON with object keys sorted, to compare two entries whatever the order their keys came in. */
+function canonicalJson(v: unknown): string {
+  return JSON.stringify(v, (_k, x) => (x && typeof x === 'object' && !Array.isArray(x)
+    ? Object.fromEntries(Object.keys(x).sort().map((k) => [k, (x as Record<string, unknown>)[k]])) : x));
+}
+
 function parseCas(req: EmuRequest): number | undefined | { error: string } {
   const raw = req.query.get('cas');
   // `?cas=` with no value is no check-and-set, as the real server reads it.
@@ -133,6 +139,9 @@ function putEntry(req: EmuRequest, _p: unknown, ctx: RequestContext): EmuRespons
   const state = ctx.core.state;
   const key = entryKey(entry);
   const existing = state.entries[key];
+  // As the real server: a write that changes nothing succeeds at once (no index moves, no cas check).
+  const { Namespace: _n, ...incoming } = entry as ConfigEntry & { Namespace?: string };
+  if (existing && canonicalJson(existing.entry) === canonicalJson(incoming)) return json(200, true);
   if (cas !== undefined && (existing ? existing.modifyIndex !== cas : cas !== 0)) return json(200, false);
   const before = ctx.core.allEntries();
   const err = graphError(ctx, before, withEntry(before, entry), entry);
