@@ -91,6 +91,16 @@ describeWithTool('CONSUL', 'mesh emulator conformance with Consul 1.16', () => {
     expect((await same('PUT', '/v1/config?cas=0', { Kind: 'service-defaults', Name: 'casx', Protocol: 'grpc' })).body).toBe(false);
   });
 
+  test('not found, an unknown key and an undecodable body: the same status and message', async () => {
+    expect(await same('GET', '/v1/config/service-defaults/nope')).toMatchObject({ status: 404, body: 'Config entry not found for "service-defaults" / "nope"' });
+    expect(await same('PUT', '/v1/config', { Kind: 'service-defaults', Name: 'x', Bogus: 1 })).toMatchObject({ status: 400 });
+    await same('PUT', '/v1/config', { Kind: 'service-splitter', Name: 'x', Splits: [{ Weight: 100, Bogus: 1 }] });
+    // Go's JSON parser and JavaScript's word a syntax error differently: the status and the prefix agree.
+    const [emu, real] = await both('PUT', '/v1/config', 'nope');
+    expect([emu.status, real.status]).toEqual([400, 400]);
+    for (const a of [emu, real]) expect(String(a.body)).toMatch(/^Request decoding failed: /);
+  });
+
   test('the Community Edition refuses the Enterprise ns parameter and Namespace key', async () => {
     expect((await same('GET', '/v1/config/service-defaults/web?ns=default')).status).toBe(400);
     expect((await same('PUT', '/v1/config', { Kind: 'service-defaults', Name: 'web', Protocol: 'http', Namespace: 'default' })).status).toBe(400);
@@ -138,6 +148,9 @@ describeWithTool('CONSUL', 'mesh emulator conformance with Consul 1.16', () => {
     };
     expect(real.status).toBe(200);
     expect(chain(emu)).toEqual(chain(real));
+    const [emuOver, realOver] = await both('POST', '/v1/discovery-chain/web', { OverrideConnectTimeout: '7s', OverrideProtocol: 'grpc', OverrideMeshGateway: { Mode: 'remote' } });
+    expect(chain(realOver)).toMatchObject({ CustomizationHash: 'b94f529a' });
+    expect(chain(emuOver)).toEqual(chain(realOver));
     const [emuDefault, realDefault] = await both('GET', '/v1/discovery-chain/other');
     expect(chain(emuDefault)).toEqual(chain(realDefault));
     expect(chain(realDefault)).toMatchObject({ Default: true, StartNode: 'resolver:other.default.default.dc1' });

@@ -124,6 +124,11 @@ function putEntry(req: EmuRequest, _p: unknown, ctx: RequestContext): EmuRespons
     entry = decodeEntry(raw);
   } catch (e) {
     const msg = e instanceof DecodeError || e instanceof SyntaxError ? (e as Error).message : String(e);
+    // Consul 1.16 words an unknown key as its own decoder does (the first one only, here).
+    const unknown = /^'([^']*)' has invalid keys: (.+)$/.exec(msg);
+    if (unknown && ctx.core.shape === 'consul-1.16') {
+      return text(400, `Request decoding failed: 1 error occurred:\n\t* invalid config key "${unknown[1] ? `${unknown[1]}.` : ''}${unknown[2]}"\n`);
+    }
     return text(400, `Request decoding failed: ${msg}`);
   }
   const namespace = entry.Kind === PROXY_DEFAULTS ? (entry.Namespace || 'default') : (entry.Namespace || selectNamespace(req, ctx.caller));
