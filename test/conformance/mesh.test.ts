@@ -151,6 +151,15 @@ describeWithTool('CONSUL', 'mesh emulator conformance with Consul 1.16', () => {
     const [emuOver, realOver] = await both('POST', '/v1/discovery-chain/web', { OverrideConnectTimeout: '7s', OverrideProtocol: 'grpc', OverrideMeshGateway: { Mode: 'remote' } });
     expect(chain(realOver)).toMatchObject({ CustomizationHash: 'b94f529a' });
     expect(chain(emuOver)).toEqual(chain(realOver));
+    // Nested splitters flattened: weights multiplied and rounded to 0.01, each inner split's definition kept.
+    for (const n of ['nest', 'inner']) await same('PUT', '/v1/config', { Kind: 'service-defaults', Name: n, Protocol: 'http' });
+    await same('PUT', '/v1/config', { Kind: 'service-resolver', Name: 'inner', Subsets: { a: {}, b: {} } });
+    await same('PUT', '/v1/config', { Kind: 'service-resolver', Name: 'nest', Subsets: { a: {} } });
+    await same('PUT', '/v1/config', { Kind: 'service-splitter', Name: 'inner', Splits: [{ Weight: 33.33, ServiceSubset: 'a' }, { Weight: 66.67, ServiceSubset: 'b' }] });
+    await same('PUT', '/v1/config', { Kind: 'service-splitter', Name: 'nest', Splits: [{ Weight: 50, Service: 'inner' }, { Weight: 50, ServiceSubset: 'a' }] });
+    const [emuNest, realNest] = await both('GET', '/v1/discovery-chain/nest');
+    expect(chain(realNest)).toMatchObject({ Nodes: { 'splitter:nest.default.default': { Splits: [{ Weight: 16.67 }, { Weight: 33.34 }, { Weight: 50 }] } } });
+    expect(chain(emuNest)).toEqual(chain(realNest));
     const [emuDefault, realDefault] = await both('GET', '/v1/discovery-chain/other');
     expect(chain(emuDefault)).toEqual(chain(realDefault));
     expect(chain(realDefault)).toMatchObject({ Default: true, StartNode: 'resolver:other.default.default.dc1' });

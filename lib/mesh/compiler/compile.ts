@@ -425,7 +425,9 @@ class Compiler {
           if (next.Type !== 'splitter') { fixed.push(split); continue; }
           nodeChanged = true;
           for (const inner of next.Splits!) {
-            fixed.push({ Weight: scaleWeight((split.Weight * inner.Weight) / 100) / 100, NextNode: inner.NextNode });
+            // The 1.16 shape keeps the inner split's own definition.
+            const def = (inner as { Definition?: unknown }).Definition;
+            fixed.push({ ...(def ? { Definition: def } : {}), Weight: scaleWeight((split.Weight * inner.Weight) / 100) / 100, NextNode: inner.NextNode });
           }
         }
         if (nodeChanged) { node.Splits = fixed; changed = true; }
