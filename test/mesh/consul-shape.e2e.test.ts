@@ -67,3 +67,23 @@ describe('mesh against the Consul 1.16 shape', () => {
     expect(r.stdout + r.stderr).toMatch(/lacks permission 'service:read' on "beta"/);
   });
 });
+
+test('MeshClient.connect sends the token in the header it is given', async () => {
+  const { MeshClient } = await import('../../lib/mesh/client/mesh-client');
+  const seen: (string | undefined)[] = [];
+  const http = await import('http');
+  const server = http.createServer((req, res) => {
+    seen.push(req.headers['x-consul-token'] as string | undefined ?? req.headers.authorization ?? req.headers['x-mesh-token'] as string | undefined);
+    res.setHeader('content-type', 'application/json');
+    res.end('[]');
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const address = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  for (const tokenHeader of ['X-Consul-Token', 'Authorization', undefined] as const) {
+    const c = MeshClient.connect({ address, token: 't0k', tokenHeader });
+    await c.listConfigEntries('service-defaults');
+    await c.close();
+  }
+  server.close();
+  expect(seen).toEqual(['t0k', 'Bearer t0k', 't0k']);
+});

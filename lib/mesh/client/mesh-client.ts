@@ -7,6 +7,11 @@ export interface MeshConnection {
   readonly address: string;
   readonly token: string;
   /**
+   * The header that carries the token: the spec's `X-Mesh-Token`, or a real Consul server's `X-Consul-Token`
+   * or `Authorization` (sent as `Bearer <token>`). @default "X-Mesh-Token"
+   */
+  readonly tokenHeader?: 'X-Mesh-Token' | 'X-Consul-Token' | 'Authorization';
+  /**
    * Further HttpClient options. A blocking query holds its request open for up to `wait`:
    * keep `wait` below `timeoutMs` (30 s unless set here).
    */
@@ -84,7 +89,7 @@ export class MeshClient {
       ...(c.options ?? {}),
       api: 'mesh',
       baseUrl: c.address.replace(/\/+$/, '').replace(/\/v1$/, ''),
-      authHeaders: { 'X-Mesh-Token': c.token },
+      authHeaders: c.tokenHeader === 'Authorization' ? { Authorization: `Bearer ${c.token}` } : { [c.tokenHeader ?? 'X-Mesh-Token']: c.token },
     }));
   }
 
