@@ -87,3 +87,36 @@ test('MeshClient.connect sends the token in the header it is given', async () =>
   server.close();
   expect(seen).toEqual(['t0k', 'Bearer t0k', 't0k']);
 });
+
+test('converge emulator --mesh-shape takes spec or consul-1.16 and names the flag otherwise', async () => {
+  const { cli } = await import('../support/harness');
+  const r = cli(['emulator', '--mesh-shape', 'consul-1.17', '--mesh-port', '0', '--platform-port', '0', '--secrets-port', '0'], { PATH: process.env.PATH, HOME: process.env.HOME });
+  expect(r.status).toBe(1);
+  expect(r.stderr).toContain('--mesh-shape must be spec or consul-1.16 (got consul-1.17)');
+});
+
+test('converge emulator --mesh-shape consul-1.16 serves the 1.16 shape', async () => {
+  const { spawn } = await import('child_process');
+  const { CLI } = await import('../support/harness');
+  const child = spawn(CLI, ['emulator', '--mesh-shape', 'consul-1.16', '--mesh-port', '0', '--platform-port', '0', '--secrets-port', '0'],
+    { env: { PATH: process.env.PATH, HOME: process.env.HOME } });
+  try {
+    let out = '';
+    const env = await new Promise<Record<string, string>>((resolve, reject) => {
+      child.stdout.on('data', (d) => {
+        out += d;
+        const addr = /MESH_HTTP_ADDR=(\S+)/.exec(out);
+        const token = /MESH_HTTP_TOKEN=(\S+)/.exec(out);
+        if (addr && token) resolve({ addr: addr[1], token: token[1] });
+      });
+      child.on('exit', (code) => reject(new Error(`emulator exited ${code}: ${out}`)));
+    });
+    const r = await fetch(`${env.addr}/v1/config/service-defaults?ns=default`, { headers: { 'X-Consul-Token': env.token } });
+    expect(r.status).toBe(400);
+    expect(await r.text()).toContain('Namespaces are a Consul Enterprise feature');
+    const listed = await fetch(`${env.addr}/v1/config/service-defaults`, { headers: { 'X-Consul-Token': env.token } });
+    expect(listed.headers.get('x-consul-index')).toBe('1');
+  } finally {
+    child.kill('SIGTERM');
+  }
+});
