@@ -40,6 +40,11 @@ export interface EmulatorOptions {
   readonly meshTrustDomain?: string;
   /** The mesh version its agent reports (the secrets mesh-token engine validates roles by it). @default "1.13.0" */
   readonly meshVersion?: string;
+  /**
+   * Answer the mesh API as the spec shows it, or as Consul 1.16 Community Edition does (`X-Consul-*`
+   * headers, `ns` refused, partitions in chain names). @default "spec"
+   */
+  readonly meshShape?: 'spec' | 'consul-1.16';
   /** How long an injected timeout holds a request before dropping it. @default 2000 */
   readonly faultTimeoutMs?: number;
   /** Called for every injected fault. */
@@ -110,7 +115,7 @@ export class Emulator {
     });
     const mesh = new MeshEmulator({
       managementToken: tokens.mesh, datacenter: options.meshDatacenter, datacenters: options.meshDatacenters, trustDomain: options.meshTrustDomain,
-      version: options.meshVersion, clock: options.clock,
+      version: options.meshVersion, clock: options.clock, shape: options.meshShape,
     });
     const served: ServedApi[] = [];
     try {

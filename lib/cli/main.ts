@@ -137,6 +137,7 @@ export function buildProgram(): Command {
     .option('--mesh-datacenter <dc>', "the mesh agent's datacenter (default dc1)")
     .option('--mesh-datacenters <list>', 'other known datacenters, comma-separated')
     .option('--mesh-trust-domain <domain>', 'trust domain used in SNI')
+    .option('--mesh-shape <shape>', 'answer the mesh API as the spec shows it (spec) or as Consul 1.16 Community Edition does (consul-1.16)')
     .allowExcessArguments(false);
   emu.action(() => run(program, emu, (out) => emulatorCommand({ ...emu.opts(), writeEnv: emu.opts().writeEnv ?? emu.opts().envFile ?? emu.opts().writeEnvFile }, out)));
   const emuWait = emu.command('wait <file>').description('return once the emulator that writes FILE (--write-env) is ready')

@@ -52,6 +52,8 @@ export interface ProviderConfig {
   readonly skipTlsVerify?: boolean;
   /** Allow `http://` to a host that is not loopback (else `CONVERGE_ALLOW_INSECURE_HTTP`). */
   readonly allowInsecureHttp?: boolean;
+  /** The header that carries the token (else the API's variable, e.g. `MESH_TOKEN_HEADER`, else the spec's). */
+  readonly tokenHeader?: string;
 }
 
 /** One construct's desired state. */

@@ -9,3 +9,32 @@ export const MESH_PERMISSIONS: Record<string, (spec: Record<string, unknown>) =>
   // A lookup reads the entry (`ServiceDefaults.fromName`): its id is `[namespace/]service-defaults/<name>`.
   'lookup:mesh.ServiceDefaults': (s) => `service "${String(s.id).split('/').pop()}" { policy = "read" }`,
 };
+
+/** The ACL rules of one kind, as data: the services it reads or writes, and whether it writes mesh-wide entries. */
+const MESH_RULES: Record<string, (spec: Record<string, unknown>) => { service?: string; policy: 'read' | 'write'; mesh?: boolean }> = {
+  'mesh.ProxyDefaults': () => ({ policy: 'write', mesh: true }),
+  'mesh.ServiceDefaults': (s) => ({ service: String(s.name), policy: 'write' }),
+  'mesh.ServiceResolver': (s) => ({ service: String(s.name), policy: 'write' }),
+  'mesh.ServiceSplitter': (s) => ({ service: String(s.name), policy: 'write' }),
+  'mesh.ServiceRouter': (s) => ({ service: String(s.name), policy: 'write' }),
+  'mesh.DiscoveryChain': (s) => ({ service: String(s.service), policy: 'read' }),
+  'lookup:mesh.ServiceDefaults': (s) => ({ service: String(s.id).split('/').pop(), policy: 'read' }),
+};
+
+/**
+ * The smallest mesh ACL policy (Consul's HCL rules) for a stack's mesh constructs: `service` rules
+ * (write wins over read), `mesh = "write"` for proxy-defaults. Empty when the stack has none.
+ */
+export function meshAclPolicy(resources: { kind: string; spec: Record<string, unknown> }[]): string {
+  const services = new Map<string, 'read' | 'write'>();
+  let mesh = false;
+  for (const r of resources) {
+    const rule = MESH_RULES[r.kind]?.(r.spec);
+    if (!rule) continue;
+    if (rule.mesh) mesh = true;
+    if (rule.service !== undefined && services.get(rule.service) !== 'write') services.set(rule.service, rule.policy);
+  }
+  const lines = [...services].sort(([a], [b]) => a.localeCompare(b)).map(([name, policy]) => `service ${JSON.stringify(name)} { policy = "${policy}" }`);
+  if (mesh) lines.push('mesh = "write"');
+  return lines.join('\n');
+}

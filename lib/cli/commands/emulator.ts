@@ -27,6 +27,8 @@ export interface EmulatorCommandOptions {
   readonly meshDatacenter?: string;
   readonly meshDatacenters?: string;
   readonly meshTrustDomain?: string;
+  /** `--mesh-shape spec|consul-1.16`. */
+  readonly meshShape?: string;
 }
 
 function num(v: string | undefined, flag: string): number | undefined {
@@ -47,7 +49,11 @@ export async function emulatorCommand(opts: EmulatorCommandOptions, out: Output)
     if (!type || !mountPath) throw new Error(`--mount takes TYPE:PATH, e.g. database:db2 (got ${m})`);
     mounts[mountPath] = type === 'kv-v2' ? 'kv' : type;
   }
+  if (opts.meshShape !== undefined && opts.meshShape !== 'spec' && opts.meshShape !== 'consul-1.16') {
+    throw new Error(`--mesh-shape must be spec or consul-1.16 (got ${opts.meshShape})`);
+  }
   const emulator = await Emulator.start({
+    meshShape: opts.meshShape as 'spec' | 'consul-1.16' | undefined,
     platformPort: num(opts.platformPort, '--platform-port'), secretsPort: num(opts.secretsPort, '--secrets-port'),
     meshPort: num(opts.meshPort, '--mesh-port'), dataDir: opts.dataDir, latencyMs: num(opts.latencyMs, '--latency-ms'),
     faultRate: num(opts.faultRate, '--fault-rate'), faultSeed: opts.faultSeed, faultRetryAfterSeconds: num(opts.faultRetryAfter, '--fault-retry-after'),

@@ -1,5 +1,5 @@
 import { DesiredStack } from '../../core/model';
-import { MESH_PERMISSIONS } from '../../mesh/permissions';
+import { MESH_PERMISSIONS, meshAclPolicy } from '../../mesh/permissions';
 import { PLATFORM_PERMISSIONS } from '../../platform/permissions';
 import { mergePolicy, PolicyPath, policyHcl, SECRETS_POLICY } from '../../secrets/policy';
 import { Output } from '../output';
@@ -13,6 +13,8 @@ export interface StackPolicy {
   readonly secretsPaths: PolicyPath[];
   readonly platform: { address: string; kind: string; needs: string }[];
   readonly mesh: { address: string; kind: string; needs: string }[];
+  /** The mesh ACL policy (HCL rules) those constructs need: a token holding only it can plan, apply and destroy. */
+  readonly meshPolicy: string;
 }
 
 /** The smallest secrets-service policy and the platform and mesh permissions a stack's constructs need. */
@@ -30,7 +32,8 @@ export function stackPolicy(desired: DesiredStack): StackPolicy {
     if (!secrets && !p && !m) throw new Error(`${r.path}: converge policy does not know what ${r.kind} needs`);
   }
   const merged = mergePolicy(paths);
-  return { stack: desired.stack, secretsPolicy: policyHcl(merged), secretsPaths: merged, platform, mesh };
+  const meshPolicy = meshAclPolicy(Object.values(desired.resources).map((r) => ({ kind: r.kind, spec: r.spec })));
+  return { stack: desired.stack, secretsPolicy: policyHcl(merged), secretsPaths: merged, platform, mesh, meshPolicy };
 }
 
 /** `converge policy [--stack S] [--json]`. */
@@ -52,6 +55,8 @@ export async function policyCommand(opts: AppOptions & { json?: boolean }, out: 
     out.result('');
     out.result('# Mesh ACL token rules');
     for (const x of policy.mesh) out.result(`#   ${x.address} (${x.kind}): ${x.needs}`);
+    out.result('# Mesh ACL policy (rules of a Consul ACL policy):');
+    out.result(policy.meshPolicy);
   }
   return 0;
 }

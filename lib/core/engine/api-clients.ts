@@ -15,8 +15,20 @@ export interface TlsVariables {
   readonly inverted?: boolean;
 }
 
+/**
+ * Where an API may carry its token instead of the spec's header, to reach a real server without a
+ * proxy: the variable that chooses (a provider's `tokenHeader` prop wins) and the headers each
+ * choice (lower case) sends.
+ */
+export interface TokenHeaderChoice {
+  readonly variable: string;
+  readonly choices: Record<string, (token: string) => Record<string, string>>;
+}
+
 /** How each API authenticates, how fast it may be called, and its TLS variables. */
-export const API_PROFILES: Record<ApiName, { auth: (token: string) => Record<string, string>; rateLimit: number; tls: TlsVariables }> = {
+export const API_PROFILES: Record<ApiName, {
+  auth: (token: string) => Record<string, string>; tokenHeader?: TokenHeaderChoice; rateLimit: number; tls: TlsVariables;
+}> = {
   // The platform publishes 30 requests per second per user.
   platform: {
     auth: (t) => ({ authorization: `Bearer ${t}` }), rateLimit: 30,
@@ -29,6 +41,15 @@ export const API_PROFILES: Record<ApiName, { auth: (token: string) => Record<str
   },
   mesh: {
     auth: (t) => ({ 'x-mesh-token': t }), rateLimit: 0,
+    // Consul reads `X-Consul-Token` or `Authorization: Bearer`, never the spec's `X-Mesh-Token`.
+    tokenHeader: {
+      variable: 'MESH_TOKEN_HEADER',
+      choices: {
+        'x-mesh-token': (t) => ({ 'x-mesh-token': t }),
+        'x-consul-token': (t) => ({ 'x-consul-token': t }),
+        'authorization': (t) => ({ authorization: `Bearer ${t}` }),
+      },
+    },
     tls: { ca: 'MESH_CACERT', cert: 'MESH_CLIENT_CERT', key: 'MESH_CLIENT_KEY', skipVerify: 'MESH_HTTP_SSL_VERIFY', inverted: true },
   },
 };
@@ -70,7 +91,7 @@ export class ApiClients {
 
   public for(provider: ProviderConfig): HttpClient {
     const key = JSON.stringify([provider.api, provider.address ?? '', provider.addressEnv, provider.tokenEnv, provider.caCertFile,
-      provider.clientCertFile, provider.clientKeyFile, provider.skipTlsVerify, provider.allowInsecureHttp]);
+      provider.clientCertFile, provider.clientKeyFile, provider.skipTlsVerify, provider.allowInsecureHttp, provider.tokenHeader]);
     let c = this.clients.get(key);
     if (c) return c;
     const profile = API_PROFILES[provider.api];
@@ -96,7 +117,7 @@ export class ApiClients {
     c = new HttpClient({
       api: provider.api,
       baseUrl: base,
-      authHeaders: profile.auth(token),
+      authHeaders: this.authHeaders(provider, token),
       tokenVariable: provider.tokenEnv,
       rateLimit: this.tuning.rateLimits?.[provider.api] ?? profile.rateLimit,
       timeoutMs: this.tuning.timeoutMs,
@@ -127,6 +148,22 @@ export class ApiClients {
 
   public async close(): Promise<void> {
     await Promise.all([...this.clients.values()].map((c) => c.close()));
+  }
+
+  /** The token's header: the provider's `tokenHeader`, else the API's variable, else the spec's header. */
+  private authHeaders(provider: ProviderConfig, token: string): Record<string, string> {
+    const profile = API_PROFILES[provider.api];
+    const choice = profile.tokenHeader;
+    const chosen = provider.tokenHeader ?? (choice ? this.env[choice.variable] || undefined : undefined);
+    if (chosen === undefined) return profile.auth(token);
+    const source = provider.tokenHeader !== undefined ? `the ${provider.api} provider's tokenHeader` : choice!.variable;
+    const key = chosen.trim().toLowerCase().replace(/^bearer$/, 'authorization');
+    const make = choice?.choices[key];
+    if (!make) {
+      throw new Error(`${source} is "${chosen}": the ${provider.api} API's token can be sent as `
+        + `${choice ? Object.keys(choice.choices).map((c) => (c === 'authorization' ? 'Authorization (Bearer)' : c.replace(/(^|-)(.)/g, (m) => m.toUpperCase()))).join(', ') : 'its own header only'}`);
+    }
+    return make(token);
   }
 
   /** A valid http(s) URL; plain HTTP only to loopback unless the user opted in. */

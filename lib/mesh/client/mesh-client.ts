@@ -7,6 +7,11 @@ export interface MeshConnection {
   readonly address: string;
   readonly token: string;
   /**
+   * The header that carries the token: the spec's `X-Mesh-Token`, or a real Consul server's `X-Consul-Token`
+   * or `Authorization` (sent as `Bearer <token>`). @default "X-Mesh-Token"
+   */
+  readonly tokenHeader?: 'X-Mesh-Token' | 'X-Consul-Token' | 'Authorization';
+  /**
    * Further HttpClient options. A blocking query holds its request open for up to `wait`:
    * keep `wait` below `timeoutMs` (30 s unless set here).
    */
@@ -15,7 +20,10 @@ export interface MeshConnection {
 
 /** Read options shared by the mesh API's reads. */
 export interface MeshReadOptions {
-  /** `ns` query parameter (enterprise): the namespace. */
+  /**
+   * `ns` query parameter (enterprise): the namespace. Sent only when given: a Community Edition
+   * server refuses any `ns`, `default` included.
+   */
   readonly namespace?: string;
   /** Sent as the `X-Mesh-Namespace` header instead of `ns` (the server prefers `ns`). */
   readonly namespaceHeader?: string;
@@ -37,13 +45,18 @@ export interface DiscoveryChainOptions extends MeshReadOptions {
   readonly wait?: string;
 }
 
-/** A read's answer and the query meta of its `X-Mesh-*` headers. */
+/** A read's answer and the query meta of its `X-Mesh-*` headers (a real Consul's `X-Consul-*`). */
 export interface MeshQueryResult<T> {
   readonly value: T;
   /** `X-Mesh-Index`: pass it as `index` of the next blocking query. */
   readonly index: number;
   readonly knownLeader: boolean;
   readonly effectiveConsistency?: string;
+  /**
+   * The server left out what the token may not read (`X-Consul-Results-Filtered-By-Acls: true`, or its
+   * `X-Mesh-` form): an object missing from the list may exist.
+   */
+  readonly filteredByAcls: boolean;
 }
 
 /** A configuration entry as read, in the mesh system's JSON shape. */
@@ -76,7 +89,7 @@ export class MeshClient {
       ...(c.options ?? {}),
       api: 'mesh',
       baseUrl: c.address.replace(/\/+$/, '').replace(/\/v1$/, ''),
-      authHeaders: { 'X-Mesh-Token': c.token },
+      authHeaders: c.tokenHeader === 'Authorization' ? { Authorization: `Bearer ${c.token}` } : { [c.tokenHeader ?? 'X-Mesh-Token']: c.token },
     }));
   }
 
@@ -165,8 +178,9 @@ function queryResult<T>(res: HttpResponse<unknown>, value: T): MeshQueryResult<T
   };
   return {
     value,
-    index: Number(h('x-mesh-index') ?? 0),
-    knownLeader: h('x-mesh-knownleader') === 'true',
-    effectiveConsistency: h('x-mesh-effective-consistency'),
+    index: Number(h('x-mesh-index') ?? h('x-consul-index') ?? 0),
+    knownLeader: (h('x-mesh-knownleader') ?? h('x-consul-knownleader')) === 'true',
+    effectiveConsistency: h('x-mesh-effective-consistency') ?? h('x-consul-effective-consistency'),
+    filteredByAcls: (h('x-mesh-results-filtered-by-acls') ?? h('x-consul-results-filtered-by-acls')) === 'true',
   };
 }

@@ -5,6 +5,8 @@ export interface CompiledTarget {
   Service: string;
   ServiceSubset?: string;
   Namespace: string;
+  /** Consul 1.16 only: the partition (`default`). */
+  Partition?: string;
   Datacenter: string;
   /** `{}` when no mode applies (targets in the queried agent's own datacenter). */
   MeshGateway: { Mode?: string };
@@ -36,6 +38,10 @@ export interface ChainNode {
 export interface CompiledChain {
   ServiceName: string;
   Namespace: string;
+  /** Consul 1.16 only: the partition (`default`). */
+  Partition?: string;
+  /** Consul 1.16 only: true when no entry shapes the chain. */
+  Default?: boolean;
   Datacenter: string;
   /** Present only when some override changed the result. */
   CustomizationHash?: string;

@@ -28,7 +28,18 @@ export interface CompileRequest {
   /** The queried agent's datacenter: its targets use no mesh gateway. @default datacenter */
   readonly useInDatacenter?: string;
   readonly overrides?: ChainOverrides;
+  /**
+   * The shape of the answer: the spec's, or that of a Consul 1.16 server (targets and nodes named with
+   * a partition, `v1.web.default.default.dc1` and `router:web.default.default`; mesh gateway modes on
+   * local targets too; a chain-level `Default`; each split's `Definition`). @default "spec"
+   */
+  readonly shape?: ChainShape;
 }
+
+/** The shapes of compiled chains a supported server answers. */
+export type ChainShape = 'spec' | 'consul-1.16';
+/** The partition of every name in the 1.16 shape (the Community Edition has only this one). */
+export const DEFAULT_PARTITION = 'default';
 
 /** A chain and the services (`<namespace>/<name>`) whose entries were consulted to build it. */
 export interface CompileResult {
@@ -90,8 +101,11 @@ class Compiler {
   private readonly splitterNodes = new Map<string, ChainNode>();
   private readonly resolveNodes = new Map<string, ChainNode>();
   private topNode?: ChainNode;
+  /** The 1.16 shape: names carry the partition. */
+  private readonly partitioned: boolean;
 
   constructor(private readonly req: CompileRequest) {
+    this.partitioned = req.shape === 'consul-1.16';
     if (!req.service) throw new CompileError('service name is required');
     this.ns = req.namespace || DEFAULT_NAMESPACE;
     this.dc = req.datacenter;
@@ -141,7 +155,8 @@ class Compiler {
     const nodes: Record<string, ChainNode> = {};
     for (const k of [...this.nodes.keys()].sort()) nodes[k] = this.nodes.get(k)!;
     const targets: Record<string, CompiledTarget> = {};
-    for (const id of [...this.retained].sort()) targets[id] = renderTarget(this.loadedTargets.get(id)!);
+    for (const id of [...this.retained].sort()) targets[id] = renderTarget(this.loadedTargets.get(id)!, this.partitioned);
+    if (this.partitioned) return this.partitionedChain(top, nodes, targets, hash);
     return {
       ServiceName: this.req.service,
       Namespace: this.ns,
@@ -152,6 +167,32 @@ class Compiler {
       Nodes: nodes,
       Targets: targets,
     };
+  }
+
+  /** The chain as Consul 1.16 answers it. */
+  private partitionedChain(top: ChainNode, nodes: Record<string, ChainNode>, targets: Record<string, CompiledTarget>, hash?: string): CompiledChain {
+    for (const t of Object.values(targets)) {
+      const node = Object.values(nodes).find((n) => n.Resolver?.Target === t.ID || n.Resolver?.Failover?.Targets.includes(t.ID));
+      if (node) (t as CompiledTarget & { ConnectTimeout?: string }).ConnectTimeout = node.Resolver!.ConnectTimeout;
+    }
+    const isDefault = top.Type === 'resolver' && !!top.Resolver?.Default;
+    const ordered: Record<string, CompiledTarget> = {};
+    for (const [id, t] of Object.entries(targets)) {
+      const { ConnectTimeout, ...rest } = t as CompiledTarget & { ConnectTimeout?: string };
+      ordered[id] = { ...(ConnectTimeout ? { ConnectTimeout } : {}), ...rest } as CompiledTarget;
+    }
+    return {
+      ServiceName: this.req.service,
+      Namespace: this.ns,
+      Partition: DEFAULT_PARTITION,
+      Datacenter: this.dc,
+      ...(hash ? { CustomizationHash: hash } : {}),
+      ...(isDefault ? { Default: true } : {}),
+      Protocol: this.protocol,
+      StartNode: mapKey(top),
+      Nodes: nodes,
+      Targets: ordered,
+    } as CompiledChain;
   }
 
   private assembleChain(): void {
@@ -165,7 +206,7 @@ class Compiler {
       return;
     }
     const routerNs = entryNamespace(router);
-    const node: ChainNode = { Type: 'router', Name: router.Name, Routes: [] };
+    const node: ChainNode = { Type: 'router', Name: this.partitioned ? `${router.Name}.${routerNs}.${DEFAULT_PARTITION}` : router.Name, Routes: [] };
     this.usesAdvancedRouting = true;
     this.recordServiceProtocol(routerNs, router.Name);
     for (const route of router.Routes ?? []) {
@@ -178,7 +219,10 @@ class Compiler {
       node.Routes!.push({ Definition: renderDefinition(route), NextNode: mapKey(next) });
     }
     // Unmatched traffic goes on to the service itself.
-    const catchAll: ServiceRoute = { Match: { HTTP: { PathPrefix: '/' } }, Destination: { Service: router.Name } };
+    const catchAll: ServiceRoute = {
+      Match: { HTTP: { PathPrefix: '/' } },
+      Destination: this.partitioned ? { Service: router.Name, Namespace: routerNs, Partition: DEFAULT_PARTITION } as ServiceRoute['Destination'] : { Service: router.Name },
+    };
     const next = this.getSplitterOrResolverNode(this.newTarget(router.Name, '', routerNs, ''));
     node.Routes!.push({ Definition: catchAll, NextNode: mapKey(next) } as CompiledRoute);
     this.topNode = this.recordNode(node);
@@ -189,6 +233,7 @@ class Compiler {
   }
 
   private splitterName(ns: string, service: string): string {
+    if (this.partitioned) return `${service}.${ns}.${DEFAULT_PARTITION}`;
     return ns === this.ns ? service : `${service}.${ns}`;
   }
 
@@ -209,7 +254,10 @@ class Compiler {
     for (const split of splitter.Splits ?? []) {
       const svc = split.Service || service;
       const splitNs = split.Namespace || ns;
-      const compiled = { Weight: split.Weight ?? 0, NextNode: '' };
+      const compiled = {
+        ...(this.partitioned ? { Definition: Object.fromEntries(Object.entries(split).filter(([, v]) => !isEmpty(v))) } : {}),
+        Weight: split.Weight ?? 0, NextNode: '',
+      };
       node.Splits!.push(compiled);
       if (!(svc === service && splitNs === ns) && !split.ServiceSubset) {
         const next = this.getSplitterNode(splitNs, svc);
@@ -274,7 +322,8 @@ class Compiler {
       target.sni = serviceDefaults.ExternalSNI;
       target.external = true;
     }
-    if (target.datacenter === this.useInDc) {
+    // The spec's shape: local targets use no gateway. Consul 1.16 sets the mode on every target.
+    if (target.datacenter === this.useInDc && !this.partitioned) {
       target.mode = '';
     } else {
       target.mode = serviceDefaults?.MeshGateway?.Mode ?? '';
@@ -325,10 +374,12 @@ class Compiler {
   private newTarget(service: string, subset: string, namespace: string, datacenter: string): Target {
     const ns = namespace || this.ns;
     const dc = datacenter || this.dc;
-    const id = subset ? `${subset}.${service}.${ns}.${dc}` : `${service}.${ns}.${dc}`;
+    const base = subset ? `${subset}.${service}.${ns}` : `${service}.${ns}`;
+    const id = this.partitioned ? `${base}.${DEFAULT_PARTITION}.${dc}` : `${base}.${dc}`;
     const prev = this.loadedTargets.get(id);
     if (prev) return prev;
-    const sni = `${id}.internal.${this.req.trustDomain}`;
+    // SNI names the partition only outside the default one: never, here.
+    const sni = `${base}.${dc}.internal.${this.req.trustDomain}`;
     const t: Target = { id, service, subset, namespace: ns, datacenter: dc, mode: '', external: false, sni, name: sni };
     this.loadedTargets.set(id, t);
     return t;
@@ -374,7 +425,9 @@ class Compiler {
           if (next.Type !== 'splitter') { fixed.push(split); continue; }
           nodeChanged = true;
           for (const inner of next.Splits!) {
-            fixed.push({ Weight: scaleWeight((split.Weight * inner.Weight) / 100) / 100, NextNode: inner.NextNode });
+            // The 1.16 shape keeps the inner split's own definition.
+            const def = (inner as { Definition?: unknown }).Definition;
+            fixed.push({ ...(def ? { Definition: def } : {}), Weight: scaleWeight((split.Weight * inner.Weight) / 100) / 100, NextNode: inner.NextNode });
           }
         }
         if (nodeChanged) { node.Splits = fixed; changed = true; }
@@ -425,12 +478,13 @@ function renderDefinition(route: ServiceRoute): ServiceRoute {
   return { ...route, Destination: dest };
 }
 
-function renderTarget(t: Target): CompiledTarget {
+function renderTarget(t: Target, partitioned: boolean): CompiledTarget {
   return {
     ID: t.id,
     Service: t.service,
     ...(t.subset ? { ServiceSubset: t.subset } : {}),
     Namespace: t.namespace,
+    ...(partitioned ? { Partition: DEFAULT_PARTITION } : {}),
     Datacenter: t.datacenter,
     MeshGateway: t.mode ? { Mode: t.mode } : {},
     Subset: {
@@ -438,6 +492,7 @@ function renderTarget(t: Target): CompiledTarget {
       ...(t.subsetDef?.OnlyPassing ? { OnlyPassing: true } : {}),
     },
     ...(t.external ? { External: true } : {}),
+    ...(partitioned ? { TransparentProxy: {} } : {}),
     SNI: t.sni,
     Name: t.name,
   };

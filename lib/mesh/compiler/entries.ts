@@ -116,42 +116,67 @@ export function isEntryKind(k: unknown): k is EntryKind {
   return typeof k === 'string' && (ENTRY_KINDS as readonly string[]).includes(k);
 }
 
+
+/** A split weight as the mesh stores it: rounded to hundredths. */
+export function normalizeWeight(w: number): number {
+  return Math.round(w * 100) / 100;
+}
+
 /**
  * Decodes a raw config entry (parsed JSON) into its canonical form; throws `DecodeError`.
  * `CreateIndex`/`ModifyIndex` are accepted and dropped, so that a read entry can be written back.
+ * As the mesh normalises on write: split weights are rounded to 0.01, a service's protocol is lower case.
  */
 export function decodeEntry(raw: unknown): ConfigEntry {
+  return decode(raw, false);
+}
+
+/**
+ * Decodes an entry as a server answered it: keys the schema does not know are dropped, not refused
+ * (a newer server's `Hash`, a uint64 beyond 2^53, `TransparentProxy`, `Expose`, `AccessLogs`, …).
+ * A client reads them but never writes them back: its writes carry only the fields it manages.
+ */
+export function decodeReadEntry(raw: unknown): ConfigEntry {
+  return decode(raw, true);
+}
+
+function decode(raw: unknown, ignoreUnknown: boolean): ConfigEntry {
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw new DecodeError('Payload is not a JSON object');
   const kind = rawField(raw as Record<string, unknown>, 'Kind');
   if (kind === undefined || kind === '') throw new DecodeError('Payload does not contain a kind/Kind key at the top level');
   if (!isEntryKind(kind)) throw new DecodeError(`invalid config entry kind: ${JSON.stringify(kind)}`);
-  const out = decodeObject(raw, SCHEMAS[kind], '') as Record<string, unknown>;
+  const out = decodeObject(raw, SCHEMAS[kind], '', ignoreUnknown) as Record<string, unknown>;
   delete out.CreateIndex;
   delete out.ModifyIndex;
   out.Kind = kind;
   out.Name ??= '';
+  if (kind === SERVICE_DEFAULTS && typeof out.Protocol === 'string') out.Protocol = out.Protocol.toLowerCase();
+  if (kind === SERVICE_SPLITTER && Array.isArray(out.Splits)) {
+    for (const s of out.Splits as ServiceSplit[]) if (typeof s.Weight === 'number') s.Weight = normalizeWeight(s.Weight);
+  }
   return out as unknown as ConfigEntry;
 }
 
-function decodeObject(raw: unknown, schema: Schema, path: string): Record<string, unknown> | undefined {
+function decodeObject(raw: unknown, schema: Schema, path: string, lenient = false): Record<string, unknown> | undefined {
   if (raw === null || raw === undefined) return undefined;
   if (typeof raw !== 'object' || Array.isArray(raw)) throw new DecodeError(`'${path}' expected a map, got '${typeName(raw)}'`);
   const byNorm = new Map(Object.keys(schema).map((k) => [norm(k), k]));
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(raw as Record<string, unknown>)) {
     const canonical = byNorm.get(norm(k));
+    if (!canonical && lenient) continue;
     if (!canonical) throw new DecodeError(`'${path}' has invalid keys: ${k}`);
-    const d = decodeField(v, schema[canonical], path ? `${path}.${canonical}` : canonical);
+    const d = decodeField(v, schema[canonical], path ? `${path}.${canonical}` : canonical, lenient);
     if (d !== undefined) out[canonical] = d;
   }
   return out;
 }
 
-function decodeField(v: unknown, f: Field, path: string): unknown {
+function decodeField(v: unknown, f: Field, path: string, lenient = false): unknown {
   if (v === null || v === undefined) return undefined;
   if (typeof f === 'object') {
     if ('obj' in f) {
-      const o = decodeObject(v, f.obj, path);
+      const o = decodeObject(v, f.obj, path, lenient);
       return o && Object.keys(o).length ? o : undefined;
     }
     if ('map' in f) {
@@ -159,13 +184,13 @@ function decodeField(v: unknown, f: Field, path: string): unknown {
       if (f.map === 'any') return Object.keys(v).length ? { ...(v as object) } : undefined;
       const out: Record<string, unknown> = {};
       for (const [k, x] of Object.entries(v as Record<string, unknown>)) {
-        const d = decodeField(x, f.map, `${path}[${k}]`);
+        const d = decodeField(x, f.map, `${path}[${k}]`, lenient);
         out[k] = d ?? (typeof f.map === 'object' && 'obj' in f.map ? {} : d);
       }
       return Object.keys(out).length ? out : undefined;
     }
     const list = Array.isArray(v) ? v : [v];
-    const out = list.map((x, i) => decodeField(x, f.list, `${path}[${i}]`) ?? (typeof f.list === 'object' ? {} : undefined));
+    const out = list.map((x, i) => decodeField(x, f.list, `${path}[${i}]`, lenient) ?? (typeof f.list === 'object' ? {} : undefined));
     return out.length ? out : undefined;
   }
   switch (f) {

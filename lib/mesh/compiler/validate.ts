@@ -26,14 +26,14 @@ export function validateServiceSubset(name: string): string | undefined {
 }
 
 /** Validates one decoded entry; throws `EntryValidationError`. */
-export function validateEntry(e: ConfigEntry): void {
+export function validateEntry(e: ConfigEntry, o: ValidateOptions = {}): void {
   if (!e.Name) fail('Name is required');
   switch (e.Kind) {
     case SERVICE_DEFAULTS: return validateServiceDefaults(e);
     case PROXY_DEFAULTS: return validateProxyDefaults(e);
     case SERVICE_RESOLVER: return validateResolver(e);
-    case SERVICE_SPLITTER: return validateSplitter(e);
-    case SERVICE_ROUTER: return validateRouter(e);
+    case SERVICE_SPLITTER: return validateSplitter(e, !!o.asServer);
+    case SERVICE_ROUTER: return validateRouter(e, !!o.asServer);
   }
 }
 
@@ -95,7 +95,16 @@ function validateResolver(e: ServiceResolverEntry): void {
 /** Weights are compared in hundredths, as the mesh system does. */
 export const scaleWeight = (w: number): number => Math.round(w * 100);
 
-function validateSplitter(e: ServiceSplitterEntry): void {
+/** How to validate. */
+export interface ValidateOptions {
+  /**
+   * Only what the real server checks (the emulator): it accepts a negative split weight (the sum is
+   * still 100) and a negative `RequestTimeout`, which a construct refuses.
+   */
+  readonly asServer?: boolean;
+}
+
+function validateSplitter(e: ServiceSplitterEntry, asServer: boolean): void {
   const splits = e.Splits ?? [];
   if (splits.length === 0) fail('no splits configured');
   const seen = new Set<string>();
@@ -106,13 +115,13 @@ function validateSplitter(e: ServiceSplitterEntry): void {
       fail(`split destination occurs more than once: service="${s.Service || e.Name}", subset="${s.ServiceSubset ?? ''}", namespace="${s.Namespace ?? ''}"`);
     }
     seen.add(key);
-    if ((s.Weight ?? 0) < 0) fail(`split weight must be >= 0, not ${s.Weight}`);
+    if (!asServer && (s.Weight ?? 0) < 0) fail(`split weight must be >= 0, not ${s.Weight}`);
     sum += scaleWeight(s.Weight ?? 0);
   }
   if (sum !== 10000) fail(`the sum of all split weights must be 100, not ${(sum / 100).toFixed(6)}`);
 }
 
-function validateRouter(e: ServiceRouterEntry): void {
+function validateRouter(e: ServiceRouterEntry, asServer: boolean): void {
   (e.Routes ?? []).forEach((route, i) => {
     let eligibleForPrefixRewrite = false;
     const http = route.Match?.HTTP;
@@ -137,7 +146,7 @@ function validateRouter(e: ServiceRouterEntry): void {
         fail(`Route[${i}] cannot make use of PrefixRewrite without configuring either PathExact or PathPrefix`);
       }
       if ((d.NumRetries ?? 0) < 0) fail(`Route[${i}] NumRetries must be >= 0`);
-      if (durationNs(d.RequestTimeout) < 0) fail(`Route[${i}] RequestTimeout must be >= 0`);
+      if (!asServer && durationNs(d.RequestTimeout) < 0) fail(`Route[${i}] RequestTimeout must be >= 0`);
       for (const code of d.RetryOnStatusCodes ?? []) {
         if (code < 100 || code > 599) fail(`Route[${i}] RetryOnStatusCodes contains an invalid status code ${code}`);
       }

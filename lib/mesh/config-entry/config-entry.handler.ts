@@ -6,7 +6,7 @@
 import { HandlerContext, Observed, PrefetchWant, ResourceHandler, Spec, Written } from '../../core/engine/handler';
 import { ConfigEntryJson, MeshClient } from '../client/mesh-client';
 import { resourceMetadata } from '../../core/schema';
-import { decodeEntry, isEntryKind } from '../compiler/entries';
+import { decodeReadEntry, isEntryKind } from '../compiler/entries';
 import { ConfigEntrySchema } from './config-entry.schema';
 import { entryId, entryToSpec, parseEntryId, specToEntry } from './entry-spec';
 
@@ -22,17 +22,29 @@ function concurrentWriter(ctx: HandlerContext, id: string, expected: string): Er
 /** An entry as the plan compares it. */
 function observedOf(schema: ConfigEntrySchema, got: ConfigEntryJson): Observed {
   return {
-    fields: entryToSpec(schema, decodeEntry(got)),
+    fields: entryToSpec(schema, decodeReadEntry(got)),
     outputs: { createIndex: got.CreateIndex, modifyIndex: got.ModifyIndex },
     version: got.ModifyIndex,
   };
+}
+
+/**
+ * The `ns` of a request: only outside the default namespace, since a Community Edition server refuses
+ * any `ns` (and `Namespace` in a body) as an Enterprise feature, `default` included.
+ */
+export function nsParam(namespace: string | undefined): string | undefined {
+  return namespace && namespace !== 'default' ? namespace : undefined;
 }
 
 /** The handler of one entry kind, from its schema. */
 export function configEntryHandler(schema: ConfigEntrySchema): ResourceHandler {
   const entryKind = schema.entryKind;
   const idOf = (spec: Spec) => entryId(entryKind, String(spec.name), String(spec.namespace ?? 'default'));
-  const body = (spec: Spec) => specToEntry(schema, spec) as unknown as Record<string, unknown> & { Kind: string; Name: string };
+  // Only the fields converge manages, and `Namespace` only outside the default one.
+  const body = (spec: Spec) => {
+    const { Namespace, ...entry } = specToEntry(schema, spec) as unknown as Record<string, unknown> & { Kind: string; Name: string };
+    return (nsParam(Namespace as string | undefined) ? { ...entry, Namespace } : entry) as typeof entry;
+  };
 
   return {
     ...resourceMetadata(schema),
@@ -42,7 +54,7 @@ export function configEntryHandler(schema: ConfigEntrySchema): ResourceHandler {
 
     async read(ctx, id): Promise<Observed | undefined> {
       const { name, namespace } = parseEntryId(id);
-      const got = await client(ctx).getConfigEntry(entryKind, name, { namespace }, ctx.address);
+      const got = await client(ctx).getConfigEntry(entryKind, name, { namespace: nsParam(namespace) }, ctx.address);
       return got ? observedOf(schema, got) : undefined;
     },
 
@@ -56,11 +68,14 @@ export function configEntryHandler(schema: ConfigEntrySchema): ResourceHandler {
       }
       for (const [namespace, ws] of byNamespace) {
         if (ws.length < 2) continue;
-        const listed = (await client(ctx).listConfigEntries(entryKind, { namespace }, ctx.address)).value;
-        const byName = new Map(listed.map((e) => [String(e.Name), e]));
+        const listed = await client(ctx).listConfigEntries(entryKind, { namespace: nsParam(namespace) }, ctx.address);
+        const byName = new Map(listed.value.map((e) => [String(e.Name), e]));
         for (const w of ws) {
           const e = byName.get(parseEntryId(w.id).name);
-          known.set(w.id, e ? observedOf(schema, e) : null);
+          // A list the token's ACL filtered says nothing of what it left out: those are read one by one
+          // (and a read the token may not make fails with the server's permission message).
+          if (e) known.set(w.id, observedOf(schema, e));
+          else if (!listed.filteredByAcls) known.set(w.id, null);
         }
       }
       return known;
@@ -77,14 +92,14 @@ export function configEntryHandler(schema: ConfigEntrySchema): ResourceHandler {
       const { name, namespace } = parseEntryId(id);
       const c = client(ctx);
       // The index the plan saw: a writer after the plan makes the cas fail (read now only for an old saved plan).
-      const cas = ctx.expectedVersion ?? (await c.getConfigEntry(entryKind, name, { namespace }, ctx.address))?.ModifyIndex ?? 0;
+      const cas = ctx.expectedVersion ?? (await c.getConfigEntry(entryKind, name, { namespace: nsParam(namespace) }, ctx.address))?.ModifyIndex ?? 0;
       if (!(await c.putConfigEntry(body(spec), { cas }, ctx.address))) throw concurrentWriter(ctx, id, `ModifyIndex ${cas}`);
       return { id };
     },
 
     async delete(ctx, id): Promise<void> {
       const { name, namespace } = parseEntryId(id);
-      await client(ctx).deleteConfigEntry(entryKind, name, { namespace }, ctx.address);
+      await client(ctx).deleteConfigEntry(entryKind, name, { namespace: nsParam(namespace) }, ctx.address);
     },
 
     importId(id: string): string {

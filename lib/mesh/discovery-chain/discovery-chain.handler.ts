@@ -23,7 +23,8 @@ export const discoveryChainHandler: DataSourceHandler = {
 
   async read(ctx, spec) {
     const res = await new MeshClient(ctx.http).discoveryChain(String(spec.service), {
-      namespace: spec.namespace ? String(spec.namespace) : undefined,
+      // Only outside the default namespace: a Community Edition server refuses any `ns`.
+      namespace: spec.namespace && spec.namespace !== 'default' ? String(spec.namespace) : undefined,
       compileDatacenter: spec.compileDatacenter ? String(spec.compileDatacenter) : undefined,
       overrides: overridesBody(spec.overrides as Record<string, unknown> | undefined),
     }, ctx.address);

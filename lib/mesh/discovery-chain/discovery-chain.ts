@@ -79,9 +79,9 @@ export class DiscoveryChain extends DataSource {
 
   /** The chain's protocol (`tcp`, `http`, `http2`, `grpc`). */
   public get protocol(): string { return this._attrString('protocol'); }
-  /** The start node's key (`router:web`, `splitter:web`, `resolver:web.default.dc1`). */
+  /** The start node's key as the server answers it (`router:web`, `resolver:web.default.dc1`; Consul 1.16: `router:web.default.default`). */
   public get startNode(): string { return this._attrString('startNode'); }
-  /** The target ids (`[<subset>.]<service>.<namespace>.<datacenter>`), sorted, joined by commas. */
+  /** The target ids as the server answers them (`[<subset>.]<service>.<namespace>.<datacenter>`; Consul 1.16 adds the partition before the datacenter), sorted, joined by commas. */
   public get targetIds(): string { return this._attrString('targetIds'); }
   /** The whole compiled chain as a JSON string. */
   public get chain(): string { return this._attrString('chain'); }

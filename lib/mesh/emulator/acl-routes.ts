@@ -14,6 +14,9 @@ function body(req: EmuRequest): Record<string, unknown> {
   return b !== null && typeof b === 'object' && !Array.isArray(b) ? b as Record<string, unknown> : {};
 }
 
+const MANAGEMENT_ACCESSOR = '00000000-0000-4000-8000-000000000001';
+const STARTED = new Date().toISOString();
+
 function tokenDocument(t: TokenRecord, secretId?: string): Record<string, unknown> {
   return {
     AccessorID: t.accessorId,
@@ -46,8 +49,16 @@ export function registerAclRoutes(router: Router<RequestContext>, version: strin
   });
   router.add('GET', '/v1/acl/token/self', (_req, _p, ctx) => {
     const t = ctx.core.state.acl.tokens.find((x) => x.accessorId === ctx.caller.accessorId);
-    if (t) return json(200, tokenDocument(t));
-    if (ctx.caller.management) return json(200, { AccessorID: ctx.caller.accessorId, Description: 'management token', Policies: [{ Name: 'global-management' }] });
+    // As the real server: the token's own secret comes back, with its policies.
+    if (t) return json(200, tokenDocument(t, ctx.secret));
+    if (ctx.caller.management) {
+      // As the real server answers its initial management token.
+      return json(200, {
+        AccessorID: MANAGEMENT_ACCESSOR, SecretID: ctx.secret, Description: 'Initial Management Token',
+        Policies: [{ ID: '00000000-0000-0000-0000-000000000001', Name: 'global-management' }],
+        Local: false, CreateTime: STARTED, Hash: 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=', CreateIndex: 1, ModifyIndex: 1,
+      });
+    }
     return text(403, 'ACL not found');
   });
   const scope = (kind: 'namespaces' | 'partitions', label: string) => (req: EmuRequest, _p: unknown, ctx: RequestContext) => {

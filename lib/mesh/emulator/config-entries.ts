@@ -10,13 +10,14 @@
  * make some chain fail to compile are 500 with the message, as the mesh system answers them.
  */
 import { Router } from '../../core/emulator-kit/router';
+import * as crypto from 'crypto';
 import { EmuRequest, EmuResponse, json } from '../../core/emulator-kit/types';
 import { Caller } from './acl';
 import { consistencyOf, permissionDenied, queryMeta, RequestContext, selectNamespace, text } from './context';
 import { StoredEntry } from './state';
 import {
   CompileError, compileDiscoveryChain, ConfigEntry, decodeEntry, DecodeError, entryKey, EntryValidationError, isEntryKind,
-  PROXY_DEFAULTS, servicesNamedBy, servicesReaching, validateEntry, withEntry,
+  PROXY_DEFAULTS, servicesNamedBy, servicesReaching, validateEntry, withEntry, ChainShape,
 } from '../compiler';
 
 export function registerConfigEntryRoutes(router: Router<RequestContext>): void {
@@ -36,15 +37,52 @@ function checkWrite(caller: Caller, kind: string, ns: string, name: string): Emu
   return caller.canWriteService(ns, name) ? undefined : permissionDenied(caller, 'service:write', name);
 }
 
-/** An entry as read: its fields, then `Namespace`, `CreateIndex`, `ModifyIndex`. */
-export function renderStored(s: StoredEntry): Record<string, unknown> {
+/** An unknown kind in a path: 500, as the real server answers it. */
+function badKind(kind: string): EmuResponse {
+  return text(500, `invalid config entry kind: ${kind}`);
+}
+
+/** Fields Consul 1.16 answers on entries of these kinds, empty unless set (the emulator never sets them). */
+const EMPTY_1_16_FIELDS: Record<string, string[]> = {
+  'service-defaults': ['TransparentProxy', 'MeshGateway', 'Expose'],
+  'proxy-defaults': ['TransparentProxy', 'MeshGateway', 'Expose'],
+};
+
+/**
+ * An entry as read: its fields, then `Namespace`, `CreateIndex`, `ModifyIndex`. As Consul 1.16 Community
+ * Edition: no `Namespace`, its empty structs, and a `Hash` (a uint64, often beyond 2^53) before the indexes.
+ */
+export function renderStored(s: StoredEntry, shape: ChainShape = 'spec'): Record<string, unknown> {
   const { Namespace: _ignored, ...fields } = s.entry as ConfigEntry & { Namespace?: string };
-  return { ...fields, Namespace: s.namespace, CreateIndex: s.createIndex, ModifyIndex: s.modifyIndex };
+  if (shape !== 'consul-1.16') return { ...fields, Namespace: s.namespace, CreateIndex: s.createIndex, ModifyIndex: s.modifyIndex };
+  const out: Record<string, unknown> = { ...fields };
+  for (const f of EMPTY_1_16_FIELDS[s.entry.Kind] ?? []) out[f] ??= {};
+  return { ...out, Hash: HASH_MARK + entryHash(s), CreateIndex: s.createIndex, ModifyIndex: s.modifyIndex };
+}
+
+const HASH_MARK = '\u0000hash:';
+
+/** A stable uint64 of an entry's fields, as a decimal string. */
+function entryHash(s: StoredEntry): string {
+  return crypto.createHash('sha256').update(JSON.stringify(s.entry)).digest().readBigUInt64BE(0).toString();
+}
+
+/** JSON with each `Hash` written as the bare uint64 it is (beyond what a JavaScript number holds). */
+function entryJson(status: number, value: unknown, headers: Record<string, string>): EmuResponse {
+  const body = JSON.stringify(value).replace(/"\\u0000hash:(\d+)"/g, '$1');
+  return { status, body, contentType: 'application/json', headers };
+}
+
+/** JSON with object keys sorted, to compare two entries whatever the order their keys came in. */
+function canonicalJson(v: unknown): string {
+  return JSON.stringify(v, (_k, x) => (x && typeof x === 'object' && !Array.isArray(x)
+    ? Object.fromEntries(Object.keys(x).sort().map((k) => [k, (x as Record<string, unknown>)[k]])) : x));
 }
 
 function parseCas(req: EmuRequest): number | undefined | { error: string } {
   const raw = req.query.get('cas');
-  if (raw === null) return undefined;
+  // `?cas=` with no value is no check-and-set, as the real server reads it.
+  if (raw === null || raw === '') return undefined;
   if (!/^\d+$/.test(raw)) return { error: `strconv.ParseUint: parsing ${JSON.stringify(raw)}: invalid syntax` };
   return Number(raw);
 }
@@ -56,7 +94,7 @@ function parseCas(req: EmuRequest): number | undefined | { error: string } {
 function graphError(ctx: RequestContext, before: ConfigEntry[], after: ConfigEntry[], changed?: ConfigEntry): string | undefined {
   const compiles = (entries: ConfigEntry[], namespace: string, service: string): string | undefined => {
     try {
-      compileDiscoveryChain({ service, namespace, entries, datacenter: ctx.core.datacenter, trustDomain: ctx.core.trustDomain });
+      compileDiscoveryChain({ service, namespace, entries, datacenter: ctx.core.datacenter, trustDomain: ctx.core.trustDomain, shape: ctx.core.shape });
       return undefined;
     } catch (e) {
       if (e instanceof CompileError) return e.message;
@@ -80,15 +118,23 @@ function putEntry(req: EmuRequest, _p: unknown, ctx: RequestContext): EmuRespons
   let entry: ConfigEntry;
   try {
     const raw = JSON.parse(req.body.toString('utf8') || 'null');
+    if (ctx.core.shape === 'consul-1.16' && raw && typeof raw === 'object' && Object.keys(raw).some((k) => k.toLowerCase() === 'namespace')) {
+      return text(400, 'Request decoding failed: 1 error occurred:\n\t* invalid config key "Namespace", namespaces are a consul enterprise feature\n');
+    }
     entry = decodeEntry(raw);
   } catch (e) {
     const msg = e instanceof DecodeError || e instanceof SyntaxError ? (e as Error).message : String(e);
+    // Consul 1.16 words an unknown key as its own decoder does (the first one only, here).
+    const unknown = /^'([^']*)' has invalid keys: (.+)$/.exec(msg);
+    if (unknown && ctx.core.shape === 'consul-1.16') {
+      return text(400, `Request decoding failed: 1 error occurred:\n\t* invalid config key "${unknown[1] ? `${unknown[1]}.` : ''}${unknown[2]}"\n`);
+    }
     return text(400, `Request decoding failed: ${msg}`);
   }
   const namespace = entry.Kind === PROXY_DEFAULTS ? (entry.Namespace || 'default') : (entry.Namespace || selectNamespace(req, ctx.caller));
   entry = { ...entry, Namespace: namespace } as ConfigEntry;
   try {
-    validateEntry(entry);
+    validateEntry(entry, { asServer: true });
   } catch (e) {
     if (e instanceof EntryValidationError) return text(500, e.message);
     throw e;
@@ -98,6 +144,9 @@ function putEntry(req: EmuRequest, _p: unknown, ctx: RequestContext): EmuRespons
   const state = ctx.core.state;
   const key = entryKey(entry);
   const existing = state.entries[key];
+  // As the real server: a write that changes nothing succeeds at once (no index moves, no cas check).
+  const { Namespace: _n, ...incoming } = entry as ConfigEntry & { Namespace?: string };
+  if (existing && canonicalJson(existing.entry) === canonicalJson(incoming)) return json(200, true);
   if (cas !== undefined && (existing ? existing.modifyIndex !== cas : cas !== 0)) return json(200, false);
   const before = ctx.core.allEntries();
   const err = graphError(ctx, before, withEntry(before, entry), entry);
@@ -112,31 +161,34 @@ function putEntry(req: EmuRequest, _p: unknown, ctx: RequestContext): EmuRespons
 }
 
 function getEntry(req: EmuRequest, p: Record<string, string>, ctx: RequestContext): EmuResponse {
-  if (!isEntryKind(p.kind)) return text(400, `invalid config entry kind: ${JSON.stringify(p.kind)}`);
+  if (!isEntryKind(p.kind)) return badKind(p.kind);
   const consistency = consistencyOf(req);
   if (typeof consistency !== 'string') return text(400, consistency.error);
   const ns = p.kind === PROXY_DEFAULTS ? 'default' : selectNamespace(req, ctx.caller);
   if (!canRead(ctx.caller, p.kind, ns, p.name)) return permissionDenied(ctx.caller, 'service:read', p.name);
   const stored = ctx.core.state.entries[`${p.kind}/${ns}/${p.name}`];
   if (!stored) return text(404, `Config entry not found for "${p.kind}" / "${p.name}"`, queryMeta(ctx.core.state.index, consistency));
-  return json(200, renderStored(stored), queryMeta(ctx.core.state.index, consistency));
+  return entryJson(200, renderStored(stored, ctx.core.shape), queryMeta(ctx.core.state.index, consistency));
 }
 
 function listEntries(req: EmuRequest, p: Record<string, string>, ctx: RequestContext): EmuResponse {
-  if (!isEntryKind(p.kind)) return text(400, `invalid config entry kind: ${JSON.stringify(p.kind)}`);
+  if (!isEntryKind(p.kind)) return badKind(p.kind);
   const consistency = consistencyOf(req);
   if (typeof consistency !== 'string') return text(400, consistency.error);
   const ns = selectNamespace(req, ctx.caller);
-  const list = Object.values(ctx.core.state.entries)
-    .filter((s) => s.entry.Kind === p.kind && (ns === '*' || p.kind === PROXY_DEFAULTS || s.namespace === ns))
+  const all = Object.values(ctx.core.state.entries)
+    .filter((s) => s.entry.Kind === p.kind && (ns === '*' || p.kind === PROXY_DEFAULTS || s.namespace === ns));
+  const list = all
     .filter((s) => canRead(ctx.caller, p.kind, s.namespace, s.entry.Name))
     .sort((a, b) => a.namespace.localeCompare(b.namespace) || a.entry.Name.localeCompare(b.entry.Name))
-    .map(renderStored);
-  return json(200, list, queryMeta(ctx.core.state.index, consistency));
+    .map((s) => renderStored(s, ctx.core.shape));
+  // As the real server: a list the token's ACL filtered says so.
+  const filtered: Record<string, string> = list.length < all.length ? { 'X-Mesh-Results-Filtered-By-Acls': 'true' } : {};
+  return entryJson(200, list, { ...queryMeta(ctx.core.state.index, consistency), ...filtered });
 }
 
 function deleteEntry(req: EmuRequest, p: Record<string, string>, ctx: RequestContext): EmuResponse {
-  if (!isEntryKind(p.kind)) return text(400, `invalid config entry kind: ${JSON.stringify(p.kind)}`);
+  if (!isEntryKind(p.kind)) return badKind(p.kind);
   const cas = parseCas(req);
   if (typeof cas === 'object') return text(500, cas.error);
   const ns = p.kind === PROXY_DEFAULTS ? 'default' : selectNamespace(req, ctx.caller);
@@ -145,7 +197,8 @@ function deleteEntry(req: EmuRequest, p: Record<string, string>, ctx: RequestCon
   const state = ctx.core.state;
   const key = `${p.kind}/${ns}/${p.name}`;
   const existing = state.entries[key];
-  if (cas !== undefined && existing?.modifyIndex !== cas) return json(200, false);
+  // An absent entry is deleted whatever the index (the real server answers true).
+  if (cas !== undefined && existing && existing.modifyIndex !== cas) return json(200, false);
   if (existing) {
     const before = ctx.core.allEntries();
     const after = withEntry(before, { ...existing.entry, Namespace: ns } as ConfigEntry, true);

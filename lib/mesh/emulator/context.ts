@@ -2,7 +2,7 @@ import { EmuRequest, EmuResponse } from '../../core/emulator-kit/types';
 import { Caller } from './acl';
 import { Watchers } from './blocking';
 import { MeshState } from './state';
-import { ConfigEntry, DEFAULT_NAMESPACE } from '../compiler';
+import { ChainShape, ConfigEntry, DEFAULT_NAMESPACE } from '../compiler';
 
 /** What the route handlers share with the emulator. */
 export interface MeshCore {
@@ -13,6 +13,8 @@ export interface MeshCore {
   readonly datacenters: readonly string[];
   readonly trustDomain: string;
   readonly watchers: Watchers;
+  /** The server it answers as: the spec's, or Consul 1.16 Community Edition's. */
+  readonly shape: ChainShape;
   /** Every stored entry, with `Namespace` filled. */
   allEntries(): ConfigEntry[];
 }
@@ -20,6 +22,8 @@ export interface MeshCore {
 export interface RequestContext {
   readonly core: MeshCore;
   readonly caller: Caller;
+  /** The request's token (for `acl/token/self`, which answers it back). */
+  readonly secret?: string;
 }
 
 /** Errors of the mesh API are plain text, as the mesh system answers them. */

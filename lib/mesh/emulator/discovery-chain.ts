@@ -58,7 +58,7 @@ async function readChain(req: EmuRequest, service: string, ctx: RequestContext):
   }
   const compile = () => compileWithTrace({
     service, namespace, entries: ctx.core.allEntries(), datacenter: req.query.get('compile-dc') || dc,
-    useInDatacenter: dc, trustDomain: ctx.core.trustDomain, overrides,
+    useInDatacenter: dc, trustDomain: ctx.core.trustDomain, overrides, shape: ctx.core.shape,
   });
   try {
     let result = compile();

@@ -15,7 +15,7 @@ import { MeshCore, RequestContext, text } from './context';
 import { registerDiscoveryChainRoutes } from './discovery-chain';
 import { emptyState, MeshState } from './state';
 import { status } from './status';
-import { ConfigEntry } from '../compiler';
+import { ChainShape, ConfigEntry } from '../compiler';
 
 /** The trust domain when none is given: a fixed cluster id and the default domain `consul`. */
 export const DEFAULT_TRUST_DOMAIN = '9b0a3e2c-5d41-4f6e-8a7b-1c2d3e4f5a6b.consul';
@@ -37,6 +37,12 @@ export interface MeshEmulatorOptions {
    * passes a clock it moves). @default the system clock
    */
   readonly clock?: Clock;
+  /**
+   * Which server to answer as: the spec's (`X-Mesh-*` headers, chains as the spec shows them), or a
+   * Consul 1.16 Community Edition server (`X-Consul-*` headers; `ns` and `Namespace` refused as
+   * Enterprise features; entries with a `Hash`; chains named with a partition). @default "spec"
+   */
+  readonly shape?: ChainShape;
 }
 
 export class MeshEmulator implements ApiEmulator, MeshCore {
@@ -45,6 +51,7 @@ export class MeshEmulator implements ApiEmulator, MeshCore {
   public readonly datacenters: readonly string[];
   public readonly trustDomain: string;
   public readonly watchers: Watchers;
+  public readonly shape: ChainShape;
   private _state: MeshState = emptyState();
   private readonly router = new Router<RequestContext>();
   private readonly admin = new Router<AdminContext>();
@@ -58,6 +65,10 @@ export class MeshEmulator implements ApiEmulator, MeshCore {
     this.datacenters = [this.datacenter, ...(options.datacenters ?? []).filter((d) => d && d !== this.datacenter)];
     this.trustDomain = options.trustDomain || DEFAULT_TRUST_DOMAIN;
     this.watchers = new Watchers(options.clock ?? SYSTEM_CLOCK);
+    if (options.shape !== undefined && options.shape !== 'spec' && options.shape !== 'consul-1.16') {
+      throw new Error(`the mesh emulator's shape must be "spec" or "consul-1.16", got "${String(options.shape)}"`);
+    }
+    this.shape = options.shape ?? 'spec';
     registerDiscoveryChainRoutes(this.router);
     registerConfigEntryRoutes(this.router);
     registerAclRoutes(this.router, options.version || '1.13.0');
@@ -92,14 +103,28 @@ export class MeshEmulator implements ApiEmulator, MeshCore {
       const caller = this.authenticate(req);
       if (req.path === '/__admin' || req.path.startsWith('/__admin/')) return this.handleAdmin(req, caller);
       if (caller === 'unknown') return text(403, 'ACL not found');
+      // The Community Edition refuses the Enterprise namespace parameter, `default` included.
+      if (this.shape === 'consul-1.16' && req.query.has('ns')) return text(400, 'Invalid query parameter: "ns" - Namespaces are a Consul Enterprise feature');
       const match = this.router.match(req);
       if (match === undefined) return text(404, `Invalid URL path: not a recognized HTTP API endpoint: ${req.path}`);
       if (match === 'method') return text(405, `method ${req.method} not allowed`);
-      return await match.handler(req, match.params, { core: this, caller });
+      return this.asServer(await match.handler(req, match.params, { core: this, caller, secret: this.secretOf(req) }));
     } catch (e) {
       if (e instanceof BodyError) return text(400, `Request decoding failed: ${e.message}`);
       throw e;
     }
+  }
+
+  /** In the 1.16 shape, the query meta headers carry Consul's own names (`X-Consul-Index`, …). */
+  private asServer(res: EmuResponse): EmuResponse {
+    if (this.shape !== 'consul-1.16' || !res.headers) return res;
+    const headers = Object.fromEntries(Object.entries(res.headers).map(([k, v]) => [k.replace(/^X-Mesh-/i, 'X-Consul-'), v]));
+    return { ...res, headers };
+  }
+
+  private secretOf(req: EmuRequest): string | undefined {
+    const bearer = /^Bearer\s+(.+)$/i.exec(req.headers.authorization ?? '')?.[1];
+    return req.headers['x-mesh-token'] || req.headers['x-consul-token'] || bearer || undefined;
   }
 
   public mutates(req: EmuRequest): boolean {
@@ -146,11 +171,9 @@ export class MeshEmulator implements ApiEmulator, MeshCore {
     this.watchers.wakeAll();
   }
 
-  /** The token from `X-Mesh-Token`, else `Authorization: Bearer`. */
+  /** The token from `X-Mesh-Token`, else `X-Consul-Token` (the real server's header), else `Authorization: Bearer`. */
   private authenticate(req: EmuRequest): Caller | 'unknown' {
-    const bearer = /^Bearer\s+(.+)$/i.exec(req.headers.authorization ?? '')?.[1];
-    const secret = req.headers['x-mesh-token'] || bearer;
-    return resolveCaller(secret, this.managementDigest, this._state.acl);
+    return resolveCaller(this.secretOf(req), this.managementDigest, this._state.acl);
   }
 
   private handleAdmin(req: EmuRequest, caller: Caller | 'unknown'): EmuResponse | Promise<EmuResponse> {

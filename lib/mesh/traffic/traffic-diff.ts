@@ -12,8 +12,8 @@ import { PlanHook, PlanHookItem, PlanHookResult } from '../../core/engine/regist
 import { diffChains } from './chain-diff';
 import { MeshClient } from '../client/mesh-client';
 import { CompiledChain, CompileError } from '../compiler/chain';
-import { compileWithTrace } from '../compiler/compile';
-import { ConfigEntry, decodeEntry, ENTRY_KINDS, entryKey } from '../compiler/entries';
+import { ChainShape, compileWithTrace } from '../compiler/compile';
+import { ConfigEntry, decodeReadEntry, ENTRY_KINDS, entryKey } from '../compiler/entries';
 import { servicesNamedBy } from '../compiler/graph';
 import { EntryValidationError, validateEntry } from '../compiler/validate';
 import { ConfigEntrySchema } from '../config-entry/config-entry.schema';
@@ -30,14 +30,17 @@ const ENTRY_SCHEMA_OF: Record<string, ConfigEntrySchema> = Object.fromEntries(
 
 const CHANGING = new Set(['create', 'update', 'replace', 'delete', 'adopt']);
 /** Used when the API cannot tell its own (only SNI names depend on them, which the diff does not show). */
-const FALLBACK = { datacenter: 'dc1', trustDomain: 'unknown.consul' };
+const FALLBACK: { datacenter: string; trustDomain: string; shape?: ChainShape } = { datacenter: 'dc1', trustDomain: 'unknown.consul' };
 
 /** Everything the hook needs from the API; the defaults read it through the plan's mesh client. */
 export interface MeshView {
   /** Every entry the API holds, or undefined when they cannot be read. */
   entries(): Promise<ConfigEntry[] | undefined>;
-  /** The agent's datacenter and the trust domain, read from the chain of a service the plan touches. */
-  basis(service: string, namespace: string): Promise<{ datacenter: string; trustDomain: string }>;
+  /**
+   * The agent's datacenter, the trust domain and the shape of the server's chains (the spec's, or a
+   * Consul 1.16 server's with partitions), read from the chain of a service the plan touches.
+   */
+  basis(service: string, namespace: string): Promise<{ datacenter: string; trustDomain: string; shape?: ChainShape }>;
 }
 
 /** A view of the API through an HttpClient (undefined: no client, nothing to read). */
@@ -48,8 +51,18 @@ export function apiView(http: HttpClient | undefined): MeshView {
       if (!client) return undefined;
       try {
         const all: ConfigEntry[] = [];
+        // Every namespace (`ns=*`); a Community Edition server refuses any `ns` (400) and has one namespace.
+        let namespace: string | undefined = '*';
         for (const kind of ENTRY_KINDS) {
-          for (const e of (await client.listConfigEntries(kind, { namespace: '*' })).value) all.push(decodeEntry(e));
+          let listed;
+          try {
+            listed = await client.listConfigEntries(kind, { namespace });
+          } catch (e) {
+            if (namespace === undefined || (e as { status?: number }).status !== 400) throw e;
+            namespace = undefined;
+            listed = await client.listConfigEntries(kind, {});
+          }
+          for (const e of listed.value) all.push(decodeReadEntry(e));
         }
         return all;
       } catch {
@@ -59,10 +72,11 @@ export function apiView(http: HttpClient | undefined): MeshView {
     async basis(service, namespace) {
       if (!client) return FALLBACK;
       try {
-        const chain = (await client.discoveryChain(service, { namespace })).value;
+        const chain = (await client.discoveryChain(service, { namespace: namespace === 'default' ? undefined : namespace })).value;
         const target = Object.values(chain.Targets)[0];
         const trustDomain = target?.Name.split('.internal.')[1];
-        return { datacenter: chain.Datacenter, trustDomain: trustDomain || FALLBACK.trustDomain };
+        const shape: ChainShape = chain.Partition !== undefined ? 'consul-1.16' : 'spec';
+        return { datacenter: chain.Datacenter, trustDomain: trustDomain || FALLBACK.trustDomain, shape };
       } catch {
         return FALLBACK;
       }
@@ -114,10 +128,10 @@ export async function trafficDiff(items: readonly PlanHookItem[], view: MeshView
   const proxyChanged = changed.some(([kind]) => kind === 'proxy-defaults');
   const changedServices = new Set(changed.map(([, ns, name]) => `${ns}/${name}`));
   const [ns0, name0] = [...changedServices][0].split('/');
-  const { datacenter, trustDomain } = await view.basis(name0, ns0);
+  const { datacenter, trustDomain, shape } = await view.basis(name0, ns0);
   const compile = (entries: ConfigEntry[], namespace: string, service: string) => {
     try {
-      return compileWithTrace({ service, namespace, entries, datacenter, trustDomain });
+      return compileWithTrace({ service, namespace, entries, datacenter, trustDomain, shape });
     } catch (e) {
       if (e instanceof CompileError) return e;
       throw e;

@@ -26,7 +26,9 @@ test('PUT, GET with indexes, list and DELETE', async () => {
 
 test('cas: 0 creates only when absent; else only at the ModifyIndex', async () => {
   expect((await s.call('PUT', '/v1/config?cas=0', { body: { Kind: 'service-defaults', Name: 'web' } })).body).toBe(true);
-  expect((await s.call('PUT', '/v1/config?cas=0', { body: { Kind: 'service-defaults', Name: 'web' } })).body).toBe(false);
+  expect((await s.call('PUT', '/v1/config?cas=0', { body: { Kind: 'service-defaults', Name: 'web', Protocol: 'grpc' } })).body).toBe(false);
+  // As the real server: a write that changes nothing succeeds whatever its cas, and moves no index.
+  expect((await s.call('PUT', '/v1/config?cas=0', { body: { Kind: 'service-defaults', Name: 'web' } })).body).toBe(true);
   const idx = (await s.call('GET', '/v1/config/service-defaults/web')).body.ModifyIndex;
   expect((await s.call('PUT', `/v1/config?cas=${idx + 5}`, { body: { Kind: 'service-defaults', Name: 'web', Protocol: 'http' } })).body).toBe(false);
   expect((await s.call('PUT', `/v1/config?cas=${idx}`, { body: { Kind: 'service-defaults', Name: 'web', Protocol: 'http' } })).body).toBe(true);
