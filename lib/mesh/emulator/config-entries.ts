@@ -13,6 +13,8 @@ import { Router } from '../../core/emulator-kit/router';
 import { EmuRequest, EmuResponse, json } from '../../core/emulator-kit/types';
 import { Caller } from './acl';
 import { consistencyOf, permissionDenied, queryMeta, RequestContext, selectNamespace, text } from './context';
+import { Change } from './blocking';
+import { blockingOf } from './discovery-chain';
 import { StoredEntry } from './state';
 import {
   CompileError, compileDiscoveryChain, ConfigEntry, decodeEntry, DecodeError, entryKey, EntryValidationError, isEntryKind,
@@ -122,11 +124,17 @@ function getEntry(req: EmuRequest, p: Record<string, string>, ctx: RequestContex
   return json(200, renderStored(stored), queryMeta(ctx.core.state.index, consistency));
 }
 
-function listEntries(req: EmuRequest, p: Record<string, string>, ctx: RequestContext): EmuResponse {
+async function listEntries(req: EmuRequest, p: Record<string, string>, ctx: RequestContext): Promise<EmuResponse> {
   if (!isEntryKind(p.kind)) return text(400, `invalid config entry kind: ${JSON.stringify(p.kind)}`);
   const consistency = consistencyOf(req);
   if (typeof consistency !== 'string') return text(400, consistency.error);
+  const blocking = blockingOf(req);
+  if ('error' in blocking) return text(400, blocking.error);
   const ns = selectNamespace(req, ctx.caller);
+  // A blocking query (as the mesh system serves on this list too) waits for a change of this kind.
+  if (blocking.index > 0 && blocking.index >= ctx.core.state.index) {
+    await ctx.core.watchers.wait(blocking.waitMs, (c: Change) => c.kind === p.kind);
+  }
   const list = Object.values(ctx.core.state.entries)
     .filter((s) => s.entry.Kind === p.kind && (ns === '*' || p.kind === PROXY_DEFAULTS || s.namespace === ns))
     .filter((s) => canRead(ctx.caller, p.kind, s.namespace, s.entry.Name))
