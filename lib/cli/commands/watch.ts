@@ -69,6 +69,8 @@ export async function watchCommand(opts: WatchCommandOptions, out: Output, verbo
   const onSignal = (s: NodeJS.Signals) => stop(s);
   process.on('SIGTERM', onSignal);
   process.on('SIGINT', onSignal);
+  // A replica that holds no stack yet has no timer of its own running: the process waits for its signal.
+  const keepAlive = setInterval(() => undefined, 1 << 30);
   try {
     if (opts.metricsListen) {
       const at = await metrics.listen(opts.metricsListen, () => watcher.ready());
@@ -86,6 +88,7 @@ export async function watchCommand(opts: WatchCommandOptions, out: Output, verbo
   } finally {
     process.off('SIGTERM', onSignal);
     process.off('SIGINT', onSignal);
+    clearInterval(keepAlive);
     await metrics.close();
     await clients.close();
     await backend.close?.();

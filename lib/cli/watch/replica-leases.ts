@@ -67,8 +67,20 @@ export class PostgresLeases implements StackLeases {
   public async start(stacks: readonly string[], changed: (gained: string[], lost: string[]) => void): Promise<void> {
     this.stacks = [...stacks];
     this.changed = changed;
-    await this.pool.query(`CREATE TABLE IF NOT EXISTS ${this.table}_leases (stack text PRIMARY KEY, holder text NOT NULL, expires_at timestamptz NOT NULL)`);
-    await this.pool.query(`CREATE TABLE IF NOT EXISTS ${this.table}_replicas (holder text PRIMARY KEY, seen_at timestamptz NOT NULL)`);
+    // Replicas starting together: CREATE TABLE IF NOT EXISTS is not safe against itself, so one at a time.
+    const c = await this.pool.connect();
+    try {
+      await c.query('BEGIN');
+      await c.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`${this.table}_tables`]);
+      await c.query(`CREATE TABLE IF NOT EXISTS ${this.table}_leases (stack text PRIMARY KEY, holder text NOT NULL, expires_at timestamptz NOT NULL)`);
+      await c.query(`CREATE TABLE IF NOT EXISTS ${this.table}_replicas (holder text PRIMARY KEY, seen_at timestamptz NOT NULL)`);
+      await c.query('COMMIT');
+    } catch (e) {
+      await c.query('ROLLBACK').catch(() => undefined);
+      throw e;
+    } finally {
+      c.release();
+    }
     await this.beat();
     const tick = () => {
       if (this.stopped) return;
