@@ -1,4 +1,6 @@
+import * as fs from 'fs';
 import * as path from 'path';
+import { DesiredStack } from '../../core/model';
 import { ApiClients } from '../../core/engine/api-clients';
 import { readSynthDir } from '../../core/synth/read-synth';
 import { Output } from '../output';
@@ -24,6 +26,32 @@ export interface WatchCommandOptions {
   readonly meshWait?: string;
 }
 
+/** Reads the synth directory again only when one of its stack files changed (size or modification time). */
+function synthDirReader(dir: string, first: DesiredStack[]): () => DesiredStack[] {
+  let stacks = first;
+  const stamp = () => {
+    const root = path.join(dir, 'stacks');
+    if (!fs.existsSync(root)) return '';
+    return fs.readdirSync(root).sort().map((n) => {
+      const f = path.join(root, n, 'cdk.tf.json');
+      const st = fs.existsSync(f) ? fs.statSync(f) : undefined;
+      return `${n}:${st?.size}:${st?.mtimeMs}`;
+    }).join('|');
+  };
+  let seen = stamp();
+  return () => {
+    const now = stamp();
+    if (now !== seen) {
+      // A pipeline may be writing it right now: keep what was read until it reads whole.
+      try {
+        stacks = readSynthDir(dir);
+        seen = now;
+      } catch { /* read again next cycle */ }
+    }
+    return stacks;
+  };
+}
+
 function seconds(v: string | undefined, fallback: number, flag: string, min = 0.01): number {
   const n = v === undefined ? fallback : Number(v);
   if (!Number.isFinite(n) || n < min) throw new Error(`${flag} must be a number of seconds, at least ${min} (got ${v})`);
@@ -47,7 +75,7 @@ export async function watchCommand(opts: WatchCommandOptions, out: Output, verbo
 
   // The app is read once now; with --synth-dir it is read again every whole cycle (a new synth is an app change).
   const first = loadStacks(opts);
-  const all = opts.synthDir ? () => readSynthDir(path.resolve(opts.synthDir!)) : () => first;
+  const all = opts.synthDir ? synthDirReader(path.resolve(opts.synthDir), first) : () => first;
   const watched = opts.stack?.length ? selectStacks(first, opts.stack, true) : first;
   if (!watched.length) throw new Error('the app has no stacks to watch');
 
