@@ -109,7 +109,7 @@ app.synth();`;
 async function main(): Promise<void> {
   const results: Record<string, unknown> = { objects, cycles, machine: `${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB, load ${os.loadavg()[0].toFixed(1)}` };
   const emu = await startEmulator();
-  const env = { ...baseEnv, ...emu.env, CONVERGE_DIR: path.join(work, '.converge') };
+  const env: Record<string, string | undefined> = { ...baseEnv, ...emu.env, CONVERGE_DIR: path.join(work, '.converge') };
   try {
     // 1. A long run of whole cycles.
     const big = path.join(work, 'big');
@@ -153,7 +153,7 @@ async function main(): Promise<void> {
       const svc = `svc-${i % 20}`;
       const from = m.events.length;
       const protocol = Math.floor(i / 20) % 2 === 0 ? 'grpc' : 'http';
-      const r = await fetch(`${env.MESH_HTTP_ADDR}/v1/config`, { method: 'PUT', headers: { 'x-mesh-token': env.MESH_HTTP_TOKEN }, body: JSON.stringify({ Kind: 'service-defaults', Name: svc, Protocol: protocol }) });
+      const r = await fetch(`${env.MESH_HTTP_ADDR}/v1/config`, { method: 'PUT', headers: { 'x-mesh-token': env.MESH_HTTP_TOKEN! }, body: JSON.stringify({ Kind: 'service-defaults', Name: svc, Protocol: protocol }) });
       const t0 = performance.now();
       if (r.status !== 200) throw new Error(`PUT ${svc}: ${r.status}`);
       const seen = await m.waitFor((e) => (e.event === 'drift' || e.event === 'drift-resolved') && e.address === `svc${i % 20}`, from, 30_000);
@@ -175,7 +175,7 @@ async function main(): Promise<void> {
       const r = isOrg
         ? await fetch(`${env.PLATFORM_ADDRESS}/api/v2/organizations/bench-org-${i}`, { method: 'PATCH', headers: { authorization: `Bearer ${env.PLATFORM_TOKEN}`, 'content-type': 'application/vnd.api+json' },
           body: JSON.stringify({ data: { type: 'organizations', attributes: { email: `changed${i}@bench.io` } } }) })
-        : await fetch(`${env.SECRETS_ADDR}/v1/secret/data/bench/app${i}/s${i}`, { method: 'POST', headers: { 'x-secrets-token': env.SECRETS_TOKEN }, body: JSON.stringify({ data: { user: 'x', n: 'y' } }) });
+        : await fetch(`${env.SECRETS_ADDR}/v1/secret/data/bench/app${i}/s${i}`, { method: 'POST', headers: { 'x-secrets-token': env.SECRETS_TOKEN! }, body: JSON.stringify({ data: { user: 'x', n: 'y' } }) });
       const t0 = performance.now();
       if (r.status >= 300) throw new Error(`out-of-band change: ${r.status}`);
       const seen = await k.waitFor((e) => e.event === 'drift' && e.address === (isOrg ? `org${i}` : `kv${i}`), from, 120_000);

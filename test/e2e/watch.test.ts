@@ -4,9 +4,11 @@ import { App, TerraformStack } from 'cdktf';
 import { SecretValue } from '../../lib/core/constructs/secret-value';
 import { LocalBackend } from '../../lib/core/state/local-backend';
 import { ServiceDefaults } from '../../lib/mesh/service-defaults/service-defaults';
+import { MeshProtocol } from '../../lib/mesh/config-entry/mesh-types';
 import { ServiceResolver } from '../../lib/mesh/service-resolver/service-resolver';
 import { Organization } from '../../lib/platform/organization/organization';
 import { KvSecret } from '../../lib/secrets/kv/kv-secret';
+import { KvSecretData } from '../../lib/secrets/kv/kv-secret-data';
 import { MeshTokenConfig } from '../../lib/secrets/mesh-token/mesh-token-config';
 import { MeshTokenCredentials } from '../../lib/secrets/mesh-token/mesh-token-credentials';
 import { MeshTokenRole } from '../../lib/secrets/mesh-token/mesh-token-role';
@@ -62,7 +64,7 @@ describe('converge watch', () => {
   const fullApp = (stack: string, dir: string, colour = 'blue') => synth(stack, dir, (s) => {
     new Organization(s, 'org', { name: `${stack}-org`, email: 'ops@example.com' });
     new KvSecret(s, 'kv', { path: `${stack}/db`, data: { colour, password: SecretValue.fromEnv('WATCH_PASSWORD') } });
-    new ServiceDefaults(s, 'web', { name: `${stack}-web`, protocol: 'http' });
+    new ServiceDefaults(s, 'web', { name: `${stack}-web`, protocol: MeshProtocol.HTTP });
     new ServiceResolver(s, 'resolver', { name: `${stack}-web`, connectTimeout: '5s' });
   });
 
@@ -188,10 +190,33 @@ describe('converge watch', () => {
     expect(w.output()).not.toContain(second.token);
   });
 
+  test('a value read from elsewhere that changed (a rotated token) is reported, and updated in revert mode', async () => {
+    expect((await secrets('POST', 'secret/data/upstream/source', { data: { token: 'first-token-0a1b2c3d' } })).status).toBe(200);
+    const dir = synth('upstream', tempDir('converge-watch-'), (s) => {
+      const src = new KvSecretData(s, 'source', { path: 'upstream/source' });
+      new KvSecret(s, 'copy', { path: 'upstream/copy', data: { token: src.field('token') } });
+    });
+    await apply(dir);
+    const w = watch(['--synth-dir', dir, '--interval', '0.3']);
+    await w.waitFor(of('upstream', 'cycle'));
+    expect((await secrets('POST', 'secret/data/upstream/source', { data: { token: 'rotated-token-4e5f6a7b' } })).status).toBe(200);
+    const seen = await w.waitFor(of('upstream', 'upstream-changed'));
+    expect(seen.addresses).toEqual(['copy']);
+    // Not drift (nobody touched the copy), and not the app's change.
+    expect(w.events.filter((e) => e.event === 'drift' || e.event === 'app-changed')).toEqual([]);
+    expect(await w.stop()).toBe(0);
+    expect((await kvData('upstream/copy')).token).toBe('first-token-0a1b2c3d');
+    const w2 = watch(['--synth-dir', dir, '--interval', '0.3', '--on-drift', 'revert']);
+    await w2.waitFor(of('upstream', 'updated', 'copy'));
+    expect((await kvData('upstream/copy')).token).toBe('rotated-token-4e5f6a7b');
+    expect(await w2.stop()).toBe(0);
+    for (const x of [w, w2]) expect(x.output()).not.toMatch(/first-token|rotated-token/);
+  });
+
   test('serves metrics, /healthz and /readyz; SIGTERM finishes, releases the lock and exits 0', async () => {
     const dir = synth('metrics', tempDir('converge-watch-'), (s) => {
       new KvSecret(s, 'kv', { path: 'metrics/x', data: { a: '1' } });
-      new ServiceDefaults(s, 'web', { name: 'metrics-web', protocol: 'http' });
+      new ServiceDefaults(s, 'web', { name: 'metrics-web', protocol: MeshProtocol.HTTP });
     });
     await apply(dir);
     const w = watch(['--synth-dir', dir, '--interval', '0.5', '--metrics-listen', '127.0.0.1:0']);

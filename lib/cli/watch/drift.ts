@@ -1,5 +1,6 @@
 import { FieldChange } from '../../core/engine/handler';
 import { PlanItem, StackPlan } from '../../core/engine/plan-model';
+import { isAttrRef } from '../../core/model';
 
 /**
  * What a watch cycle's plan says, sorted by who caused it:
@@ -8,12 +9,15 @@ import { PlanItem, StackPlan } from '../../core/engine/plan-model';
  *   `--on-drift revert` writes back);
  * - `renewals`: credentials due to be issued again (a lease past two thirds, or gone), and the
  *   objects whose only changes are values those credentials feed (known after apply);
+ * - `upstream`: objects whose only changes are values they read from another construct (a lookup
+ *   that reads something new, a rotated token);
  * - `appChanges`: everything else that would change: the app differs from state (`converge apply`'s job).
  */
 export interface CycleFindings {
   readonly drifted: PlanItem[];
   readonly revertable: PlanItem[];
   readonly renewals: PlanItem[];
+  readonly upstream: PlanItem[];
   readonly appChanges: PlanItem[];
   readonly conflicts: PlanItem[];
 }
@@ -37,10 +41,13 @@ export function classifyPlan(plan: StackPlan): CycleFindings {
   const feeds = (i: PlanItem) => i.action === 'update' && i.changes.length > 0 && i.changes.every((c) => c.unknown) &&
     (plan.desired.resources[i.address]?.dependsOn ?? []).some((d) => issuing.has(d) || feedsRenewal(d, byAddress, plan, issuing, new Set()));
   const consumers = plan.items.filter((i) => !i.dataSource && !revertable.includes(i) && feeds(i));
+  // A value it reads from another construct changed (a rotated stored token, a lookup that reads something new).
+  const readers = plan.items.filter((i) => !i.dataSource && !i.drift.length && i.action === 'update' && !consumers.includes(i) &&
+    i.changes.every((c) => readsReference(plan.desired.resources[i.address]?.spec, c.path)));
   const renewals = [...plan.items.filter((i) => i.issues), ...consumers];
-  const accounted = new Set([...revertable, ...renewals].map((i) => i.address));
+  const accounted = new Set([...revertable, ...renewals, ...readers].map((i) => i.address));
   const appChanges = plan.items.filter((i) => !accounted.has(i.address) && changes(i) && !(i.drift.length && i.action === 'noop'));
-  return { drifted, revertable, renewals, appChanges, conflicts: plan.items.filter((i) => i.action === 'conflict') };
+  return { drifted, revertable, renewals, upstream: readers, appChanges, conflicts: plan.items.filter((i) => i.action === 'conflict') };
 }
 
 /** Whether the address's own changes come from a renewal further up (a chain of references). */
@@ -50,6 +57,18 @@ function feedsRenewal(address: string, items: Map<string, PlanItem>, plan: Stack
   const i = items.get(address);
   if (!i || i.action !== 'update' || !i.changes.every((c) => c.unknown)) return false;
   return (plan.desired.resources[address]?.dependsOn ?? []).some((d) => issuing.has(d) || feedsRenewal(d, items, plan, issuing, seen));
+}
+
+/** Whether the spec's value at the dotted path (or above it) is, or holds, a reference to another construct's attribute. */
+export function readsReference(spec: Record<string, unknown> | undefined, dotted: string): boolean {
+  let v: unknown = spec;
+  for (const seg of dotted.split('.')) {
+    if (isAttrRef(v)) return true;
+    if (v === null || typeof v !== 'object') return false;
+    v = (v as Record<string, unknown>)[seg];
+  }
+  const holds = (x: unknown): boolean => isAttrRef(x) || (x !== null && typeof x === 'object' && Object.values(x as object).some(holds));
+  return holds(v);
 }
 
 /** Whether applying the item would change anything (on the API or in state). */

@@ -39,6 +39,7 @@ interface StackWatch {
   /** What the last app-change or renewal report said, so that the same is not repeated every cycle. */
   appReported?: string;
   renewalReported?: string;
+  upstreamReported?: string;
   running?: Promise<void>;
   /** A cycle asked for while one runs: run once more after it (a whole plan wins over a mesh one). */
   again?: 'full' | 'mesh';
@@ -209,9 +210,15 @@ export class Watcher {
           message: `credentials due for renewal (${key}): run apply, or watch with --on-drift revert to renew them` });
       }
       w.renewalReported = key || undefined;
+      const up = f.upstream.map((i) => i.address).join(',');
+      if (up && w.upstreamReported !== up) {
+        this.emit({ event: 'upstream-changed', stack, addresses: f.upstream.map((i) => i.address),
+          message: `values read from other constructs changed for ${up}: run apply, or watch with --on-drift revert to update them` });
+      }
+      w.upstreamReported = up || undefined;
       return;
     }
-    const writes = [...revertable, ...f.renewals];
+    const writes = [...revertable, ...f.renewals, ...f.upstream];
     if (writes.length) await this.write(stack, w, plan, writes, state, other, 'reverted');
   }
 
@@ -222,11 +229,11 @@ export class Watcher {
     const byAddress = new Map(plan.items.map((i) => [i.address, i]));
     for (const d of result.done) {
       const item = byAddress.get(d.address);
-      const renewed = item?.issues || (item && !item.drift.length && verb === 'reverted');
-      const event = renewed ? 'renewed' : verb;
+      const renewed = item?.issues || (item && !item.drift.length && verb === 'reverted' && item.changes.every((c) => c.unknown));
+      const event = renewed ? 'renewed' : item && !item.drift.length && verb === 'reverted' ? 'updated' : verb;
       this.metrics.reverted.inc({ stack, kind: item?.kind ?? '' });
       this.emit({ event, stack, address: d.address, kind: item?.kind, action: d.action,
-        message: `${event} ${d.address} (${d.action})${renewed ? '' : verb === 'reverted' ? ': written back to what the app declares' : ''}` });
+        message: `${event} ${d.address} (${d.action})${event === 'reverted' ? ': written back to what the app declares' : event === 'updated' ? ': a value it reads changed' : ''}` });
       if (w.reported.delete(d.address)) this.emit({ event: 'drift-resolved', stack, address: d.address, kind: item?.kind, message: `drift resolved: ${d.address}` });
     }
     for (const x of result.failed) this.emit({ event: 'revert-failed', stack, address: x.address, action: x.action, message: `could not write ${x.address} (${x.action}): ${x.error}` });
