@@ -14,6 +14,7 @@ import { policyCommand } from './commands/policy';
 import { statePull, statePush } from './commands/state-transfer';
 import { refreshCommand } from './commands/refresh';
 import { forceUnlock, outputCommand, stateList, stateRm, stateShow } from './commands/state';
+import { watchCommand } from './commands/watch';
 import { colorWanted, Output } from './output';
 
 type Handler = (out: Output) => Promise<number>;
@@ -90,6 +91,18 @@ export function buildProgram(): Command {
 
   const imp = appOptions(program.command('import <address> <id>').description('take an existing object under the construct at ADDRESS'));
   imp.action((address: string, id: string) => run(program, imp, (out) => importCommand(address, id, imp.opts(), out)));
+
+  const watch = appOptions(program.command('watch').description('reconcile continuously: report drift (or revert it) until SIGTERM (docs/watch.md)'), true)
+    .option('--interval <seconds>', 'seconds between whole plans of a stack (mesh entries are watched as they change)', '60')
+    .option('--on-drift <mode>', 'report, or revert: write back the drifted objects (only those) to what the app declares', 'report')
+    .option('--apply-app-changes', 'also apply changes of the app itself (a new synth); else they are reported')
+    .option('--json', 'one JSON event per line')
+    .option('--metrics-listen <[host:]port>', 'serve Prometheus metrics, /healthz and /readyz (host default 127.0.0.1)')
+    .option('--platform-budget <requests/s>', 'platform requests per second, shared by every stack (default: the API rate limit)')
+    .option('--parallelism <n>', 'operations at once against each API (default 10)')
+    .option('--heartbeat <seconds>', 'with PostgreSQL state: lease heartbeat; a dead replica\'s stacks are taken over within two', '5')
+    .option('--mesh-wait <seconds>', 'how long a mesh blocking query waits before asking again', '30');
+  watch.action(() => run(program, watch, (out) => watchCommand(watch.opts(), out, program.opts().logLevel === 'debug')));
 
   const policy = appOptions(program.command('policy').description('print the least-privilege secrets policy and the platform and mesh permissions a stack needs'))
     .option('--json', 'as JSON');

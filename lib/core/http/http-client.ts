@@ -97,6 +97,8 @@ const RETRY_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'UND_ERR_SOC
 export class HttpStats {
   /** Totals of the whole process (the CLI reports them with CONVERGE_STATS_FILE). */
   public static readonly process = { requests: 0, retries: 0, byApi: {} as Record<string, number>, checksByApi: {} as Record<string, number> };
+  /** Told of every answer (status 0: none came), for a long-running process's metrics (`converge watch`). */
+  public static onAnswer?: (api: string, status: number) => void;
   public requests = 0;
   public retries = 0;
 }
@@ -190,6 +192,7 @@ export class HttpClient {
       } catch (e) {
         failure = e;
       }
+      HttpStats.onAnswer?.(this.options.api, res ? res.status : 0);
       if (res) {
         this.observeLimits(res);
         if (res.status < 400) return res;

@@ -14,6 +14,8 @@ import * as crypto from 'crypto';
 import { EmuRequest, EmuResponse, json } from '../../core/emulator-kit/types';
 import { Caller } from './acl';
 import { consistencyOf, permissionDenied, queryMeta, RequestContext, selectNamespace, text } from './context';
+import { Change } from './blocking';
+import { blockingOf } from './discovery-chain';
 import { StoredEntry } from './state';
 import {
   CompileError, compileDiscoveryChain, ConfigEntry, decodeEntry, DecodeError, entryKey, EntryValidationError, isEntryKind,
@@ -171,11 +173,17 @@ function getEntry(req: EmuRequest, p: Record<string, string>, ctx: RequestContex
   return entryJson(200, renderStored(stored, ctx.core.shape), queryMeta(ctx.core.state.index, consistency));
 }
 
-function listEntries(req: EmuRequest, p: Record<string, string>, ctx: RequestContext): EmuResponse {
+async function listEntries(req: EmuRequest, p: Record<string, string>, ctx: RequestContext): Promise<EmuResponse> {
   if (!isEntryKind(p.kind)) return badKind(p.kind);
   const consistency = consistencyOf(req);
   if (typeof consistency !== 'string') return text(400, consistency.error);
+  const blocking = blockingOf(req);
+  if ('error' in blocking) return text(400, blocking.error);
   const ns = selectNamespace(req, ctx.caller);
+  // A blocking query (as the mesh system serves on this list too) waits for a change of this kind.
+  if (blocking.index > 0 && blocking.index >= ctx.core.state.index) {
+    await ctx.core.watchers.wait(blocking.waitMs, (c: Change) => c.kind === p.kind);
+  }
   const all = Object.values(ctx.core.state.entries)
     .filter((s) => s.entry.Kind === p.kind && (ns === '*' || p.kind === PROXY_DEFAULTS || s.namespace === ns));
   const list = all

@@ -1,0 +1,94 @@
+import { ApiClients } from '../../core/engine/api-clients';
+import { DesiredStack, ProviderConfig } from '../../core/model';
+
+/** One blocking query loop: a configuration-entry kind at one mesh provider, and the stacks that manage entries of it. */
+interface Watched {
+  readonly provider: ProviderConfig;
+  readonly kind: string;
+  readonly stacks: Set<string>;
+}
+
+/**
+ * Finds changes of mesh configuration entries as they happen: one blocking query (`?index=`) per
+ * entry kind and mesh provider that the watched stacks use, each answering when an entry of that
+ * kind changes (or after `waitS`). A change (a different set of names and modify indexes) calls
+ * `changed(stack)` for every stack that manages entries of that kind there; the watcher then
+ * plans that stack's mesh objects. The first answer only sets the baseline.
+ */
+export class MeshWatch {
+  private readonly watched = new Map<string, Watched>();
+  private stopped = false;
+  private readonly loops: Promise<void>[] = [];
+
+  constructor(private readonly clients: ApiClients, stacks: readonly DesiredStack[], private readonly waitS: number,
+    private readonly changed: (stack: string) => void, private readonly failed: (message: string) => void) {
+    for (const s of stacks) {
+      for (const r of Object.values(s.resources)) {
+        if (r.provider.api !== 'mesh' || r.dataSource) continue;
+        const kind = entryKindOf(r.kind);
+        if (!kind) continue;
+        const key = JSON.stringify([kind, r.provider.address ?? '', r.provider.addressEnv, r.provider.tokenEnv]);
+        const w = this.watched.get(key) ?? { provider: r.provider, kind, stacks: new Set<string>() };
+        w.stacks.add(s.stack);
+        this.watched.set(key, w);
+      }
+    }
+  }
+
+  /** The number of blocking queries it keeps open. */
+  public get size(): number { return this.watched.size; }
+
+  public start(): void {
+    for (const w of this.watched.values()) this.loops.push(this.loop(w));
+  }
+
+  private async loop(w: Watched): Promise<void> {
+    const http = this.clients.for(w.provider);
+    let index = 0;
+    let seen: string | undefined;
+    let failures = 0;
+    while (!this.stopped) {
+      try {
+        const res = await http.request<Record<string, unknown>[]>({
+          method: 'GET', path: `/v1/config/${encodeURIComponent(w.kind)}`,
+          query: index > 0 ? { index, wait: `${this.waitS}s` } : {},
+          timeoutMs: (this.waitS + 15) * 1000,
+        });
+        if (this.stopped) return;
+        failures = 0;
+        const h = (n: string) => { const v = res.headers[n]; return Array.isArray(v) ? v[0] : v; };
+        const next = Number(h('x-mesh-index') ?? h('x-consul-index') ?? 0);
+        // An index that goes backwards (a server restored, a new leader) starts over, as the mesh system's clients do.
+        index = next > 0 && next >= index ? next : 0;
+        const fingerprint = JSON.stringify((res.body ?? []).map((e) => [e.Namespace ?? '', e.Name, e.ModifyIndex ?? null]).sort());
+        if (seen !== undefined && fingerprint !== seen) for (const s of w.stacks) this.changed(s);
+        seen = fingerprint;
+      } catch (e) {
+        if (this.stopped) return;
+        failures++;
+        this.failed(`blocking query on ${w.kind} entries failed (${(e as Error).message}); retrying`);
+        index = 0;
+        // Back off (1 s, 2 s, ... up to 30 s): the interval's plans still find drift meanwhile.
+        await sleep(Math.min(30_000, 1000 * 2 ** Math.min(failures - 1, 5)));
+      }
+    }
+  }
+
+  /** Stops asking; queries in flight are dropped with the process (they only read). */
+  public stop(): void {
+    this.stopped = true;
+  }
+}
+
+/** The mesh configuration-entry kind a converge kind writes (`service-defaults`), if it is one. */
+function entryKindOf(kind: string): string | undefined {
+  const known: Record<string, string> = {
+    'mesh.ServiceDefaults': 'service-defaults', 'mesh.ProxyDefaults': 'proxy-defaults', 'mesh.ServiceResolver': 'service-resolver',
+    'mesh.ServiceSplitter': 'service-splitter', 'mesh.ServiceRouter': 'service-router',
+  };
+  return known[kind];
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms).unref());
+}

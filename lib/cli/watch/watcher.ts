@@ -1,0 +1,271 @@
+import * as crypto from 'crypto';
+import { ApiClients } from '../../core/engine/api-clients';
+import { applyPlan } from '../../core/engine/applier';
+import { OtherStacks } from '../../core/engine/other-stacks';
+import { PlanItem, StackPlan } from '../../core/engine/plan-model';
+import { planStack } from '../../core/engine/planner';
+import { DesiredStack } from '../../core/model';
+import { LockedError, StateBackend } from '../../core/state/state-model';
+import { StateStore } from '../../core/state/state-store';
+import { prepareOtherStacks, readByOtherStacks } from '../cross-stack';
+import { Output } from '../output';
+import { changeJson, classifyPlan, describeChange, driftKey, planOf } from './drift';
+import { MeshWatch } from './mesh-watch';
+import { WatchMetrics } from './metrics';
+import { StackLeases } from './replica-leases';
+import { WatchEvent, WatchReporter } from './reporter';
+import { meshScope } from './scoped-plan';
+
+/** How `converge watch` runs (its flags). */
+export interface WatchSettings {
+  /** Milliseconds between two whole plans of a stack. */
+  readonly intervalMs: number;
+  /** `report` drift, or `revert` it (write back what the app declares, only for the drifted objects). */
+  readonly onDrift: 'report' | 'revert';
+  /** Apply changes of the app itself too (else they are reported: "app changed: run apply"). */
+  readonly applyAppChanges: boolean;
+  readonly parallelism: number;
+  /** Seconds a mesh blocking query waits for a change before it asks again. */
+  readonly meshWaitS: number;
+}
+
+/** What one watched stack carries from cycle to cycle. */
+interface StackWatch {
+  desired: DesiredStack;
+  /** Drift already reported, by address: reported again only when it changes. */
+  readonly reported: Map<string, { key: string; kind: string }>;
+  /** Kinds whose drift gauge this stack has set (to zero them when their drift is gone). */
+  readonly gaugeKinds: Set<string>;
+  /** What the last app-change or renewal report said, so that the same is not repeated every cycle. */
+  appReported?: string;
+  renewalReported?: string;
+  upstreamReported?: string;
+  running?: Promise<void>;
+  /** A cycle asked for while one runs: run once more after it (a whole plan wins over a mesh one). */
+  again?: 'full' | 'mesh';
+  timer?: NodeJS.Timeout;
+  cycled: boolean;
+}
+
+/**
+ * The long-running reconciler: a whole plan of each held stack every interval, a plan of its mesh
+ * part as soon as a blocking query sees an entry change, each under the stack's lock (a stack an
+ * apply holds is skipped for that cycle, and said so). Drift is reported once per change; with
+ * `revert`, only the drifted objects are written back (with the plan's versions, ownership checks
+ * and secret hygiene of `apply`), and credentials due for renewal are issued again with the
+ * objects they feed. A change of the app is reported, applied only with `applyAppChanges`.
+ */
+export class Watcher {
+  private readonly stacks = new Map<string, StackWatch>();
+  private stopping = false;
+  private meshWatch?: MeshWatch;
+
+  constructor(private readonly all: () => DesiredStack[], watched: readonly DesiredStack[], private readonly settings: WatchSettings,
+    private readonly backend: StateBackend, private readonly clients: ApiClients, private readonly meshClients: ApiClients,
+    private readonly leases: StackLeases, private readonly metrics: WatchMetrics, private readonly reporter: WatchReporter, private readonly out: Output) {
+    for (const d of watched) this.stacks.set(d.stack, { desired: d, reported: new Map(), gaugeKinds: new Set(), cycled: false });
+  }
+
+  /** Whether every stack this replica holds has finished a cycle (`/readyz`). */
+  public ready(): boolean {
+    return [...this.stacks.entries()].every(([name, w]) => !this.leases.holds(name) || w.cycled);
+  }
+
+  public async start(): Promise<void> {
+    this.meshWatch = new MeshWatch(this.meshClients, [...this.stacks.values()].map((w) => w.desired), this.settings.meshWaitS,
+      (stack) => this.trigger(stack, 'mesh'), (m) => this.emit({ event: 'error', message: `mesh watch: ${m}` }));
+    await this.leases.start([...this.stacks.keys()], (gained, lost) => {
+      this.metrics.held.set([...this.stacks.keys()].filter((s) => this.leases.holds(s)).length);
+      for (const s of gained) {
+        this.emit({ event: 'lease-gained', stack: s, replica: this.leases.me, message: `watching stack ${s} (replica ${this.leases.me})` });
+        this.trigger(s, 'full');
+      }
+      for (const s of lost) this.emit({ event: 'lease-lost', stack: s, replica: this.leases.me, message: `no longer watching stack ${s}: another replica holds it` });
+    });
+    this.meshWatch.start();
+  }
+
+  /** Stops starting cycles, lets those in flight finish, and gives the leases back. */
+  public async stop(): Promise<void> {
+    this.stopping = true;
+    this.meshWatch?.stop();
+    for (const w of this.stacks.values()) if (w.timer) clearTimeout(w.timer);
+    await Promise.all([...this.stacks.values()].map((w) => w.running));
+    await this.leases.stop();
+  }
+
+  /** Asks for a cycle of the stack: now, or right after the one running. */
+  public trigger(stack: string, scope: 'full' | 'mesh'): void {
+    const w = this.stacks.get(stack);
+    if (!w || this.stopping) return;
+    if (w.running) {
+      w.again = w.again === 'full' || scope === 'full' ? 'full' : 'mesh';
+      return;
+    }
+    if (scope === 'full' && w.timer) clearTimeout(w.timer);
+    w.running = this.cycle(stack, w, scope).finally(() => {
+      w.running = undefined;
+      if (this.stopping) return;
+      const again = w.again;
+      w.again = undefined;
+      if (again) this.trigger(stack, again);
+      else if (scope === 'full' || !w.timer) this.schedule(stack, w);
+    });
+  }
+
+  private schedule(stack: string, w: StackWatch): void {
+    if (w.timer) clearTimeout(w.timer);
+    w.timer = setTimeout(() => { w.timer = undefined; this.trigger(stack, 'full'); }, this.settings.intervalMs);
+  }
+
+  private emit(e: WatchEvent): void {
+    this.reporter.emit(e);
+  }
+
+  private async cycle(stack: string, w: StackWatch, scope: 'full' | 'mesh'): Promise<void> {
+    if (!this.leases.holds(stack)) {
+      this.metrics.cycles.inc({ stack, scope, outcome: 'not-held' });
+      return;
+    }
+    const t0 = process.hrtime.bigint();
+    const requests0 = this.clients.stats.requests;
+    const end = this.metrics.cycleSeconds.startTimer({ stack, scope });
+    let outcome = 'ok';
+    try {
+      if (scope === 'full') this.reloadApp(stack, w);
+      const lock = await this.backend.lock(stack, 'watch', (m) => this.out.warn(m));
+      try {
+        await this.reconcile(stack, w, scope);
+      } finally {
+        await lock.release();
+      }
+      this.metrics.lastSuccess.set({ stack }, Date.now() / 1000);
+    } catch (e) {
+      if (e instanceof LockedError) {
+        outcome = 'locked';
+        this.metrics.lockWaits.inc({ stack });
+        this.emit({ event: 'locked', stack, holder: e.holder, message: `skipped this cycle: the stack is locked by ${e.holder.who} (${e.holder.operation} since ${e.holder.since})` });
+      } else {
+        outcome = 'error';
+        this.emit({ event: 'error', stack, message: `cycle failed: ${(e as Error).message}` });
+      }
+    } finally {
+      end();
+      w.cycled = true;
+      this.metrics.cycles.inc({ stack, scope, outcome });
+      const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+      this.emit({ event: 'cycle', stack, scope, outcome, ms: Math.round(ms), requests: this.clients.stats.requests - requests0,
+        drifted: w.reported.size, message: `cycle (${scope}) ${outcome} in ${Math.round(ms)} ms, ${this.clients.stats.requests - requests0} requests` });
+    }
+  }
+
+  /** Reads the synthesized app again (a whole cycle): a new synth shows in the plan as changes of the app. */
+  private reloadApp(stack: string, w: StackWatch): void {
+    const found = this.all().find((d) => d.stack === stack);
+    if (found) w.desired = found;
+  }
+
+  private async reconcile(stack: string, w: StackWatch, scope: 'full' | 'mesh'): Promise<void> {
+    const state = await StateStore.open(this.backend, stack);
+    const other = new OtherStacks();
+    await prepareOtherStacks(other, this.backend, w.desired, false, this.out);
+    const scoped = scope === 'mesh' ? await meshScope(w.desired, state) : { desired: w.desired, state };
+    const planOptions = { parallelism: this.settings.parallelism, otherStacks: other, readByOtherStacks: readByOtherStacks(this.all(), stack) };
+    const plan = await planStack(scoped.desired, scoped.state, this.clients, { ...planOptions, refresh: true });
+    const f = classifyPlan(plan);
+    this.reportDrift(stack, w, scope, f.drifted);
+    for (const c of f.conflicts) this.emit({ event: 'conflict', stack, address: c.address, kind: c.kind, message: `conflict ${c.address}: ${c.reason}` });
+
+    // A change of one field by the app and by someone else at once is the app's: only objects whose
+    // desired state equals what state holds (a plan without reads finds nothing to do) are reverted.
+    let revertable = f.revertable;
+    let appChanges = f.appChanges;
+    if (revertable.length && (this.settings.onDrift === 'revert' || this.settings.applyAppChanges)) {
+      const fromState = await planStack(scoped.desired, scoped.state, this.clients, { ...planOptions, refresh: false });
+      const untouched = new Set(fromState.items.filter((i) => i.action === 'noop' && !i.stateChanges?.length).map((i) => i.address));
+      appChanges = [...appChanges, ...revertable.filter((i) => !untouched.has(i.address))];
+      revertable = revertable.filter((i) => untouched.has(i.address));
+    }
+    if (f.conflicts.length) return; // nothing is written while a construct's identity is held by an object converge does not manage
+
+    if (this.settings.applyAppChanges && appChanges.length) {
+      await this.write(stack, w, plan, plan.items.filter((i) => i.action !== 'noop' || i.stateChanges?.length), state, other, 'applied');
+      return;
+    }
+    if (appChanges.length) {
+      const key = `${crypto.createHash('sha256').update(JSON.stringify(w.desired)).digest('hex')}|${appChanges.map((i) => `${i.address}:${i.action}`).join(',')}`;
+      if (w.appReported !== key) {
+        w.appReported = key;
+        this.emit({ event: 'app-changed', stack, addresses: appChanges.map((i) => i.address),
+          message: `app changed: run apply (${appChanges.length} object(s) differ from state: ${appChanges.slice(0, 5).map((i) => `${i.address} ${i.action}`).join(', ')}${appChanges.length > 5 ? ', …' : ''})` });
+      }
+    } else {
+      w.appReported = undefined;
+    }
+
+    if (this.settings.onDrift !== 'revert') {
+      const key = f.renewals.map((i) => i.address).join(',');
+      if (key && w.renewalReported !== key) {
+        this.emit({ event: 'renewal-due', stack, addresses: f.renewals.map((i) => i.address),
+          message: `credentials due for renewal (${key}): run apply, or watch with --on-drift revert to renew them` });
+      }
+      w.renewalReported = key || undefined;
+      const up = f.upstream.map((i) => i.address).join(',');
+      if (up && w.upstreamReported !== up) {
+        this.emit({ event: 'upstream-changed', stack, addresses: f.upstream.map((i) => i.address),
+          message: `values read from other constructs changed for ${up}: run apply, or watch with --on-drift revert to update them` });
+      }
+      w.upstreamReported = up || undefined;
+      return;
+    }
+    const writes = [...revertable, ...f.renewals, ...f.upstream];
+    if (writes.length) await this.write(stack, w, plan, writes, state, other, 'reverted');
+  }
+
+  /** Applies only `items` of the plan, under the lock already held, and says what was done. */
+  private async write(stack: string, w: StackWatch, plan: StackPlan, items: readonly PlanItem[], state: StateStore, other: OtherStacks,
+    verb: 'reverted' | 'applied'): Promise<void> {
+    const result = await applyPlan(planOf(plan, items), state, this.clients, { parallelism: this.settings.parallelism, otherStacks: other });
+    const byAddress = new Map(plan.items.map((i) => [i.address, i]));
+    for (const d of result.done) {
+      const item = byAddress.get(d.address);
+      const renewed = item?.issues || (item && !item.drift.length && verb === 'reverted' && item.changes.every((c) => c.unknown));
+      const event = renewed ? 'renewed' : item && !item.drift.length && verb === 'reverted' ? 'updated' : verb;
+      this.metrics.reverted.inc({ stack, kind: item?.kind ?? '' });
+      this.emit({ event, stack, address: d.address, kind: item?.kind, action: d.action,
+        message: `${event} ${d.address} (${d.action})${event === 'reverted' ? ': written back to what the app declares' : event === 'updated' ? ': a value it reads changed' : ''}` });
+      if (w.reported.delete(d.address)) this.emit({ event: 'drift-resolved', stack, address: d.address, kind: item?.kind, message: `drift resolved: ${d.address}` });
+    }
+    for (const x of result.failed) this.emit({ event: 'revert-failed', stack, address: x.address, action: x.action, message: `could not write ${x.address} (${x.action}): ${x.error}` });
+    for (const x of result.skipped) this.emit({ event: 'revert-failed', stack, address: x.address, action: x.action, message: `skipped ${x.address} (${x.action}): ${x.because}` });
+    this.updateGauge(stack, w);
+  }
+
+  /** Reports drift that is new or changed since the last report, and drift that went away (within the cycle's scope). */
+  private reportDrift(stack: string, w: StackWatch, scope: 'full' | 'mesh', drifted: readonly PlanItem[]): void {
+    const now = new Set<string>();
+    for (const i of drifted) {
+      now.add(i.address);
+      const key = driftKey(i);
+      if (w.reported.get(i.address)?.key === key) continue;
+      w.reported.set(i.address, { key, kind: i.kind });
+      this.emit({ event: 'drift', stack, address: i.address, kind: i.kind, changes: i.drift.map(changeJson),
+        message: `drift ${i.address} (${i.kind}): ${i.drift.map(describeChange).join('; ')}` });
+    }
+    for (const [address, r] of [...w.reported]) {
+      if (now.has(address) || (scope === 'mesh' && !r.kind.startsWith('mesh.'))) continue;
+      w.reported.delete(address);
+      this.emit({ event: 'drift-resolved', stack, address, kind: r.kind, message: `drift resolved: ${address}` });
+    }
+    this.updateGauge(stack, w);
+  }
+
+  private updateGauge(stack: string, w: StackWatch): void {
+    const counts = new Map<string, number>();
+    for (const r of w.reported.values()) counts.set(r.kind, (counts.get(r.kind) ?? 0) + 1);
+    for (const kind of new Set([...w.gaugeKinds, ...counts.keys()])) {
+      this.metrics.drifted.set({ stack, kind }, counts.get(kind) ?? 0);
+      w.gaugeKinds.add(kind);
+    }
+  }
+}
