@@ -20,7 +20,8 @@ export class LocalBackend implements StateBackend {
   public async read(stack: string): Promise<StateDocument | undefined> {
     const f = this.stateFile(stack);
     if (!fs.existsSync(f)) return undefined;
-    let doc = JSON.parse(fs.readFileSync(f, 'utf8')) as StateDocument;
+    // Read asynchronously: the run's first requests (the address checks) go out meanwhile.
+    let doc = JSON.parse(await fs.promises.readFile(f, 'utf8')) as StateDocument;
     assertReadableFormat(doc, `the state of stack "${stack}" in ${f}`);
     const j = this.journalFile(stack);
     if (fs.existsSync(j)) {
