@@ -176,7 +176,7 @@ async function firstRequest(world, kv, runs = 3) {
   }
   const c = median(conv);
   const b = median(bare);
-  record({ kv, orgs, latency: 0, step: 'process start to first request (ms)', wall: c / 1000, floor: b / 1000, note: `median of ${runs}: converge ${conv.map((x) => x.toFixed(0)).join(', ')} ms; bare node + undici ${bare.map((x) => x.toFixed(0)).join(', ')} ms` });
+  record({ kv, orgs, latency: 0, step: 'process start to first request', wall: c / 1000, floor: b / 1000, note: `median of ${runs}: converge ${conv.map((x) => x.toFixed(0)).join(', ')} ms; bare node + undici ${bare.map((x) => x.toFixed(0)).join(', ')} ms` });
   return { convergeMs: c, bareMs: b };
 }
 
