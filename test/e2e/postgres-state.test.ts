@@ -89,8 +89,8 @@ describe('the CLI with its state in PostgreSQL', () => {
 
   test('of two applies on the same stack, one proceeds and the other fails at once naming the holder', async () => {
     const dir = synthApp((stack) => {
-      for (let i = 0; i < 30; i++) new KvSecret(stack, `kv${i}`, { path: `pglock/s${i}`, data: { n: String(i) } });
-    }, 'pglocked');
+      for (let i = 0; i < 150; i++) new KvSecret(stack, `kv${i}`, { path: `pglock/s${i}`, data: { n: String(i) } });
+    }, 'pglocked'); // enough objects, one at a time, that the first run still holds the lock when the second has started
     const first = spawn(CLI, ['apply', '--synth-dir', dir, '--auto-approve', '--parallelism', '1'], { env: world.env });
     let firstErr = '';
     first.stderr.on('data', (d) => { firstErr += d; });
@@ -105,7 +105,7 @@ describe('the CLI with its state in PostgreSQL', () => {
     expect(firstErr).toBe('');
 
     const list = await fetch(`${world.env.SECRETS_ADDR}/v1/secret/metadata/pglock/?list=true`, { headers: { 'x-secrets-token': world.env.SECRETS_TOKEN! } });
-    expect(((await list.json()) as { data: { keys: string[] } }).data.keys).toHaveLength(30);
+    expect(((await list.json()) as { data: { keys: string[] } }).data.keys).toHaveLength(150);
     const plan = await cliAsync(['plan', '--synth-dir', dir, '--detailed-exitcode'], world.env);
     expect(plan.status).toBe(0);
   });

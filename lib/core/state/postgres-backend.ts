@@ -84,12 +84,13 @@ export class PostgresBackend implements StateBackend {
     let doc = r.rows[0]?.document;
     if (!doc) return undefined;
     assertReadableFormat(doc, `the state of stack "${stack}" in ${this.describe()}`);
-    for (const entry of r.rows[0].journal) {
-      const resources = { ...doc.resources };
+    const journal = r.rows[0].journal;
+    if (!journal.length) return doc;
+    const resources = { ...doc.resources };
+    for (const entry of journal) {
       for (const c of entry.changes) { if (c.record) resources[c.address] = c.record; else delete resources[c.address]; }
-      doc = { ...doc, serial: Number(entry.serial), resources };
     }
-    return doc;
+    return { ...doc, serial: Number(journal[journal.length - 1].serial), resources };
   }
 
   /**
