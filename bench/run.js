@@ -126,7 +126,8 @@ async function applyAndPlan({ kv, synthDir, latencyMs, backend, stateEnv = {}, k
     const apply = await converge(['apply', ...common, '--auto-approve'], env);
     const applyMin = count(createAll({ kv, orgs, accountOrgs: orgs, prefix: 'bench', orgPrefix: 'bench-org' }));
     record({ kv, orgs, latency: latencyMs, backend, step: 'apply (all creates)', ...apply, minimum: sum(applyMin), minimumByApi: applyMin,
-      bound: bound(applyMin, latencyMs), floor: fa.wall, floorRetries: fa.retries, cpuMsPerObject: apply.cpuMs / objects });
+      bound: bound(applyMin, latencyMs), floor: fa.wall, floorRetries: fa.retries, cpuMsPerObject: apply.cpuMs / objects,
+      floorCpuMsPerObject: fa.cpuMs / objects, note: `floor CPU ${f(fa.cpuMs / objects, 3)} ms/object` });
     await sleep(1100);
     const plan = await converge(['plan', ...common], env);
     await sleep(1100);
@@ -134,7 +135,8 @@ async function applyAndPlan({ kv, synthDir, latencyMs, backend, stateEnv = {}, k
     const fp = await floor(emu.env, noop, parallelism);
     const planMin = count(noop);
     record({ kv, orgs, latency: latencyMs, backend, step: 'plan (no changes)', ...plan, minimum: sum(planMin), minimumByApi: planMin,
-      bound: bound(planMin, latencyMs), floor: fp.wall, floorRetries: fp.retries, cpuMsPerObject: plan.cpuMs / objects });
+      bound: bound(planMin, latencyMs), floor: fp.wall, floorRetries: fp.retries, cpuMsPerObject: plan.cpuMs / objects,
+      floorCpuMsPerObject: fp.cpuMs / objects, note: `floor CPU ${f(fp.cpuMs / objects, 3)} ms/object` });
     if (extraPlans) {
       const nr = await converge(['plan', ...common, '--refresh', 'false'], env);
       record({ kv, orgs, latency: latencyMs, backend, step: 'plan --refresh false', ...nr, cpuMsPerObject: nr.cpuMs / objects });
