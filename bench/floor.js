@@ -50,7 +50,8 @@ async function runAll(pool, requests, parallelism, pace) {
 
 /**
  * Sends, per API, phases of requests one after the other (a list before the writes it decides),
- * the APIs side by side. Returns wall seconds, requests sent per API and 429 retries.
+ * the APIs side by side. Returns wall seconds, requests sent per API, 429 retries and the CPU it took
+ * (user + system of this process, which does nothing else meanwhile; its start-up is not included).
  */
 async function floor(env, phasesByApi, parallelism) {
   const origins = { secrets: env.SECRETS_ADDR, platform: env.PLATFORM_ADDRESS, mesh: env.MESH_HTTP_ADDR };
@@ -63,6 +64,7 @@ async function floor(env, phasesByApi, parallelism) {
   const sent = {};
   let retries = 0;
   const t0 = process.hrtime.bigint();
+  const cpu0 = process.cpuUsage();
   await Promise.all(Object.entries(phasesByApi).map(async ([api, phases]) => {
     const pool = pools[api] = new Pool(origins[api], { connections: parallelism });
     const pace = api === 'platform' ? bucket(PLATFORM_LIMIT) : undefined;
@@ -73,8 +75,9 @@ async function floor(env, phasesByApi, parallelism) {
     }
   }));
   const wall = Number(process.hrtime.bigint() - t0) / 1e9;
+  const cpu = process.cpuUsage(cpu0);
   await Promise.all(Object.values(pools).map((p) => p.close()));
-  return { wall, sent, retries };
+  return { wall, sent, retries, cpuMs: (cpu.user + cpu.system) / 1000 };
 }
 
 /** The bench stack's KV paths and organization names (as bench/gen-app.js declares them). */

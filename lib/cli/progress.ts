@@ -7,6 +7,8 @@ const PAST: Record<string, string> = {
 
 /** Operations shown in the live block at most; the rest are counted. */
 const MAX_RUNNING_LINES = 8;
+/** The live block is redrawn at most this often: thousands of operations must not mean thousands of redraws. */
+const REDRAW_EVERY_MS = 100;
 
 /** Whether the live view fits: a terminal on stdout, output not quieted, and not in CI (whose logs keep every byte). */
 export function liveViewWanted(out: Output, stream: { isTTY?: boolean } = process.stdout): boolean {
@@ -27,6 +29,10 @@ export class Progress {
   private readonly running = new Map<string, { action: string; since: number }>();
   private drawn = 0;
   private timer?: NodeJS.Timeout;
+  /** Finished lines not yet printed, and when the block was last drawn (the live view only). */
+  private pending: string[] = [];
+  private drawnAt = 0;
+  private flushTimer?: NodeJS.Timeout;
 
   constructor(private readonly out: Output, private readonly total: number, live = liveViewWanted(out)) {
     this.live = live;
@@ -41,7 +47,7 @@ export class Progress {
     if (e.phase === 'start') {
       if (this.live) {
         this.running.set(e.address, { action: e.action, since: Date.now() });
-        this.redraw();
+        this.soon();
       } else {
         this.out.info(c.dim(`  ${e.address}: ${e.action}…`));
       }
@@ -58,21 +64,45 @@ export class Progress {
       this.out.info(line);
       return;
     }
-    this.erase();
-    process.stdout.write(`${line}\n`);
-    this.draw();
+    this.pending.push(line);
+    this.soon();
+  }
+
+  /** Prints the finished lines and redraws the block now if the last draw is old enough, else in a moment. */
+  private soon(): void {
+    if (this.flushTimer) return;
+    const wait = this.drawnAt + REDRAW_EVERY_MS - Date.now();
+    if (wait <= 0) {
+      this.redraw();
+      return;
+    }
+    this.flushTimer = setTimeout(() => {
+      this.flushTimer = undefined;
+      this.redraw();
+    }, wait);
   }
 
   /** Removes the live block (the finished lines stay). */
   public finish(): void {
     if (this.timer) clearInterval(this.timer);
-    this.timer = undefined;
-    if (this.live) this.erase();
+    if (this.flushTimer) clearTimeout(this.flushTimer);
+    this.timer = this.flushTimer = undefined;
+    if (this.live) {
+      this.erase();
+      this.printPending();
+    }
   }
 
   private redraw(): void {
     this.erase();
+    this.printPending();
     this.draw();
+    this.drawnAt = Date.now();
+  }
+
+  private printPending(): void {
+    if (this.pending.length) process.stdout.write(`${this.pending.join('\n')}\n`);
+    this.pending = [];
   }
 
   private erase(): void {

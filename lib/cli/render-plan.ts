@@ -3,6 +3,9 @@ import { countActions, PLAN_FORMAT_VERSION, PlanItem, StackPlan } from '../core/
 import { effectiveDefault } from './effective-defaults';
 import { Output } from './output';
 
+/** One collator for every comparison: `localeCompare` with options builds one per call. */
+const NATURAL = new Intl.Collator('en', { numeric: true });
+
 const SYMBOL: Record<string, string> = {
   create: '+', update: '~', replace: '-/+', delete: '-', adopt: '~', forget: '-', read: '<=', noop: ' ', conflict: '!',
 };
@@ -20,7 +23,7 @@ export interface RenderOptions {
 
 /** Addresses in natural order: `bulk-2` before `bulk-10`. */
 export function naturalOrder<T extends { address: string }>(items: readonly T[]): T[] {
-  return [...items].sort((a, b) => a.address.localeCompare(b.address, 'en', { numeric: true }));
+  return [...items].sort((a, b) => NATURAL.compare(a.address, b.address));
 }
 
 function show(kind: string, path: string, v: unknown): string {

@@ -1,4 +1,5 @@
 import { ApiClients } from '../core/engine/api-clients';
+import { ProviderConfig } from '../core/model';
 import { stateKey } from '../core/crypto/state-key';
 import { StateBackend } from '../core/state/state-model';
 import { StateStore } from '../core/state/state-store';
@@ -29,6 +30,12 @@ export interface SessionOptions {
    * @default false
    */
   readonly graceful?: boolean;
+  /**
+   * The providers the run is about to call: their address checks are sent before the lock is taken
+   * and the state read, so that the round trips overlap that work (they are checked once per run anyway).
+   * @default none
+   */
+  readonly checkEarly?: readonly ProviderConfig[];
 }
 
 /**
@@ -44,6 +51,8 @@ export async function withLockedState<T>(stack: string, operation: string, t: Ru
   try {
     const backend = await openBackend();
     const clients = new ApiClients({ timeoutMs: t.timeoutMs, retries: t.retries, connections: Math.max(16, t.parallelism) });
+    // A failure here is reported by the first request that needs the check, as without it.
+    if (options.checkEarly?.length) clients.verify(options.checkEarly).catch(() => undefined);
     try {
       const lock = await backend.lock(stack, operation, (m) => out.warn(m));
       interrupts.holding(lock);

@@ -31,6 +31,16 @@ describe('apply progress', () => {
     expect(r.stdout).toMatch(/Apply complete: 5 done, 0 failed/);
   });
 
+  test('on a terminal, the block is redrawn per moment, not per operation: every finished operation still printed once', async () => {
+    const n = 120;
+    const r = await onTerminal(['apply', '--synth-dir', app(n, 'many'), '--auto-approve'], world.env);
+    expect(r.status).toBe(0);
+    // Drawn on every start and finish, the block would be redrawn about 2n times.
+    expect((r.stdout.match(new RegExp(CURSOR_UP_AND_CLEAR.source, 'g')) ?? []).length).toBeLessThan(n);
+    for (let i = 0; i < n; i++) expect(r.stdout.match(new RegExp(`✓ \\[\\d+/${n}\\] kv${i}: created`, 'g'))).toHaveLength(1);
+    expect(r.stdout).toMatch(/Apply complete: 120 done, 0 failed/);
+  });
+
   test('without a terminal, or in CI: one plain line per event', async () => {
     let r = await cliAsync(['apply', '--synth-dir', app(3, 'plain'), '--auto-approve'], world.env);
     expect(r.status).toBe(0);

@@ -41,11 +41,11 @@ describe('PostgreSQL state backend', () => {
       "SELECT table_schema || '.' || table_name AS t FROM information_schema.tables WHERE table_schema NOT IN ('pg_catalog', 'information_schema') ORDER BY 1")).map((r) => r.t);
     expect(await tables()).toEqual([]);
     expect(await open().stacks()).toEqual([]);
-    expect(await tables()).toEqual(['public.converge_locks', 'public.converge_state']);
+    expect(await tables()).toEqual(['public.converge_journal', 'public.converge_locks', 'public.converge_state']);
     const custom = open('?table=infra.team_state');
     expect(custom.describe()).toContain('table infra.team_state');
     await custom.write(doc('prod', 1, 'L'));
-    expect(await tables()).toEqual(['infra.team_locks', 'infra.team_state', 'public.converge_locks', 'public.converge_state']);
+    expect(await tables()).toEqual(['infra.team_journal', 'infra.team_locks', 'infra.team_state', 'public.converge_journal', 'public.converge_locks', 'public.converge_state']);
     expect(await open().stacks()).toEqual([]);
     const cols = await sql<{ column_name: string; data_type: string }>(
       "SELECT column_name, data_type FROM information_schema.columns WHERE table_schema = 'public' AND table_name = 'converge_state' ORDER BY ordinal_position");
@@ -64,6 +64,13 @@ describe('PostgreSQL state backend', () => {
     const other = open();
     const back = await other.read('rt');
     expect(back).toEqual({ version: 1, stack: 'rt', serial: 3, lineage: s.lineage, resources: { 'secrets.b': rec('b') }, keyCheck: expect.any(String) });
+    // The first put wrote the whole document; the next two were appended, a row each, replayed by read.
+    const journal = () => sql<{ serial: string }>("SELECT serial FROM converge_journal WHERE stack = 'rt' ORDER BY serial");
+    expect(await journal()).toEqual([{ serial: '2' }, { serial: '3' }]);
+    // flush() writes the whole document and empties the journal in the same transaction.
+    await s.flush();
+    expect(await journal()).toEqual([]);
+    expect(await other.read('rt')).toEqual(back);
     await other.write(doc('rt-2', 1, 'L2', { x: rec('x') }));
     expect(await b.stacks()).toEqual(expect.arrayContaining(['rt', 'rt-2']));
     const rows = await sql<{ stack: string; serial: string; lineage: string }>(
@@ -80,6 +87,13 @@ describe('PostgreSQL state backend', () => {
     expect(await b.read('checks')).toEqual(doc('checks', 5, 'lineage-1', { a: rec('a') }));
     await b.write(doc('checks', 7, 'lineage-1'));
     expect((await b.read('checks'))?.serial).toBe(7);
+    // An append is refused on the same grounds, and changes nothing.
+    await expect(b.append('checks', 'lineage-2', 8, [{ address: 'b', record: rec('b') }])).rejects.toThrow(/no state of lineage lineage-2 older than serial 8/);
+    await expect(b.append('checks', 'lineage-1', 7, [{ address: 'b', record: rec('b') }])).rejects.toThrow(/no state of lineage lineage-1 older than serial 7/);
+    expect(await b.read('checks')).toEqual(doc('checks', 7, 'lineage-1'));
+    await b.append('checks', 'lineage-1', 8, [{ address: 'b', record: rec('b') }]);
+    await b.append('checks', 'lineage-1', 9, [{ address: 'b' }, { address: 'c', record: rec('c') }]);
+    expect(await b.read('checks')).toEqual(doc('checks', 9, 'lineage-1', { c: rec('c') }));
   });
 
   test('the lock is exclusive across two backends and the loser learns who holds it', async () => {

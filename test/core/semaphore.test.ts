@@ -36,4 +36,21 @@ describe('Semaphore', () => {
     await expect(sem.run(async () => 7)).resolves.toBe(7);
     expect(sem.running).toBe(0);
   });
+
+  test('wakes thousands of waiters one at a time, in the order they came', async () => {
+    const sem = new Semaphore(3);
+    const order: number[] = [];
+    let running = 0;
+    let most = 0;
+    await Promise.all(Array.from({ length: 5000 }, (_, i) => sem.run(async () => {
+      running++;
+      most = Math.max(most, running);
+      order.push(i);
+      await null;
+      running--;
+    })));
+    expect(most).toBe(3);
+    expect(order).toEqual(Array.from({ length: 5000 }, (_, i) => i));
+    expect(sem.running).toBe(0);
+  });
 });

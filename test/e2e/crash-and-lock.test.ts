@@ -56,8 +56,8 @@ describe('crash safety and locking', () => {
 
   test('a second apply on the same stack fails at once, naming the holder, and changes nothing', async () => {
     const dir = synthApp((stack) => {
-      for (let i = 0; i < 40; i++) new KvSecret(stack, `kv${i}`, { path: `lock/s${i}`, data: { n: String(i) } });
-    }, 'locked');
+      for (let i = 0; i < 150; i++) new KvSecret(stack, `kv${i}`, { path: `lock/s${i}`, data: { n: String(i) } });
+    }, 'locked'); // enough objects, one at a time, that the first run still holds the lock when the second has started
     const first = spawn(CLI, ['apply', '--synth-dir', dir, '--auto-approve', '--parallelism', '1'], { env: world.env });
     await new Promise<void>((resolve) => first.stdout.on('data', (d) => { if (String(d).includes('✓')) resolve(); }));
     const second = await cliAsync(['apply', '--synth-dir', dir, '--auto-approve'], world.env);

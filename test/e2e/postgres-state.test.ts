@@ -49,10 +49,48 @@ describe('the CLI with its state in PostgreSQL', () => {
     expect(noKey.stderr + noKey.stdout).not.toContain(new URL(pg.url).password);
   });
 
+  test('an apply killed with SIGKILL mid-way left each finished object in state (journal rows), and the next apply finishes it: each key once', async () => {
+    const n = 40;
+    const dir = synthApp((stack) => {
+      for (let i = 0; i < n; i++) new KvSecret(stack, `kv${i}`, { path: `pgcrash/s${i}`, data: { n: String(i) } });
+    }, 'pgcrash');
+    let done = 0;
+    await new Promise<void>((resolve) => {
+      const p = spawn(CLI, ['apply', '--synth-dir', dir, '--auto-approve'], { env: world.env });
+      let out = '';
+      p.stdout.on('data', (d) => {
+        out += d;
+        done = (out.match(/✓/g) ?? []).length;
+        if (done >= 10) p.kill('SIGKILL');
+      });
+      p.on('close', () => resolve());
+    });
+    expect(done).toBeLessThan(n);
+    // The changes since the first whole write are journal rows; read replays them: every object reported done is in state.
+    expect((await sql<{ n: number }>(pg.url, "SELECT count(*)::int AS n FROM converge_journal WHERE stack = 'pgcrash'"))[0].n).toBeGreaterThan(0);
+    const listed = await cliAsync(['state', 'list', '--stack', 'pgcrash'], world.env);
+    expect(listed.stdout.trim().split('\n').filter((l) => !/interrupted|intent/.test(l)).length).toBeGreaterThanOrEqual(done);
+
+    const again = await cliAsync(['apply', '--synth-dir', dir, '--auto-approve'], world.env);
+    expect(again.status).toBe(0);
+    const keys = await fetch(`${world.env.SECRETS_ADDR}/v1/secret/metadata/pgcrash/?list=true`, { headers: { 'x-secrets-token': world.env.SECRETS_TOKEN! } });
+    expect(((await keys.json()) as { data: { keys: string[] } }).data.keys.sort()).toEqual(Array.from({ length: n }, (_, i) => `s${i}`).sort());
+    for (let i = 0; i < n; i += 3) {
+      const meta = await fetch(`${world.env.SECRETS_ADDR}/v1/secret/metadata/pgcrash/s${i}`, { headers: { 'x-secrets-token': world.env.SECRETS_TOKEN! } });
+      expect(((await meta.json()) as { data: { current_version: number } }).data.current_version).toBe(1);
+    }
+    // The run's end wrote the whole document: the journal of the stack is empty, the row holds every object.
+    expect(await sql(pg.url, "SELECT serial FROM converge_journal WHERE stack = 'pgcrash'")).toEqual([]);
+    const rows = await sql<{ n: number }>(pg.url, "SELECT (SELECT count(*) FROM jsonb_object_keys(document->'resources'))::int AS n FROM converge_state WHERE stack = 'pgcrash'");
+    expect(rows).toEqual([{ n }]);
+    const plan = await cliAsync(['plan', '--synth-dir', dir, '--detailed-exitcode'], world.env);
+    expect(plan.status).toBe(0);
+  });
+
   test('of two applies on the same stack, one proceeds and the other fails at once naming the holder', async () => {
     const dir = synthApp((stack) => {
-      for (let i = 0; i < 30; i++) new KvSecret(stack, `kv${i}`, { path: `pglock/s${i}`, data: { n: String(i) } });
-    }, 'pglocked');
+      for (let i = 0; i < 150; i++) new KvSecret(stack, `kv${i}`, { path: `pglock/s${i}`, data: { n: String(i) } });
+    }, 'pglocked'); // enough objects, one at a time, that the first run still holds the lock when the second has started
     const first = spawn(CLI, ['apply', '--synth-dir', dir, '--auto-approve', '--parallelism', '1'], { env: world.env });
     let firstErr = '';
     first.stderr.on('data', (d) => { firstErr += d; });
@@ -67,7 +105,7 @@ describe('the CLI with its state in PostgreSQL', () => {
     expect(firstErr).toBe('');
 
     const list = await fetch(`${world.env.SECRETS_ADDR}/v1/secret/metadata/pglock/?list=true`, { headers: { 'x-secrets-token': world.env.SECRETS_TOKEN! } });
-    expect(((await list.json()) as { data: { keys: string[] } }).data.keys).toHaveLength(30);
+    expect(((await list.json()) as { data: { keys: string[] } }).data.keys).toHaveLength(150);
     const plan = await cliAsync(['plan', '--synth-dir', dir, '--detailed-exitcode'], world.env);
     expect(plan.status).toBe(0);
   });

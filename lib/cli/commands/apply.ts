@@ -63,7 +63,7 @@ export async function applyCommand(planFile: string | undefined, opts: ApplyComm
       const readByOthers = readByOtherStacks(all, desired.stack);
       return applyStack({ desired, saved: savedPlan, opts, t, out, state, clients, interrupts, other, applied, readByOthers })
         .finally(() => { interruptedWith = interrupts.exitCode; });
-    }, { graceful: true });
+    }, { graceful: true, checkEarly: !savedPlan && opts.refresh !== false && !opts.destroy ? Object.values(desired.resources).map((r) => r.provider) : undefined });
     // Stacks after an interrupted one are not started.
     if (interruptedWith !== undefined) return interruptedWith;
     // Its consumers later in this run read its state again: they see what this apply wrote.

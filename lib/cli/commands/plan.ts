@@ -40,7 +40,7 @@ export async function makePlans(opts: PlanCommandOptions, out: Output, operation
       return planStack(desired, state, clients, {
         parallelism: t.parallelism, refresh: opts.refresh !== false, destroy: opts.destroy, otherStacks: other, readByOtherStacks: readByOtherStacks(all, desired.stack),
       });
-    });
+    }, { checkEarly: opts.refresh !== false && !opts.destroy ? Object.values(desired.resources).map((r) => r.provider) : undefined });
     other.planned(plan);
     destroyed.add(desired.stack);
     plans.push(plan);

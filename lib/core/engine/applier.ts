@@ -68,12 +68,23 @@ export async function applyPlan(plan: StackPlan, state: StateStore, clients: Api
     return false;
   };
 
-  const run = async (item: PlanItem, op: () => Promise<void>): Promise<boolean> => {
+  /**
+   * Runs `op` in a slot of its API. An operation may leave its last state write in flight (`op`'s
+   * result): the slot goes to the next operation meanwhile, and this one counts as done (its
+   * dependents start) once the write is durable. Its intent was durable before its create was sent.
+   */
+  const run = async (item: PlanItem, api: string, op: () => Promise<Promise<void> | void>): Promise<boolean | undefined> => {
     const quiet = item.action === 'noop';
-    const t0 = Date.now();
-    if (!quiet) emit({ address: item.address, action: item.action, phase: 'start' });
+    let t0 = Date.now();
     try {
-      await op();
+      const recorded = await sems.for(api).run(async () => {
+        if (opts.signal?.aborted) return 'interrupted' as const;
+        t0 = Date.now();
+        if (!quiet) emit({ address: item.address, action: item.action, phase: 'start' });
+        return op();
+      });
+      if (recorded === 'interrupted') return undefined;
+      await recorded;
       if (!quiet) {
         result.done.push({ address: item.address, action: item.action });
         emit({ address: item.address, action: item.action, phase: 'done', ms: Date.now() - t0 });
@@ -97,10 +108,8 @@ export async function applyPlan(plan: StackPlan, state: StateStore, clients: Api
       if (!ok) return skip(item, REMOVAL.has(item.action) ? 'an object that used it was not updated or removed' : 'a dependency failed');
       if (item.action === 'noop' && !item.stateChanges?.length && !item.deposed?.length) return recordSeen(item);
       const api = desired[address]?.provider.api ?? state.record(address)?.provider.api ?? '';
-      return sems.for(api).run(async () => {
-        if (opts.signal?.aborted) return skip(item, 'interrupted');
-        return run(item, () => (REMOVAL.has(item.action) ? remove(item) : converge(item, desired[address])));
-      });
+      const done = await run(item, api, () => (REMOVAL.has(item.action) ? remove(item) : converge(item, desired[address])));
+      return done ?? skip(item, 'interrupted');
     })();
     outcome.set(address, p);
     return p;
@@ -147,7 +156,13 @@ export async function applyPlan(plan: StackPlan, state: StateStore, clients: Api
     return v === undefined ? UNKNOWN : v;
   };
 
-  const converge = async (item: PlanItem, r: DesiredResource): Promise<void> => {
+  /** Returns the operation's last state write when it is still in flight (see `run`). */
+  const converge = async (item: PlanItem, r: DesiredResource): Promise<Promise<void> | undefined> => {
+    let last: Promise<void> | undefined;
+    const recordLater = (p: Promise<void>): void => {
+      last = p;
+      p.catch(() => undefined); // awaited by run once the slot is released
+    };
     const prior = state.record(item.address) ?? (item.movedFrom ? state.record(item.movedFrom) : undefined);
     const keepSalt = prior && prior.kind === r.kind && prior.status === 'created' && !prior.dataSource && item.action !== 'replace';
     const salt = keepSalt ? prior.salt : newSalt();
@@ -195,7 +210,7 @@ export async function applyPlan(plan: StackPlan, state: StateStore, clients: Api
         if (!isAmbiguous(e)) await state.put(item.address, extra.deposed ? prior : undefined);
         throw e;
       }
-      await state.put(item.address, record(w, 'created', extra));
+      recordLater(state.put(item.address, record(w, 'created', extra)));
     };
 
     switch (item.action) {
@@ -232,12 +247,13 @@ export async function applyPlan(plan: StackPlan, state: StateStore, clients: Api
           // One batch: the record moves, it is never held by both addresses nor by neither.
           await Promise.all([state.put(item.address, next), state.put(item.movedFrom, undefined)]);
         } else {
-          await state.put(item.address, next);
+          recordLater(state.put(item.address, next));
         }
         break;
       }
     }
     await deleteDeposed(item, handler, ctx);
+    return last;
   };
 
   /** Deletes the objects an interrupted create-before-destroy left behind, recording each. */

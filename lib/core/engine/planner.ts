@@ -14,6 +14,9 @@ import { dataSourceHandler, PlanHookItem, registeredPlanHooks, resourceHandler }
 import { attrValue, isUnknown, resolveSpec, ResolvedSpec, SensitiveValue, topAttr, UNKNOWN } from './resolve-spec';
 import { crossStackRefs, otherStack, OtherStacks, stacksReadBy } from './other-stacks';
 
+/** One collator for every comparison: `localeCompare` with options builds one per call (seconds for 100 000 items). */
+const ADDRESS_ORDER = new Intl.Collator(undefined, { numeric: true });
+
 export interface PlanOptions {
   /** Objects read at once, per API. @default 10 */
   readonly parallelism?: number;
@@ -155,7 +158,7 @@ export async function planStack(desired: DesiredStack, state: StateStore, client
       notes.push(...res.notes);
     }
   }
-  items.sort((a, b) => a.address.localeCompare(b.address, undefined, { numeric: true }));
+  items.sort((a, b) => ADDRESS_ORDER.compare(a.address, b.address));
   const read = opts.otherStacks && !opts.destroy ? stacksReadBy(desired) : [];
   return { stack: desired.stack, lineage: state.lineage, serial: state.serial, items, notes, desired,
     ...(read.length ? { otherStacks: opts.otherStacks!.snapshots(read) } : {}) };

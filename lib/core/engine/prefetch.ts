@@ -1,7 +1,8 @@
 import { DesiredResource } from '../model';
 import { StateStore } from '../state/state-store';
 import { ApiClients } from './api-clients';
-import { ApiSemaphores } from './graph';
+import { HttpClient, HttpRequest } from '../http/http-client';
+import { ApiSemaphores, Semaphore } from './graph';
 import { Observed, PrefetchWant, ResourceHandler } from './handler';
 import { resourceHandler } from './registry';
 import { resolveSpec, UNKNOWN } from './resolve-spec';
@@ -41,7 +42,9 @@ export async function prefetch(resources: Record<string, DesiredResource>, state
   }
   const cache: PrefetchCache = new Map();
   await Promise.all([...groups.values()].map(async (g) => {
-    const found = await sems.for(g.r.provider.api).run(() => g.handler.prefetch!({ address: `${g.r.kind} (batch)`, http: clients.for(g.r.provider) }, g.wants));
+    // Each request of a batch takes a slot of its API, not the batch as a whole: a handler may send
+    // several (a KV LIST per folder) at once, within the same parallelism as the reads.
+    const found = await g.handler.prefetch!({ address: `${g.r.kind} (batch)`, http: limited(clients.for(g.r.provider), sems.for(g.r.provider.api)) }, g.wants);
     cache.set(prefetchKey(g.r), found);
   }));
   return cache;
@@ -57,4 +60,11 @@ export function withPrefetched(handler: ResourceHandler, known: Map<string, Obse
       return handler.read(ctx, id, desired, prior);
     },
   };
+}
+
+/** The client with every request run in a slot of `sem`. */
+function limited(http: HttpClient, sem: Semaphore): HttpClient {
+  const view = Object.create(http) as HttpClient;
+  view.request = <T>(req: HttpRequest) => sem.run(() => http.request<T>(req));
+  return view;
 }

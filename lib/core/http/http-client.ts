@@ -1,4 +1,5 @@
-import { Dispatcher, Pool } from 'undici';
+import type { Dispatcher } from 'undici';
+import { Pool } from './undici-pool';
 import { ApiError, apiMessagesOf } from './api-error';
 import { Clock, SYSTEM_CLOCK } from '../clock';
 import { RateLimiter } from './rate-limiter';

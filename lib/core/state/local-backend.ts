@@ -20,18 +20,22 @@ export class LocalBackend implements StateBackend {
   public async read(stack: string): Promise<StateDocument | undefined> {
     const f = this.stateFile(stack);
     if (!fs.existsSync(f)) return undefined;
-    let doc = JSON.parse(fs.readFileSync(f, 'utf8')) as StateDocument;
+    // Read asynchronously: the run's first requests (the address checks) go out meanwhile.
+    let doc = JSON.parse(await fs.promises.readFile(f, 'utf8')) as StateDocument;
     assertReadableFormat(doc, `the state of stack "${stack}" in ${f}`);
     const j = this.journalFile(stack);
     if (fs.existsSync(j)) {
+      // One copy of the records, changed in place line by line (a copy per line is quadratic).
+      const resources = { ...doc.resources };
+      let serial = doc.serial;
       for (const line of fs.readFileSync(j, 'utf8').split('\n')) {
         let entry: { lineage: string; serial: number; changes: RecordChange[] };
         try { entry = JSON.parse(line); } catch { continue; }
-        if (entry.lineage !== doc.lineage || entry.serial <= doc.serial) continue;
-        const resources = { ...doc.resources };
+        if (entry.lineage !== doc.lineage || entry.serial <= serial) continue;
         for (const c of entry.changes) { if (c.record) resources[c.address] = c.record; else delete resources[c.address]; }
-        doc = { ...doc, serial: entry.serial, resources };
+        serial = entry.serial;
       }
+      doc = { ...doc, serial, resources };
     }
     return doc;
   }

@@ -1,15 +1,19 @@
 import * as crypto from 'crypto';
 import * as os from 'os';
 import { Client, Pool, PoolClient } from 'pg';
-import { assertReadableFormat, LockedError, LockHandle, LockInfo, StateBackend, StateDocument } from './state-model';
+import { assertReadableFormat, LockedError, LockHandle, LockInfo, RecordChange, StateBackend, StateDocument } from './state-model';
 
-/** Default table of states; its lock table is the same name with `_locks` in place of `_state`. */
+/** Default table of states; its lock and journal tables are the same name with `_locks` and `_journal` in place of `_state`. */
 export const DEFAULT_STATE_TABLE = 'converge_state';
 
 const IDENT = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
 
 /** How long a contender waits for a holder that has the advisory lock but has not yet written its lock row. */
 const HOLDER_ROW_WAIT_MS = 2000;
+
+/** The server process holding an advisory lock (key halves $5 and $6), as `SELECT pid`. */
+const HOLDER_SQL = "SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND granted AND objsubid = 1 " +
+  'AND database = (SELECT oid FROM pg_database WHERE datname = current_database()) AND classid = $5::bigint::oid AND objid = $6::bigint::oid';
 
 /** A row of the lock table: who holds the lock, and the database session that holds it. */
 interface LockRow extends LockInfo {
@@ -24,6 +28,11 @@ interface LockRow extends LockInfo {
  * releases it when the process dies. Who holds it is recorded in `converge_locks`
  * (`<table>_locks` for another table name); a row whose session no longer holds the
  * advisory lock is stale and ignored.
+ *
+ * Between two whole writes, the changes of each batch of operations are appended to
+ * `converge_journal` (one row per batch, one statement: a round trip) rather than rewriting the
+ * stack's whole document; `read` replays them, and a whole write (every few hundred batches and at
+ * the end of a run) deletes them in its transaction.
  */
 export class PostgresBackend implements StateBackend {
   private readonly pool: Pool;
@@ -32,6 +41,7 @@ export class PostgresBackend implements StateBackend {
   private readonly tableName: string;
   private readonly stateTable: string;
   private readonly lockTable: string;
+  private readonly journalTable: string;
   private ready?: Promise<void>;
   private readonly held = new Set<() => Promise<void>>();
   /** Locks this process holds, by stack: the server session holding each, and why it was lost if it was. */
@@ -47,10 +57,11 @@ export class PostgresBackend implements StateBackend {
     }
     this.schema = parts.length === 2 ? parts[0] : undefined;
     this.tableName = parts[parts.length - 1];
-    const lockName = this.tableName.endsWith('_state') ? `${this.tableName.slice(0, -'_state'.length)}_locks` : `${this.tableName}_locks`;
+    const base = this.tableName.endsWith('_state') ? this.tableName.slice(0, -'_state'.length) : this.tableName;
     const q = (name: string) => (this.schema ? `"${this.schema}"."${name}"` : `"${name}"`);
     this.stateTable = q(this.tableName);
-    this.lockTable = q(lockName);
+    this.lockTable = q(`${base}_locks`);
+    this.journalTable = q(`${base}_journal`);
     const db = decodeURIComponent(u.pathname.replace(/^\//, '')) || '(default database)';
     this.where = `${u.hostname || 'localhost'}${u.port ? `:${u.port}` : ''}/${db}, table ${this.schema ? `${this.schema}.` : ''}${this.tableName}`;
     this.pool = new Pool({ connectionString: u.toString(), max: 4, allowExitOnIdle: true });
@@ -65,10 +76,47 @@ export class PostgresBackend implements StateBackend {
 
   public async read(stack: string): Promise<StateDocument | undefined> {
     await this.ensureTables();
-    const r = await this.pool.query<{ document: StateDocument }>(`SELECT document FROM ${this.stateTable} WHERE stack = $1`, [stack]);
-    const doc = r.rows[0]?.document;
-    if (doc) assertReadableFormat(doc, `the state of stack "${stack}" in ${this.describe()}`);
-    return doc;
+    // The document and the journal rows written since, in one round trip.
+    const r = await this.pool.query<{ document: StateDocument; journal: { serial: number; changes: RecordChange[] }[] }>(
+      `SELECT s.document, (SELECT coalesce(jsonb_agg(jsonb_build_object('serial', j.serial, 'changes', j.changes) ORDER BY j.serial), '[]'::jsonb) ` +
+      `FROM ${this.journalTable} j WHERE j.stack = s.stack AND j.lineage = s.lineage AND j.serial > s.serial) AS journal ` +
+      `FROM ${this.stateTable} s WHERE s.stack = $1`, [stack]);
+    let doc = r.rows[0]?.document;
+    if (!doc) return undefined;
+    assertReadableFormat(doc, `the state of stack "${stack}" in ${this.describe()}`);
+    const journal = r.rows[0].journal;
+    if (!journal.length) return doc;
+    const resources = { ...doc.resources };
+    for (const entry of journal) {
+      for (const c of entry.changes) { if (c.record) resources[c.address] = c.record; else delete resources[c.address]; }
+    }
+    return { ...doc, serial: Number(journal[journal.length - 1].serial), resources };
+  }
+
+  /**
+   * One statement, so one round trip and its own transaction: the row is inserted only while this
+   * session's lock is held (the fence of `write`) and the stack's row has this lineage and an older serial.
+   */
+  public async append(stack: string, lineage: string, serial: number, changes: RecordChange[]): Promise<void> {
+    this.assertLockHeld(stack);
+    await this.ensureTables();
+    const mine = this.mine.get(stack);
+    const params: unknown[] = [stack, serial, lineage, JSON.stringify(changes)];
+    let fence = '';
+    if (mine) {
+      const u = BigInt.asUintN(64, mine.key);
+      params.push((u >> 32n).toString(), (u & 0xffffffffn).toString(), mine.backendPid);
+      fence = ` AND EXISTS (${HOLDER_SQL} AND pid = $7::integer)`;
+    }
+    const r = await this.pool.query(`INSERT INTO ${this.journalTable} (stack, serial, lineage, changes) SELECT $1::text, $2::bigint, $3::text, $4::jsonb ` +
+      `WHERE EXISTS (SELECT 1 FROM ${this.stateTable} WHERE stack = $1 AND lineage = $3 AND serial < $2::bigint)${fence}`, params);
+    if (r.rowCount === 1) return;
+    if (mine && (await this.holderPid(mine.key)) !== mine.backendPid) {
+      mine.lost ??= `its database session (server process ${mine.backendPid}) no longer holds it`;
+      throw this.lostError(stack, mine.lost);
+    }
+    throw new Error(`refusing to append to the state of stack "${stack}": ${this.describe()} holds no state of lineage ${lineage} ` +
+      `older than serial ${serial} (another run wrote it)`);
   }
 
   public async write(doc: StateDocument, options: { force?: boolean } = {}): Promise<void> {
@@ -96,6 +144,8 @@ export class PostgresBackend implements StateBackend {
           'VALUES ($1, $2, $3, $4, now()) ON CONFLICT (stack) DO NOTHING', [doc.stack, doc.serial, doc.lineage, JSON.stringify(doc)]);
         if (ins.rowCount !== 1) throw new Error(`refusing to write the state of stack "${doc.stack}": another run created it meanwhile`);
       }
+      // The document holds every change appended so far.
+      await c.query(`DELETE FROM ${this.journalTable} WHERE stack = $1`, [doc.stack]);
     });
   }
 
@@ -229,9 +279,7 @@ export class PostgresBackend implements StateBackend {
   /** The server process id of the session holding the stack's advisory lock, if any. */
   private async holderPid(key: bigint, via: Pick<PoolClient, 'query'> = this.pool): Promise<number | undefined> {
     const u = BigInt.asUintN(64, key);
-    const r = await via.query<{ pid: number }>(
-      "SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND granted AND objsubid = 1 " +
-      'AND database = (SELECT oid FROM pg_database WHERE datname = current_database()) AND classid = $1::bigint::oid AND objid = $2::bigint::oid',
+    const r = await via.query<{ pid: number }>(HOLDER_SQL.replace('$5', '$1').replace('$6', '$2'),
       [(u >> 32n).toString(), (u & 0xffffffffn).toString()]);
     return r.rows[0]?.pid;
   }
@@ -251,6 +299,8 @@ export class PostgresBackend implements StateBackend {
         'lineage text NOT NULL, document jsonb NOT NULL, updated_at timestamptz NOT NULL DEFAULT now())');
       await c.query(`CREATE TABLE IF NOT EXISTS ${this.lockTable} (stack text PRIMARY KEY, id text NOT NULL, who text NOT NULL, ` +
         'host text NOT NULL, pid integer NOT NULL, operation text NOT NULL, since text NOT NULL, backend_pid integer NOT NULL)');
+      await c.query(`CREATE TABLE IF NOT EXISTS ${this.journalTable} (stack text NOT NULL, serial bigint NOT NULL, lineage text NOT NULL, ` +
+        'changes jsonb NOT NULL, PRIMARY KEY (stack, serial))');
     }).catch((e) => {
       this.ready = undefined;
       throw e;
@@ -286,7 +336,7 @@ export class PostgresBackend implements StateBackend {
  * code); a lock held by another run (LockedError) already says where.
  */
 function sayWhereErrorsComeFrom(backend: PostgresBackend, where: string): void {
-  const methods = ['read', 'write', 'lock', 'forceUnlock', 'stacks'] as const;
+  const methods = ['read', 'write', 'append', 'lock', 'forceUnlock', 'stacks'] as const;
   for (const name of methods) {
     const original = (backend[name] as (...args: unknown[]) => Promise<unknown>).bind(backend);
     Object.defineProperty(backend, name, {

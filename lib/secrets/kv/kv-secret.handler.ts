@@ -93,17 +93,18 @@ export const kvSecretHandler: ResourceHandler = {
       f.keys.push({ id: w.id, name: path.slice(cut + 1) });
       folders.set(`${mount}\u0000${folder}`, f);
     }
-    for (const f of folders.values()) {
-      if (f.keys.length < 2) continue;
+    // The folders side by side: each LIST takes a slot of the API's parallelism (see prefetch.ts).
+    await Promise.all([...folders.values()].map(async (f) => {
+      if (f.keys.length < 2) return;
       let listed: Set<string>;
       try {
         listed = new Set(await kv(ctx).list(f.mount, f.folder));
       } catch (e) {
-        if (e instanceof ApiError && (e.status === 404 || e.status === 403)) continue; // read them one by one
+        if (e instanceof ApiError && (e.status === 404 || e.status === 403)) return; // read them one by one
         throw e;
       }
       for (const k of f.keys) if (!listed.has(k.name)) known.set(k.id, null);
-    }
+    }));
     return known;
   },
 
