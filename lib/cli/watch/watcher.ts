@@ -131,12 +131,17 @@ export class Watcher {
     const requests0 = this.clients.stats.requests;
     const end = this.metrics.cycleSeconds.startTimer({ stack, scope });
     let outcome = 'ok';
+    /** When this cycle held the stack's lock (the span in which it reconciled). */
+    const held: { from?: string; until?: string } = {};
     try {
       if (scope === 'full') this.reloadApp(stack, w);
       const lock = await this.backend.lock(stack, 'watch', (m) => this.out.warn(m));
+      held.from = new Date().toISOString();
       try {
         await this.reconcile(stack, w, scope);
       } finally {
+        // Taken before the release: the span said is within the span the lock was held.
+        held.until = new Date().toISOString();
         await lock.release();
       }
       this.metrics.lastSuccess.set({ stack }, Date.now() / 1000);
@@ -154,7 +159,7 @@ export class Watcher {
       w.cycled = true;
       this.metrics.cycles.inc({ stack, scope, outcome });
       const ms = Number(process.hrtime.bigint() - t0) / 1e6;
-      this.emit({ event: 'cycle', stack, scope, outcome, ms: Math.round(ms), requests: this.clients.stats.requests - requests0,
+      this.emit({ event: 'cycle', stack, scope, outcome, ms: Math.round(ms), lockedFrom: held.from, lockedUntil: held.until, requests: this.clients.stats.requests - requests0,
         drifted: w.reported.size, message: `cycle (${scope}) ${outcome} in ${Math.round(ms)} ms, ${this.clients.stats.requests - requests0} requests` });
     }
   }
