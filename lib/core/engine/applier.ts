@@ -9,6 +9,7 @@ import { topKey } from './diff';
 import { ApiSemaphores } from './graph';
 import { HandlerContext, ResourceHandler, Written } from './handler';
 import { PlanItem, StackPlan } from './plan-model';
+import { readDifference } from './data-reads';
 import { crossStackRefs, otherStack, OtherStacks } from './other-stacks';
 import { sensitiveOutputsOf } from './planner';
 import { dataSourceHandler, resourceHandler } from './registry';
@@ -147,6 +148,27 @@ export async function applyPlan(plan: StackPlan, state: StateStore, clients: Api
     return v === undefined ? UNKNOWN : v;
   };
 
+  /** Data sources read again before anything is written: what the plan read, or the plan is stale. */
+  const reads = new Map<string, Record<string, unknown>>();
+  const readAsPlanned = async (): Promise<void> => {
+    const stale: string[] = [];
+    await Promise.all(plan.items.filter((i) => i.action === 'read' && i.readDigest && desired[i.address]).map((item) => {
+      const r = desired[item.address];
+      return sems.for(r.provider.api).run(async () => {
+        const resolved = resolveSpec(r.spec, r.path, lookup, undefined);
+        if (resolved.hasUnknown) return;
+        const h = dataSourceHandler(r.kind);
+        const now = await h.read({ address: r.path, http: clients.for(r.provider) }, resolved.value);
+        const differs = readDifference({ outputs: item.outputs ?? {}, readDigest: item.readDigest! }, now, h.sensitiveOutputs ?? []);
+        if (differs.length) stale.push(`${item.address} (${item.kind}) reads other values than when the plan was made (${differs.join(', ')})`);
+        else reads.set(item.address, now);
+      });
+    }));
+    if (stale.length) {
+      throw new Error(`the plan is stale: ${stale.sort().join('; ')}; run converge plan again (nothing was applied in stack ${plan.stack})`);
+    }
+  };
+
   const converge = async (item: PlanItem, r: DesiredResource): Promise<void> => {
     const prior = state.record(item.address) ?? (item.movedFrom ? state.record(item.movedFrom) : undefined);
     const keepSalt = prior && prior.kind === r.kind && prior.status === 'created' && !prior.dataSource && item.action !== 'replace';
@@ -170,7 +192,7 @@ export async function applyPlan(plan: StackPlan, state: StateStore, clients: Api
 
     if (item.action === 'read') {
       const h = dataSourceHandler(r.kind);
-      const out = await h.read(ctx, resolved.value);
+      const out = reads.get(item.address) ?? await h.read(ctx, resolved.value);
       const sensitive = new Set(h.sensitiveOutputs ?? []);
       const plain = Object.fromEntries(Object.entries(out).filter(([k]) => !sensitive.has(k)));
       const secret = Object.fromEntries(Object.entries(out).filter(([k]) => sensitive.has(k)));
@@ -273,6 +295,7 @@ export async function applyPlan(plan: StackPlan, state: StateStore, clients: Api
     await create();
   };
 
+  await readAsPlanned();
   await Promise.all(plan.items.filter((i) => FORWARD.has(i.action) || REMOVAL.has(i.action)).map((i) => operationOf(i.address)));
   await state.flush();
   return result;

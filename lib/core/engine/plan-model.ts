@@ -27,6 +27,11 @@ export interface PlanItem {
    * object it does not change from these, not from the state of an earlier run.
    */
   readonly outputs?: Record<string, unknown>;
+  /**
+   * A data source read at plan time: an HMAC (under the state key) of everything it read. Apply uses
+   * that read, or refuses the plan as stale when the data source reads something else by then.
+   */
+  readonly readDigest?: string;
   /** The version the plan saw (KV `current_version`, mesh ModifyIndex): apply writes against it. */
   readonly version?: number;
   /** The address whose state record this construct takes over (the construct was moved). */

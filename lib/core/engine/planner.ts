@@ -7,6 +7,7 @@ import { ApiClients } from './api-clients';
 import { ApiSemaphores, assertAcyclic } from './graph';
 import { HandlerContext, Spec } from './handler';
 import { intentCandidates } from './ownership';
+import { plainOutputs, readDigest } from './data-reads';
 import { MoveSource, planObject, Planned } from './plan-object';
 import { prefetch, prefetchKey, withPrefetched } from './prefetch';
 import { PlanItem, READ_DURING_APPLY, StackPlan } from './plan-model';
@@ -209,7 +210,10 @@ async function planDataSource(address: string, r: DesiredResource, resolved: Res
   // Other stacks read it from state: a read that state does not hold yet is a change to record.
   const recorded = rec?.dataSource && rec.kind === r.kind && rec.status === 'created' && sameJson({ ...rec.outputs, ...sensitiveOutputsOf(rec) }, outputs);
   const record = readByOthers && !recorded ? { reason: 'other stacks read it: what it read is recorded in state', stateChanges: ['outputs read by other stacks'] } : {};
-  return { item: { ...item, ...record }, resolved, outputs, sensitiveOutputs: handler.sensitiveOutputs ?? [] };
+  const sensitive = handler.sensitiveOutputs ?? [];
+  // Kept in the plan (plain outputs and a digest of all): apply uses this read, or refuses the plan as stale.
+  const read = { outputs: plainOutputs(outputs, sensitive), readDigest: readDigest(outputs) };
+  return { item: { ...item, ...record, ...read }, resolved, outputs, sensitiveOutputs: sensitive };
 }
 
 /**
