@@ -191,6 +191,12 @@ export async function applyPlan(plan: StackPlan, state: StateStore, clients: Api
     applied.add(item.address);
 
     if (item.action === 'read') {
+      if (item.removesPrior?.action === 'delete' && prior && !prior.dataSource && prior.id) {
+        // The resource that became this lookup leaves the app first (its removal policy is destroy).
+        await resourceHandler(prior.kind).delete({ address: prior.path ?? r.path, http: clients.for(prior.provider) }, prior.id,
+          { id: prior.id, spec: prior.spec, outputs: prior.outputs });
+        await state.put(item.address, undefined);
+      }
       const h = dataSourceHandler(r.kind);
       const out = reads.get(item.address) ?? await h.read(ctx, resolved.value);
       const sensitive = new Set(h.sensitiveOutputs ?? []);
