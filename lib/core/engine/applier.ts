@@ -64,6 +64,8 @@ export async function applyPlan(plan: StackPlan, state: StateStore, clients: Api
   const applied = new Set<string>();
 
   const skip = (item: PlanItem, because: string): false => {
+    // An object that is up to date has no operation to skip (nor to count: progress counts operations).
+    if (item.action === 'noop') return false;
     result.skipped.push({ address: item.address, action: item.action, because });
     emit({ address: item.address, action: item.action, phase: 'skipped', error: because });
     return false;

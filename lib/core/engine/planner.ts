@@ -121,7 +121,9 @@ export async function planStack(desired: DesiredStack, state: StateStore, client
         const ctx: HandlerContext = { address: r.path, http: clients.for(r.provider) };
         if (r.dataSource) {
           // A data source that depends on an object this apply creates or changes is read during the apply.
-          const deferred = [...done.values()].some((d) => CHANGING.has(d.item.action) || (d.item.dataSource && !d.outputs));
+          // So is one that depended on an object this apply removes (a discovery chain on an entry of its chain).
+          const removing = rec?.dataSource ? rec.dependsOn.some((d) => !resources[d] && state.record(d) && !state.record(d)!.dataSource) : false;
+          const deferred = removing || [...done.values()].some((d) => CHANGING.has(d.item.action) || (d.item.dataSource && !d.outputs));
           const read = await sems.for(r.provider.api).run(() => planDataSource(address, r, deferred ? { ...resolved, hasUnknown: true } : resolved, ctx, rec,
             opts.readByOtherStacks?.has(address) ?? false));
           return rec && !rec.dataSource ? withPriorRemoved(read, r, rec, await sems.for(rec.provider.api).run(() =>
