@@ -161,7 +161,7 @@ export async function applyPlan(plan: StackPlan, state: StateStore, clients: Api
         if (resolved.hasUnknown) return;
         const h = dataSourceHandler(r.kind);
         const now = await h.read({ address: r.path, http: clients.for(r.provider) }, resolved.value);
-        const differs = readDifference({ outputs: item.outputs ?? {}, readDigest: item.readDigest! }, now, h.sensitiveOutputs ?? []);
+        const differs = readDifference(h, { outputs: item.outputs ?? {}, readDigest: item.readDigest! }, now);
         if (differs.length) stale.push(`${item.address} (${item.kind}) reads other values than when the plan was made (${differs.join(', ')})`);
         else reads.set(item.address, now);
       });

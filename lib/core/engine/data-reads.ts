@@ -1,4 +1,5 @@
 import { authenticate } from '../crypto/state-key';
+import { DataSourceHandler } from './handler';
 
 /**
  * What a plan keeps of a data source it read, so that the apply uses that read or refuses: the plain
@@ -20,9 +21,14 @@ function canonical(v: unknown): string {
   return JSON.stringify(v) ?? 'null';
 }
 
-/** The digest of everything a data source read (sensitive outputs included). */
-export function readDigest(outputs: Record<string, unknown>): string {
-  return authenticate('data source read', canonical(outputs));
+/** What of a read two reads compare (see `DataSourceHandler.stableForm`). */
+export function stableOutputs(h: DataSourceHandler, outputs: Record<string, unknown>): Record<string, unknown> {
+  return h.stableForm ? h.stableForm(outputs) : outputs;
+}
+
+/** The digest of everything a data source read (sensitive outputs included) that does not change with time alone. */
+export function readDigest(h: DataSourceHandler, outputs: Record<string, unknown>): string {
+  return authenticate('data source read', canonical(stableOutputs(h, outputs)));
 }
 
 /** The outputs that are no secret. */
@@ -34,10 +40,12 @@ export function plainOutputs(outputs: Record<string, unknown>, sensitive: readon
  * What differs between the read a plan kept and a read now: the plain outputs that changed, or
  * "sensitive values"; empty when the reads are the same.
  */
-export function readDifference(kept: ReadRecord, now: Record<string, unknown>, sensitive: readonly string[]): string[] {
-  if (readDigest(now) === kept.readDigest) return [];
-  const plain = plainOutputs(now, sensitive);
-  const keys = new Set([...Object.keys(plain), ...Object.keys(kept.outputs)]);
-  const changed = [...keys].filter((k) => canonical(plain[k]) !== canonical(kept.outputs[k])).sort();
+export function readDifference(h: DataSourceHandler, kept: ReadRecord, now: Record<string, unknown>): string[] {
+  if (readDigest(h, now) === kept.readDigest) return [];
+  const sensitive = h.sensitiveOutputs ?? [];
+  const plain = plainOutputs(stableOutputs(h, now), sensitive);
+  const was = plainOutputs(stableOutputs(h, kept.outputs), sensitive);
+  const keys = new Set([...Object.keys(plain), ...Object.keys(was)]);
+  const changed = [...keys].filter((k) => canonical(plain[k]) !== canonical(was[k])).sort();
   return changed.length ? changed : ['sensitive values'];
 }

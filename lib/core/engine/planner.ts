@@ -7,7 +7,7 @@ import { ApiClients } from './api-clients';
 import { ApiSemaphores, assertAcyclic } from './graph';
 import { HandlerContext, Spec } from './handler';
 import { intentCandidates } from './ownership';
-import { plainOutputs, readDigest } from './data-reads';
+import { plainOutputs, readDigest, stableOutputs } from './data-reads';
 import { assertOneAddress, identitiesOf } from './identities';
 import { MoveSource, planObject, Planned } from './plan-object';
 import { prefetch, prefetchKey, withPrefetched } from './prefetch';
@@ -215,11 +215,12 @@ async function planDataSource(address: string, r: DesiredResource, resolved: Res
   if (handler.leaseOf && !(kept && !lease)) return { item: { ...item, issues: true, reason: 'issued during apply, then kept in state while its lease lasts' }, resolved };
   const outputs = await handler.read(ctx, resolved.value);
   // Other stacks read it from state: a read that state does not hold yet is a change to record.
-  const recorded = rec?.dataSource && rec.kind === r.kind && rec.status === 'created' && sameJson({ ...rec.outputs, ...sensitiveOutputsOf(rec) }, outputs);
+  const recorded = rec?.dataSource && rec.kind === r.kind && rec.status === 'created' &&
+    sameJson(stableOutputs(handler, { ...rec.outputs, ...sensitiveOutputsOf(rec) }), stableOutputs(handler, outputs));
   const record = readByOthers && !recorded ? { reason: 'other stacks read it: what it read is recorded in state', stateChanges: ['outputs read by other stacks'] } : {};
   const sensitive = handler.sensitiveOutputs ?? [];
   // Kept in the plan (plain outputs and a digest of all): apply uses this read, or refuses the plan as stale.
-  const read = { outputs: plainOutputs(outputs, sensitive), readDigest: readDigest(outputs) };
+  const read = { outputs: plainOutputs(outputs, sensitive), readDigest: readDigest(handler, outputs) };
   return { item: { ...item, ...record, ...read }, resolved, outputs, sensitiveOutputs: sensitive };
 }
 
