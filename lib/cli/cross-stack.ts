@@ -1,3 +1,5 @@
+import { managedElsewhere, PlannedIdentity } from '../core/engine/identities';
+import { StackPlan } from '../core/engine/plan-model';
 import { crossStackRefs, OtherStacks, stacksReadBy } from '../core/engine/other-stacks';
 import { DesiredStack } from '../core/model';
 import { StateBackend } from '../core/state/state-model';
@@ -48,4 +50,21 @@ export function readByOtherStacks(all: readonly DesiredStack[], stack: string): 
     }
   }
   return out;
+}
+
+/**
+ * One object, one address across stacks: refuses a plan whose construct would manage an object that
+ * another stack of the app manages (its state, in this backend) or plans to manage in the same run.
+ */
+export async function assertNotManagedElsewhere(plan: StackPlan, backend: StateBackend, all: readonly DesiredStack[],
+  plannedInRun: readonly StackPlan[] = []): Promise<void> {
+  if (!plan.identities || !Object.keys(plan.identities).length) return;
+  const others: { stack: string; doc?: Awaited<ReturnType<StateBackend['read']>>; planned?: Record<string, PlannedIdentity> }[] = [];
+  for (const s of all) {
+    if (s.stack === plan.stack) continue;
+    const planned = plannedInRun.find((p) => p.stack === s.stack)?.identities;
+    others.push({ stack: s.stack, doc: await backend.read(s.stack), ...(planned ? { planned } : {}) });
+  }
+  const problems = managedElsewhere(plan.stack, plan.identities, others);
+  if (problems.length) throw new Error(`plan of stack ${plan.stack} refused:\n  ${problems.join('\n  ')}`);
 }

@@ -53,7 +53,7 @@ export function renderPlan(plan: StackPlan, out: Output, options: RenderOptions 
   const items = naturalOrder(plan.items);
   const acting = items.filter((i) => i.action !== 'noop' || i.stateChanges?.length || i.deposed?.length);
   // Data sources are read on every plan: reads alone change nothing (as `hasChanges` and the exit code say).
-  const changing = acting.some((i) => i.action !== 'read' || i.stateChanges?.length || i.deposed?.length);
+  const changing = acting.some((i) => i.action !== 'read' || i.stateChanges?.length || i.deposed?.length || i.removesPrior);
   const noChanges = () => c.green(`No changes. Stack ${plan.stack} matches the app (${plan.items.length} objects).`);
   if (out.options.quiet) {
     for (const i of acting) {
@@ -101,6 +101,12 @@ function renderItem(i: PlanItem, out: Output, colour: (s: string) => string, com
     const what = [...(i.stateChanges ?? []), ...(i.deposed?.length ? [`delete ${i.deposed.join(', ')} left by an interrupted replace`] : [])];
     out.result(`  ${symbol('~')} ${compact ? i.address : out.c.bold(i.address)} (${i.kind}) state will be updated (${what.join('; ')})`);
     return;
+  }
+  if (i.removesPrior) {
+    // The resource that was at this address leaves the app (it became a lookup), shown as any removal.
+    const p = i.removesPrior;
+    out.result(`  ${symbol(SYMBOL[p.action])} ${compact ? i.address : out.c.bold(i.address)} (${p.kind}) ${VERB[p.action]} (${p.reason})`);
+    for (const w of p.warnings) out.result(`      ${out.c.red(out.c.bold('! ' + w))}`);
   }
   const moved = i.movedFrom ? ` (moved from ${i.movedFrom})` : '';
   const head = `${i.kind}) ${VERB[i.action]}${i.reason ? ` (${i.reason})` : ''}${moved}`;

@@ -5,11 +5,12 @@ import { serviceDefaultsHandler } from './service-defaults/service-defaults.hand
 import { serviceResolverHandler } from './service-resolver/service-resolver.handler';
 import { serviceRouterHandler } from './service-router/service-router.handler';
 import { serviceSplitterHandler } from './service-splitter/service-splitter.handler';
+import { subsetRenameHook } from './traffic/subset-rename';
 import { trafficDiffHook } from './traffic/traffic-diff';
 
-/** The mesh API's kinds: each resource and data source handler (each declares its kind once, in its schema), and the traffic plan hook. */
+/** The mesh API's kinds: each resource and data source handler (each declares its kind once, in its schema), the subset-rename check and the traffic plan hook. */
 export const MESH_KINDS: DomainKinds = {
   resources: [serviceDefaultsHandler, proxyDefaultsHandler, serviceResolverHandler, serviceSplitterHandler, serviceRouterHandler],
   dataSources: [discoveryChainHandler],
-  planHooks: [trafficDiffHook],
+  planHooks: [subsetRenameHook, trafficDiffHook],
 };

@@ -199,5 +199,7 @@ export function credentialsHandler(schema: KindSchema,
       return { ...out, ...leaseOutputs(c) };
     },
     leaseOf,
+    // When it was read (and so when a lease would end) is no change of the credentials: the lease id is.
+    stableForm: ({ leaseStartTime: _s, leaseExpiresAt: _e, ...rest }) => rest,
   };
 }

@@ -13,7 +13,7 @@ import { renderPlan } from '../render-plan';
 import { RunTuning, tuning, withLockedState } from '../session';
 import { inDependencyOrder, loadStacks, selectStacks } from '../workspace';
 import { OtherStacks, stacksReadBy } from '../../core/engine/other-stacks';
-import { prepareOtherStacks, readByOtherStacks } from '../cross-stack';
+import { assertNotManagedElsewhere, prepareOtherStacks, readByOtherStacks } from '../cross-stack';
 import { PlanCommandOptions } from './plan';
 
 export interface ApplyCommandOptions extends PlanCommandOptions {
@@ -61,7 +61,8 @@ export async function applyCommand(planFile: string | undefined, opts: ApplyComm
     const code = await withLockedState(desired.stack, operation, t, out, async (state, clients, backend, interrupts) => {
       await prepareOtherStacks(other, backend, desired, opts.destroy, out);
       const readByOthers = readByOtherStacks(all, desired.stack);
-      return applyStack({ desired, saved: savedPlan, opts, t, out, state, clients, interrupts, other, applied, readByOthers })
+      return applyStack({ desired, saved: savedPlan, opts, t, out, state, clients, interrupts, other, applied, readByOthers,
+        checkIdentities: (plan) => assertNotManagedElsewhere(plan, backend, all) })
         .finally(() => { interruptedWith = interrupts.exitCode; });
     }, { graceful: true, checkEarly: !savedPlan && opts.refresh !== false && !opts.destroy ? Object.values(desired.resources).map((r) => r.provider) : undefined });
     // Stacks after an interrupted one are not started.
@@ -90,10 +91,12 @@ interface StackRun {
   readonly applied: ReadonlySet<string>;
   /** Its addresses that other stacks of the app read values from. */
   readonly readByOthers: ReadonlySet<string>;
+  /** Refuses a plan whose objects another stack manages. */
+  readonly checkIdentities: (plan: StackPlan) => Promise<void>;
 }
 
 /** Plans (or checks the saved plan), confirms and applies one stack; its exit status. */
-async function applyStack({ desired, saved, opts, t, out, state, clients, interrupts, other, applied, readByOthers }: StackRun): Promise<number> {
+async function applyStack({ desired, saved, opts, t, out, state, clients, interrupts, other, applied, readByOthers, checkIdentities }: StackRun): Promise<number> {
   let plan: StackPlan;
   if (saved) {
     plan = saved;
@@ -108,6 +111,7 @@ async function applyStack({ desired, saved, opts, t, out, state, clients, interr
   } else {
     plan = await planStack(desired, state, clients, { parallelism: t.parallelism, refresh: opts.refresh !== false, destroy: opts.destroy,
       otherStacks: other, readByOtherStacks: readByOthers });
+    await checkIdentities(plan);
   }
   renderPlan(plan, out, { compact: opts.compact });
   const conflicts = conflictsOf(plan);

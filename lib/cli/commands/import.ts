@@ -4,7 +4,7 @@ import { sensitiveOutputsOf } from '../../core/engine/planner';
 import { resourceHandler } from '../../core/engine/registry';
 import { ResolvedSpec, resolveSpec, SensitiveValue, UNKNOWN } from '../../core/engine/resolve-spec';
 import { isSecretRef } from '../../core/model';
-import { OtherStacks, stacksReadBy } from '../../core/engine/other-stacks';
+import { crossStackRefs, OtherStacks, stacksReadBy } from '../../core/engine/other-stacks';
 import { fieldHmac, newSalt } from '../../core/crypto/field-hmac';
 import { Output } from '../output';
 import { tuning, withLockedState } from '../session';
@@ -39,9 +39,11 @@ export async function importCommand(address: string, id: string, opts: AppOption
     if (twin) throw new Error(`${r.path}: ${canonical} is already managed at ${twin[0]}; an object is managed at one address only`);
 
     const { spec, hmacs, writeOnly } = importedSpec(observed.fields, resolved, new Set(handler.sensitiveFields ?? []), salt);
+    // What it reads of other stacks, as apply records it: destroying a producer warns about this reader.
+    const stackRefs = crossStackRefs(r.spec);
     await state.put(address, {
       kind: r.kind, status: 'created', id: canonical, spec, hmacs, outputs: observed.outputs ?? {}, salt,
-      dependsOn: r.dependsOn, removalPolicy: r.removalPolicy, provider: r.provider, path: r.path,
+      ...(stackRefs.length ? { stackRefs } : {}), dependsOn: r.dependsOn, removalPolicy: r.removalPolicy, provider: r.provider, path: r.path,
     });
     out.result(`Imported ${canonical} as ${address}. Run converge plan to see how it differs from the app.`);
     if (writeOnly.length) {

@@ -8,7 +8,7 @@ import { renderSummary } from '../render-summary';
 import { tuning, withLockedState } from '../session';
 import { AppOptions, inDependencyOrder, loadStacks, selectStacks } from '../workspace';
 import { OtherStacks } from '../../core/engine/other-stacks';
-import { prepareOtherStacks, readByOtherStacks } from '../cross-stack';
+import { assertNotManagedElsewhere, prepareOtherStacks, readByOtherStacks } from '../cross-stack';
 
 export interface PlanCommandOptions extends Omit<AppOptions, 'stack'> {
   /** One stack, or several (each a name or a pattern with `*`). */
@@ -37,9 +37,11 @@ export async function makePlans(opts: PlanCommandOptions, out: Output, operation
   for (const desired of stacks) {
     const plan = await withLockedState(desired.stack, operation, t, out, async (state, clients, backend) => {
       await prepareOtherStacks(other, backend, desired, opts.destroy, out, destroyed);
-      return planStack(desired, state, clients, {
+      const p = await planStack(desired, state, clients, {
         parallelism: t.parallelism, refresh: opts.refresh !== false, destroy: opts.destroy, otherStacks: other, readByOtherStacks: readByOtherStacks(all, desired.stack),
       });
+      await assertNotManagedElsewhere(p, backend, all, plans);
+      return p;
     }, { checkEarly: opts.refresh !== false && !opts.destroy ? Object.values(desired.resources).map((r) => r.provider) : undefined });
     other.planned(plan);
     destroyed.add(desired.stack);

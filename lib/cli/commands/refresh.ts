@@ -6,7 +6,8 @@ import { AppOptions, loadStacks, selectStacks } from '../workspace';
 
 /**
  * `converge refresh`: reads every object in state, forgets those deleted outside converge,
- * updates their outputs and reports drift (the drift itself is converged by apply).
+ * updates the outputs of those that match state and reports drift (a drifted object keeps its record
+ * as the last apply wrote it, so that the next plan reads it whole; apply converges the drift).
  */
 export async function refreshCommand(opts: AppOptions & { parallelism?: string }, out: Output): Promise<number> {
   const [desired] = selectStacks(loadStacks(opts), opts.stack);
@@ -31,6 +32,9 @@ export async function refreshCommand(opts: AppOptions & { parallelism?: string }
       if (drift.length) {
         drifted++;
         out.result(`~ ${addr}: changed outside converge (${drift.map((d) => d.path).join(', ')})`);
+        // State keeps what the last apply wrote, its outputs included: recording the version seen beside the
+        // old data would let the next plan skip the data read ("same version") and hide the drift.
+        continue;
       }
       await state.put(addr, { ...rec, outputs: { ...rec.outputs, ...(observed.outputs ?? {}) } });
     }

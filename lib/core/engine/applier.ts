@@ -9,6 +9,7 @@ import { topKey } from './diff';
 import { ApiSemaphores } from './graph';
 import { HandlerContext, ResourceHandler, Written } from './handler';
 import { PlanItem, StackPlan } from './plan-model';
+import { readDifference } from './data-reads';
 import { crossStackRefs, otherStack, OtherStacks } from './other-stacks';
 import { sensitiveOutputsOf } from './planner';
 import { dataSourceHandler, resourceHandler } from './registry';
@@ -63,6 +64,8 @@ export async function applyPlan(plan: StackPlan, state: StateStore, clients: Api
   const applied = new Set<string>();
 
   const skip = (item: PlanItem, because: string): false => {
+    // An object that is up to date has no operation to skip (nor to count: progress counts operations).
+    if (item.action === 'noop') return false;
     result.skipped.push({ address: item.address, action: item.action, because });
     emit({ address: item.address, action: item.action, phase: 'skipped', error: because });
     return false;
@@ -156,6 +159,27 @@ export async function applyPlan(plan: StackPlan, state: StateStore, clients: Api
     return v === undefined ? UNKNOWN : v;
   };
 
+  /** Data sources read again before anything is written: what the plan read, or the plan is stale. */
+  const reads = new Map<string, Record<string, unknown>>();
+  const readAsPlanned = async (): Promise<void> => {
+    const stale: string[] = [];
+    await Promise.all(plan.items.filter((i) => i.action === 'read' && i.readDigest && desired[i.address]).map((item) => {
+      const r = desired[item.address];
+      return sems.for(r.provider.api).run(async () => {
+        const resolved = resolveSpec(r.spec, r.path, lookup, undefined);
+        if (resolved.hasUnknown) return;
+        const h = dataSourceHandler(r.kind);
+        const now = await h.read({ address: r.path, http: clients.for(r.provider) }, resolved.value);
+        const differs = readDifference(h, { outputs: item.outputs ?? {}, readDigest: item.readDigest! }, now);
+        if (differs.length) stale.push(`${item.address} (${item.kind}) reads other values than when the plan was made (${differs.join(', ')})`);
+        else reads.set(item.address, now);
+      });
+    }));
+    if (stale.length) {
+      throw new Error(`the plan is stale: ${stale.sort().join('; ')}; run converge plan again (nothing was applied in stack ${plan.stack})`);
+    }
+  };
+
   /** Returns the operation's last state write when it is still in flight (see `run`). */
   const converge = async (item: PlanItem, r: DesiredResource): Promise<Promise<void> | undefined> => {
     let last: Promise<void> | undefined;
@@ -184,8 +208,14 @@ export async function applyPlan(plan: StackPlan, state: StateStore, clients: Api
     applied.add(item.address);
 
     if (item.action === 'read') {
+      if (item.removesPrior?.action === 'delete' && prior && !prior.dataSource && prior.id) {
+        // The resource that became this lookup leaves the app first (its removal policy is destroy).
+        await resourceHandler(prior.kind).delete({ address: prior.path ?? r.path, http: clients.for(prior.provider) }, prior.id,
+          { id: prior.id, spec: prior.spec, outputs: prior.outputs });
+        await state.put(item.address, undefined);
+      }
       const h = dataSourceHandler(r.kind);
-      const out = await h.read(ctx, resolved.value);
+      const out = reads.get(item.address) ?? await h.read(ctx, resolved.value);
       const sensitive = new Set(h.sensitiveOutputs ?? []);
       const plain = Object.fromEntries(Object.entries(out).filter(([k]) => !sensitive.has(k)));
       const secret = Object.fromEntries(Object.entries(out).filter(([k]) => sensitive.has(k)));
@@ -289,6 +319,7 @@ export async function applyPlan(plan: StackPlan, state: StateStore, clients: Api
     await create();
   };
 
+  await readAsPlanned();
   await Promise.all(plan.items.filter((i) => FORWARD.has(i.action) || REMOVAL.has(i.action)).map((i) => operationOf(i.address)));
   await state.flush();
   return result;

@@ -13,6 +13,8 @@ export const REMOVAL = new Set(['delete', 'forget']);
  *   the former dependents stop using it first.
  * - When a dependency's update only removes things (a subset, a route target) and its dependent
  *   is updated too, the dependent goes first: it stops using what is removed.
+ * - A dependent that is deleted goes before the update of what it depended on.
+ * The order does not depend on `--parallelism`: it only bounds how many run at once.
  */
 export function applyOrder(plan: StackPlan, state: StateStore): Map<string, string[]> {
   const items = new Map(plan.items.map((i) => [i.address, i]));
@@ -33,15 +35,33 @@ export function applyOrder(plan: StackPlan, state: StateStore): Map<string, stri
       else edge(d, i.address);
     }
   }
-  // Removals wait for whatever depended on them in state, whether it is removed or updated.
+  // Removals wait for whatever depended on them in state, whether it is removed or updated; a data
+  // source that depended on it (a discovery chain on its entries) is read after it, seeing it gone.
   for (const [addr, rec] of Object.entries(state.records)) {
     for (const d of rec.dependsOn) {
       const removed = items.get(d);
-      if (removed && REMOVAL.has(removed.action)) edge(addr, d);
+      if (!removed || !REMOVAL.has(removed.action)) continue;
+      if (items.get(addr)?.action === 'read') edge(d, addr);
+      else edge(addr, d);
     }
   }
   // A moved construct's old address is forgotten once the new one holds the record.
   for (const i of plan.items) if (i.movedTo) edge(i.movedTo, i.address);
+  // A dependent that is deleted goes before its dependency's update: the update may no longer permit
+  // it (a service's protocol changed to tcp while its router still exists), and a dependent that is
+  // going needs nothing the update brings.
+  const deletedFirst: [string, string][] = [];
+  for (const [addr, rec] of Object.entries(state.records)) {
+    if (items.get(addr)?.action !== 'delete') continue;
+    for (const d of rec.dependsOn) {
+      const dep = items.get(d);
+      if (dep && ['update', 'replace', 'adopt'].includes(dep.action) && !before.get(d)?.has(addr)) deletedFirst.push([addr, d]);
+    }
+  }
+  for (const [removed, dependency] of deletedFirst) edge(removed, dependency);
+  if (hasCycle(before)) {
+    for (const [removed, dependency] of deletedFirst) before.get(dependency)?.delete(removed);
+  }
   for (const [dependent, dependency] of reversed) edge(dependent, dependency);
   if (hasCycle(before)) {
     // The reversed edges made a cycle: keep the order of the references instead.

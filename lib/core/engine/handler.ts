@@ -168,6 +168,12 @@ export interface DataSourceHandler {
   /** Output keys that are secrets (kept encrypted in state, masked in output). */
   readonly sensitiveOutputs?: readonly string[];
   /**
+   * The outputs as two reads are compared (a saved plan's read with the apply's, a read with state):
+   * without what changes with time alone, no write involved (a countdown `ttl`, an agent's ping time).
+   * Undefined: every output counts.
+   */
+  stableForm?(outputs: Record<string, unknown>): Record<string, unknown>;
+  /**
    * For credentials the service generates on each read (a dynamic database user, a token): when the
    * outputs kept in state were issued (ms since the epoch) and when their lease ends. While more than a
    * third of the lease is left, a plan uses the kept credentials instead of generating new ones, so

@@ -119,9 +119,10 @@ export class OtherStacks {
 
 /** A value as a producer's plan of this run leaves it: UNKNOWN where its apply changes it, undefined where state tells. */
 function pendingValue(item: PlanItem, attr: string): unknown {
-  // A data source read at plan time gives what state holds once applied (a lookup reads the same object);
-  // one read during the apply, or never read yet (no state: see lookup), is known after apply.
-  if (item.dataSource) return item.reason === READ_DURING_APPLY ? UNKNOWN : undefined;
+  // A data source whose read state holds already gives what state holds; one read during the apply, one
+  // that reads other values than state holds (recorded by the apply), one issued again (a renewed
+  // credential), or one never read yet (no state: see lookup), is known after apply.
+  if (item.dataSource) return item.reason === READ_DURING_APPLY || item.issues || item.stateChanges?.length ? UNKNOWN : undefined;
   if (item.action === 'create' || item.action === 'replace') return UNKNOWN;
   if (item.action === 'update' || item.action === 'adopt') {
     if (resourceHandler(item.kind).outputsChangedByUpdate?.includes(attr)) return UNKNOWN;

@@ -27,6 +27,11 @@ export interface PlanItem {
    * object it does not change from these, not from the state of an earlier run.
    */
   readonly outputs?: Record<string, unknown>;
+  /**
+   * A data source read at plan time: an HMAC (under the state key) of everything it read. Apply uses
+   * that read, or refuses the plan as stale when the data source reads something else by then.
+   */
+  readonly readDigest?: string;
   /** The version the plan saw (KV `current_version`, mesh ModifyIndex): apply writes against it. */
   readonly version?: number;
   /** The address whose state record this construct takes over (the construct was moved). */
@@ -37,6 +42,11 @@ export interface PlanItem {
   readonly priorKind?: string;
   /** Changes of what state keeps that need no API call (removal policy, dependencies, a move). */
   readonly stateChanges?: string[];
+  /**
+   * A data source at the address of a resource state holds (a resource that became a lookup): the
+   * resource leaves the app, deleted or forgotten by its removal policy, before the read.
+   */
+  readonly removesPrior?: { readonly action: 'delete' | 'forget'; readonly kind: string; readonly id?: string; readonly reason: string; readonly warnings: string[] };
   /** Obsolete objects of an interrupted create-before-destroy replace, deleted by this apply. */
   readonly deposed?: string[];
 }
@@ -58,6 +68,8 @@ export interface StackPlan {
    * same run applied that stack just before.
    */
   readonly otherStacks?: Record<string, { lineage: string; serial: number } | null>;
+  /** The object each resource manages, where known at plan time (kind, identity, construct path): one object, one address. */
+  readonly identities?: Record<string, { kind: string; id: string; path: string }>;
 }
 
 /** The reason of a data source that the plan could not read: it is read during the apply. */
@@ -68,13 +80,16 @@ export const PLAN_FORMAT_VERSION = 1;
 
 export function countActions(items: readonly PlanItem[]): Record<string, number> {
   const c: Record<string, number> = { create: 0, update: 0, replace: 0, delete: 0, adopt: 0, forget: 0, noop: 0, read: 0, conflict: 0 };
-  for (const i of items) c[i.action] = (c[i.action] ?? 0) + 1;
+  for (const i of items) {
+    c[i.action] = (c[i.action] ?? 0) + 1;
+    if (i.removesPrior) c[i.removesPrior.action]++;
+  }
   return c;
 }
 
 /** Whether applying the plan would change anything (on the API or in state). */
 export function hasChanges(plan: StackPlan): boolean {
-  return plan.items.some((i) => !['noop', 'read', 'conflict'].includes(i.action) || i.issues || i.stateChanges?.length || i.deposed?.length);
+  return plan.items.some((i) => !['noop', 'read', 'conflict'].includes(i.action) || i.issues || i.stateChanges?.length || i.deposed?.length || i.removesPrior);
 }
 
 /** Objects the plan found under a construct's identity that converge does not manage. */

@@ -1,4 +1,4 @@
-import { DesiredResource, DesiredStack } from '../model';
+import { DesiredResource, DesiredStack, LOOKUP_PREFIX } from '../model';
 import { newSalt } from '../crypto/field-hmac';
 import { decrypt } from '../crypto/state-key';
 import { StateRecord } from '../state/state-model';
@@ -7,6 +7,8 @@ import { ApiClients } from './api-clients';
 import { ApiSemaphores, assertAcyclic } from './graph';
 import { HandlerContext, Spec } from './handler';
 import { intentCandidates } from './ownership';
+import { plainOutputs, readDigest, stableOutputs } from './data-reads';
+import { assertOneAddress, identitiesOf } from './identities';
 import { MoveSource, planObject, Planned } from './plan-object';
 import { prefetch, prefetchKey, withPrefetched } from './prefetch';
 import { PlanItem, READ_DURING_APPLY, StackPlan } from './plan-model';
@@ -122,9 +124,13 @@ export async function planStack(desired: DesiredStack, state: StateStore, client
         const ctx: HandlerContext = { address: r.path, http: clients.for(r.provider) };
         if (r.dataSource) {
           // A data source that depends on an object this apply creates or changes is read during the apply.
-          const deferred = [...done.values()].some((d) => CHANGING.has(d.item.action) || (d.item.dataSource && !d.outputs));
-          return sems.for(r.provider.api).run(() => planDataSource(address, r, deferred ? { ...resolved, hasUnknown: true } : resolved, ctx, rec,
+          // So is one that depended on an object this apply removes (a discovery chain on an entry of its chain).
+          const removing = rec?.dataSource ? rec.dependsOn.some((d) => !resources[d] && state.record(d) && !state.record(d)!.dataSource) : false;
+          const deferred = removing || [...done.values()].some((d) => CHANGING.has(d.item.action) || (d.item.dataSource && !d.outputs));
+          const read = await sems.for(r.provider.api).run(() => planDataSource(address, r, deferred ? { ...resolved, hasUnknown: true } : resolved, ctx, rec,
             opts.readByOtherStacks?.has(address) ?? false));
+          return rec && !rec.dataSource ? withPriorRemoved(read, r, rec, await sems.for(rec.provider.api).run(() =>
+            planRemoval(address, rec, clients, 'it becomes a lookup', undefined, new Set()))) : read;
         }
         return sems.for(r.provider.api).run(() => planObject({
           address, r, resolved, rec: rec?.dataSource ? undefined : rec, handler: withPrefetched(resourceHandler(r.kind), cache.get(prefetchKey(r))), ctx, refresh,
@@ -137,6 +143,8 @@ export async function planStack(desired: DesiredStack, state: StateStore, client
   };
 
   const planned = await Promise.all(Object.keys(resources).map(planOne));
+  const identities = identitiesOf(planned, resources);
+  assertOneAddress(desired.stack, identities);
   const items = planned.map((p) => withStateChanges(p.item, resources[p.item.address], state.record(p.item.address)));
 
   // Objects in state that the app no longer has: delete, or forget when retained or moved.
@@ -160,7 +168,7 @@ export async function planStack(desired: DesiredStack, state: StateStore, client
   }
   items.sort((a, b) => ADDRESS_ORDER.compare(a.address, b.address));
   const read = opts.otherStacks && !opts.destroy ? stacksReadBy(desired) : [];
-  return { stack: desired.stack, lineage: state.lineage, serial: state.serial, items, notes, desired,
+  return { stack: desired.stack, lineage: state.lineage, serial: state.serial, items, notes, desired, identities,
     ...(read.length ? { otherStacks: opts.otherStacks!.snapshots(read) } : {}) };
 }
 
@@ -210,9 +218,13 @@ async function planDataSource(address: string, r: DesiredResource, resolved: Res
   if (handler.leaseOf && !(kept && !lease)) return { item: { ...item, issues: true, reason: 'issued during apply, then kept in state while its lease lasts' }, resolved };
   const outputs = await handler.read(ctx, resolved.value);
   // Other stacks read it from state: a read that state does not hold yet is a change to record.
-  const recorded = rec?.dataSource && rec.kind === r.kind && rec.status === 'created' && sameJson({ ...rec.outputs, ...sensitiveOutputsOf(rec) }, outputs);
+  const recorded = rec?.dataSource && rec.kind === r.kind && rec.status === 'created' &&
+    sameJson(stableOutputs(handler, { ...rec.outputs, ...sensitiveOutputsOf(rec) }), stableOutputs(handler, outputs));
   const record = readByOthers && !recorded ? { reason: 'other stacks read it: what it read is recorded in state', stateChanges: ['outputs read by other stacks'] } : {};
-  return { item: { ...item, ...record }, resolved, outputs, sensitiveOutputs: handler.sensitiveOutputs ?? [] };
+  const sensitive = handler.sensitiveOutputs ?? [];
+  // Kept in the plan (plain outputs and a digest of all): apply uses this read, or refuses the plan as stale.
+  const read = { outputs: plainOutputs(outputs, sensitive), readDigest: readDigest(handler, outputs) };
+  return { item: { ...item, ...record, ...read }, resolved, outputs, sensitiveOutputs: sensitive };
 }
 
 /**
@@ -239,6 +251,24 @@ async function planRemoval(address: string, rec: StateRecord, clients: ApiClient
     id = ours[0].id;
   }
   return { ...base, id, action: 'delete', reason: why, warnings: handler.destroyWarning ? [handler.destroyWarning] : [] };
+}
+
+/**
+ * A resource that became a data source at the same address leaves the app as any resource does
+ * (deleted or forgotten by its removal policy), shown with the data source's read. Deleting the very
+ * object the lookup reads is refused, with the remedy.
+ */
+function withPriorRemoved(read: Planned, r: DesiredResource, rec: StateRecord, removal: PlanItem): Planned {
+  if (removal.action === 'delete') {
+    const given = read.outputs?.id ?? r.spec.id;
+    if (r.kind === LOOKUP_PREFIX + rec.kind && given !== undefined && String(given) === rec.id) {
+      throw new Error(`${r.path}: the ${rec.kind} converge manages at this address (${rec.id}) would be destroyed (removal policy ${rec.removalPolicy}) ` +
+        `while the lookup reads it: set removalPolicy retain on it and apply, then make it a lookup (or forget it first: converge state rm ${read.item.address})`);
+    }
+  }
+  const reason = removal.action === 'delete' ? 'it becomes a lookup' : `it becomes a lookup; ${removal.reason}`;
+  const removesPrior = { action: removal.action as 'delete' | 'forget', kind: rec.kind, ...(removal.id ? { id: removal.id } : {}), reason, warnings: removal.warnings };
+  return { ...read, item: { ...read.item, removesPrior } };
 }
 
 /** Equal as JSON whatever the key order (a JSON store such as PostgreSQL jsonb does not keep it). */

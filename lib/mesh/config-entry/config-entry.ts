@@ -77,6 +77,11 @@ export abstract class MeshConfigEntry extends Resource {
     return this._attrNumber('createIndex');
   }
 
+  /** The services this entry names (its own included), as `namespace/service`: the chains it compiles into. @internal */
+  public _servicesNamed(): string[] {
+    return servicesNamed(this._spec, this.namespace, this.name).map((s) => `${s.namespace}/${s.service}`);
+  }
+
   /** The props as the entry's fields (ProxyDefaults folds its `protocol` shorthand into `config`). @internal */
   protected _entryProps(): Record<string, unknown> {
     return this._props;
@@ -154,4 +159,26 @@ function fieldOf(message: string, schema: ConfigEntrySchema): string {
   if (m) return m[1].charAt(0).toLowerCase() + m[1].slice(1);
   for (const [re, field] of candidates) if (re.test(message) && (field === 'name' || field in schema.fields)) return field;
   return 'props';
+}
+
+/**
+ * The mesh entries of a stack that compile into the discovery chain of `namespace/service`: the
+ * proxy-defaults, the entries of the service, and those of every service they name (a split's,
+ * a route destination's, a redirect's, a failover's), transitively.
+ */
+export function entriesOfChain(stack: TerraformStack, service: string, namespace: string): MeshConfigEntry[] {
+  const index = entryIndex(stack);
+  const out = new Set<MeshConfigEntry>(index.proxyDefaults);
+  const seen = new Set<string>();
+  const queue = [`${namespace}/${service}`];
+  while (queue.length) {
+    const key = queue.shift()!;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    for (const e of index.byService.get(key) ?? []) {
+      out.add(e);
+      queue.push(...e._servicesNamed());
+    }
+  }
+  return [...out];
 }

@@ -1,4 +1,6 @@
+import { TerraformStack } from 'cdktf';
 import { Construct } from 'constructs';
+import { entriesOfChain } from '../config-entry/config-entry';
 import { DataSource } from '../../core/constructs/resource';
 import { ValidationError } from '../../core/constructs/validation';
 import { KindSchema, renderSpec } from '../../core/schema';
@@ -95,6 +97,12 @@ export class DiscoveryChain extends DataSource {
 
   /** @internal */
   protected _renderSpec(): Record<string, any> {
+    // Read after every entry of the app that compiles into its chain is written: what it feeds is the
+    // chain this apply leaves (a removed entry is ordered by the engine: read after its removal).
+    const existing = new Set(this.node.dependencies);
+    for (const e of entriesOfChain(TerraformStack.of(this), this._props.service, this._props.namespace ?? 'default')) {
+      if (!existing.has(e)) this.node.addDependency(e);
+    }
     const overrides = { ...this._props.overrides, ...(this._connectTimeout ? { connectTimeout: this._connectTimeout } : {}) };
     return renderSpec(DISCOVERY_CHAIN.fields, { ...this._props, overrides });
   }

@@ -22,4 +22,6 @@ export const agentsHandler: DataSourceHandler = {
     }
     return { agents, ids: agents.map((a) => a.id), count: agents.length };
   },
+  // Agents ping every few seconds: a ping between plan and apply changes no agent.
+  stableForm: (outputs) => ({ ...outputs, agents: ((outputs.agents ?? []) as Record<string, unknown>[]).map(({ lastPingAt: _p, ...a }) => a) }),
 };

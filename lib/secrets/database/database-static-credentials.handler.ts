@@ -13,4 +13,6 @@ export const databaseStaticCredentialsHandler: DataSourceHandler = {
       username: c.username, password: c.password, lastServiceRotation: c.last_service_rotation, rotationPeriod: c.rotation_period, ttl: c.ttl,
     };
   },
+  // The time left counts down between two reads: no change of the credentials.
+  stableForm: ({ ttl: _ttl, ...rest }) => rest,
 };
