@@ -38,7 +38,7 @@ describe('a data source read kept in a plan', () => {
   });
 
   test('a producer\'s data source issued again (a renewed credential) or reading other values than state is known after apply in its consumers', () => {
-    const plan = (item: Record<string, unknown>): StackPlan => ({ stack: 'p', lineage: 'l', serial: 1, notes: [], desired: { stack: 'p', resources: {} },
+    const plan = (item: Record<string, unknown>): StackPlan => ({ stack: 'p', lineage: 'l', serial: 1, notes: [], desired: { version: 1, stack: 'p', resources: {} },
       items: [{ address: 'creds', kind: 'secrets.MeshTokenCredentials', action: 'read', changes: [], drift: [], warnings: [], dataSource: true, ...item }] });
     const other = new OtherStacks();
     other.planned(plan({ issues: true }));
