@@ -1,4 +1,4 @@
-import { API_DEFAULTS } from '../constructs/api-provider';
+import { API_DEFAULTS } from '../api-defaults';
 import { DesiredStack, ProviderConfig } from '../model';
 import { StateRecord } from '../state/state-model';
 
