@@ -54,7 +54,9 @@ function appOptions(cmd: Command, several = false): Command {
     ? cmd.option('--stack <name>', "stack to work on, after the stacks it reads from (needed when the app has several; repeat for several; '*' matches any characters)",
       (v: string, acc: string[] = []) => [...acc, v])
     : cmd.option('--stack <name>', 'stack to work on (needed when the app has several)'))
-    .option('--synth-dir <dir>', 'read an already synthesized app instead of running the one in cdktf.json');
+    .option('--synth-dir <dir>', 'read an already synthesized app instead of running the one in cdktf.json')
+    .option('--synth-env <name>', 'one more environment variable the app may read (repeat; also CONVERGE_SYNTH_ENV=A,B); the app gets only an allow-list',
+      (v: string, acc: string[] = []) => [...acc, v]);
 }
 
 function runOptions(cmd: Command): Command {

@@ -36,6 +36,8 @@ export interface SessionOptions {
    * @default none
    */
   readonly checkEarly?: readonly ProviderConfig[];
+  /** Open a state whose records were changed outside converge (`state rm` forgets them). @default false */
+  readonly tolerateTampered?: boolean;
 }
 
 /**
@@ -57,7 +59,7 @@ export async function withLockedState<T>(stack: string, operation: string, t: Ru
       const lock = await backend.lock(stack, operation, (m) => out.warn(m));
       interrupts.holding(lock);
       try {
-        const state = await StateStore.open(backend, stack);
+        const state = await StateStore.open(backend, stack, { tolerateTampered: options.tolerateTampered });
         return await fn(state, clients, backend, interrupts);
       } finally {
         interrupts.holding(undefined);

@@ -11,15 +11,17 @@ import { findAppConfig, readSynthDir, runApp } from '../core/synth/read-synth';
 export interface AppOptions {
   readonly stack?: string;
   readonly synthDir?: string;
+  /** `--synth-env NAME`: more variables the app is given (beside the allow-list and CONVERGE_SYNTH_ENV). */
+  readonly synthEnv?: readonly string[];
 }
 
 /** Synthesizes the app (or reads `--synth-dir`) and returns every stack's desired state. */
-export function loadStacks(opts: Pick<AppOptions, 'synthDir'>): DesiredStack[] {
+export function loadStacks(opts: Pick<AppOptions, 'synthDir' | 'synthEnv'>): DesiredStack[] {
   if (opts.synthDir) return readSynthDir(path.resolve(opts.synthDir));
   const cfg = findAppConfig(process.cwd());
   if (!cfg) throw new Error('no cdktf.json here or above: run converge in a cdktf app, or pass --synth-dir');
   const sealKey = newSynthSealKey();
-  return readSynthDir(runApp(cfg, cfg.output, sealKey), sealKey);
+  return readSynthDir(runApp(cfg, cfg.output, sealKey, opts.synthEnv ?? []), sealKey);
 }
 
 /**

@@ -111,7 +111,8 @@ describe('applier', () => {
     store.set('id-z', { name: 'z' });
     await state.put('z', { kind: 'test.Assigned', status: 'creating', id: '', spec: { name: 'z' }, hmacs: {}, outputs: {}, dependsOn: [],
       removalPolicy: 'destroy', provider: { api: 'secrets', addressEnv: 'FAKE_ADDR', tokenEnv: 'FAKE_TOKEN' } });
-    const { plan, result } = await run(stack({}), state, true);
+    // The app still declares the provider the record names (objects only in state are reached through the app's providers).
+    const { plan, result } = await run(stack({ other: res('other') }), state, true);
     expect(plan.items).toEqual([expect.objectContaining({ address: 'z', action: 'delete', id: 'id-z' })]);
     expect(result.failed).toEqual([]);
     expect(log).toEqual(['delete id-z']);

@@ -63,7 +63,9 @@ describe('PostgreSQL state backend', () => {
     await s.put('secrets.a', undefined);
     const other = open();
     const back = await other.read('rt');
-    expect(back).toEqual({ version: 1, stack: 'rt', serial: 3, lineage: s.lineage, resources: { 'secrets.b': rec('b') }, keyCheck: expect.any(String) });
+    // Written through StateStore: each record authenticated (mac), the document marked so.
+    expect(back).toEqual({ version: 1, stack: 'rt', serial: 3, lineage: s.lineage, resources: { 'secrets.b': { ...rec('b'), mac: expect.any(String) } },
+      keyCheck: expect.any(String), authenticated: true });
     // The first put wrote the whole document; the next two were appended, a row each, replayed by read.
     const journal = () => sql<{ serial: string }>("SELECT serial FROM converge_journal WHERE stack = 'rt' ORDER BY serial");
     expect(await journal()).toEqual([{ serial: '2' }, { serial: '3' }]);
@@ -147,7 +149,7 @@ describe('PostgreSQL state backend', () => {
     }
     expect(other).toBeDefined();
     await expect(a.write({ ...s.document, serial: 99 })).rejects.toThrow(/lost the lock of stack "lost"/);
-    expect((await b.read('lost'))?.resources).toEqual({ 'secrets.a': rec('a') });
+    expect((await b.read('lost'))?.resources).toEqual({ 'secrets.a': { ...rec('a'), mac: expect.any(String) } });
     await held.release();
     // The first run's release did not remove the second run's lock.
     expect((await sql<{ id: string }>("SELECT id FROM converge_locks WHERE stack = 'lost'")).map((r) => r.id)).toEqual([other!.info.id]);

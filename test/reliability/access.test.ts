@@ -56,7 +56,7 @@ describe('the emulator refuses a missing or wrong token on every endpoint', () =
     for (const e of endpoints.filter((x) => x.api === api)) {
       for (const [label, headers] of tokens) {
         const path = filled(e.template);
-        // The mesh's ACL bootstrap needs no token, as on the mesh system (test/secrets/emulator/mesh-token-engine.test.ts).
+        // The mesh's ACL bootstrap answers 403 to everyone (test/mesh/emulator/acl-bootstrap.test.ts).
         if (api === 'mesh' && e.template === '/v1/acl/bootstrap' && label === 'no token') continue;
         const r = await request(api, e, headers(api));
         // A mesh list without a token is answered the way the mesh system does: filtered by the

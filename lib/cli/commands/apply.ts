@@ -1,5 +1,6 @@
 import * as readline from 'readline';
 import { ApiClients } from '../../core/engine/api-clients';
+import { DeclaredProviders } from '../../core/engine/declared-providers';
 import { applyPlan, ApplyResult } from '../../core/engine/applier';
 import { conflictsOf, hasChanges, StackPlan } from '../../core/engine/plan-model';
 import { planStack } from '../../core/engine/planner';
@@ -121,8 +122,11 @@ async function applyStack({ desired, saved, opts, t, out, state, clients, interr
   }
   if (!hasChanges(plan)) return 0;
   // Every API's address is proven before anything is written, an intent included (a saved plan was read, not planned).
-  const acting = plan.items.filter((i) => i.action !== 'noop').map((i) => plan.desired.resources[i.address] ?? state.record(i.address));
-  await clients.verify(acting.filter((r) => r !== undefined).map((r) => r!.provider));
+  // Records only in state: through the app's provider (one it does not declare is refused by the apply, never contacted).
+  const declared = new DeclaredProviders(plan.desired);
+  const acting = plan.items.filter((i) => i.action !== 'noop')
+    .map((i) => plan.desired.resources[i.address]?.provider ?? declared.resolve(state.record(i.address)?.provider));
+  await clients.verify(acting.filter((p) => p !== undefined).map((p) => p!));
   if (!saved && !opts.autoApprove && !(await confirm(`\nDo you want to perform these actions in stack ${plan.stack}? Only 'yes' will be accepted: `))) {
     out.result('Apply cancelled.');
     return 1;

@@ -63,7 +63,9 @@ export async function emulatorCommand(opts: EmulatorCommandOptions, out: Output)
   });
   const envText = `${emulator.envFile()}${PID_KEY}=${process.pid}\n`;
   if (opts.writeEnv) writeEnvFileAtomically(opts.writeEnv, envText);
-  process.stdout.write(emulator.envFile());
+  // A detached emulator's output goes to its log: the tokens stay in the env file (mode 0600) only.
+  if (process.env[DETACHED_VARIABLE] === '1') out.info(`# addresses and tokens written to ${opts.writeEnv}`);
+  else process.stdout.write(emulator.envFile());
   out.info(out.c.dim(`# converge emulator running${opts.dataDir ? ` (data in ${opts.dataDir})` : ''}; stop with Ctrl-C`));
   if (emulator.faultSeed !== undefined) {
     out.result(`# injecting faults: rate ${opts.faultRate}, seed ${emulator.faultSeed} (replay them with --fault-seed ${emulator.faultSeed} or CONVERGE_FAULT_SEED=${emulator.faultSeed})`);
@@ -93,14 +95,20 @@ function ownsEnvFile(file: string): boolean {
  * to stop it.
  */
 async function detach(opts: EmulatorCommandOptions, out: Output): Promise<number> {
-  const file = path.resolve(opts.writeEnv ?? path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'converge-emulator-')), 'emulator.env'));
-  const logFile = opts.dataDir ? path.join(opts.dataDir, 'emulator.log') : path.join(os.tmpdir(), `converge-emulator-${process.pid}.log`);
-  if (opts.dataDir) fs.mkdirSync(opts.dataDir, { recursive: true });
+  // A directory of its own (mkdtemp: created exclusively, mode 0700), never a predictable name in $TMPDIR.
+  let own: string | undefined;
+  const ownDir = () => (own ??= fs.mkdtempSync(path.join(os.tmpdir(), 'converge-emulator-')));
+  const file = path.resolve(opts.writeEnv ?? path.join(ownDir(), 'emulator.env'));
+  // The data directory holds tokens and secrets: owner-only, as the emulator itself creates it.
+  if (opts.dataDir) fs.mkdirSync(opts.dataDir, { recursive: true, mode: 0o700 });
+  const logFile = path.resolve(opts.dataDir ? path.join(opts.dataDir, 'emulator.log') : path.join(ownDir(), 'emulator.log'));
   fs.rmSync(file, { force: true });
   const args = process.argv.slice(2).filter((a) => a !== '--detach');
   if (!opts.writeEnv) args.push('--write-env', file);
-  const log = fs.openSync(logFile, 'a');
-  const child = spawn(process.execPath, [process.argv[1], ...args], { detached: true, stdio: ['ignore', log, log] });
+  const log = openLog(logFile);
+  const child = spawn(process.execPath, [process.argv[1], ...args], {
+    detached: true, stdio: ['ignore', log, log], env: { ...process.env, [DETACHED_VARIABLE]: '1' },
+  });
   fs.closeSync(log);
   let exited: number | null | undefined;
   child.once('exit', (code) => { exited = code; });
@@ -116,6 +124,26 @@ async function detach(opts: EmulatorCommandOptions, out: Output): Promise<number
   out.info(`# converge emulator running in the background (pid ${child.pid}); env file ${file}, log ${logFile}`);
   out.info(`# stop it with: converge emulator stop ${file}   (or: kill ${child.pid})`);
   return 0;
+}
+
+/** Set in a detached emulator's environment: it then prints no token (its output is its log). */
+const DETACHED_VARIABLE = 'CONVERGE_EMULATOR_DETACHED';
+
+/**
+ * Opens a detached emulator's log: never through a symbolic link (O_NOFOLLOW), owner-only (0600,
+ * also when it existed with a wider mode), truncated rather than appended to.
+ */
+function openLog(file: string): number {
+  const c = fs.constants;
+  let fd: number;
+  try {
+    fd = fs.openSync(file, c.O_WRONLY | c.O_CREAT | c.O_TRUNC | c.O_NOFOLLOW, 0o600);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ELOOP') throw new Error(`refusing to write the emulator log ${file}: it is a symbolic link`);
+    throw e;
+  }
+  fs.fchmodSync(fd, 0o600);
+  return fd;
 }
 
 /** `converge emulator wait FILE`: returns once FILE describes a running emulator (or fails after the timeout). */

@@ -1,9 +1,9 @@
 import { flatten, topKey } from '../../core/engine/diff';
 import { Spec } from '../../core/engine/handler';
 import { sensitiveOutputsOf } from '../../core/engine/planner';
-import { resourceHandler } from '../../core/engine/registry';
-import { ResolvedSpec, resolveSpec, SensitiveValue, UNKNOWN } from '../../core/engine/resolve-spec';
-import { isSecretRef } from '../../core/model';
+import { dataSourceHandler, resourceHandler } from '../../core/engine/registry';
+import { isUnknown, ResolvedSpec, resolveSpec, SensitiveValue, topAttr, UNKNOWN } from '../../core/engine/resolve-spec';
+import { DesiredStack, isAttrRef, isSecretRef } from '../../core/model';
 import { crossStackRefs, OtherStacks, stacksReadBy } from '../../core/engine/other-stacks';
 import { fieldHmac, newSalt } from '../../core/crypto/field-hmac';
 import { Output } from '../output';
@@ -38,7 +38,8 @@ export async function importCommand(address: string, id: string, opts: AppOption
     const twin = Object.entries(state.records).find(([a, rec]) => a !== address && rec.kind === r.kind && rec.id === canonical);
     if (twin) throw new Error(`${r.path}: ${canonical} is already managed at ${twin[0]}; an object is managed at one address only`);
 
-    const { spec, hmacs, writeOnly } = importedSpec(observed.fields, resolved, new Set(handler.sensitiveFields ?? []), salt);
+    const { spec, hmacs, writeOnly } = importedSpec(observed.fields, resolved, new Set(handler.sensitiveFields ?? []), salt,
+      unresolvedSecretRefs(r.spec, resolved, desired));
     // What it reads of other stacks, as apply records it: destroying a producer warns about this reader.
     const stackRefs = crossStackRefs(r.spec);
     await state.put(address, {
@@ -59,8 +60,8 @@ export async function importCommand(address: string, id: string, opts: AppOption
  * whole) only as an HMAC of the observed value, never the value. Write-only fields (the API never
  * returns them) are taken to match the app: their source and the app's HMAC.
  */
-export function importedSpec(observed: Spec, resolved: ResolvedSpec, sensitiveTop: Set<string>, salt: string):
-  { spec: Spec; hmacs: Record<string, string>; writeOnly: string[] } {
+export function importedSpec(observed: Spec, resolved: ResolvedSpec, sensitiveTop: Set<string>, salt: string,
+  secretRefs: ReadonlyMap<string, string> = new Map()): { spec: Spec; hmacs: Record<string, string>; writeOnly: string[] } {
   const spec: Spec = {};
   const hmacs: Record<string, string> = {};
   const want = flatten(resolved.stored);
@@ -71,16 +72,49 @@ export function importedSpec(observed: Spec, resolved: ResolvedSpec, sensitiveTo
     const key = topKey(path);
     if (!(key in spec)) continue;
     const desired = want.get(path);
-    const secret = resolved.secretPaths.has(path) || isSecretRef(desired);
+    const ref = secretRefs.get(path);
+    const secret = resolved.secretPaths.has(path) || isSecretRef(desired) || ref !== undefined;
     if (!secret && !sensitiveTop.has(key)) continue;
     if (!secret && desired !== undefined && JSON.stringify(desired) === JSON.stringify(value)) continue; // plain, and in the app already
-    setPath(spec, path, secret ? desired : { $secret: { observed: true } });
+    // An unresolved secret reference is recorded as a resolved one would be: its source, and the HMAC of what is there.
+    setPath(spec, path, ref !== undefined ? { $secret: { ref } } : secret ? desired : { $secret: { observed: true } });
     hmacs[path] = fieldHmac(salt, path, value);
   }
   const writeOnly = managed.filter((k) => !(k in observed));
   for (const key of writeOnly) spec[key] = resolved.stored[key];
   for (const [path, h] of Object.entries(resolved.hmacs)) if (writeOnly.includes(topKey(path))) hmacs[path] = h;
   return { spec, hmacs, writeOnly: [...want.keys()].filter((p) => writeOnly.includes(topKey(p))) };
+}
+
+/**
+ * Paths of the spec holding a reference to a secret (flagged secret, or a sensitive output of the
+ * construct it names) that is still unknown (its data source has no record yet, when migrating into
+ * an empty state): path -> `address.attr`. What import observes there is a secret all the same.
+ */
+function unresolvedSecretRefs(raw: Record<string, unknown>, resolved: ResolvedSpec, desired: DesiredStack): Map<string, string> {
+  const out = new Map<string, string>();
+  const sensitive = (address: string, attr: string): boolean => {
+    const r = desired.resources[address];
+    if (!r) return false;
+    const outputs = r.dataSource ? dataSourceHandler(r.kind).sensitiveOutputs
+      : (resourceHandler(r.kind) as { sensitiveOutputs?: readonly string[] }).sensitiveOutputs;
+    return (outputs ?? []).includes(topAttr(attr));
+  };
+  const values = flatten(resolved.value);
+  const walk = (v: unknown, p: string): void => {
+    if (isAttrRef(v)) {
+      const at = values.get(p);
+      if (isUnknown(at) && (v.secret || (v.stack === undefined && sensitive(v.$ref, v.attr)))) {
+        out.set(p, `${v.$ref}.${v.attr}`);
+      }
+    } else if (Array.isArray(v)) {
+      v.forEach((x, i) => walk(x, `${p}[${i}]`));
+    } else if (v !== null && typeof v === 'object' && !isSecretRef(v)) {
+      for (const [k, x] of Object.entries(v)) walk(x, p ? `${p}.${k}` : k);
+    }
+  };
+  walk(raw, '');
+  return out;
 }
 
 /** Sets a dotted spec path (`data.password`, `vars[0].value`), creating objects on the way. */

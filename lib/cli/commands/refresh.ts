@@ -1,3 +1,4 @@
+import { DeclaredProviders, UndeclaredProviderError } from '../../core/engine/declared-providers';
 import { driftOf } from '../../core/engine/diff';
 import { resourceHandler } from '../../core/engine/registry';
 import { Output } from '../output';
@@ -16,12 +17,23 @@ export async function refreshCommand(opts: AppOptions & { parallelism?: string }
     let read = 0;
     let gone = 0;
     let drifted = 0;
+    let unreachable = 0;
+    const declared = new DeclaredProviders(desired);
     for (const [addr, rec] of Object.entries(state.records)) {
       if (rec.dataSource || rec.status !== 'created' || !rec.id) continue;
       const handler = resourceHandler(rec.kind);
+      let provider;
+      try {
+        provider = declared.forRecord(addr, rec);
+      } catch (e) {
+        if (!(e instanceof UndeclaredProviderError)) throw e;
+        unreachable++;
+        out.error(e.message);
+        continue;
+      }
       read++;
       // The last applied spec is the hint the app would give (a mount with a slash, a duration's spelling).
-      const observed = await handler.read({ address: rec.path ?? addr, http: clients.for(rec.provider) }, rec.id, rec.spec);
+      const observed = await handler.read({ address: rec.path ?? addr, http: clients.for(provider) }, rec.id, rec.spec);
       if (!observed) {
         gone++;
         out.result(`- ${addr}: deleted outside converge; removed from state`);
@@ -40,6 +52,6 @@ export async function refreshCommand(opts: AppOptions & { parallelism?: string }
     }
     // Counted as read, before those gone were removed from state.
     out.result(`Refreshed ${read} objects of stack ${desired.stack}: ${gone} gone, ${drifted} drifted.`);
-    return 0;
+    return unreachable ? 1 : 0;
   });
 }

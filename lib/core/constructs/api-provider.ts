@@ -1,6 +1,7 @@
 import './cdk-adapter';
 import { TerraformStack } from 'cdktf';
 import { Construct } from 'constructs';
+import { API_DEFAULTS } from '../api-defaults';
 
 /** Where an API provider reads its address and token. */
 export interface ApiProviderProps {
@@ -115,12 +116,8 @@ export abstract class ApiProvider extends Construct {
   }
 }
 
-/** Default variables per API. */
-export const API_DEFAULTS: Record<string, { addressEnv: string; tokenEnv: string }> = {
-  platform: { addressEnv: 'PLATFORM_ADDRESS', tokenEnv: 'PLATFORM_TOKEN' },
-  secrets: { addressEnv: 'SECRETS_ADDR', tokenEnv: 'SECRETS_TOKEN' },
-  mesh: { addressEnv: 'MESH_HTTP_ADDR', tokenEnv: 'MESH_HTTP_TOKEN' },
-};
+/** Default variables per API (in a module of their own: the engine reads them without cdktf). */
+export { API_DEFAULTS } from '../api-defaults';
 
 const providers = new WeakMap<TerraformStack, ApiProvider[]>();
 

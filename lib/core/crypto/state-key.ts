@@ -176,23 +176,35 @@ export function verifyAuthentication(purpose: string, text: string, mac: string)
   return a.length === b.length && crypto.timingSafeEqual(a, b);
 }
 
-/** AES-256-GCM under the state key: `v1.<iv>.<tag>.<ciphertext>` (base64url). */
-export function encrypt(plain: string): string {
+/**
+ * AES-256-GCM under the state key. With `aad` (associated data: where the value belongs), the
+ * ciphertext is `v2.<iv>.<tag>.<ciphertext>` and decrypts only with the same `aad`, so that it cannot
+ * be moved to another record, field or stack; without, `v1.…` (what earlier releases wrote).
+ */
+export function encrypt(plain: string, aad?: string): string {
   const iv = crypto.randomBytes(12);
   const cipher = crypto.createCipheriv('aes-256-gcm', stateKey(), iv);
+  if (aad !== undefined) cipher.setAAD(Buffer.from(aad, 'utf8'));
   const ct = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
-  return ['v1', iv.toString('base64url'), cipher.getAuthTag().toString('base64url'), ct.toString('base64url')].join('.');
+  return [aad !== undefined ? 'v2' : 'v1', iv.toString('base64url'), cipher.getAuthTag().toString('base64url'), ct.toString('base64url')].join('.');
 }
 
-/** Decrypts `encrypt`'s output; a tampered or foreign ciphertext is refused clearly. */
-export function decrypt(sealed: string): string {
+/**
+ * Decrypts `encrypt`'s output; a tampered or foreign ciphertext is refused clearly. A `v2`
+ * ciphertext needs the `aad` it was written with; a `v1` one has none.
+ */
+export function decrypt(sealed: string, aad?: string): string {
   const [v, iv, tag, ct] = sealed.split('.');
-  if (v !== 'v1' || !iv || !tag || ct === undefined) throw new Error('encrypted value is malformed');
+  if ((v !== 'v1' && v !== 'v2') || !iv || !tag || ct === undefined) throw new Error('encrypted value is malformed');
+  if (v === 'v2' && aad === undefined) throw new Error('encrypted value is bound to a place in state, and was read without it');
   try {
     const decipher = crypto.createDecipheriv('aes-256-gcm', stateKey(), Buffer.from(iv, 'base64url'));
+    if (v === 'v2') decipher.setAAD(Buffer.from(aad!, 'utf8'));
     decipher.setAuthTag(Buffer.from(tag, 'base64url'));
     return Buffer.concat([decipher.update(Buffer.from(ct, 'base64url')), decipher.final()]).toString('utf8');
   } catch {
-    throw new Error('encrypted value cannot be decrypted: it was tampered with, or CONVERGE_STATE_KEY is not the key it was written with');
+    throw new Error(v === 'v2'
+      ? 'encrypted value cannot be decrypted: it was moved from another record, field or stack, or tampered with, or CONVERGE_STATE_KEY is not the key it was written with'
+      : 'encrypted value cannot be decrypted: it was tampered with, or CONVERGE_STATE_KEY is not the key it was written with');
   }
 }

@@ -4,6 +4,7 @@ import { encrypt } from '../crypto/state-key';
 import { StateRecord } from '../state/state-model';
 import { StateStore } from '../state/state-store';
 import { ApiClients } from './api-clients';
+import { DeclaredProviders } from './declared-providers';
 import { applyOrder, FORWARD, REMOVAL } from './apply-order';
 import { topKey } from './diff';
 import { ApiSemaphores } from './graph';
@@ -59,6 +60,8 @@ export async function applyPlan(plan: StackPlan, state: StateStore, clients: Api
   const outcome = new Map<string, Promise<boolean>>();
   const items = new Map(plan.items.map((i) => [i.address, i]));
   const desired = plan.desired.resources;
+  /** Objects that exist only in state are reached through the app's providers, never one read from state. */
+  const declared = new DeclaredProviders(plan.desired);
   const order = applyOrder(plan, state);
   /** Addresses whose state this apply has rewritten: references to them read state, others the plan. */
   const applied = new Set<string>();
@@ -137,7 +140,7 @@ export async function applyPlan(plan: StackPlan, state: StateStore, clients: Api
     if (!rec) return;
     const id = rec.id || item.id;
     if (item.action === 'delete' && id) {
-      await resourceHandler(rec.kind).delete({ address: rec.path ?? item.address, http: clients.for(rec.provider) }, id,
+      await resourceHandler(rec.kind).delete({ address: rec.path ?? item.address, http: clients.for(declared.forRecord(item.address, rec)) }, id,
         { id, spec: rec.spec, outputs: rec.outputs });
     }
     applied.add(item.address);
@@ -304,7 +307,9 @@ export async function applyPlan(plan: StackPlan, state: StateStore, clients: Api
   const replace = async (address: string, r: DesiredResource, resolved: ResolvedSpec, handler: ResourceHandler,
     prior: StateRecord | undefined, create: (extra?: Partial<StateRecord>) => Promise<void>): Promise<void> => {
     const oldHandler = resourceHandler(prior?.kind ?? r.kind);
-    const oldCtx: HandlerContext = { address: prior?.path ?? r.path, http: clients.for(prior?.provider ?? r.provider) };
+    // The old object through the app's provider: the one its record names if the app declares it, else the construct's own.
+    const oldProvider = !prior ? r.provider : declared.resolve(prior.provider) ?? (prior.provider?.api === r.provider.api ? r.provider : declared.forRecord(address, prior));
+    const oldCtx: HandlerContext = { address: prior?.path ?? r.path, http: clients.for(oldProvider) };
     const oldId = prior?.status === 'created' ? prior.id : undefined;
     const canCoexist = r.createBeforeDestroy && prior?.kind === r.kind && handler.naturalId(resolved.value) === undefined;
     if (oldId && canCoexist) {

@@ -1,4 +1,5 @@
-import { decrypt, verifyKeyCheck } from '../crypto/state-key';
+import { verifyKeyCheck } from '../crypto/state-key';
+import { openSensitiveOutputs, verifyDocument } from '../state/record-seal';
 import { DesiredStack, isAttrRef, isSecretRef } from '../model';
 import { StateBackend, StateDocument } from '../state/state-model';
 import { topKey } from './diff';
@@ -57,6 +58,8 @@ export class OtherStacks {
       const doc = await backend.read(s);
       // Sensitive outputs are decrypted with this run's state key: a state written under another is refused.
       if (doc) verifyKeyCheck(doc.keyCheck, `the state of stack "${s}" in ${backend.describe()}`);
+      // Its records are authenticated, and their ciphertexts bound to their places, as this stack's own.
+      if (doc) verifyDocument(doc, `the state of stack "${s}" in ${backend.describe()}`);
       this.docs.set(s, doc);
     }
   }
@@ -100,7 +103,7 @@ export class OtherStacks {
     // One key of a map output (`data.password`) as within a stack.
     const plain = attrValue(rec.outputs, attr);
     if (plain !== undefined) return plain;
-    const secret = rec.sensitiveOutputs ? attrValue(JSON.parse(decrypt(rec.sensitiveOutputs)) as Record<string, unknown>, attr) : undefined;
+    const secret = rec.sensitiveOutputs ? attrValue(openSensitiveOutputs(rec), attr) : undefined;
     if (secret !== undefined) return new SensitiveValue(secret, ref);
     if (!rec.dataSource && attr in rec.spec) {
       const v = rec.spec[attr];

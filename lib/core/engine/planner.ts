@@ -1,9 +1,10 @@
 import { DesiredResource, DesiredStack, LOOKUP_PREFIX } from '../model';
 import { newSalt } from '../crypto/field-hmac';
-import { decrypt } from '../crypto/state-key';
+import { openSensitiveOutputs } from '../state/record-seal';
 import { StateRecord } from '../state/state-model';
 import { StateStore } from '../state/state-store';
 import { ApiClients } from './api-clients';
+import { DeclaredProviders, UndeclaredProviderError } from './declared-providers';
 import { ApiSemaphores, assertAcyclic } from './graph';
 import { HandlerContext, Spec } from './handler';
 import { intentCandidates } from './ownership';
@@ -56,7 +57,7 @@ const CHANGING = new Set(['create', 'replace', 'update', 'adopt']);
 
 /** The sensitive outputs of a state record, decrypted (empty when it has none). */
 export function sensitiveOutputsOf(rec: StateRecord | undefined): Record<string, unknown> {
-  return rec?.sensitiveOutputs ? JSON.parse(decrypt(rec.sensitiveOutputs)) as Record<string, unknown> : {};
+  return rec ? openSensitiveOutputs(rec) : {};
 }
 
 /**
@@ -151,9 +152,14 @@ export async function planStack(desired: DesiredStack, state: StateStore, client
   const movedTo = new Map(items.filter((i) => i.movedFrom).map((i) => [i.movedFrom!, i.address]));
   const managedIds = new Set(items.filter((i) => i.id && !['conflict', 'create'].includes(i.action)).map((i) => `${i.kind}|${i.id}`));
   const why = opts.destroy ? 'the stack is destroyed' : 'no longer in the app';
-  const orphanItems = await Promise.all(orphans.map(([addr, rec]) => sems.for(rec.provider.api).run(() =>
-    planRemoval(addr, rec, clients, why, movedTo.get(addr), managedIds))));
-  items.push(...orphanItems);
+  const declared = new DeclaredProviders(desired);
+  const settled = await Promise.allSettled(orphans.map(([addr, rec]) => sems.for(rec.provider?.api ?? '').run(() =>
+    planRemoval(addr, rec, clients, why, movedTo.get(addr), managedIds, declared))));
+  // Records whose provider the app does not declare are reported together; nothing was sent for them.
+  const undeclared = settled.flatMap((s) => (s.status === 'rejected' && s.reason instanceof UndeclaredProviderError ? [s.reason.message] : []));
+  if (undeclared.length) throw new Error(`stack ${desired.stack}: ${undeclared.length} object(s) in state cannot be reached:\n  ${undeclared.join('\n  ')}`);
+  for (const s of settled) if (s.status === 'rejected') throw s.reason;
+  items.push(...settled.map((s) => (s as PromiseFulfilledResult<PlanItem>).value));
 
   const notes: string[] = [];
   const hooks = registeredPlanHooks();
@@ -232,17 +238,19 @@ async function planDataSource(address: string, r: DesiredResource, resolved: Res
  * forgotten when retained, moved to another address, or managed by another address already.
  */
 async function planRemoval(address: string, rec: StateRecord, clients: ApiClients, why: string,
-  movedTo: string | undefined, managedIds: Set<string>): Promise<PlanItem> {
+  movedTo: string | undefined, managedIds: Set<string>, declared: DeclaredProviders): Promise<PlanItem> {
   const base = { address, kind: rec.kind, id: rec.id, changes: [], drift: [], warnings: [] as string[] };
   if (rec.dataSource) return { ...base, action: 'forget', reason: 'data source removed', dataSource: true };
   if (movedTo) return { ...base, action: 'forget', reason: `moved to ${movedTo}`, movedTo };
   if (rec.id && managedIds.has(`${rec.kind}|${rec.id}`)) return { ...base, action: 'forget', reason: 'the object is managed at another address' };
   if (rec.removalPolicy === 'retain') return { ...base, action: 'forget', reason: 'removal policy retain: the object stays on the API' };
   const handler = resourceHandler(rec.kind);
+  // Reached through the app's provider only (reported when it declares none): the apply deletes through it.
+  const provider = declared.forRecord(address, rec);
   let id = rec.id;
   if (!id && rec.status === 'creating' && handler.find) {
     // A create interrupted before its identity was recorded: delete what it made (and only that).
-    const ctx: HandlerContext = { address: rec.path ?? address, http: clients.for(rec.provider) };
+    const ctx: HandlerContext = { address: rec.path ?? address, http: clients.for(provider) };
     const { ours } = await intentCandidates(handler, ctx, rec.spec, rec);
     if (ours.length !== 1) {
       return { ...base, action: 'forget', reason: ours.length ? `a create that was interrupted may have made any of ${ours.map((c) => c.id).join(', ')}: not deleting; check them by hand`

@@ -38,6 +38,11 @@ export interface StateRecord {
    * next apply when a crash came in between.
    */
   readonly deposed?: string[];
+  /**
+   * HMAC, under a key derived from the state key, of the stack, the address and the rest of the
+   * record (see record-seal.ts): a record edited or planted without the key is refused.
+   */
+  readonly mac?: string;
 }
 
 /** One stack's state. */
@@ -51,6 +56,8 @@ export interface StateDocument {
   readonly resources: Record<string, StateRecord>;
   /** HMAC of a fixed label under the state key: a run with another key is refused (added by the first write that lacks it). */
   readonly keyCheck?: string;
+  /** Every record carries a `mac` (written by this release on): a record without one is refused. */
+  readonly authenticated?: boolean;
 }
 
 /** Refuses a document of a newer format than this converge reads, naming both versions. */

@@ -1,5 +1,6 @@
 import * as crypto from 'crypto';
 import { keyCheck, verifyKeyCheck } from '../crypto/state-key';
+import { isSealed, sealRecord, verifyDocument } from './record-seal';
 import { RecordChange, STATE_FORMAT, StateBackend, StateDocument, StateRecord } from './state-model';
 
 /**
@@ -18,11 +19,23 @@ const COMPACT_EVERY = 500;
  * as many changes as the document holds records (at least a few hundred), and at `flush()`.
  */
 export class StateStore {
-  public static async open(backend: StateBackend, stack: string): Promise<StateStore> {
+  /**
+   * Opens a stack's state: its key check and every record's authentication are verified (a record
+   * changed outside converge is refused, naming it; with `tolerateTampered`, as `state rm` needs, it
+   * is kept as it is, never sealed again, so that it can be removed).
+   */
+  public static async open(backend: StateBackend, stack: string, options: { tolerateTampered?: boolean } = {}): Promise<StateStore> {
     const doc = await backend.read(stack);
-    if (doc) verifyKeyCheck(doc.keyCheck, `the state of stack "${stack}" in ${backend.describe()}`);
-    return new StateStore(backend, doc ?? { version: STATE_FORMAT, stack, serial: 0, lineage: crypto.randomUUID(), resources: {} }, !!doc);
+    const what = `the state of stack "${stack}" in ${backend.describe()}`;
+    if (doc) verifyKeyCheck(doc.keyCheck, what);
+    const tampered = doc ? verifyDocument(doc, what, options.tolerateTampered) : [];
+    const store = new StateStore(backend, doc ?? { version: STATE_FORMAT, stack, serial: 0, lineage: crypto.randomUUID(), resources: {}, authenticated: true }, !!doc);
+    store.tampered = new Set(tampered);
+    return store;
   }
+
+  /** Records whose authentication did not match (kept only when tolerated): never sealed again. */
+  private tampered = new Set<string>();
 
   private queue: Promise<void> = Promise.resolve();
   private pending: RecordChange[] = [];
@@ -49,7 +62,8 @@ export class StateStore {
   public put(address: string, record: StateRecord | undefined): Promise<void> {
     // In place: copying thousands of records per operation would make an apply quadratic.
     const resources = this.doc.resources as Record<string, StateRecord>;
-    if (record) resources[address] = record; else delete resources[address];
+    this.tampered.delete(address);
+    if (record) resources[address] = record = sealRecord(this.doc.stack, address, record); else delete resources[address];
     (this.doc as { serial: number }).serial++;
     this.pending.push({ address, record });
     return this.schedule();
@@ -58,7 +72,10 @@ export class StateStore {
   /** Replaces the whole document (state push); `force` overrides a shared backend's lineage check. */
   public async replace(doc: StateDocument, force = false): Promise<void> {
     verifyKeyCheck(doc.keyCheck, `the pushed state of stack "${doc.stack}"`);
-    doc = { ...doc, keyCheck: doc.keyCheck ?? keyCheck() };
+    verifyDocument(doc, `the pushed state of stack "${doc.stack}"`);
+    const resources = Object.fromEntries(Object.entries(doc.resources).map(([a, r]) => [a, sealRecord(doc.stack, a, r)]));
+    doc = { ...doc, resources, keyCheck: doc.keyCheck ?? keyCheck(), authenticated: true };
+    this.tampered = new Set();
     await this.queue;
     this.doc = doc;
     this.pending = [];
@@ -87,7 +104,8 @@ export class StateStore {
         this.pending = [];
         const doc = this.doc;
         // A document without a key check (new, or from an earlier release) is rewritten whole to get one.
-        if (this.backend.append && this.persisted && this.doc.keyCheck && this.appended < this.budget) {
+        // So is one written by a release that did not authenticate records (sealed on the way).
+        if (this.backend.append && this.persisted && this.doc.keyCheck && this.doc.authenticated && this.appended < this.budget) {
           await this.backend.append(doc.stack, doc.lineage, doc.serial, changes);
           this.appends++;
           this.appended += changes.length;
@@ -104,6 +122,12 @@ export class StateStore {
   private async writeWhole(): Promise<void> {
     // A snapshot: records change in place while a (networked) write is under way.
     (this.doc as { keyCheck?: string }).keyCheck ??= keyCheck();
+    if (!this.doc.authenticated) {
+      // Written by an earlier release: every record is sealed now (a refused one stays as it is, and stays refused).
+      const resources = this.doc.resources as Record<string, StateRecord>;
+      for (const [a, r] of Object.entries(resources)) if (!isSealed(r) && !this.tampered.has(a)) resources[a] = sealRecord(this.doc.stack, a, r);
+      (this.doc as { authenticated?: boolean }).authenticated = true;
+    }
     const doc = { ...this.doc, resources: { ...this.doc.resources } };
     await this.backend.write(doc);
     this.persisted = true;

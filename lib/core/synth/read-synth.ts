@@ -35,26 +35,54 @@ export function findAppConfig(dir: string): AppConfig | undefined {
   }
 }
 
+/** The variable that names more variables for the app (comma-separated), as `--synth-env NAME` does. */
+export const SYNTH_ENV_VARIABLE = 'CONVERGE_SYNTH_ENV';
+
 /**
- * The app's environment: the CLI's, without what synthesis never needs and a pull request's code must
- * not read: API tokens (any `*_TOKEN`), the state key and the state backend's URL (it may hold a
- * password). A `SecretValue` renders only where to find a value, so the app needs none of them.
+ * What a synthesis needs of the environment: where programs and the user's files are, locale and
+ * terminal, and the settings of the language toolchains a cdktf app may be written in. Nothing that
+ * holds a credential (checked by test/e2e/synth-environment.test.ts).
  */
-export function appEnvironment(env: NodeJS.ProcessEnv, sealKey: string): NodeJS.ProcessEnv {
+const SYNTH_ALLOWED = new Set([
+  'PATH', 'HOME', 'USER', 'LOGNAME', 'SHELL', 'LANG', 'LANGUAGE', 'TZ', 'TERM', 'COLORTERM', 'NO_COLOR', 'FORCE_COLOR', 'CI',
+  'TMPDIR', 'TMP', 'TEMP', 'PWD', 'SYSTEMROOT', 'COMSPEC', 'PATHEXT', 'WINDIR', 'APPDATA', 'LOCALAPPDATA', 'USERPROFILE',
+  'NODE_PATH', 'NODE_OPTIONS', 'NODE_EXTRA_CA_CERTS', 'NVM_DIR', 'PYTHONPATH', 'PYTHONHOME', 'VIRTUAL_ENV', 'PIPENV_VENV_IN_PROJECT',
+  'JAVA_HOME', 'MAVEN_OPTS', 'MAVEN_HOME', 'GRADLE_USER_HOME', 'GOPATH', 'GOROOT', 'GOCACHE', 'GOMODCACHE', 'GOFLAGS',
+  'DOTNET_ROOT', 'NUGET_PACKAGES',
+]);
+/** Prefixes of settings synthesis reads: locale, XDG directories, cdktf's and jsii's own. */
+const SYNTH_ALLOWED_PREFIXES = ['LC_', 'XDG_', 'CDKTF_', 'JSII_'];
+
+/** Never given to the app, even when named: the state key decrypts every secret in state. */
+const NEVER_TO_APP = new Set(['CONVERGE_STATE_KEY']);
+
+/**
+ * The app's environment: an allow-list (above), the variables named by `--synth-env` and
+ * `CONVERGE_SYNTH_ENV`, and the one-run sealing key. Everything else stays out, because the app is a
+ * pull request's own code in CI: API tokens, the state key, the state backend's URL and password
+ * (`PGPASSWORD`), and the values `SecretValue.fromEnv` names (the app renders only the name; converge
+ * reads the value itself).
+ */
+export function appEnvironment(env: NodeJS.ProcessEnv, sealKey: string, extra: readonly string[] = []): NodeJS.ProcessEnv {
+  const named = [...extra, ...(env[SYNTH_ENV_VARIABLE] ?? '').split(',')].map((n) => n.trim()).filter(Boolean);
+  for (const n of named) {
+    if (NEVER_TO_APP.has(n)) throw new Error(`${n} is never passed to the app (--synth-env, ${SYNTH_ENV_VARIABLE}): it decrypts every secret in state`);
+  }
+  const wanted = new Set(named);
   const out: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(env)) {
-    if (/_TOKEN$/.test(k) || k === 'CONVERGE_STATE_KEY' || k === 'CONVERGE_STATE') continue;
-    out[k] = v;
+    if (NEVER_TO_APP.has(k)) continue;
+    if (wanted.has(k) || SYNTH_ALLOWED.has(k) || SYNTH_ALLOWED_PREFIXES.some((p) => k.startsWith(p))) out[k] = v;
   }
   return { ...out, [SYNTH_SEAL_VARIABLE]: sealKey };
 }
 
 /** Runs the app (as `cdktf synth` does) so that it writes its stacks into `outdir`. */
-export function runApp(cfg: AppConfig, outdir = cfg.output, sealKey = newSynthSealKey()): string {
+export function runApp(cfg: AppConfig, outdir = cfg.output, sealKey = newSynthSealKey(), synthEnv: readonly string[] = []): string {
   fs.rmSync(path.join(outdir, 'stacks'), { recursive: true, force: true });
   const r = spawnSync(cfg.app, {
     cwd: cfg.dir, shell: true, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024,
-    env: { ...appEnvironment(process.env, sealKey), CDKTF_OUTDIR: outdir, CDKTF_DISABLE_PLUGIN_CACHE_ENV: '1' },
+    env: { ...appEnvironment(process.env, sealKey, synthEnv), CDKTF_OUTDIR: outdir, CDKTF_DISABLE_PLUGIN_CACHE_ENV: '1' },
   });
   if (r.status !== 0) {
     const out = `${r.stderr ?? ''}${r.stdout ?? ''}`.trim().split('\n').slice(-15).join('\n');

@@ -1,12 +1,12 @@
 /**
  * The mesh's own ACL and agent endpoints that clients of the secrets service's mesh-token engine
- * call: `PUT /v1/acl/bootstrap` (the first management token, once), `GET /v1/acl/token/self`,
+ * call: `PUT /v1/acl/bootstrap` (always refused: the emulator starts with a management token), `GET /v1/acl/token/self`,
  * `PUT /v1/acl/role`, `PUT /v1/namespace`, `PUT /v1/partition` (management token) and
  * `GET /v1/agent/self` (the agent's version).
  */
 import { Router } from '../../core/emulator-kit/router';
 import { EmuRequest, json, parseJsonBody } from '../../core/emulator-kit/types';
-import { createToken, TokenRecord } from './acl';
+import { TokenRecord } from './acl';
 import { RequestContext, text } from './context';
 
 function body(req: EmuRequest): Record<string, unknown> {
@@ -38,14 +38,16 @@ function tokenDocument(t: TokenRecord, secretId?: string): Record<string, unknow
   };
 }
 
+/** The raft index of the management token the emulator starts with. */
+const BOOTSTRAP_RESET_INDEX = 1;
+
 export function registerAclRoutes(router: Router<RequestContext>, version: string): void {
-  router.add('PUT', '/v1/acl/bootstrap', (req, _p, ctx) => {
+  router.add('PUT', '/v1/acl/bootstrap', (req) => {
     parseJsonBody(req); // an optional body; an undecodable one is 400 "Request decoding failed"
-    const acl = ctx.core.state.acl;
-    if (acl.bootstrapped) return text(403, 'Permission denied: ACL bootstrap no longer allowed');
-    const { secretId, accessorId } = createToken(acl, { policies: ['global-management'], description: 'Bootstrap Token (Global Management)' });
-    acl.bootstrapped = true;
-    return json(200, tokenDocument(acl.tokens.find((t) => t.accessorId === accessorId)!, secretId));
+    // The emulator starts with a management token, as a mesh configured with
+    // acl.tokens.initial_management does: the real server then refuses bootstrap to anyone, with the
+    // raft index of that token (the emulator's first index) as the reset index.
+    return text(403, `Permission denied: ACL bootstrap no longer allowed (reset index: ${BOOTSTRAP_RESET_INDEX})`);
   });
   router.add('GET', '/v1/acl/token/self', (_req, _p, ctx) => {
     const t = ctx.core.state.acl.tokens.find((x) => x.accessorId === ctx.caller.accessorId);

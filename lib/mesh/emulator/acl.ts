@@ -48,7 +48,7 @@ export interface AclState {
   /** Namespaces and partitions that exist besides `default`. */
   namespaces?: string[];
   partitions?: string[];
-  /** Whether `PUT /v1/acl/bootstrap` has made its one management token. */
+  /** Unused: bootstrap is always refused (the emulator starts with a management token); kept so older snapshots load. */
   bootstrapped?: boolean;
 }
 

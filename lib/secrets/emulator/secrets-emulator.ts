@@ -1,13 +1,13 @@
 import { timingSafeEqual } from 'crypto';
 import { Clock, SYSTEM_CLOCK } from '../../core/clock';
 import { ChangeTracker } from '../../core/emulator-kit/change-tracker';
-import { parseGoBool } from '../../core/emulator-kit/go-bool';
 import { ApiEmulator, BodyError, EmuRequest, EmuResponse, json, parseJsonBody } from '../../core/emulator-kit/types';
 import { AccessControl, Caller } from './acl/access-control';
 import { Capability } from './acl/policy-parser';
 import { Barrier } from './barrier';
 import { Engine } from './engine';
 import { ENGINE_FACTORIES } from './engines';
+import { RequestTarget, requestTarget } from './request-target';
 import { PUSH_MFA_PATH, PushMfaMethods } from '../push-mfa/push-mfa.emulator';
 import { errors, notFound, objectBody, RequestError } from './responses';
 import { sysHealth } from './sys-health';
@@ -51,23 +51,6 @@ export const DEFAULT_MOUNTS: Record<string, string> = {
 };
 
 const READ_METHODS = new Set(['GET', 'LIST', 'HEAD']);
-
-/**
- * The operation a request asks for: `LIST` for the LIST method or a GET whose `list` parameter is
- * true as Go's `strconv.ParseBool` reads it; `POST` for PUT and POST. A `list` value ParseBool
- * refuses: undefined (answered 400 `{"errors":[]}`, as the real service does).
- */
-function operation(req: EmuRequest): string | undefined {
-  if (req.method === 'LIST') return 'LIST';
-  if (req.method === 'GET') {
-    const raw = req.query.get('list');
-    if (raw === null || raw === '') return 'GET';
-    const list = parseGoBool(raw);
-    if (list === undefined) return undefined;
-    return list ? 'LIST' : 'GET';
-  }
-  return req.method === 'PUT' ? 'POST' : req.method;
-}
 
 /**
  * The secrets service API under `/v1`: engines mounted at paths (a key-value version 2 engine
@@ -137,12 +120,14 @@ export class SecretsEmulator implements ApiEmulator {
     try {
       if (isAdmin) return this.admin(req);
       if (!req.path.startsWith('/v1/')) return notFound();
-      if (!this.permitted(caller, req)) return errors(403, 'permission denied');
-      const rest = req.path.slice('/v1/'.length);
-      if (this.access.serves(rest)) return this.access.handle(caller, this.methodOf(req), rest, parseJsonBody(req));
-      const mfa = this.routePushMfa(req);
+      // Normalised once: the ACL checks the very operation and path the engines serve.
+      const target = requestTarget(req);
+      if (!target) return errors(400);
+      if (!this.permitted(caller, target)) return errors(403, 'permission denied');
+      if (this.access.serves(target.path)) return this.access.handle(caller, target.operation, target.path, parseJsonBody(req));
+      const mfa = this.routePushMfa(req, target);
       if (mfa) return mfa;
-      return await this.route(req);
+      return await this.route(req, target);
     } catch (e) {
       if (e instanceof RequestError) return errors(e.status, e.message);
       if (e instanceof BodyError) return errors(400, `failed to parse JSON input: ${e.message}`);
@@ -302,21 +287,14 @@ export class SecretsEmulator implements ApiEmulator {
     return this.access.caller(token);
   }
 
-  /** `LIST` for `LIST` and `GET ?list=true`, `POST` for `PUT`, else the request's method. */
-  private methodOf(req: EmuRequest): string {
-    const isList = req.method === 'LIST' || (req.method === 'GET' && req.query.get('list') === 'true');
-    return isList ? 'LIST' : req.method === 'PUT' ? 'POST' : req.method;
-  }
-
   /**
    * The ACL check: the capability a request needs (read, list, delete, patch; for a write,
    * `create` when the engine's existence check finds nothing there, else `update`) must be
    * granted on its path by the caller's policies.
    */
-  private permitted(caller: Caller, req: EmuRequest): boolean {
+  private permitted(caller: Caller, target: RequestTarget): boolean {
     if (caller.root) return true;
-    const rest = req.path.slice('/v1/'.length);
-    const method = this.methodOf(req);
+    const { path: rest, operation: method } = target;
     const needed: Record<string, Capability> = { GET: 'read', HEAD: 'read', LIST: 'list', DELETE: 'delete', PATCH: 'patch' };
     const capability = needed[method] ?? (this.existsForWrite(rest) === false ? 'create' : 'update');
     return this.access.capabilities(caller, rest, method === 'LIST').has(capability);
@@ -340,27 +318,23 @@ export class SecretsEmulator implements ApiEmulator {
     this.mounts.set(clean, { type, engine: factory(clean, this.clock) });
   }
 
-  private route(req: EmuRequest): EmuResponse | Promise<EmuResponse> {
-    const rest = req.path.slice('/v1/'.length);
+  private route(req: EmuRequest, target: RequestTarget): EmuResponse | Promise<EmuResponse> {
+    const rest = target.path;
     let best: string | undefined;
     for (const path of this.mounts.keys()) {
       if ((rest === path || rest.startsWith(`${path}/`)) && (!best || path.length > best.length)) best = path;
     }
     if (!best) return errors(404, `no handler for route "${rest}". route entry not found.`);
-    const method = operation(req);
-    if (!method) return errors(400);
     return this.mounts.get(best)!.engine.handle({
-      req, method, mount: best, subPath: rest.slice(best.length + 1), body: parseJsonBody(req),
+      req, method: target.operation, mount: best, subPath: rest.slice(best.length + 1), body: parseJsonBody(req),
     });
   }
 
   /** `/v1/identity/mfa/method/pushmfa[/<id>]`, or undefined for any other path. */
-  private routePushMfa(req: EmuRequest): EmuResponse | undefined {
-    const rest = req.path.slice('/v1/'.length).replace(/\/+$/, '');
+  private routePushMfa(req: EmuRequest, target: RequestTarget): EmuResponse | undefined {
+    const rest = target.path.replace(/\/+$/, '');
     if (rest !== PUSH_MFA_PATH && !rest.startsWith(`${PUSH_MFA_PATH}/`)) return undefined;
-    const method = operation(req);
-    if (!method) return errors(400);
-    return this.pushMfa.handle(method, rest.slice(PUSH_MFA_PATH.length + 1), parseJsonBody(req));
+    return this.pushMfa.handle(target.operation, rest.slice(PUSH_MFA_PATH.length + 1), parseJsonBody(req));
   }
 
   private admin(req: EmuRequest): EmuResponse {

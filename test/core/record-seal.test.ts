@@ -1,0 +1,36 @@
+import * as crypto from 'crypto';
+import { encrypt } from '../../lib/core/crypto/state-key';
+import { openSensitiveOutputs, sealRecord, verifyDocument } from '../../lib/core/state/record-seal';
+import { StateDocument, StateRecord } from '../../lib/core/state/state-model';
+
+process.env.CONVERGE_STATE_KEY ??= crypto.randomBytes(32).toString('hex');
+
+const rec = (secret: string): StateRecord => ({
+  kind: 'secrets.MeshTokenCredentials', status: 'created', id: 'x', spec: {}, hmacs: {}, outputs: {}, dependsOn: [], removalPolicy: 'destroy',
+  provider: { api: 'secrets', addressEnv: 'SECRETS_ADDR', tokenEnv: 'SECRETS_TOKEN' }, sensitiveOutputs: encrypt(JSON.stringify({ token: secret })),
+});
+
+describe('sealed state records', () => {
+  test('a ciphertext is bound to its stack, address and field, even where the record around it is authentic', () => {
+    const ops = sealRecord('prod', 'ops', rec('ops-token'));
+    const web = sealRecord('prod', 'web', rec('web-token'));
+    expect(ops.sensitiveOutputs).toMatch(/^v2\./);
+    const doc: StateDocument = { version: 1, stack: 'prod', serial: 1, lineage: 'l', authenticated: true, resources: { ops, web } };
+    verifyDocument(doc, 'state');
+    expect(openSensitiveOutputs(doc.resources.ops)).toEqual({ token: 'ops-token' });
+    // Moved into the web record, which is then authenticated again (as a holder of the key could): still refused.
+    const moved = sealRecord('prod', 'web', { ...web, sensitiveOutputs: ops.sensitiveOutputs });
+    expect(() => openSensitiveOutputs(moved)).toThrow(/web in the state of stack "prod".*moved from another record/);
+    // The same address in another stack sharing the key.
+    const other = sealRecord('staging', 'ops', { ...ops, sensitiveOutputs: ops.sensitiveOutputs });
+    expect(() => openSensitiveOutputs(other)).toThrow(/moved from another record/);
+  });
+
+  test('in an authenticated document a record without a mac is refused; in a document of an earlier release it is accepted', () => {
+    const legacy = rec('t');
+    expect(() => verifyDocument({ version: 1, stack: 's', serial: 1, lineage: 'l', authenticated: true, resources: { a: legacy } }, 'state of s'))
+      .toThrow(/state of s: the record at a was changed outside converge/);
+    expect(verifyDocument({ version: 1, stack: 's', serial: 1, lineage: 'l', resources: { a: legacy } }, 'state of s')).toEqual([]);
+    expect(openSensitiveOutputs(legacy)).toEqual({ token: 't' });
+  });
+});
