@@ -78,6 +78,8 @@ export async function planStack(desired: DesiredStack, state: StateStore, client
   assertAcyclic(deps);
 
   const sems = new ApiSemaphores(opts.parallelism ?? 10);
+  /** The providers the app declares: objects only in state are reached through these, never through what state says. */
+  const declared = new DeclaredProviders(desired);
   const refresh = opts.refresh ?? true;
   const results = new Map<string, Promise<Planned>>();
   const orphans = Object.entries(state.records).filter(([addr]) => !resources[addr]);
@@ -131,7 +133,7 @@ export async function planStack(desired: DesiredStack, state: StateStore, client
           const read = await sems.for(r.provider.api).run(() => planDataSource(address, r, deferred ? { ...resolved, hasUnknown: true } : resolved, ctx, rec,
             opts.readByOtherStacks?.has(address) ?? false));
           return rec && !rec.dataSource ? withPriorRemoved(read, r, rec, await sems.for(rec.provider.api).run(() =>
-            planRemoval(address, rec, clients, 'it becomes a lookup', undefined, new Set()))) : read;
+            planRemoval(address, rec, clients, 'it becomes a lookup', undefined, new Set(), declared))) : read;
         }
         return sems.for(r.provider.api).run(() => planObject({
           address, r, resolved, rec: rec?.dataSource ? undefined : rec, handler: withPrefetched(resourceHandler(r.kind), cache.get(prefetchKey(r))), ctx, refresh,
@@ -152,7 +154,6 @@ export async function planStack(desired: DesiredStack, state: StateStore, client
   const movedTo = new Map(items.filter((i) => i.movedFrom).map((i) => [i.movedFrom!, i.address]));
   const managedIds = new Set(items.filter((i) => i.id && !['conflict', 'create'].includes(i.action)).map((i) => `${i.kind}|${i.id}`));
   const why = opts.destroy ? 'the stack is destroyed' : 'no longer in the app';
-  const declared = new DeclaredProviders(desired);
   const settled = await Promise.allSettled(orphans.map(([addr, rec]) => sems.for(rec.provider?.api ?? '').run(() =>
     planRemoval(addr, rec, clients, why, movedTo.get(addr), managedIds, declared))));
   // Records whose provider the app does not declare are reported together; nothing was sent for them.
