@@ -52,6 +52,8 @@ export interface ProviderConfig {
   readonly skipTlsVerify?: boolean;
   /** Allow `http://` to a host that is not loopback (else `CONVERGE_ALLOW_INSECURE_HTTP`). */
   readonly allowInsecureHttp?: boolean;
+  /** The header carrying the token, where the API lets the app choose (secrets: `X-Vault-Token`, `Authorization`). */
+  readonly tokenHeader?: string;
 }
 
 /** One construct's desired state. */

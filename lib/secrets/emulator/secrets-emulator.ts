@@ -14,7 +14,7 @@ import { sysHealth } from './sys-health';
 
 /** Options of the secrets service emulator. */
 export interface SecretsEmulatorOptions {
-  /** The root token: the only token accepted, in `X-Secrets-Token`. */
+  /** The root token (in `X-Secrets-Token`, `X-Vault-Token` or `Authorization: Bearer`). */
   readonly rootToken: string;
   /** Mount path -> engine type. @default { secret: 'kv' } */
   readonly mounts?: Record<string, string>;
@@ -53,6 +53,17 @@ export const DEFAULT_MOUNTS: Record<string, string> = {
 const READ_METHODS = new Set(['GET', 'LIST', 'HEAD']);
 
 /**
+ * The token of a request: `X-Secrets-Token` (the spec's header), else what the real service reads,
+ * `X-Vault-Token`, else `Authorization: Bearer <token>`; "" when none.
+ */
+function requestToken(req: EmuRequest): string {
+  const h = req.headers;
+  const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) ?? '';
+  const bearer = /^Bearer\s+(.+)$/i.exec(one(h.authorization).trim());
+  return one(h['x-secrets-token']) || one(h['x-vault-token']) || (bearer ? bearer[1] : '');
+}
+
+/**
  * The operation a request asks for: `LIST` for the LIST method or a GET whose `list` parameter is
  * true as Go's `strconv.ParseBool` reads it; `POST` for PUT and POST. A `list` value ParseBool
  * refuses: undefined (answered 400 `{"errors":[]}`, as the real service does).
@@ -72,7 +83,7 @@ function operation(req: EmuRequest): string | undefined {
 /**
  * The secrets service API under `/v1`: engines mounted at paths (a key-value version 2 engine
  * at `secret` by default), routed by the longest mount prefix. Every request needs a token in
- * `X-Secrets-Token`: the root token (every capability), or one issued by `auth/token/create`
+ * `X-Secrets-Token` (or, as the real service reads it, `X-Vault-Token` or `Authorization: Bearer`): the root token (every capability), or one issued by `auth/token/create`
  * whose ACL policies (`sys/policies/acl/<name>`, see `acl/`) grant the capability the request
  * needs on its path (403 `{"errors":["permission denied"]}` otherwise).
  *
@@ -290,14 +301,14 @@ export class SecretsEmulator implements ApiEmulator {
   }
 
   private authorised(req: EmuRequest): boolean {
-    const given = Buffer.from(req.headers['x-secrets-token'] ?? '');
+    const given = Buffer.from(requestToken(req));
     const want = Buffer.from(this.rootToken);
     return given.length === want.length && timingSafeEqual(given, want);
   }
 
   /** The caller a request's token stands for: root (the root token, admin-added callers) or an issued token; undefined: refused. */
   private caller(req: EmuRequest): Caller | undefined {
-    const token = req.headers['x-secrets-token'] ?? '';
+    const token = requestToken(req);
     if (this.authorised(req) || this.callerTokens.has(token)) return { root: true, token };
     return this.access.caller(token);
   }
