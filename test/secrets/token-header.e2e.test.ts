@@ -19,7 +19,7 @@ describe('the secrets token header', () => {
     // In front of the emulator: forwards everything but X-Secrets-Token, as a real OpenBao ignores it.
     const target = new URL(world.env.SECRETS_ADDR!);
     openbaoLike = http.createServer((req, res) => {
-      const headers = { ...req.headers, host: target.host };
+      const headers: http.OutgoingHttpHeaders = { ...req.headers, host: target.host };
       delete headers['x-secrets-token'];
       seenHeaders.push(Object.keys(req.headers).filter((h) => ['x-secrets-token', 'x-vault-token', 'authorization'].includes(h)));
       const up = http.request({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers }, (u) => {
@@ -44,7 +44,7 @@ describe('the secrets token header', () => {
 
   test('the emulator accepts the token in X-Secrets-Token, X-Vault-Token and Authorization: Bearer, as the real service', async () => {
     const t = world.env.SECRETS_TOKEN!;
-    for (const headers of [{ 'x-secrets-token': t }, { 'x-vault-token': t }, { authorization: `Bearer ${t}` }]) {
+    for (const headers of [{ 'x-secrets-token': t }, { 'x-vault-token': t }, { authorization: `Bearer ${t}` }] as Record<string, string>[]) {
       const res = await fetch(`${world.env.SECRETS_ADDR}/v1/auth/token/lookup-self`, { headers });
       expect(res.status).toBe(200);
     }
