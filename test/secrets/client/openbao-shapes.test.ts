@@ -39,7 +39,7 @@ describe('the secrets client lives with the real service\'s shapes', () => {
   });
 
   test('a wrapped multi-error body is shown as its clean message, keeping the status', async () => {
-    const err = await client().request({ method: 'GET', path: 'database/roles/bad' }).catch((e) => e as ApiError);
+    const err = await client().request({ method: 'GET', path: 'database/roles/bad' }).then(() => undefined, (e) => e as ApiError) as ApiError;
     expect(err).toBeInstanceOf(ApiError);
     expect(err.status).toBe(400);
     expect(err.apiMessages).toEqual(['permission denied']);
