@@ -153,7 +153,7 @@ export class SecretsEmulator implements ApiEmulator {
       if (this.access.serves(rest)) return this.access.handle(caller, this.methodOf(req), rest, parseJsonBody(req));
       const mfa = this.routePushMfa(req);
       if (mfa) return mfa;
-      return await this.route(req);
+      return await this.route(req, caller.displayName ?? 'root');
     } catch (e) {
       if (e instanceof RequestError) return errors(e.status, e.message);
       if (e instanceof BodyError) return errors(400, `failed to parse JSON input: ${e.message}`);
@@ -351,7 +351,7 @@ export class SecretsEmulator implements ApiEmulator {
     this.mounts.set(clean, { type, engine: factory(clean, this.clock) });
   }
 
-  private route(req: EmuRequest): EmuResponse | Promise<EmuResponse> {
+  private route(req: EmuRequest, displayName: string): EmuResponse | Promise<EmuResponse> {
     const rest = req.path.slice('/v1/'.length);
     let best: string | undefined;
     for (const path of this.mounts.keys()) {
@@ -361,7 +361,7 @@ export class SecretsEmulator implements ApiEmulator {
     const method = operation(req);
     if (!method) return errors(400);
     return this.mounts.get(best)!.engine.handle({
-      req, method, mount: best, subPath: rest.slice(best.length + 1), body: parseJsonBody(req),
+      req, method, mount: best, subPath: rest.slice(best.length + 1), body: parseJsonBody(req), displayName,
     });
   }
 
