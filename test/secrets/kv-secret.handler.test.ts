@@ -160,7 +160,7 @@ describe('KvEngineConfig handler', () => {
     await kvEngineConfigHandler.update(ctx, 'secret', next, [], { id: 'secret', spec: cfg, outputs: {} });
     expect((await kvEngineConfigHandler.read(ctx, 'secret', next))?.fields).toEqual(next);
     await kvEngineConfigHandler.delete(ctx, 'secret', { id: 'secret', spec: next, outputs: {} });
-    expect(await kv.readConfig('secret')).toEqual({ max_versions: 0, cas_required: false, delete_version_after: '0s' });
+    expect(await kv.readConfig('secret')).toEqual({ max_versions: 0, cas_required: false, delete_version_after: '0s', metadata_cas_required: false });
   });
 
   test('a missing mount reads as absent and deletes as success', async () => {

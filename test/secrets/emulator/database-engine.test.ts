@@ -173,7 +173,7 @@ describe('dynamic roles', () => {
       .toMatchObject({ status: 204 });
     expect((await call(served, 'GET', '/v1/database/roles/app')).body.data).toEqual({
       db_name: 'pg', creation_statements: CREATE, revocation_statements: [], rollback_statements: [], renew_statements: [],
-      credential_type: 'password', credential_config: {}, default_ttl: 3600, max_ttl: 7200,
+      credential_type: 'password', default_ttl: 3600, max_ttl: 7200,
     });
     await db.writeRole('database', 'app', { revocation_statements: ['DROP ROLE "{{name}}"'] });
     expect(await db.readRole('database', 'app')).toMatchObject({ default_ttl: 3600, revocation_statements: ['DROP ROLE "{{name}}"'] });
