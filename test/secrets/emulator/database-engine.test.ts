@@ -243,6 +243,24 @@ describe('dynamic roles', () => {
     await asSuperuser(`DROP ROLE "${ok.body.data.username}"`);
   });
 
+  test('as OpenBao: a static role its connection does not allow is refused when written, nothing stored', async () => {
+    await connect('pg', { allowed_roles: ['app'] });
+    expect(await call(served, 'POST', '/v1/database/static-roles/report', { body: { db_name: 'pg', username: rootUser, rotation_period: '24h' } }))
+      .toMatchObject({ status: 500, body: { errors: ['1 error occurred:\n\t* "report" is not an allowed role\n\n'] } });
+    expect((await call(served, 'GET', '/v1/database/static-roles/report')).status).toBe(404);
+  });
+
+  test("as OpenBao: generated usernames carry the calling token's display name", async () => {
+    await connect('pg', { allowed_roles: ['*'] });
+    await db.writeRole('database', 'app', { db_name: 'pg', creation_statements: CREATE });
+    const child = (await call(served, 'POST', '/v1/auth/token/create', { body: { display_name: 'CI bot' } })).body.auth.client_token;
+    const asChild = await call(served, 'GET', '/v1/database/creds/app', { token: child });
+    const asRoot = await call(served, 'GET', '/v1/database/creds/app');
+    expect(asChild.body.data.username).toMatch(/^v-token-CI-app-[A-Za-z0-9]{20}-\d+$/);
+    expect(asRoot.body.data.username).toMatch(/^v-root-app-/);
+    await asSuperuser(`DROP ROLE "${asChild.body.data.username}"; DROP ROLE "${asRoot.body.data.username}"`);
+  });
+
   test('a failing creation statement answers 500 and runs the rollback statements', async () => {
     await connect();
     await asSuperuser('CREATE TABLE IF NOT EXISTS rollbacks (n text)');
