@@ -52,7 +52,7 @@ export interface ProviderConfig {
   readonly skipTlsVerify?: boolean;
   /** Allow `http://` to a host that is not loopback (else `CONVERGE_ALLOW_INSECURE_HTTP`). */
   readonly allowInsecureHttp?: boolean;
-  /** The header that carries the token (else the API's variable, e.g. `MESH_TOKEN_HEADER`, else the spec's). */
+  /** The header that carries the token, where the API lets the app choose (secrets: `X-Vault-Token`; mesh: `X-Consul-Token`; both: `Authorization`); else the API's variable (`SECRETS_TOKEN_HEADER`, `MESH_TOKEN_HEADER`), else the spec's. */
   readonly tokenHeader?: string;
 }
 

@@ -1,4 +1,5 @@
 export * from './provider';
+export * from './token-header';
 export * from './engine-role';
 export * from './kv/kv-secret';
 export * from './kv/kv-engine-config';

@@ -106,6 +106,19 @@ describe('applier', () => {
     expect(state.record('read')!.outputs).toEqual({ seen: 'a' });
   });
 
+  test('a reference still unknown at apply names the construct path, the field and the attribute referenced', async () => {
+    const state = await StateStore.open(new LocalBackend(fs.mkdtempSync(path.join(os.tmpdir(), 'applier-'))), 's');
+    // The data source's read answers no `rotated` (a server naming the field otherwise): b cannot be written.
+    const read: DesiredResource = { ...res('a'), kind: 'test.FakeRead', dataSource: true, dependsOn: ['a'], path: 's/read' };
+    const b = res('b', ['read'], { settings: { when: { $ref: 'read', attr: 'rotated' } } });
+    const { result } = await run(stack({ a: res('a'), read, b }), state);
+    expect(result.failed.map((f) => f.address)).toEqual(['b']);
+    const message = String(result.failed[0].error);
+    expect(message).toContain('s/b: a referenced value is still unknown');
+    expect(message).toContain('settings.when refers to read.rotated');
+    expect(store.has('b')).toBe(false);
+  });
+
   test('destroying a create interrupted before its server-assigned id was recorded finds and deletes the object', async () => {
     const state = await StateStore.open(new LocalBackend(fs.mkdtempSync(path.join(os.tmpdir(), 'applier-'))), 's');
     store.set('id-z', { name: 'z' });

@@ -64,7 +64,8 @@ describe('database and directory constructs through the CLI', () => {
   }, 'dbdir');
 
   test('create, no-op plan, update without re-sending the rotated password, drift, import, destroy', async () => {
-    const v1 = build({ allowed: ['app'], ttl: '1h', libTtl: '24h' });
+    // The static role's name is in allowedRoles: the real service refuses a static role its connection does not allow.
+    const v1 = build({ allowed: ['app', 'st'], ttl: '1h', libTtl: '24h' });
     let r = await cliAsync(['plan', '--synth-dir', v1, '--detailed-exitcode'], world.env);
     expect(r.stderr).toBe('');
     expect(r.status).toBe(2);
@@ -88,11 +89,11 @@ describe('database and directory constructs through the CLI', () => {
     expect(r.status).toBe(0);
 
     // Update: the connection's write must not carry the (now stale) root password, or verification would fail.
-    const v2 = build({ allowed: ['app', 'other'], ttl: '30m', libTtl: '12h' });
+    const v2 = build({ allowed: ['app', 'st', 'other'], ttl: '30m', libTtl: '12h' });
     r = await cliAsync(['apply', '--synth-dir', v2, '--auto-approve'], world.env);
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
-    expect((await api('GET', '/v1/database/config/app-db')).body.data.allowed_roles).toEqual(['app', 'other']);
+    expect((await api('GET', '/v1/database/config/app-db')).body.data.allowed_roles).toEqual(['app', 'other', 'st']);
     expect((await api('GET', '/v1/database/roles/app')).body.data.default_ttl).toBe(1800);
     expect((await api('GET', '/v1/directory/library/ops')).body.data.ttl).toBe(43200);
     const again = await api('GET', '/v1/database/creds/app');
@@ -114,7 +115,7 @@ describe('database and directory constructs through the CLI', () => {
 
     // Import a role made outside converge by its API path.
     await api('POST', '/v1/database/roles/extra', { db_name: 'app-db', creation_statements: ['SELECT 1'] });
-    const v3 = build({ allowed: ['app', 'other'], ttl: '30m', libTtl: '12h', extra: true });
+    const v3 = build({ allowed: ['app', 'st', 'other'], ttl: '30m', libTtl: '12h', extra: true });
     r = await cliAsync(['import', '--synth-dir', v3, 'extra-role', 'database/roles/extra'], world.env);
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);

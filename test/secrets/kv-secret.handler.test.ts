@@ -154,13 +154,13 @@ describe('KvEngineConfig handler', () => {
   test('create, read, update, delete resets the defaults', async () => {
     expect(kvEngineConfigHandler.naturalId(cfg)).toBe('secret');
     expect(await kvEngineConfigHandler.create(ctx, cfg)).toEqual({ id: 'secret' });
-    expect(await kv.readConfig('secret')).toEqual({ max_versions: 4, cas_required: true, delete_version_after: '30m0s' });
+    expect(await kv.readConfig('secret')).toEqual({ max_versions: 4, cas_required: true, delete_version_after: '30m0s', metadata_cas_required: false });
     expect((await kvEngineConfigHandler.read(ctx, 'secret', cfg))?.fields).toEqual(cfg);
     const next = { ...cfg, casRequired: false, deleteVersionAfter: '0s' };
     await kvEngineConfigHandler.update(ctx, 'secret', next, [], { id: 'secret', spec: cfg, outputs: {} });
     expect((await kvEngineConfigHandler.read(ctx, 'secret', next))?.fields).toEqual(next);
     await kvEngineConfigHandler.delete(ctx, 'secret', { id: 'secret', spec: next, outputs: {} });
-    expect(await kv.readConfig('secret')).toEqual({ max_versions: 0, cas_required: false, delete_version_after: '0s' });
+    expect(await kv.readConfig('secret')).toEqual({ max_versions: 0, cas_required: false, delete_version_after: '0s', metadata_cas_required: false });
   });
 
   test('a missing mount reads as absent and deletes as success', async () => {

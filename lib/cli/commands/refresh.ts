@@ -48,7 +48,11 @@ export async function refreshCommand(opts: AppOptions & { parallelism?: string }
         // old data would let the next plan skip the data read ("same version") and hide the drift.
         continue;
       }
-      await state.put(addr, { ...rec, outputs: { ...rec.outputs, ...(observed.outputs ?? {}) } });
+      // A drifted object keeps the outputs only converge's own updates move (a KV secret's `version`):
+      // handlers read them as "what converge wrote last", so the next plan re-reads and shows the drift.
+      const outputs = { ...(observed.outputs ?? {}) };
+      if (drift.length) for (const k of handler.outputsChangedByUpdate ?? []) if (k in rec.outputs) outputs[k] = rec.outputs[k];
+      await state.put(addr, { ...rec, outputs: { ...rec.outputs, ...outputs } });
     }
     // Counted as read, before those gone were removed from state.
     out.result(`Refreshed ${read} objects of stack ${desired.stack}: ${gone} gone, ${drifted} drifted.`);

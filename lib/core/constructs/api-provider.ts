@@ -105,7 +105,7 @@ export abstract class ApiProvider extends Construct {
    * The transport settings of the synthesized provider (file paths and flags, never contents).
    * @internal
    */
-  public _transport(): { caCertFile?: string; clientCertFile?: string; clientKeyFile?: string; skipTlsVerify?: boolean; allowInsecureHttp?: boolean } {
+  public _transport(): { caCertFile?: string; clientCertFile?: string; clientKeyFile?: string; skipTlsVerify?: boolean; allowInsecureHttp?: boolean; tokenHeader?: string } {
     const out: Record<string, string | boolean> = {};
     if (this.caCertFile) out.caCertFile = this.caCertFile;
     if (this.clientCertFile) out.clientCertFile = this.clientCertFile;

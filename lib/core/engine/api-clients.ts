@@ -15,20 +15,8 @@ export interface TlsVariables {
   readonly inverted?: boolean;
 }
 
-/**
- * Where an API may carry its token instead of the spec's header, to reach a real server without a
- * proxy: the variable that chooses (a provider's `tokenHeader` prop wins) and the headers each
- * choice (lower case) sends.
- */
-export interface TokenHeaderChoice {
-  readonly variable: string;
-  readonly choices: Record<string, (token: string) => Record<string, string>>;
-}
-
 /** How each API authenticates, how fast it may be called, and its TLS variables. */
-export const API_PROFILES: Record<ApiName, {
-  auth: (token: string) => Record<string, string>; tokenHeader?: TokenHeaderChoice; rateLimit: number; tls: TlsVariables;
-}> = {
+export const API_PROFILES: Record<ApiName, { auth: (token: string) => Record<string, string>; rateLimit: number; tls: TlsVariables; tokenHeaders?: TokenHeaderChoice }> = {
   // The platform publishes 30 requests per second per user.
   platform: {
     auth: (t) => ({ authorization: `Bearer ${t}` }), rateLimit: 30,
@@ -38,21 +26,56 @@ export const API_PROFILES: Record<ApiName, {
   secrets: {
     auth: (t) => ({ 'x-secrets-token': t }), rateLimit: 0,
     tls: { ca: 'SECRETS_CACERT', cert: 'SECRETS_CLIENT_CERT', key: 'SECRETS_CLIENT_KEY', skipVerify: 'SECRETS_SKIP_VERIFY' },
+    // A real OpenBao or Vault reads X-Vault-Token or Authorization: Bearer, never the spec's header.
+    tokenHeaders: {
+      variable: 'SECRETS_TOKEN_HEADER', prop: 'tokenHeader',
+      choices: {
+        'x-secrets-token': (t) => ({ 'x-secrets-token': t }),
+        'x-vault-token': (t) => ({ 'x-vault-token': t }),
+        'authorization': (t) => ({ authorization: `Bearer ${t}` }),
+        'bearer': (t) => ({ authorization: `Bearer ${t}` }),
+      },
+    },
   },
   mesh: {
     auth: (t) => ({ 'x-mesh-token': t }), rateLimit: 0,
     // Consul reads `X-Consul-Token` or `Authorization: Bearer`, never the spec's `X-Mesh-Token`.
-    tokenHeader: {
-      variable: 'MESH_TOKEN_HEADER',
+    tokenHeaders: {
+      variable: 'MESH_TOKEN_HEADER', prop: 'tokenHeader',
       choices: {
         'x-mesh-token': (t) => ({ 'x-mesh-token': t }),
         'x-consul-token': (t) => ({ 'x-consul-token': t }),
         'authorization': (t) => ({ authorization: `Bearer ${t}` }),
+        'bearer': (t) => ({ authorization: `Bearer ${t}` }),
       },
     },
     tls: { ca: 'MESH_CACERT', cert: 'MESH_CLIENT_CERT', key: 'MESH_CLIENT_KEY', skipVerify: 'MESH_HTTP_SSL_VERIFY', inverted: true },
   },
 };
+
+/** Headers an API's token may travel in, chosen by a provider prop or a variable (unset: the profile's `auth`). */
+export interface TokenHeaderChoice {
+  readonly variable: string;
+  readonly prop: string;
+  /** Lower-case header name (or `bearer`) -> the headers carrying a token. */
+  readonly choices: Record<string, (token: string) => Record<string, string>>;
+}
+
+/** The auth headers for a provider: its chosen token header (prop, then variable), else the API's default. */
+export function authHeadersFor(provider: ProviderConfig, token: string, env: NodeJS.ProcessEnv): Record<string, string> {
+  const profile = API_PROFILES[provider.api];
+  const t = profile.tokenHeaders;
+  if (!t) return profile.auth(token);
+  const [value, source] = provider.tokenHeader ? [provider.tokenHeader, `the ${provider.api} provider's ${t.prop}`] : [env[t.variable], t.variable];
+  if (value === undefined || value.trim() === '') return profile.auth(token);
+  const make = t.choices[value.trim().toLowerCase()];
+  if (!make) {
+    throw new Error(`${source} is "${value}": the ${provider.api} token header must be one of ` +
+      `${Object.keys(t.choices).filter((c) => c !== 'bearer').map((c) => c.replace(/(^|-)([a-z])/g, (m) => m.toUpperCase())).join(', ')} ` +
+      '(Authorization sends "Authorization: Bearer <token>")');
+  }
+  return make(token);
+}
 
 /** The opt-in for plain HTTP to a host that is not loopback. */
 export const INSECURE_HTTP_VARIABLE = 'CONVERGE_ALLOW_INSECURE_HTTP';
@@ -101,6 +124,7 @@ export class ApiClients {
     const url = this.parseAddress(address, variable, provider);
     const token = this.env[provider.tokenEnv];
     if (!token) throw new Error(`the ${provider.api} API token is not set: set ${provider.tokenEnv}`);
+    const authHeaders = authHeadersFor(provider, token, this.env);
     const base = address.trim().replace(/\/+$/, '');
     const v = profile.tls;
     const variables = { address: variable, ca: v.ca, cert: v.cert, key: v.key, skipVerify: v.skipVerify };
@@ -117,7 +141,7 @@ export class ApiClients {
     c = new HttpClient({
       api: provider.api,
       baseUrl: base,
-      authHeaders: this.authHeaders(provider, token),
+      authHeaders,
       tokenVariable: provider.tokenEnv,
       rateLimit: this.tuning.rateLimits?.[provider.api] ?? profile.rateLimit,
       timeoutMs: this.tuning.timeoutMs,
@@ -148,22 +172,6 @@ export class ApiClients {
 
   public async close(): Promise<void> {
     await Promise.all([...this.clients.values()].map((c) => c.close()));
-  }
-
-  /** The token's header: the provider's `tokenHeader`, else the API's variable, else the spec's header. */
-  private authHeaders(provider: ProviderConfig, token: string): Record<string, string> {
-    const profile = API_PROFILES[provider.api];
-    const choice = profile.tokenHeader;
-    const chosen = provider.tokenHeader ?? (choice ? this.env[choice.variable] || undefined : undefined);
-    if (chosen === undefined) return profile.auth(token);
-    const source = provider.tokenHeader !== undefined ? `the ${provider.api} provider's tokenHeader` : choice!.variable;
-    const key = chosen.trim().toLowerCase().replace(/^bearer$/, 'authorization');
-    const make = choice?.choices[key];
-    if (!make) {
-      throw new Error(`${source} is "${chosen}": the ${provider.api} API's token can be sent as `
-        + `${choice ? Object.keys(choice.choices).map((c) => (c === 'authorization' ? 'Authorization (Bearer)' : c.replace(/(^|-)(.)/g, (m) => m.toUpperCase()))).join(', ') : 'its own header only'}`);
-    }
-    return make(token);
   }
 
   /** A valid http(s) URL; plain HTTP only to loopback unless the user opted in. */

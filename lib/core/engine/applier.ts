@@ -194,7 +194,11 @@ export async function applyPlan(plan: StackPlan, state: StateStore, clients: Api
     const keepSalt = prior && prior.kind === r.kind && prior.status === 'created' && !prior.dataSource && item.action !== 'replace';
     const salt = keepSalt ? prior.salt : newSalt();
     const resolved = resolveSpec(r.spec, r.path, lookup, salt);
-    if (resolved.hasUnknown) throw new Error(`${r.path}: a referenced value is still unknown`);
+    if (resolved.hasUnknown) {
+      // Name what is missing: an attribute the referenced object's read never produced is a handler or server mismatch.
+      throw new Error(`${r.path}: a referenced value is still unknown (${(resolved.unknownRefs ?? []).join('; ')}): ` +
+        'the referenced object has no such value after its read or apply');
+    }
     const stackRefs = crossStackRefs(r.spec);
     // One retry budget for the whole operation (first attempt, re-read and recovery alike).
     const ctx: HandlerContext = withRetryBudget({

@@ -67,6 +67,8 @@ export interface ResolvedSpec {
   readonly secretPaths: Set<string>;
   /** Whether some value is unknown until apply. */
   readonly hasUnknown: boolean;
+  /** Each unknown reference: `<field> refers to <address>.<attribute>`. */
+  readonly unknownRefs?: readonly string[];
 }
 
 /**
@@ -77,6 +79,7 @@ export function resolveSpec(raw: Record<string, unknown>, where: string, lookup:
   const hmacs: Record<string, string> = {};
   const secretPaths = new Set<string>();
   let hasUnknown = false;
+  const unknownRefs: string[] = [];
   const secret = (value: unknown, source: SecretRef, p: string): [unknown, unknown] => {
     hmacs[p] = fieldHmac(salt, p, value);
     secretPaths.add(p);
@@ -95,7 +98,10 @@ export function resolveSpec(raw: Record<string, unknown>, where: string, lookup:
       }
       if (v.secret && !(value instanceof SensitiveValue) && !isUnknown(value)) value = new SensitiveValue(value, `${v.$ref}.${v.attr}`);
       if (value instanceof SensitiveValue) return secret(value.value, { $secret: { ref: value.source } }, p);
-      if (isUnknown(value)) hasUnknown = true;
+      if (isUnknown(value)) {
+        hasUnknown = true;
+        unknownRefs.push(`${p} refers to ${v.stack ? `${v.stack}/` : ''}${v.$ref}.${v.attr}`);
+      }
       return [value, value];
     }
     if (Array.isArray(v)) {
@@ -115,5 +121,5 @@ export function resolveSpec(raw: Record<string, unknown>, where: string, lookup:
     return [v, v];
   };
   const [value, stored] = walk(raw, '');
-  return { value: value as Spec, stored: stored as Spec, hmacs, secretPaths, hasUnknown };
+  return { value: value as Spec, stored: stored as Spec, hmacs, secretPaths, hasUnknown, unknownRefs };
 }

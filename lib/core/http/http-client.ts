@@ -136,6 +136,9 @@ export class HttpClient {
 
   public get api(): string { return this.options.api; }
 
+  /** The names of the headers that carry the token (lower case), named in permission hints. */
+  public get authHeaderNames(): string[] { return Object.keys(this.options.authHeaders).map((h) => h.toLowerCase()); }
+
   /** Retries of one failing request (the budget of a recovering operation starts from it). */
   public get retryLimit(): number { return this.options.retries ?? 5; }
 

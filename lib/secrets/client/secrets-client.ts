@@ -1,11 +1,15 @@
 import { ApiError } from '../../core/http/api-error';
 import { HttpClient, HttpClientOptions, HttpResponse } from '../../core/http/http-client';
+import { SecretsTokenHeader } from '../token-header';
+import { TOKEN_HEADER_VARIABLE } from '../token-header-wire';
 
 /** How to reach a secrets service. */
 export interface SecretsConnection {
   /** Address without the `/v1` prefix, e.g. `http://127.0.0.1:8200`. */
   readonly address: string;
   readonly token: string;
+  /** The header carrying the token (a real OpenBao reads `X-Vault-Token` or `Authorization`). @default X-Secrets-Token */
+  readonly tokenHeader?: SecretsTokenHeader;
   /** Further HttpClient options (rate limit, retries, …). */
   readonly options?: Partial<Omit<HttpClientOptions, 'baseUrl' | 'authHeaders' | 'api'>>;
 }
@@ -45,7 +49,8 @@ export class SecretsClient {
       ...(c.options ?? {}),
       api: 'secrets',
       baseUrl: c.address,
-      authHeaders: { 'X-Secrets-Token': c.token },
+      authHeaders: c.tokenHeader === SecretsTokenHeader.AUTHORIZATION_BEARER ? { authorization: `Bearer ${c.token}` }
+        : { [(c.tokenHeader ?? SecretsTokenHeader.SECRETS_TOKEN).toLowerCase()]: c.token },
     }));
   }
 
@@ -56,8 +61,40 @@ export class SecretsClient {
     try {
       return await this.http.request<T>({ ...r, path: `/v1/${r.path.replace(/^\/+/, '')}` });
     } catch (e) {
-      throw e instanceof ApiError && e.status === 403 ? namingCapability(e, r) : e;
+      if (!(e instanceof ApiError)) throw e;
+      const clean = unwrapped(e);
+      throw clean.status === 403 ? await this.namingCapability(clean, r) : clean;
     }
+  }
+
+  /**
+   * A 403 that names the policy path and the capability the token lacks; and, when the service does
+   * not accept the token at all (its own `auth/token/lookup-self`, which every token's default
+   * policy grants, is refused too), that the token may not have reached it in a header it reads.
+   */
+  private async namingCapability(e: ApiError, r: SecretsRequest): Promise<ApiError> {
+    const path = r.path.replace(/^\/+/, '').split('?')[0];
+    let decoded = path;
+    try { decoded = decodeURIComponent(path); } catch { /* keep it encoded */ }
+    const hints = [`the token needs "${neededCapability(r.method, r.query)}" on "${decoded}" (\`converge policy\` prints what a stack needs)`];
+    if (decoded !== 'auth/token/lookup-self' && !(await this.tokenAccepted())) {
+      const sent = this.http.authHeaderNames.includes('authorization') ? 'Authorization: Bearer' : headerName(this.http.authHeaderNames[0] ?? 'x-secrets-token');
+      hints.push(`the service refuses the token itself (auth/token/lookup-self answers 403 too): it is invalid or expired, or it was sent in a header ` +
+        `the service does not read (converge sent ${sent}; a real OpenBao or Vault reads X-Vault-Token or Authorization: Bearer: ` +
+        `set ${TOKEN_HEADER_VARIABLE} or the secrets provider's tokenHeader)`);
+    }
+    return new ApiError(e.status, [...e.apiMessages, ...hints], e.method, e.path, e.api, e.constructPath, e.tokenVariable);
+  }
+
+  /** Whether the service accepts the token at all: one `auth/token/lookup-self`, asked once per client. */
+  private tokenAccepted(): Promise<boolean> {
+    let probe = TOKEN_PROBES.get(this.http);
+    if (!probe) {
+      probe = this.http.request({ method: 'GET', path: '/v1/auth/token/lookup-self', accept: [403] })
+        .then((res) => res.status !== 403, () => true);
+      TOKEN_PROBES.set(this.http, probe);
+    }
+    return probe;
   }
 
   /**
@@ -87,11 +124,27 @@ export function neededCapability(method: string, query?: SecretsRequest['query']
   return ({ GET: 'read', HEAD: 'read', DELETE: 'delete', PATCH: 'patch' } as Record<string, string>)[m] ?? 'create" or "update';
 }
 
-/** A 403 that names the policy path and the capability the token lacks. */
-function namingCapability(e: ApiError, r: SecretsRequest): ApiError {
-  const path = r.path.replace(/^\/+/, '').split('?')[0];
-  let decoded = path;
-  try { decoded = decodeURIComponent(path); } catch { /* keep it encoded */ }
-  const hint = `the token needs "${neededCapability(r.method, r.query)}" on "${decoded}" (\`converge policy\` prints what a stack needs)`;
-  return new ApiError(e.status, [...e.apiMessages, hint], e.method, e.path, e.api, e.constructPath, e.tokenVariable);
+const TOKEN_PROBES = new WeakMap<HttpClient, Promise<boolean>>();
+
+/** `x-vault-token` -> `X-Vault-Token`. */
+function headerName(h: string): string {
+  return h.replace(/(^|-)([a-z])/g, (m) => m.toUpperCase());
+}
+
+/**
+ * The service's multi-error wording (`1 error occurred:\n\t* permission denied\n\n`, Go's
+ * go-multierror) as plain messages: one per `*` line.
+ */
+export function unwrapMessage(m: string): string[] {
+  const match = /^\d+ errors? occurred:\n([\s\S]*)$/.exec(m);
+  if (!match) return [m];
+  const items = match[1].split(/\n\t\* /).map((x) => x.replace(/^\t\* /, '').trim()).filter((x) => x !== '');
+  return items.length ? items : [m];
+}
+
+/** The error with each wrapped message unwrapped; the same error when there is none. */
+function unwrapped(e: ApiError): ApiError {
+  if (!e.apiMessages.some((m) => /^\d+ errors? occurred:\n/.test(m))) return e;
+  return new ApiError(e.status, e.apiMessages.flatMap(unwrapMessage), e.method, e.path, e.api, e.constructPath, e.tokenVariable,
+    { retryable: e.retryable, exhausted: e.exhausted });
 }

@@ -91,6 +91,18 @@ export interface DbStaticCredentials {
   readonly ttl: number;
 }
 
+/** The real service (OpenBao, Vault) names the spec's `last_service_rotation` `last_vault_rotation`. */
+interface RenamedRotation {
+  readonly last_vault_rotation?: string;
+}
+
+/** Reads the last rotation under either name, as `last_service_rotation`. */
+function withServiceRotation<T extends { last_service_rotation?: string } & RenamedRotation>(body: T): T {
+  if (body.last_service_rotation !== undefined || body.last_vault_rotation === undefined) return body;
+  const { last_vault_rotation: last, ...rest } = body;
+  return { ...rest, last_service_rotation: last } as T;
+}
+
 /** Typed calls of the database engine. Reads answer undefined when the object is absent (404). */
 export class DatabaseClient {
   constructor(private readonly secrets: SecretsClient, private readonly constructPath?: string) {}
@@ -146,8 +158,9 @@ export class DatabaseClient {
     return { ...b.data, lease_id: b.lease_id, lease_duration: b.lease_duration, renewable: b.renewable };
   }
 
-  public readStaticRole(mount: string, name: string): Promise<DbStaticRoleData | undefined> {
-    return this.read(this.path(mount, 'static-roles', name));
+  public async readStaticRole(mount: string, name: string): Promise<DbStaticRoleData | undefined> {
+    const role = await this.read<DbStaticRoleData & RenamedRotation>(this.path(mount, 'static-roles', name));
+    return role && withServiceRotation(role);
   }
 
   public async writeStaticRole(mount: string, name: string, input: DbStaticRoleInput): Promise<void> {
@@ -164,10 +177,10 @@ export class DatabaseClient {
   }
 
   public async staticCredentials(mount: string, name: string): Promise<DbStaticCredentials> {
-    const res = await this.secrets.request<SecretsEnvelope<DbStaticCredentials>>({
+    const res = await this.secrets.request<SecretsEnvelope<DbStaticCredentials & RenamedRotation>>({
       method: 'GET', path: this.path(mount, 'static-creds', name), constructPath: this.constructPath,
     });
-    return res.body.data;
+    return withServiceRotation(res.body.data);
   }
 
   /** Rotates a static role's password now and restarts its rotation period. */

@@ -36,7 +36,13 @@ function expirationText(ms: number): string {
  * Where the spec is silent, as the real service does:
  * - A write to an existing connection, role or static role (the `update` capability) keeps the
  *   stored value of every parameter it does not give; a create fills the defaults.
- * - Generated usernames are `v-root-<role, 8 chars>-<20 random>-<unix time>`, cut to 63 characters.
+ * - Generated usernames are `v-<token display name, 8 chars>-<role, 8 chars>-<20 random>-<unix time>`, cut to
+ *   63 characters (`v-root-…` for the root token, `v-token-…` for an issued one).
+ * - A role's `creation_statements` and a `default_ttl` above its `max_ttl` are not checked at write.
+ * - A static role's name must be in its connection's `allowed_roles` when it is written, as a dynamic
+ *   role's when credentials are requested: 500 `1 error occurred:\n\t* "<role>" is not an allowed role\n\n`.
+ * - A connection reads without `verify_connection`; `connection_details.disable_escaping` only when set;
+ *   roles and static roles read without `credential_config` when it is empty.
  * - A role without `revocation_statements` is revoked with the plugin's default (revoke privileges
  *   in schema `public`, then `DROP ROLE`); a static role without `rotation_statements` and
  *   rotate-root without `root_rotation_statements` use `ALTER ROLE ... WITH PASSWORD`.
@@ -51,6 +57,21 @@ function expirationText(ms: number): string {
  * - Deleting a role or connection leaves existing leases to expire (their revocation needs the
  *   connection: with the connection gone the lease is dropped without revocation).
  */
+/** Whether a connection's `allowed_roles` lets a role use it (`*`: any). */
+function allowedRole(allowed: readonly string[], name: string): boolean {
+  return allowed.includes('*') || allowed.includes(name);
+}
+
+/** `credential_config` as the real service reads it back: only when it holds something. */
+function credentialConfig(c: Record<string, string>): { credential_config?: Record<string, string> } {
+  return Object.keys(c).length ? { credential_config: c } : {};
+}
+
+/** A message in the real service's multi-error wording (Go's go-multierror), as it answers some errors. */
+function multiError(message: string): string {
+  return `1 error occurred:\n\t* ${message}\n\n`;
+}
+
 export class DatabaseEngine implements Engine {
   public readonly type = 'database';
   private state: DbState = emptyDbState();
@@ -142,12 +163,12 @@ export class DatabaseEngine implements Engine {
     if (!c) return notFound();
     return envelope({
       allowed_roles: c.allowed_roles,
-      connection_details: { connection_url: c.connection_url, username: c.username },
+      // As the real service: `disable_escaping` shows among the details only when set; `verify_connection` never.
+      connection_details: { connection_url: c.connection_url, ...(c.disable_escaping ? { disable_escaping: true } : {}), username: c.username },
       password_policy: c.password_policy,
       plugin_name: c.plugin_name,
       plugin_version: c.plugin_version,
       root_credentials_rotate_statements: c.root_rotation_statements,
-      verify_connection: c.verify_connection,
     });
   }
 
@@ -234,7 +255,7 @@ export class DatabaseEngine implements Engine {
     return envelope({
       creation_statements: role.creation_statements, revocation_statements: role.revocation_statements,
       rollback_statements: role.rollback_statements, renew_statements: role.renew_statements,
-      credential_type: role.credential_type, credential_config: role.credential_config,
+      credential_type: role.credential_type, ...credentialConfig(role.credential_config),
       db_name: role.db_name, default_ttl: role.default_ttl, max_ttl: role.max_ttl,
     });
   }
@@ -254,9 +275,7 @@ export class DatabaseEngine implements Engine {
       credential_config: stringMap(b, 'credential_config') ?? old?.credential_config ?? {},
     };
     if (!role.db_name) throw new RequestError(400, 'empty database name attribute');
-    if (!role.creation_statements.length) throw new RequestError(400, 'empty creation statements');
     checkCredentialType(role.credential_type);
-    if (role.max_ttl > 0 && role.default_ttl > role.max_ttl) throw new RequestError(400, 'ttl cannot be greater than max_ttl');
     if (role.max_ttl > SYSTEM_MAX_TTL) throw new RequestError(400, `max_ttl cannot be greater than the mount's maximum (${SYSTEM_MAX_TTL} seconds)`);
     this.state.roles[name] = role;
     return noContent();
@@ -272,15 +291,13 @@ export class DatabaseEngine implements Engine {
     if (!role) throw new RequestError(400, `unknown role: ${name}`);
     const conn = this.state.connections[role.db_name];
     if (!conn) throw new RequestError(500, `could not find database connection "${role.db_name}"`);
-    if (!conn.allowed_roles.includes('*') && !conn.allowed_roles.includes(name)) {
-      throw new RequestError(500, `"${name}" is not an allowed role`);
-    }
+    if (!allowedRole(conn.allowed_roles, name)) throw new RequestError(500, multiError(`"${name}" is not an allowed role`));
     if (role.credential_type !== 'password') {
       throw new RequestError(500, `unsupported credential_type "${role.credential_type}" for ${POSTGRES_PLUGIN}`);
     }
     const maxTtl = role.max_ttl || SYSTEM_MAX_TTL;
     const ttl = Math.min(role.default_ttl || SYSTEM_MAX_TTL, maxTtl);
-    const username = `v-root-${name.slice(0, 8)}-${randomString(20)}-${Math.floor(this.clock.now() / 1000)}`.slice(0, 63);
+    const username = `v-${(r.displayName ?? 'root').slice(0, 8)}-${name.slice(0, 8)}-${randomString(20)}-${Math.floor(this.clock.now() / 1000)}`.slice(0, 63);
     const password = this.newPassword(role.credential_config.password_policy ?? conn.password_policy);
     const expiresMs = this.clock.now() + ttl * 1000;
     const values = { name: username, username, password, expiration: expirationText(expiresMs) };
@@ -334,7 +351,7 @@ export class DatabaseEngine implements Engine {
     const s = this.state.static_roles[name];
     if (!s) return notFound();
     return envelope({
-      credential_type: s.credential_type, credential_config: s.credential_config, db_name: s.db_name,
+      credential_type: s.credential_type, ...credentialConfig(s.credential_config), db_name: s.db_name,
       username: s.username, rotation_statements: s.rotation_statements, rotation_period: s.rotation_period,
       last_service_rotation: new Date(s.last_rotation_ms).toISOString(),
     });
@@ -362,7 +379,10 @@ export class DatabaseEngine implements Engine {
       throw new RequestError(400, `rotation_period must be ${MIN_ROTATION_PERIOD} seconds or more`);
     }
     checkCredentialType(s.credential_type);
-    if (!this.state.connections[s.db_name]) throw new RequestError(400, `could not find database connection "${s.db_name}"`);
+    const conn = this.state.connections[s.db_name];
+    if (!conn) throw new RequestError(400, `could not find database connection "${s.db_name}"`);
+    // As the real service: the role's name must be allowed by its connection when it is written.
+    if (!allowedRole(conn.allowed_roles, name)) throw new RequestError(500, multiError(`"${name}" is not an allowed role`));
     if (!old) {
       // Rotated at creation: the role exists only once the database user has a password known to the engine.
       await this.rotateStatic(name, s);

@@ -12,6 +12,8 @@ export interface EngineRequest {
   readonly subPath: string;
   /** The parsed JSON body (undefined when empty). */
   readonly body: unknown;
+  /** The calling token's display name, as the real service keeps it (`root`, `token`, `token-<name>`). */
+  readonly displayName?: string;
 }
 
 /**

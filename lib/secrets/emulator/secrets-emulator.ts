@@ -14,7 +14,7 @@ import { sysHealth } from './sys-health';
 
 /** Options of the secrets service emulator. */
 export interface SecretsEmulatorOptions {
-  /** The root token: the only token accepted, in `X-Secrets-Token`. */
+  /** The root token (in `X-Secrets-Token`, `X-Vault-Token` or `Authorization: Bearer`). */
   readonly rootToken: string;
   /** Mount path -> engine type. @default { secret: 'kv' } */
   readonly mounts?: Record<string, string>;
@@ -53,9 +53,20 @@ export const DEFAULT_MOUNTS: Record<string, string> = {
 const READ_METHODS = new Set(['GET', 'LIST', 'HEAD']);
 
 /**
+ * The token of a request: `X-Secrets-Token` (the spec's header), else what the real service reads,
+ * `X-Vault-Token`, else `Authorization: Bearer <token>`; "" when none.
+ */
+function requestToken(req: EmuRequest): string {
+  const h = req.headers;
+  const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) ?? '';
+  const bearer = /^Bearer\s+(.+)$/i.exec(one(h.authorization).trim());
+  return one(h['x-secrets-token']) || one(h['x-vault-token']) || (bearer ? bearer[1] : '');
+}
+
+/**
  * The secrets service API under `/v1`: engines mounted at paths (a key-value version 2 engine
  * at `secret` by default), routed by the longest mount prefix. Every request needs a token in
- * `X-Secrets-Token`: the root token (every capability), or one issued by `auth/token/create`
+ * `X-Secrets-Token` (or, as the real service reads it, `X-Vault-Token` or `Authorization: Bearer`): the root token (every capability), or one issued by `auth/token/create`
  * whose ACL policies (`sys/policies/acl/<name>`, see `acl/`) grant the capability the request
  * needs on its path (403 `{"errors":["permission denied"]}` otherwise).
  *
@@ -127,7 +138,7 @@ export class SecretsEmulator implements ApiEmulator {
       if (this.access.serves(target.path)) return this.access.handle(caller, target.operation, target.path, parseJsonBody(req));
       const mfa = this.routePushMfa(req, target);
       if (mfa) return mfa;
-      return await this.route(req, target);
+      return await this.route(req, target, caller.displayName ?? 'root');
     } catch (e) {
       if (e instanceof RequestError) return errors(e.status, e.message);
       if (e instanceof BodyError) return errors(400, `failed to parse JSON input: ${e.message}`);
@@ -275,14 +286,14 @@ export class SecretsEmulator implements ApiEmulator {
   }
 
   private authorised(req: EmuRequest): boolean {
-    const given = Buffer.from(req.headers['x-secrets-token'] ?? '');
+    const given = Buffer.from(requestToken(req));
     const want = Buffer.from(this.rootToken);
     return given.length === want.length && timingSafeEqual(given, want);
   }
 
   /** The caller a request's token stands for: root (the root token, admin-added callers) or an issued token; undefined: refused. */
   private caller(req: EmuRequest): Caller | undefined {
-    const token = req.headers['x-secrets-token'] ?? '';
+    const token = requestToken(req);
     if (this.authorised(req) || this.callerTokens.has(token)) return { root: true, token };
     return this.access.caller(token);
   }
@@ -318,7 +329,7 @@ export class SecretsEmulator implements ApiEmulator {
     this.mounts.set(clean, { type, engine: factory(clean, this.clock) });
   }
 
-  private route(req: EmuRequest, target: RequestTarget): EmuResponse | Promise<EmuResponse> {
+  private route(req: EmuRequest, target: RequestTarget, displayName: string): EmuResponse | Promise<EmuResponse> {
     const rest = target.path;
     let best: string | undefined;
     for (const path of this.mounts.keys()) {
@@ -326,7 +337,7 @@ export class SecretsEmulator implements ApiEmulator {
     }
     if (!best) return errors(404, `no handler for route "${rest}". route entry not found.`);
     return this.mounts.get(best)!.engine.handle({
-      req, method: target.operation, mount: best, subPath: rest.slice(best.length + 1), body: parseJsonBody(req),
+      req, method: target.operation, mount: best, subPath: rest.slice(best.length + 1), body: parseJsonBody(req), displayName,
     });
   }
 

@@ -1,3 +1,4 @@
+import { ApiError } from '../../core/http/api-error';
 import { encodePath } from '../../core/http/http-client';
 import { SecretsClient, SecretsEnvelope } from '../client/secrets-client';
 
@@ -33,6 +34,10 @@ export interface KvKeyMetadata {
   readonly max_versions: number;
   readonly oldest_version: number;
   readonly updated_time: string;
+  /** Bumped by each metadata write (the real service; the spec does not name it). */
+  readonly current_metadata_version?: number;
+  /** Metadata writes of this key must carry `metadata_cas` (the real service). */
+  readonly metadata_cas_required?: boolean;
   readonly versions: Record<string, { created_time: string; deletion_time: string; destroyed: boolean }>;
 }
 
@@ -49,6 +54,8 @@ export interface KvSubkeys {
   readonly subkeys: Record<string, unknown> | null;
   readonly metadata: KvVersionMetadata;
 }
+
+const METADATA_CAS_REQUIRED = 'metadata check-and-set parameter required';
 
 const MERGE_PATCH = { 'content-type': 'application/merge-patch+json' };
 
@@ -141,12 +148,27 @@ export class KvClient {
     return res?.data;
   }
 
+  /**
+   * Writes key metadata. Where the mount or key requires metadata check-and-set (the real service's
+   * `metadata_cas_required`), the write is sent again with `metadata_cas`, the version just read:
+   * other mounts cost no extra request.
+   */
   public async writeMetadata(mount: string, path: string, metadata: KvKeyMetadataInput): Promise<void> {
-    await this.send('POST', this.keyPath(mount, 'metadata', path), metadata);
+    await this.withMetadataCas(mount, path, (body) => this.send('POST', this.keyPath(mount, 'metadata', path), body), metadata);
   }
 
   public async patchMetadata(mount: string, path: string, metadata: KvKeyMetadataInput): Promise<void> {
-    await this.send('PATCH', this.keyPath(mount, 'metadata', path), metadata, MERGE_PATCH);
+    await this.withMetadataCas(mount, path, (body) => this.send('PATCH', this.keyPath(mount, 'metadata', path), body, MERGE_PATCH), metadata);
+  }
+
+  private async withMetadataCas(mount: string, path: string, send: (body: unknown) => Promise<unknown>, metadata: KvKeyMetadataInput): Promise<void> {
+    try {
+      await send(metadata);
+    } catch (e) {
+      if (!(e instanceof ApiError && e.status === 400 && e.apiMessages.some((m) => m.includes(METADATA_CAS_REQUIRED)))) throw e;
+      const current = await this.readMetadata(mount, path);
+      await send({ ...metadata, metadata_cas: current?.current_metadata_version ?? 0 });
+    }
   }
 
   /** Removes the key, its metadata and every version; success when already gone. */

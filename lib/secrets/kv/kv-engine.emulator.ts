@@ -2,7 +2,7 @@ import { Clock, SYSTEM_CLOCK } from '../../core/clock';
 import { EmuResponse } from '../../core/emulator-kit/types';
 import { Engine, EngineRequest, ownEntry } from '../emulator/engine';
 import {
-  checkCas, checkCustomMetadata, effectiveDeleteAfter, emptyState, isDeleted, keyMetadata, KvKey, KvState, mergePatch, newKey,
+  checkCas, checkCustomMetadata, checkMetadataCas, effectiveDeleteAfter, emptyState, isDeleted, keyMetadata, KvKey, KvState, mergePatch, newKey,
   parseBool, parseDeleteAfter, parseMaxVersions, subkeys, versionMetadata, writeVersion,
 } from './kv-model.emulator';
 import { envelope, errors, noContent, notFound, objectBody, RequestError } from '../emulator/responses';
@@ -97,6 +97,7 @@ export class KvEngine implements Engine {
     const c = this.state.config;
     return envelope({
       cas_required: c.casRequired, delete_version_after: goDuration(c.deleteVersionAfter), max_versions: c.maxVersions,
+      metadata_cas_required: c.metadataCasRequired ?? false,
     });
   }
 
@@ -106,6 +107,7 @@ export class KvEngine implements Engine {
     if (b.max_versions !== undefined) c.maxVersions = parseMaxVersions(b.max_versions);
     if (b.cas_required !== undefined) c.casRequired = parseBool('cas_required', b.cas_required);
     if (b.delete_version_after !== undefined) c.deleteVersionAfter = parseDeleteAfter(b.delete_version_after);
+    if (b.metadata_cas_required !== undefined) c.metadataCasRequired = parseBool('metadata_cas_required', b.metadata_cas_required);
     this.state.config = c;
     return noContent();
   }
@@ -277,6 +279,7 @@ export class KvEngine implements Engine {
       }
     }
     if (b.delete_version_after !== undefined) next.deleteVersionAfter = parseDeleteAfter(b.delete_version_after);
+    if (b.metadata_cas_required !== undefined) next.metadataCasRequired = parseBool('metadata_cas_required', b.metadata_cas_required);
     if (b.custom_metadata !== undefined && b.custom_metadata !== null) {
       const given = checkCustomMetadata(b.custom_metadata, patch);
       let cm = given;
@@ -291,6 +294,7 @@ export class KvEngine implements Engine {
       next.customMetadata = null;
     }
     next.updatedTime = rfc3339Nano(this.now());
+    next.currentMetadataVersion = (key.currentMetadataVersion ?? 0) + 1;
     Object.assign(key, next);
     return warnings;
   }
@@ -303,10 +307,11 @@ export class KvEngine implements Engine {
   private writeMetadata(r: EngineRequest, path: string): EmuResponse {
     const b = objectBody(r.body);
     // As the real service: a body without any metadata field changes nothing (not even creating the key).
-    if (!['max_versions', 'cas_required', 'delete_version_after', 'custom_metadata'].some((f) => b[f] !== undefined)) {
+    if (!['max_versions', 'cas_required', 'delete_version_after', 'custom_metadata', 'metadata_cas_required'].some((f) => b[f] !== undefined)) {
       return noContent();
     }
     const existing = this.key(path);
+    checkMetadataCas(b.metadata_cas, existing, this.state.config);
     const key = existing ? { ...existing } : newKey(this.now());
     const warnings = this.applyMetadata(key, b, false);
     this.state.keys[path] = key;
@@ -318,6 +323,7 @@ export class KvEngine implements Engine {
     const b = objectBody(r.body);
     const existing = this.key(path);
     if (!existing) return notFound();
+    checkMetadataCas(b.metadata_cas, existing, this.state.config);
     const key = { ...existing };
     const warnings = this.applyMetadata(key, b, true);
     this.state.keys[path] = key;

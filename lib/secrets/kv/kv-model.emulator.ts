@@ -24,6 +24,10 @@ export interface KvKey {
   deleteVersionAfter: number;
   customMetadata: Record<string, string> | null;
   versions: Record<string, KvVersion>;
+  /** Metadata writes must carry `metadata_cas` (as the real service; absent in data written before it). */
+  metadataCasRequired?: boolean;
+  /** Bumped by each metadata write (a data write creating the key leaves it 0). */
+  currentMetadataVersion?: number;
 }
 
 /** Engine-wide configuration (`{mount}/config`). */
@@ -32,6 +36,8 @@ export interface KvConfig {
   casRequired: boolean;
   /** seconds */
   deleteVersionAfter: number;
+  /** Metadata writes of every key must carry `metadata_cas`. */
+  metadataCasRequired?: boolean;
 }
 
 /** The whole state of one KV mount (JSON-serialisable). */
@@ -87,10 +93,12 @@ export function keyMetadata(key: KvKey): Record<string, unknown> {
   return {
     cas_required: key.casRequired,
     created_time: key.createdTime,
+    current_metadata_version: key.currentMetadataVersion ?? 0,
     current_version: key.currentVersion,
     custom_metadata: key.customMetadata,
     delete_version_after: goDuration(key.deleteVersionAfter),
     max_versions: key.maxVersions,
+    metadata_cas_required: key.metadataCasRequired ?? false,
     oldest_version: key.oldestVersion,
     updated_time: key.updatedTime,
     versions,
@@ -149,6 +157,26 @@ export function checkCas(options: unknown, key: KvKey | undefined, config: KvCon
   const cas = typeof raw === 'string' && /^\d+$/.test(raw) ? Number(raw) : raw;
   if (typeof cas !== 'number' || !Number.isInteger(cas) || cas < 0) throw new RequestError(400, 'error parsing check-and-set parameter');
   if (cas !== (key?.currentVersion ?? 0)) throw new RequestError(400, CAS_MISMATCH);
+}
+
+export const METADATA_CAS_REQUIRED = 'metadata check-and-set parameter required for this call';
+export const METADATA_CAS_MISMATCH = 'metadata check-and-set parameter does not match the current version';
+
+/**
+ * Checks `metadata_cas` of a metadata write, as the real service: required where the engine or the
+ * key says so; 0 to create a key, else the key's `current_metadata_version`.
+ */
+export function checkMetadataCas(raw: unknown, key: KvKey | undefined, config: KvConfig): void {
+  if (raw === undefined) {
+    if (config.metadataCasRequired || key?.metadataCasRequired) throw new RequestError(400, METADATA_CAS_REQUIRED);
+    return;
+  }
+  const cas = typeof raw === 'string' && /^\d+$/.test(raw) ? Number(raw) : raw;
+  if (typeof cas !== 'number' || !Number.isInteger(cas) || cas < 0) {
+    throw new RequestError(400, `error converting input for field "metadata_cas": '' cannot parse value as 'int': strconv.ParseInt: invalid syntax`);
+  }
+  if (!key && cas !== 0) throw new RequestError(400, 'metadata_cas must be 0 when creating new metadata');
+  if (key && cas !== (key.currentMetadataVersion ?? 0)) throw new RequestError(400, METADATA_CAS_MISMATCH);
 }
 
 /** Several problems in the real service's (go-multierror) wording. */

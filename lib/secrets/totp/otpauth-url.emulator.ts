@@ -20,7 +20,7 @@ function escapePath(s: string): string {
 function escapeQuery(s: string): string {
   return Array.from(Buffer.from(s, 'utf8')).map((b) => {
     const c = String.fromCharCode(b);
-    if (c === ' ') return '+';
+    // The real service escapes a space in the query as %20 too (Go's url.PathEscape), not '+'.
     return /[A-Za-z0-9\-_.~]/.test(c) ? c : `%${b.toString(16).toUpperCase().padStart(2, '0')}`;
   }).join('');
 }

@@ -42,7 +42,7 @@ const CODE_USED = 'code already used; wait until the next time period';
  * - Writing an existing name replaces the key. Reading or deleting an absent key: 404 / 204.
  * - A validated code is remembered for `period * (2 * skew + 1)` seconds; presenting it again
  *   in that time answers 400 "code already used; wait until the next time period".
- * - A code of the wrong length is `valid: false`.
+ * - A code of the wrong length is 400 "invalid number of digits for the code", as the real service answers.
  */
 export class TotpEngine implements Engine {
   public readonly type = 'totp';
@@ -174,6 +174,7 @@ export class TotpEngine implements Engine {
     if (!k) throw new RequestError(400, `unknown key: ${name}`);
     const now = this.clock.now();
     this.forgetExpired(now);
+    if (code.length !== k.digits) throw new RequestError(400, 'invalid number of digits for the code');
     const usedKey = `${name}_${code}`;
     if (this.state.used[usedKey] !== undefined) throw new RequestError(400, CODE_USED);
     const matched = totpMatch(code, base32Decode(k.key), now, k.period, k.digits, k.algorithm, k.skew);

@@ -16,7 +16,7 @@ afterEach(async () => { await secrets.close(); await served.stop(); });
 
 test('config write and read', async () => {
   await kv.writeConfig('secret', { max_versions: 3, cas_required: false, delete_version_after: '90m' });
-  expect(await kv.readConfig('secret')).toEqual({ max_versions: 3, cas_required: false, delete_version_after: '1h30m0s' });
+  expect(await kv.readConfig('secret')).toEqual({ max_versions: 3, cas_required: false, delete_version_after: '1h30m0s', metadata_cas_required: false });
   expect(await kv.readConfig('nomount')).toBeUndefined();
 });
 

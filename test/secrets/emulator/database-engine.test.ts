@@ -94,7 +94,7 @@ describe('connections', () => {
     expect(r.body.data).toEqual({
       allowed_roles: ['app', 'other'], connection_details: { connection_url: templateUrl(), username: rootUser },
       password_policy: 'p', plugin_name: 'postgresql-database-plugin', plugin_version: '',
-      root_credentials_rotate_statements: ['ALTER ROLE x'], verify_connection: true,
+      root_credentials_rotate_statements: ['ALTER ROLE x'],
     });
     expect(JSON.stringify(r.body)).not.toContain(rootPassword);
     expect(await db.readConnection('database', 'pg')).toMatchObject({ plugin_name: 'postgresql-database-plugin' });
@@ -107,7 +107,8 @@ describe('connections', () => {
     expect(bad.body.errors[0]).not.toContain('wrong');
     expect((await call(served, 'GET', '/v1/database/config/pg')).status).toBe(404);
     expect(await connect('pg', { password: 'wrong', verify_connection: false })).toMatchObject({ status: 204 });
-    expect((await call(served, 'GET', '/v1/database/config/pg')).body.data.verify_connection).toBe(false);
+    // As OpenBao 2.6: the read carries no verify_connection.
+    expect((await call(served, 'GET', '/v1/database/config/pg')).body.data).not.toHaveProperty('verify_connection');
   });
 
   test('plugin name required and only the PostgreSQL plugin known; connection_url required', async () => {
@@ -172,7 +173,7 @@ describe('dynamic roles', () => {
       .toMatchObject({ status: 204 });
     expect((await call(served, 'GET', '/v1/database/roles/app')).body.data).toEqual({
       db_name: 'pg', creation_statements: CREATE, revocation_statements: [], rollback_statements: [], renew_statements: [],
-      credential_type: 'password', credential_config: {}, default_ttl: 3600, max_ttl: 7200,
+      credential_type: 'password', default_ttl: 3600, max_ttl: 7200,
     });
     await db.writeRole('database', 'app', { revocation_statements: ['DROP ROLE "{{name}}"'] });
     expect(await db.readRole('database', 'app')).toMatchObject({ default_ttl: 3600, revocation_statements: ['DROP ROLE "{{name}}"'] });
@@ -186,9 +187,10 @@ describe('dynamic roles', () => {
   test('role validation: db_name, creation statements, ttl order, credential type', async () => {
     const w = (body: unknown) => call(served, 'POST', '/v1/database/roles/x', { body });
     expect((await w({ creation_statements: CREATE })).body.errors).toEqual(['empty database name attribute']);
-    expect((await w({ db_name: 'pg' })).body.errors).toEqual(['empty creation statements']);
-    expect((await w({ db_name: 'pg', creation_statements: CREATE, default_ttl: 100, max_ttl: 50 })).body.errors)
-      .toEqual(['ttl cannot be greater than max_ttl']);
+    // As OpenBao 2.6 (the spec's "required" is the construct's check): accepted at write.
+    expect((await w({ db_name: 'pg' })).status).toBe(204);
+    expect((await w({ db_name: 'pg', creation_statements: CREATE, default_ttl: 100, max_ttl: 50 })).status).toBe(204);
+    expect((await call(served, 'GET', '/v1/database/roles/x')).body.data).toMatchObject({ default_ttl: 100, max_ttl: 50 });
     expect((await w({ db_name: 'pg', creation_statements: CREATE, credential_type: 'nope' })).status).toBe(400);
     expect((await w({ db_name: 'pg', creation_statements: CREATE, default_ttl: 'soon' })).status).toBe(400);
   });
@@ -232,13 +234,31 @@ describe('dynamic roles', () => {
   test('allowed_roles is checked when credentials are requested', async () => {
     await connect('pg', { allowed_roles: ['other'] });
     await db.writeRole('database', 'app', { db_name: 'pg', creation_statements: CREATE });
-    expect(await call(served, 'GET', '/v1/database/creds/app')).toMatchObject({ status: 500, body: { errors: ['"app" is not an allowed role'] } });
+    expect(await call(served, 'GET', '/v1/database/creds/app')).toMatchObject({ status: 500, body: { errors: ['1 error occurred:\n\t* "app" is not an allowed role\n\n'] } });
     await call(served, 'POST', '/v1/database/config/pg', { body: { allowed_roles: ['app'] } });
     const ok = await call(served, 'GET', '/v1/database/creds/app');
     expect(ok.status).toBe(200);
     expect(ok.body.lease_duration).toBe(768 * 3600);
     expect((await call(served, 'GET', '/v1/database/creds/nope')).body).toEqual({ errors: ['unknown role: nope'] });
     await asSuperuser(`DROP ROLE "${ok.body.data.username}"`);
+  });
+
+  test('as OpenBao: a static role its connection does not allow is refused when written, nothing stored', async () => {
+    await connect('pg', { allowed_roles: ['app'] });
+    expect(await call(served, 'POST', '/v1/database/static-roles/report', { body: { db_name: 'pg', username: rootUser, rotation_period: '24h' } }))
+      .toMatchObject({ status: 500, body: { errors: ['1 error occurred:\n\t* "report" is not an allowed role\n\n'] } });
+    expect((await call(served, 'GET', '/v1/database/static-roles/report')).status).toBe(404);
+  });
+
+  test("as OpenBao: generated usernames carry the calling token's display name", async () => {
+    await connect('pg', { allowed_roles: ['*'] });
+    await db.writeRole('database', 'app', { db_name: 'pg', creation_statements: CREATE });
+    const child = (await call(served, 'POST', '/v1/auth/token/create', { body: { display_name: 'CI bot' } })).body.auth.client_token;
+    const asChild = await call(served, 'GET', '/v1/database/creds/app', { token: child });
+    const asRoot = await call(served, 'GET', '/v1/database/creds/app');
+    expect(asChild.body.data.username).toMatch(/^v-token-CI-app-[A-Za-z0-9]{20}-\d+$/);
+    expect(asRoot.body.data.username).toMatch(/^v-root-app-/);
+    await asSuperuser(`DROP ROLE "${asChild.body.data.username}"; DROP ROLE "${asRoot.body.data.username}"`);
   });
 
   test('a failing creation statement answers 500 and runs the rollback statements', async () => {

@@ -63,12 +63,12 @@ describe('envelope and conventions', () => {
 describe('config', () => {
   test('defaults, write (204, no body) and read back with Go duration strings', async () => {
     expect((await call(served, 'GET', '/v1/secret/config')).body.data)
-      .toEqual({ cas_required: false, delete_version_after: '0s', max_versions: 0 });
+      .toEqual({ cas_required: false, delete_version_after: '0s', max_versions: 0, metadata_cas_required: false });
     const w = await call(served, 'POST', '/v1/secret/config', { body: { max_versions: 5, cas_required: true, delete_version_after: '3h25m19s' } });
     expect(w.status).toBe(204);
     expect(w.body).toBeUndefined();
     expect((await call(served, 'GET', '/v1/secret/config')).body.data)
-      .toEqual({ cas_required: true, delete_version_after: '3h25m19s', max_versions: 5 });
+      .toEqual({ cas_required: true, delete_version_after: '3h25m19s', max_versions: 5, metadata_cas_required: false });
     await call(served, 'PUT', '/v1/secret/config', { body: { delete_version_after: 3600 } });
     expect((await call(served, 'GET', '/v1/secret/config')).body.data.delete_version_after).toBe('1h0m0s');
   });
@@ -354,8 +354,8 @@ describe('metadata', () => {
     const a = await meta('m');
     expect(a.status).toBe(200);
     expect(a.body.data).toEqual({
-      cas_required: false, created_time: expect.stringMatching(RFC3339_NANO), current_version: 2, custom_metadata: null,
-      delete_version_after: '0s', max_versions: 0, oldest_version: 0, updated_time: expect.stringMatching(RFC3339_NANO),
+      cas_required: false, created_time: expect.stringMatching(RFC3339_NANO), current_metadata_version: 0, current_version: 2, custom_metadata: null,
+      delete_version_after: '0s', max_versions: 0, metadata_cas_required: false, oldest_version: 0, updated_time: expect.stringMatching(RFC3339_NANO),
       versions: {
         1: { created_time: expect.stringMatching(RFC3339_NANO), deletion_time: '', destroyed: false },
         2: { created_time: expect.stringMatching(RFC3339_NANO), deletion_time: '', destroyed: false },

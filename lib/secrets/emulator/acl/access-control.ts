@@ -36,7 +36,14 @@ interface IssuedToken {
 }
 
 /** Who is calling: the root token (everything), or a token holding policies. */
-export type Caller = { readonly root: true; readonly token: string } | { readonly root: false; readonly token: string; readonly policies: readonly string[] };
+export type Caller = { readonly root: true; readonly token: string; readonly displayName?: string }
+  | { readonly root: false; readonly token: string; readonly policies: readonly string[]; readonly displayName?: string };
+
+/** A token's display name as the real service keeps it: `token`, or `token-` and the given name, other characters than letters, digits and `-` as `-`. */
+export function tokenDisplayName(given: unknown): string {
+  if (typeof given !== 'string' || given === '') return 'token';
+  return `token-${given.replace(/[^A-Za-z0-9-]/g, '-')}`;
+}
 
 interface AccessSnapshot {
   policies: Record<string, string>;
@@ -60,7 +67,7 @@ export class AccessControl {
   public caller(token: string): Caller | undefined {
     const t = this.tokens.get(token);
     if (!t) return undefined;
-    return t.policies.includes('root') ? { root: true, token } : { root: false, token, policies: t.policies };
+    return t.policies.includes('root') ? { root: true, token, displayName: t.displayName } : { root: false, token, policies: t.policies, displayName: t.displayName };
   }
 
   /** Whether a path is one this module serves (below `/v1`, no leading slash). */
@@ -165,7 +172,7 @@ export class AccessControl {
     const token = `hvs.${randomBytes(18).toString('base64url')}`;
     const accessor = randomBytes(12).toString('base64url');
     const ttl = policies.includes('root') ? 0 : 768 * 3600;
-    this.tokens.set(token, { accessor, policies, ttl, displayName: typeof b.display_name === 'string' ? b.display_name : 'token', created: Date.now() });
+    this.tokens.set(token, { accessor, policies, ttl, displayName: tokenDisplayName(b.display_name), created: Date.now() });
     const res = envelope(null);
     return {
       ...res,
