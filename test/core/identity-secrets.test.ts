@@ -23,9 +23,9 @@ describe('a secret in an identity field', () => {
   test('a SecretValue reference as a mesh entry name is refused', () => {
     const s = stack();
     const db = new KvSecretData(s, 'settings', { path: 'acme/db' });
-    expect(() => new ServiceDefaults(s, 'web', { name: SecretValue.resourceAttribute(db.field('svc')) as unknown as string, protocol: 'http' }))
+    expect(() => new ServiceDefaults(s, 'web', { name: SecretValue.resourceAttribute(db.field('svc')) as unknown as string }))
       .toThrow(/^ids\/web: name .*cannot be a secret/);
-    expect(() => new ServiceDefaults(s, 'web2', { name: db.field('svc'), protocol: 'http' }))
+    expect(() => new ServiceDefaults(s, 'web2', { name: db.field('svc') }))
       .toThrow('ids/web2: name is part of the object\'s identity');
   });
 
