@@ -7,7 +7,7 @@ import { ApiClients } from './api-clients';
 import { applyOrder, FORWARD, REMOVAL } from './apply-order';
 import { topKey } from './diff';
 import { ApiSemaphores } from './graph';
-import { HandlerContext, ResourceHandler, Written } from './handler';
+import { HandlerContext, IncompleteCreate, ResourceHandler, Written } from './handler';
 import { PlanItem, StackPlan } from './plan-model';
 import { crossStackRefs, otherStack, OtherStacks } from './other-stacks';
 import { sensitiveOutputsOf } from './planner';
@@ -186,11 +186,17 @@ export async function applyPlan(plan: StackPlan, state: StateStore, clients: Api
     const create = async (extra: Partial<StateRecord> = {}): Promise<void> => {
       // The intent: if converge dies between the create and the record, the next run adopts what this create made.
       const naturalId = handler.naturalId(resolved.value);
-      await state.put(item.address, record({ id: naturalId ?? '', outputs: {} }, 'creating', { since: new Date().toISOString(), ...extra }));
+      const intent = { since: new Date().toISOString(), ...extra };
+      await state.put(item.address, record({ id: naturalId ?? '', outputs: {} }, 'creating', intent));
       let w: Written;
       try {
         w = await createSafely(handler, ctx, resolved);
       } catch (e) {
+        // The object was made, a later write of the create failed: the intent stays, with its identity, for the next run to adopt.
+        if (e instanceof IncompleteCreate) {
+          await state.put(item.address, record({ id: e.id, outputs: {} }, 'creating', intent));
+          throw e;
+        }
         // Refused for certain (not a lost answer): nothing was made, so no intent stays behind.
         if (!isAmbiguous(e)) await state.put(item.address, extra.deposed ? prior : undefined);
         throw e;
