@@ -11,6 +11,7 @@ import { ENGINE_FACTORIES } from './engines';
 import { PUSH_MFA_PATH, PushMfaMethods } from '../push-mfa/push-mfa.emulator';
 import { errors, notFound, objectBody, RequestError } from './responses';
 import { sysHealth } from './sys-health';
+import { sysLeases } from './sys-leases';
 
 /** Options of the secrets service emulator. */
 export interface SecretsEmulatorOptions {
@@ -140,6 +141,11 @@ export class SecretsEmulator implements ApiEmulator {
       if (!this.permitted(caller, req)) return errors(403, 'permission denied');
       const rest = req.path.slice('/v1/'.length);
       if (this.access.serves(rest)) return this.access.handle(caller, this.methodOf(req), rest, parseJsonBody(req));
+      if (rest.startsWith('sys/leases/')) {
+        const method = operation(req);
+        const answer = method && await sysLeases(rest.slice('sys/leases/'.length), method, parseJsonBody(req), (id) => this.leasesOf(id), this.clock.now());
+        if (answer) return answer;
+      }
       const mfa = this.routePushMfa(req);
       if (mfa) return mfa;
       return await this.route(req);
@@ -279,6 +285,13 @@ export class SecretsEmulator implements ApiEmulator {
   private scopeOf(req: EmuRequest): string | undefined {
     const rest = req.path.startsWith('/v1/') ? req.path.slice('/v1/'.length) : '';
     if (rest.startsWith(PUSH_MFA_PATH) || req.path.startsWith('/__admin/mfa/')) return 'identity';
+    if (rest.startsWith('sys/leases/')) {
+      let id: unknown;
+      try { id = objectBody(parseJsonBody(req)).lease_id; } catch { id = undefined; }
+      const lease = typeof id === 'string' ? id : rest.replace(/^sys\/leases\/\w+\/?/, '');
+      const mount = [...this.mounts.keys()].filter((p) => lease.startsWith(`${p}/`)).sort((a, b) => b.length - a.length)[0];
+      return mount && `mount:${mount}`;
+    }
     // Policies and tokens (sys/policies/acl, auth/token/…).
     if ((rest && this.access.serves(rest))) return 'access';
     const sub = rest || (req.path.startsWith('/__admin/directory/') ? req.path.slice('/__admin/directory/'.length) : '');
@@ -300,6 +313,15 @@ export class SecretsEmulator implements ApiEmulator {
     const token = req.headers['x-secrets-token'] ?? '';
     if (this.authorised(req) || this.callerTokens.has(token)) return { root: true, token };
     return this.access.caller(token);
+  }
+
+  /** The leases of the engine mounted where a lease id starts (its longest mount). */
+  private leasesOf(leaseId: string) {
+    let best: string | undefined;
+    for (const path of this.mounts.keys()) {
+      if (leaseId.startsWith(`${path}/`) && (!best || path.length > best.length)) best = path;
+    }
+    return best === undefined ? undefined : this.mounts.get(best)!.engine.leases;
   }
 
   /** `LIST` for `LIST` and `GET ?list=true`, `POST` for `PUT`, else the request's method. */
