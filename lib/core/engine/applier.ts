@@ -10,7 +10,7 @@ import { ApiSemaphores } from './graph';
 import { HandlerContext, IncompleteCreate, ResourceHandler, Written } from './handler';
 import { PlanItem, StackPlan } from './plan-model';
 import { crossStackRefs, otherStack, OtherStacks } from './other-stacks';
-import { sensitiveOutputsOf } from './planner';
+import { sameJson, sensitiveOutputsOf } from './planner';
 import { dataSourceHandler, resourceHandler } from './registry';
 import { createSafely, isAmbiguous, reconcile, withRetryBudget } from './recovery';
 import { attrValue, ResolvedSpec, resolveSpec, SensitiveValue, UNKNOWN } from './resolve-spec';
@@ -33,6 +33,8 @@ export interface ApplyEvent {
   /** The error message (never a secret: API errors carry no request body). */
   readonly error?: string;
   readonly ms?: number;
+  /** What a done operation did beyond its action, in words (a lease revoked). */
+  readonly note?: string;
 }
 
 export interface ApplyResult {
@@ -68,15 +70,15 @@ export async function applyPlan(plan: StackPlan, state: StateStore, clients: Api
     return false;
   };
 
-  const run = async (item: PlanItem, op: () => Promise<void>): Promise<boolean> => {
+  const run = async (item: PlanItem, op: () => Promise<string | void>): Promise<boolean> => {
     const quiet = item.action === 'noop';
     const t0 = Date.now();
     if (!quiet) emit({ address: item.address, action: item.action, phase: 'start' });
     try {
-      await op();
+      const note = await op();
       if (!quiet) {
         result.done.push({ address: item.address, action: item.action });
-        emit({ address: item.address, action: item.action, phase: 'done', ms: Date.now() - t0 });
+        emit({ address: item.address, action: item.action, phase: 'done', ms: Date.now() - t0, ...(note ? { note } : {}) });
       }
       return true;
     } catch (e) {
@@ -115,7 +117,7 @@ export async function applyPlan(plan: StackPlan, state: StateStore, clients: Api
     return true;
   };
 
-  const remove = async (item: PlanItem): Promise<void> => {
+  const remove = async (item: PlanItem): Promise<string | void> => {
     if (item.movedTo) {
       // The new address took the record over (in the same write, for an update); after a replace it holds a new object.
       if (state.record(item.address)) await state.put(item.address, undefined);
@@ -124,12 +126,26 @@ export async function applyPlan(plan: StackPlan, state: StateStore, clients: Api
     const rec = state.record(item.address);
     if (!rec) return;
     const id = rec.id || item.id;
+    if (item.action === 'delete' && rec.dataSource) {
+      // Credentials converge issued: revoked before the role or connection they came from is deleted (removals wait for dependents).
+      const note = await release(rec);
+      applied.add(item.address);
+      await state.put(item.address, undefined);
+      return note;
+    }
     if (item.action === 'delete' && id) {
       await resourceHandler(rec.kind).delete({ address: rec.path ?? item.address, http: clients.for(rec.provider) }, id,
         { id, spec: rec.spec, outputs: rec.outputs });
     }
     applied.add(item.address);
     await state.put(item.address, undefined);
+  };
+
+  /** Ends what a credential data source's record holds (revokes its lease); what it did, in words. */
+  const release = async (rec: StateRecord): Promise<string | undefined> => {
+    const h = dataSourceHandler(rec.kind);
+    if (!h.release || rec.status !== 'created') return undefined;
+    return h.release({ address: rec.path ?? '', http: clients.for(rec.provider) }, { ...rec.outputs, ...sensitiveOutputsOf(rec) });
   };
 
   /** References at apply: what this apply wrote, else what the plan read, else the last state. */
@@ -147,7 +163,7 @@ export async function applyPlan(plan: StackPlan, state: StateStore, clients: Api
     return v === undefined ? UNKNOWN : v;
   };
 
-  const converge = async (item: PlanItem, r: DesiredResource): Promise<void> => {
+  const converge = async (item: PlanItem, r: DesiredResource): Promise<string | void> => {
     const prior = state.record(item.address) ?? (item.movedFrom ? state.record(item.movedFrom) : undefined);
     const keepSalt = prior && prior.kind === r.kind && prior.status === 'created' && !prior.dataSource && item.action !== 'replace';
     const salt = keepSalt ? prior.salt : newSalt();
@@ -175,6 +191,8 @@ export async function applyPlan(plan: StackPlan, state: StateStore, clients: Api
       const plain = Object.fromEntries(Object.entries(out).filter(([k]) => !sensitive.has(k)));
       const secret = Object.fromEntries(Object.entries(out).filter(([k]) => sensitive.has(k)));
       await state.put(item.address, record({ id: item.address, outputs: plain, sensitiveOutputs: secret }));
+      // A replaced credential data source (it names another role, say): the credentials it held before are revoked.
+      if (prior?.dataSource && prior.kind === r.kind && h.release && !sameJson(prior.spec, resolved.stored)) return release(prior);
       return;
     }
     if (r.dataSource) {

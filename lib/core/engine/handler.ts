@@ -199,4 +199,17 @@ export interface DataSourceHandler {
    * Undefined (for outputs without a lease): read again.
    */
   leaseOf?(outputs: Record<string, unknown>): { issuedAt: number; expiresAt: number } | undefined;
+  /**
+   * Whether the lease of credentials kept in state still lives (one request): a plan that would keep
+   * them issues new ones when it was revoked outside converge.
+   */
+  leaseAlive?(ctx: HandlerContext, outputs: Record<string, unknown>): Promise<boolean>;
+  /**
+   * Ends what credentials kept in state give (revokes their lease, checks an account in), when the data
+   * source leaves the app, its stack is destroyed or it is replaced: answers what it did, in words,
+   * undefined when there was nothing to end. `outputs` hold the sensitive ones too.
+   */
+  release?(ctx: HandlerContext, outputs: Record<string, unknown>): Promise<string | undefined>;
+  /** What `release` will do, for the plan; undefined when nothing. */
+  releaseNote?(outputs: Record<string, unknown>): string | undefined;
 }

@@ -292,7 +292,7 @@ export class DatabaseEngine implements Engine {
     }
     const lease: DbLease = {
       id: `${r.mount}/creds/${name}/${randomString(24)}`, role: name, db_name: role.db_name, username,
-      revocation_statements: role.revocation_statements, expires_ms: expiresMs, issued_ms: this.clock.now(),
+      revocation_statements: role.revocation_statements, expires_ms: expiresMs, issued_ms: expiresMs - ttl * 1000,
     };
     this.state.leases[lease.id] = lease;
     this.scheduleRevocation(lease);
