@@ -57,7 +57,7 @@ export class Progress {
     this.running.delete(e.address);
     const n = `[${this.finished}/${this.total}]`;
     let line: string;
-    if (e.phase === 'done') line = `  ${c.green('✓')} ${n} ${e.address}: ${PAST[e.action] ?? e.action} (${e.ms} ms)`;
+    if (e.phase === 'done') line = `  ${c.green('✓')} ${n} ${e.address}: ${PAST[e.action] ?? e.action}${e.note ? ` (${e.note})` : ''} (${e.ms} ms)`;
     else if (e.phase === 'failed') line = `  ${c.red('✗')} ${n} ${e.address}: ${e.action} failed: ${e.error}`;
     else line = `  ${c.yellow('-')} ${n} ${e.address}: skipped (${e.error})`;
     if (!this.live) {

@@ -2,8 +2,8 @@ import { Construct } from 'constructs';
 import { FieldSchema } from '../core/schema';
 import { ValidationError } from '../core/constructs/validation';
 
-/** A name of the platform: letters, numbers, `-` and `_` (organizations, pools, workspaces, modules). */
-export const NAME_RULE = { pattern: /^[A-Za-z0-9_-]+$/, patternRule: "may contain only letters, numbers, '-' and '_'" } as const;
+/** A name of the platform: letters, numbers, `-` and `_` (organizations, pools, workspaces, modules); a name is an identity. */
+export const NAME_RULE = { identity: true, pattern: /^[A-Za-z0-9_-]+$/, patternRule: "may contain only letters, numbers, '-' and '_'" } as const;
 
 /**
  * The organization a platform object belongs to: its name in the spec, and in no API body (it is in

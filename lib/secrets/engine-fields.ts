@@ -24,20 +24,20 @@ export const SEGMENT_NAME_RULE = 'must be one path segment: letters, digits, "_"
 /** The mount of an engine, `fallback` when not given. */
 export function mountField(fallback: string): FieldSchema {
   return {
-    type: 'string', local: true, replace: true, default: fallback, pattern: SEGMENTED_PATH,
+    type: 'string', local: true, replace: true, identity: true, default: fallback, pattern: SEGMENTED_PATH,
     patternRule: `must be a mount path: ${SEGMENTED_RULE}`,
   };
 }
 
 /** A KV key path below the mount, part of every request's path; a change replaces the secret. */
 export const KV_PATH_FIELD: FieldSchema = {
-  type: 'string', required: true, local: true, replace: true, pattern: SEGMENTED_PATH,
+  type: 'string', required: true, local: true, replace: true, identity: true, pattern: SEGMENTED_PATH,
   patternRule: `must be segments separated by "/": ${SEGMENTED_RULE} (a trailing "/" names a folder)`,
 };
 
 /** An object name that is one path segment of the API (a role, connection or set name). */
 export const SEGMENT_NAME_FIELD: FieldSchema = {
-  type: 'string', required: true, local: true, replace: true, pattern: SEGMENT_NAME, patternRule: SEGMENT_NAME_RULE,
+  type: 'string', required: true, local: true, replace: true, identity: true, pattern: SEGMENT_NAME, patternRule: SEGMENT_NAME_RULE,
 };
 
 /** A string that must not be empty. */

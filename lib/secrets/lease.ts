@@ -1,4 +1,6 @@
+import { DataSourceHandler, HandlerContext } from '../core/engine/handler';
 import { OutputSchema } from '../core/schema';
+import { SecretsClient } from './client/secrets-client';
 
 /**
  * The lease of credentials the service issues (a dynamic database user, a checked-out account, a mesh
@@ -56,4 +58,42 @@ export function issuedLease(outputs: Record<string, unknown>): Window {
  */
 export function storedLease(outputs: Record<string, unknown>): Window {
   return window(outputs, () => undefined);
+}
+
+/**
+ * Whether a lease kept in state still lives on the service: one `sys/leases/lookup`. A lease revoked
+ * outside converge (or gone with a restarted service) answers 400 "invalid lease".
+ */
+export async function leaseAlive(ctx: HandlerContext, outputs: Record<string, unknown>): Promise<boolean> {
+  const id = outputs.leaseId;
+  if (typeof id !== 'string' || id === '') return true;
+  const res = await new SecretsClient(ctx.http).request<{ errors?: string[] }>({
+    method: 'PUT', path: 'sys/leases/lookup', body: { lease_id: id }, accept: [400], constructPath: ctx.address,
+  });
+  if (res.status !== 400) return true;
+  if ((res.body?.errors ?? []).some((m) => /invalid lease|lease not found/.test(m))) return false;
+  throw new Error(`${ctx.address}: PUT /v1/sys/leases/lookup: 400: ${(res.body?.errors ?? []).join('; ')}`);
+}
+
+/** Revokes a lease kept in state (`sys/leases/revoke`): what the credentials gave stops now. False when there is none. */
+export async function revokeLease(ctx: HandlerContext, outputs: Record<string, unknown>): Promise<boolean> {
+  const id = outputs.leaseId;
+  if (typeof id !== 'string' || id === '') return false;
+  await new SecretsClient(ctx.http).request({ method: 'PUT', path: 'sys/leases/revoke', body: { lease_id: id }, constructPath: ctx.address });
+  return true;
+}
+
+/**
+ * What a credential data source whose every read issues a lease does with it: the plan looks the
+ * kept lease up (one request) and issues new credentials when it is gone; destroy and the data
+ * source's replacement revoke it. `effect` says what a revocation does (`its database user is dropped`).
+ */
+export function leasedCredentials(effect: string): Pick<DataSourceHandler, 'leaseAlive' | 'release' | 'releaseNote'> {
+  return {
+    leaseAlive,
+    async release(ctx, outputs) {
+      return (await revokeLease(ctx, outputs)) ? `revoked lease ${String(outputs.leaseId)}: ${effect}` : undefined;
+    },
+    releaseNote: (outputs) => (typeof outputs.leaseId === 'string' && outputs.leaseId !== '' ? `revokes lease ${outputs.leaseId}: ${effect}` : undefined),
+  };
 }

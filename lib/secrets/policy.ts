@@ -21,6 +21,9 @@ function keyPath(v: unknown): string {
 
 const p = (path: string, ...capabilities: string[]): PolicyPath => ({ path, capabilities });
 
+/** Credentials under a lease: a plan looks the kept lease up, destroy (and a replacement) revokes it. */
+const LEASES = [p('sys/leases/lookup', 'update'), p('sys/leases/revoke', 'update')];
+
 /**
  * The requests each secrets kind makes through plan (read), apply (create and update) and destroy
  * (delete), as ACL paths and capabilities; `converge policy` joins them for a stack. A write needs
@@ -52,16 +55,16 @@ export const SECRETS_POLICY: Record<string, PolicyOf> = {
   'secrets.TotpKeyInfo': (s) => [p(`${seg(s.mount)}/keys/${seg(s.name)}`, 'read')],
   'secrets.PlatformTokenConfig': (s) => [p(`${seg(s.mount)}/config`, 'read', 'update', 'delete')],
   'secrets.PlatformTokenRole': (s) => [p(`${seg(s.mount)}/role/${seg(s.name)}`, 'read', 'update', 'delete')],
-  'secrets.PlatformTokenCredentials': (s) => [p(`${seg(s.mount)}/creds/${seg(s.role)}`, 'read')],
+  'secrets.PlatformTokenCredentials': (s) => [p(`${seg(s.mount)}/creds/${seg(s.role)}`, 'read'), ...LEASES],
   // Destroy calls nothing (the engine keeps its access configuration).
   'secrets.MeshTokenConfig': (s) => [p(`${seg(s.mount)}/config/access`, 'read', 'update')],
   'secrets.MeshTokenRole': (s) => [p(`${seg(s.mount)}/roles/${seg(s.name)}`, 'read', 'update', 'delete')],
-  'secrets.MeshTokenCredentials': (s) => [p(`${seg(s.mount)}/creds/${seg(s.role)}`, 'read')],
+  'secrets.MeshTokenCredentials': (s) => [p(`${seg(s.mount)}/creds/${seg(s.role)}`, 'read'), ...LEASES],
   // Credentials: read (a dynamic user, a static password, a directory account's password); a check-out is a POST.
-  'secrets.DatabaseCredentials': (s) => [p(`${seg(s.mount)}/creds/${seg(s.role)}`, 'read')],
+  'secrets.DatabaseCredentials': (s) => [p(`${seg(s.mount)}/creds/${seg(s.role)}`, 'read'), ...LEASES],
   'secrets.DatabaseStaticCredentials': (s) => [p(`${seg(s.mount)}/static-creds/${seg(s.role)}`, 'read')],
   'secrets.DirectoryCredentials': (s) => [p(`${seg(s.mount)}/creds/${seg(s.role)}`, 'read')],
-  'secrets.DirectoryLibraryCheckOut': (s) => [p(`${seg(s.mount)}/library/${seg(s.setName)}/check-out`, 'update')],
+  'secrets.DirectoryLibraryCheckOut': (s) => [p(`${seg(s.mount)}/library/${seg(s.setName)}/check-out`, 'update'), ...LEASES],
   // Lookups (`PlatformTokenRole.fromName`, …) read the object at its id, its API path.
   'lookup:secrets.PlatformTokenRole': (s) => [p(String(s.id), 'read')],
   'lookup:secrets.MeshTokenRole': (s) => [p(String(s.id), 'read')],

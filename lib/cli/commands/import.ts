@@ -31,8 +31,22 @@ export async function importCommand(address: string, id: string, opts: AppOption
       const secret = sensitiveOutputsOf(rec)[attr];
       return secret === undefined ? UNKNOWN : new SensitiveValue(secret, `${ref}.${attr}`);
     }, salt);
-    const observed = await handler.read({ address: r.path, http: clients.for(r.provider) }, normalised, resolved.value);
-    if (!observed) throw new Error(`${r.path}: no ${r.kind} with id "${normalised}" exists`);
+    const ctx = { address: r.path, http: clients.for(r.provider) };
+    const observed = await handler.read(ctx, normalised, resolved.value);
+    if (!observed) {
+      // Something still holds the identity (a KV key whose latest version is deleted): taken as it is, and
+      // marked so that the next apply writes it again on top.
+      const remains = await handler.remains?.(ctx, normalised, resolved.value);
+      if (!remains) throw new Error(`${r.path}: no ${r.kind} with id "${normalised}" exists`);
+      const twin = Object.entries(state.records).find(([a, rec]) => a !== address && rec.kind === r.kind && rec.id === normalised);
+      if (twin) throw new Error(`${r.path}: ${normalised} is already managed at ${twin[0]}; an object is managed at one address only`);
+      await state.put(address, {
+        kind: r.kind, status: 'created', id: normalised, spec: resolved.stored, hmacs: resolved.hmacs, outputs: {}, salt, deletedOutside: true,
+        dependsOn: r.dependsOn, removalPolicy: r.removalPolicy, provider: r.provider, path: r.path,
+      });
+      out.result(`Imported ${normalised} as ${address}: ${remains}; the next apply writes it again.`);
+      return 0;
+    }
     // One identity per object: the canonical one (an agent pool imported by its name is recorded by its id).
     const canonical = observed.id ?? normalised;
     const twin = Object.entries(state.records).find(([a, rec]) => a !== address && rec.kind === r.kind && rec.id === canonical);

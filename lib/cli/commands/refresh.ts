@@ -33,9 +33,17 @@ export async function refreshCommand(opts: AppOptions & { parallelism?: string }
       }
       read++;
       // The last applied spec is the hint the app would give (a mount with a slash, a duration's spelling).
-      const observed = await handler.read({ address: rec.path ?? addr, http: clients.for(provider) }, rec.id, rec.spec);
+      const ctx = { address: rec.path ?? addr, http: clients.for(provider) };
+      const observed = await handler.read(ctx, rec.id, rec.spec);
       if (!observed) {
         gone++;
+        // Something still holds its identity (a KV key whose latest version is deleted): it stays converge's.
+        const remains = await handler.remains?.(ctx, rec.id, rec.spec);
+        if (remains) {
+          out.result(`- ${addr}: deleted outside converge (${rec.id} remains: ${remains}); kept in state: the next apply writes it again`);
+          if (!rec.deletedOutside) await state.put(addr, { ...rec, deletedOutside: true });
+          continue;
+        }
         out.result(`- ${addr}: deleted outside converge; removed from state`);
         await state.put(addr, undefined);
         continue;

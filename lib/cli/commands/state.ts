@@ -21,7 +21,8 @@ export async function stateList(opts: { stack?: string }, out: Output): Promise<
   const stack = await onlyStack(opts.stack);
   await withLockedState(stack, 'state list', tuning({}), out, async (state) => {
     for (const [addr, r] of Object.entries(state.records).sort()) {
-      out.result(`${addr}\t${r.kind}\t${r.id ?? ''}${r.status === 'creating' ? '\t(create interrupted)' : ''}`);
+      const note = r.status === 'creating' ? '\t(create interrupted)' : r.deletedOutside ? '\t(deleted outside converge)' : '';
+      out.result(`${addr}\t${r.kind}\t${r.id ?? ''}${note}`);
     }
   });
   return 0;

@@ -6,6 +6,7 @@ import { RemovalPolicy } from './removal-policy';
 import { checkRequiredProps } from './required-props';
 import { SecretValue } from './secret-value';
 import { attrList, attrNumber, attrOfList, attrOfToken, attrString } from './attr-token';
+import { checkIdentityFields } from './identity-fields';
 import { fqnOfKind, normalizeStructProps, UnknownFieldError } from './struct-shapes';
 import { ValidationError } from './validation';
 import { DESIRED_FORMAT, DesiredResource, isAttrRef } from '../model';
@@ -70,6 +71,7 @@ export abstract class ConvergeElement extends TerraformElement {
     const fields = this._schemaProps(props ?? {});
     if (schema) {
       if (schema.kind !== kind) throw new Error(`${this.node.path}: the construct's kind ${kind} is not its schema's (${schema.kind})`);
+      checkIdentityFields(this, schema.fields, fields);
       validateProps(this, schema.fields, fields);
     }
     this._props = fields;
@@ -103,6 +105,11 @@ export abstract class ConvergeElement extends TerraformElement {
    */
   protected _schema(): KindSchema | undefined {
     return undefined;
+  }
+
+  /** Whether an output (`data.password`: its top-level key) is a secret, as the kind's schema declares. @internal */
+  public _outputIsSensitive(attr: string): boolean {
+    return this._schema()?.outputs?.[attr.split(/[.[]/)[0]]?.sensitive === true;
   }
 
   /** A reference to an attribute the API assigns (an id), resolved when converge applies. @internal */

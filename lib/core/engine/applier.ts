@@ -8,14 +8,18 @@ import { DeclaredProviders } from './declared-providers';
 import { applyOrder, FORWARD, REMOVAL } from './apply-order';
 import { topKey } from './diff';
 import { ApiSemaphores } from './graph';
-import { HandlerContext, ResourceHandler, Written } from './handler';
+import { HandlerContext, IncompleteCreate, ResourceHandler, Written } from './handler';
 import { PlanItem, StackPlan } from './plan-model';
 import { readDifference } from './data-reads';
 import { crossStackRefs, otherStack, OtherStacks } from './other-stacks';
-import { sensitiveOutputsOf } from './planner';
+import { sameJson, sensitiveOutputsOf } from './planner';
 import { dataSourceHandler, resourceHandler } from './registry';
 import { createSafely, isAmbiguous, reconcile, withRetryBudget } from './recovery';
 import { attrValue, ResolvedSpec, resolveSpec, SensitiveValue, UNKNOWN } from './resolve-spec';
+
+/** What an operation leaves: its last state write still in flight, a note for its done line, or nothing. */
+type Outcome = Promise<void> | string | undefined | void;
+const INTERRUPTED = Symbol('interrupted');
 
 export interface ApplyOptions {
   /** Operations in flight at once against each API. @default 10 */
@@ -35,6 +39,8 @@ export interface ApplyEvent {
   /** The error message (never a secret: API errors carry no request body). */
   readonly error?: string;
   readonly ms?: number;
+  /** What a done operation did beyond its action, in words (a lease revoked). */
+  readonly note?: string;
 }
 
 export interface ApplyResult {
@@ -78,22 +84,24 @@ export async function applyPlan(plan: StackPlan, state: StateStore, clients: Api
    * Runs `op` in a slot of its API. An operation may leave its last state write in flight (`op`'s
    * result): the slot goes to the next operation meanwhile, and this one counts as done (its
    * dependents start) once the write is durable. Its intent was durable before its create was sent.
+   * An operation may also return a note for its done line (what a destroy revoked).
    */
-  const run = async (item: PlanItem, api: string, op: () => Promise<Promise<void> | void>): Promise<boolean | undefined> => {
+  const run = async (item: PlanItem, api: string, op: () => Promise<Outcome>): Promise<boolean | undefined> => {
     const quiet = item.action === 'noop';
     let t0 = Date.now();
     try {
-      const recorded = await sems.for(api).run(async () => {
-        if (opts.signal?.aborted) return 'interrupted' as const;
+      const recorded = await sems.for(api).run(async (): Promise<Outcome | typeof INTERRUPTED> => {
+        if (opts.signal?.aborted) return INTERRUPTED;
         t0 = Date.now();
         if (!quiet) emit({ address: item.address, action: item.action, phase: 'start' });
         return op();
       });
-      if (recorded === 'interrupted') return undefined;
-      await recorded;
+      if (recorded === INTERRUPTED) return undefined;
+      const note = typeof recorded === 'string' ? recorded : undefined;
+      if (recorded && typeof recorded !== 'string') await recorded;
       if (!quiet) {
         result.done.push({ address: item.address, action: item.action });
-        emit({ address: item.address, action: item.action, phase: 'done', ms: Date.now() - t0 });
+        emit({ address: item.address, action: item.action, phase: 'done', ms: Date.now() - t0, ...(note ? { note } : {}) });
       }
       return true;
     } catch (e) {
@@ -130,7 +138,7 @@ export async function applyPlan(plan: StackPlan, state: StateStore, clients: Api
     return true;
   };
 
-  const remove = async (item: PlanItem): Promise<void> => {
+  const remove = async (item: PlanItem): Promise<string | void> => {
     if (item.movedTo) {
       // The new address took the record over (in the same write, for an update); after a replace it holds a new object.
       if (state.record(item.address)) await state.put(item.address, undefined);
@@ -139,12 +147,26 @@ export async function applyPlan(plan: StackPlan, state: StateStore, clients: Api
     const rec = state.record(item.address);
     if (!rec) return;
     const id = rec.id || item.id;
+    if (item.action === 'delete' && rec.dataSource) {
+      // Credentials converge issued: revoked before the role or connection they came from is deleted (removals wait for dependents).
+      const note = await release(rec);
+      applied.add(item.address);
+      await state.put(item.address, undefined);
+      return note;
+    }
     if (item.action === 'delete' && id) {
       await resourceHandler(rec.kind).delete({ address: rec.path ?? item.address, http: clients.for(declared.forRecord(item.address, rec)) }, id,
         { id, spec: rec.spec, outputs: rec.outputs });
     }
     applied.add(item.address);
     await state.put(item.address, undefined);
+  };
+
+  /** Ends what a credential data source's record holds (revokes its lease); what it did, in words. */
+  const release = async (rec: StateRecord): Promise<string | undefined> => {
+    const h = dataSourceHandler(rec.kind);
+    if (!h.release || rec.status !== 'created') return undefined;
+    return h.release({ address: rec.path ?? '', http: clients.for(rec.provider) }, { ...rec.outputs, ...sensitiveOutputsOf(rec) });
   };
 
   /** References at apply: what this apply wrote, else what the plan read, else the last state. */
@@ -184,7 +206,7 @@ export async function applyPlan(plan: StackPlan, state: StateStore, clients: Api
   };
 
   /** Returns the operation's last state write when it is still in flight (see `run`). */
-  const converge = async (item: PlanItem, r: DesiredResource): Promise<Promise<void> | undefined> => {
+  const converge = async (item: PlanItem, r: DesiredResource): Promise<Outcome> => {
     let last: Promise<void> | undefined;
     const recordLater = (p: Promise<void>): void => {
       last = p;
@@ -227,6 +249,8 @@ export async function applyPlan(plan: StackPlan, state: StateStore, clients: Api
       const plain = Object.fromEntries(Object.entries(out).filter(([k]) => !sensitive.has(k)));
       const secret = Object.fromEntries(Object.entries(out).filter(([k]) => sensitive.has(k)));
       await state.put(item.address, record({ id: item.address, outputs: plain, sensitiveOutputs: secret }));
+      // A replaced credential data source (it names another role, say): the credentials it held before are revoked.
+      if (prior?.dataSource && prior.kind === r.kind && h.release && !sameJson(prior.spec, resolved.stored)) return release(prior);
       return;
     }
     if (r.dataSource) {
@@ -238,11 +262,17 @@ export async function applyPlan(plan: StackPlan, state: StateStore, clients: Api
     const create = async (extra: Partial<StateRecord> = {}): Promise<void> => {
       // The intent: if converge dies between the create and the record, the next run adopts what this create made.
       const naturalId = handler.naturalId(resolved.value);
-      await state.put(item.address, record({ id: naturalId ?? '', outputs: {} }, 'creating', { since: new Date().toISOString(), ...extra }));
+      const intent = { since: new Date().toISOString(), ...extra };
+      await state.put(item.address, record({ id: naturalId ?? '', outputs: {} }, 'creating', intent));
       let w: Written;
       try {
         w = await createSafely(handler, ctx, resolved);
       } catch (e) {
+        // The object was made, a later write of the create failed: the intent stays, with its identity, for the next run to adopt.
+        if (e instanceof IncompleteCreate) {
+          await state.put(item.address, record({ id: e.id, outputs: {} }, 'creating', intent));
+          throw e;
+        }
         // Refused for certain (not a lost answer): nothing was made, so no intent stays behind.
         if (!isAmbiguous(e)) await state.put(item.address, extra.deposed ? prior : undefined);
         throw e;

@@ -73,6 +73,23 @@ export interface Written {
   readonly sensitiveOutputs?: Record<string, unknown>;
 }
 
+/**
+ * A create that made the object and then failed on a later write (a KV key's data written, its metadata
+ * refused): the object is converge's. The applier keeps the intent with the object's identity, so that
+ * the next run adopts what this create made and finishes it, instead of finding an object it does not manage.
+ */
+export class IncompleteCreate extends Error {
+  /**
+   * @param id the identity of the object made
+   * @param cause the failure of the later write (its message is kept: status and the API's words)
+   * @param made what was made, in words (`the key's data was written (version 1)`)
+   */
+  constructor(public readonly id: string, public readonly cause: Error, made: string) {
+    super(`${cause.message} (${made}; the next apply finishes it)`);
+    this.name = 'IncompleteCreate';
+  }
+}
+
 /** One changed field of a plan. */
 export interface FieldChange {
   /** Dotted path into the spec, e.g. `data.password`. */
@@ -143,6 +160,13 @@ export interface ResourceHandler {
    * since (a KV version's data) need not be read again: left out, it is compared with state.
    */
   read(ctx: HandlerContext, id: string, desired?: Spec, prior?: PriorRecord): Promise<Observed | undefined>;
+  /**
+   * For an object `read` found absent: what still holds its identity, in words (a KV key whose latest
+   * version is deleted: `its latest version is deleted`), else undefined. Such an object stays
+   * converge's: refresh keeps its record, import takes it, destroy deletes it, and apply creates it again
+   * on top (`HandlerContext.recreate`).
+   */
+  remains?(ctx: HandlerContext, id: string, spec?: Spec): Promise<string | undefined>;
   create(ctx: HandlerContext, spec: Spec): Promise<Written>;
   update(ctx: HandlerContext, id: string, spec: Spec, changes: readonly FieldChange[], prior: PriorRecord): Promise<Written>;
   /** Deletes; an object already gone is success. */
@@ -181,4 +205,17 @@ export interface DataSourceHandler {
    * Undefined (for outputs without a lease): read again.
    */
   leaseOf?(outputs: Record<string, unknown>): { issuedAt: number; expiresAt: number } | undefined;
+  /**
+   * Whether the lease of credentials kept in state still lives (one request): a plan that would keep
+   * them issues new ones when it was revoked outside converge.
+   */
+  leaseAlive?(ctx: HandlerContext, outputs: Record<string, unknown>): Promise<boolean>;
+  /**
+   * Ends what credentials kept in state give (revokes their lease, checks an account in), when the data
+   * source leaves the app, its stack is destroyed or it is replaced: answers what it did, in words,
+   * undefined when there was nothing to end. `outputs` hold the sensitive ones too.
+   */
+  release?(ctx: HandlerContext, outputs: Record<string, unknown>): Promise<string | undefined>;
+  /** What `release` will do, for the plan; undefined when nothing. */
+  releaseNote?(outputs: Record<string, unknown>): string | undefined;
 }

@@ -59,7 +59,7 @@ export async function planObject(input: ObjectPlanInput): Promise<Planned> {
   }
 
   if (rec?.status === 'created') {
-    if (!refresh) {
+    if (!refresh && !rec.deletedOutside) {
       const changes = diffAgainstPrior(resolved, rec, handler);
       return { item: classify(base, rec.id, changes, handler.destroyWarning), resolved, outputs: rec.outputs };
     }

@@ -215,6 +215,10 @@ async function planDataSource(address: string, r: DesiredResource, resolved: Res
   const kept = handler.leaseOf && rec?.dataSource && rec.kind === r.kind && rec.status === 'created' &&
     sameJson(rec.spec, resolved.stored) ? { ...rec.outputs, ...sensitiveOutputsOf(rec) } : undefined;
   const lease = kept && handler.leaseOf!(kept);
+  if (kept && lease && stillFresh(lease) && handler.leaseAlive && !(await handler.leaseAlive(ctx, kept))) {
+    // One lookup: a lease revoked outside converge (or lost by the service) leaves credentials that no longer work.
+    return { item: { ...item, issues: true, reason: `its lease ${String(kept.leaseId)} was revoked outside converge: new credentials are issued during apply` }, resolved };
+  }
   if (kept && lease && stillFresh(lease)) {
     // Nothing to do: apply keeps the record (reading again would issue new credentials).
     return { item: { ...item, action: 'noop', reason: `kept from state: its lease runs until ${new Date(lease.expiresAt).toISOString()}` }, resolved, outputs: kept,
@@ -241,7 +245,11 @@ async function planDataSource(address: string, r: DesiredResource, resolved: Res
 async function planRemoval(address: string, rec: StateRecord, clients: ApiClients, why: string,
   movedTo: string | undefined, managedIds: Set<string>, declared: DeclaredProviders): Promise<PlanItem> {
   const base = { address, kind: rec.kind, id: rec.id, changes: [], drift: [], warnings: [] as string[] };
-  if (rec.dataSource) return { ...base, action: 'forget', reason: 'data source removed', dataSource: true };
+  if (rec.dataSource) {
+    // Credentials converge issued and holds: their lease is revoked (a database user dropped, an account checked in).
+    const note = rec.status === 'created' ? dataSourceHandler(rec.kind).releaseNote?.(rec.outputs) : undefined;
+    return { ...base, action: note ? 'delete' : 'forget', reason: note ? `data source removed: ${note}` : 'data source removed', dataSource: true };
+  }
   if (movedTo) return { ...base, action: 'forget', reason: `moved to ${movedTo}`, movedTo };
   if (rec.id && managedIds.has(`${rec.kind}|${rec.id}`)) return { ...base, action: 'forget', reason: 'the object is managed at another address' };
   if (rec.removalPolicy === 'retain') return { ...base, action: 'forget', reason: 'removal policy retain: the object stays on the API' };
@@ -281,7 +289,7 @@ function withPriorRemoved(read: Planned, r: DesiredResource, rec: StateRecord, r
 }
 
 /** Equal as JSON whatever the key order (a JSON store such as PostgreSQL jsonb does not keep it). */
-function sameJson(a: unknown, b: unknown): boolean {
+export function sameJson(a: unknown, b: unknown): boolean {
   const canon = (v: unknown): unknown => (Array.isArray(v) ? v.map(canon) : v !== null && typeof v === 'object'
     ? Object.fromEntries(Object.keys(v as object).sort().map((k) => [k, canon((v as Record<string, unknown>)[k])])) : v);
   return JSON.stringify(canon(a)) === JSON.stringify(canon(b));

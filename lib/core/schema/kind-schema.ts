@@ -65,6 +65,11 @@ export interface FieldSchema {
   readonly patternRule?: string;
   /** The shape of a struct, or of each struct of a list or map. */
   readonly fields?: FieldsSchema;
+  /**
+   * Part of the object's identity (a mount, a KV path, a role or entry name): kept in clear as its id in
+   * state and printed in plans, so a secret is refused here when the construct is made.
+   */
+  readonly identity?: boolean;
   /** Left out of every API body: the engine or the construct uses it (a KV secret's mount). */
   readonly local?: boolean;
 }

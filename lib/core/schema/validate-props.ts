@@ -59,7 +59,8 @@ function ruleBroken(field: FieldSchema, v: unknown): string | undefined {
       return undefined;
     case 'integer':
     case 'number': {
-      if (typeof v !== 'number' || !Number.isFinite(v)) return `must be a number (got ${describe(v)})`;
+      if (typeof v !== 'number') return `must be a number (got ${describe(v)})`;
+      if (!Number.isFinite(v)) return `must be a finite number (got ${v})`;
       const lo = field.min ?? -Number.MAX_SAFE_INTEGER;
       const hi = field.max ?? Number.MAX_SAFE_INTEGER;
       if ((field.type === 'integer' && !Number.isInteger(v)) || v < lo || v > hi) {

@@ -31,6 +31,11 @@ export interface StateRecord {
   readonly path?: string;
   /** Keys this record's HMACs (see fieldHmac); absent in records written before salts existed. */
   readonly salt?: string;
+  /**
+   * Refresh found the object deleted outside converge while something still holds its identity (a KV
+   * key whose latest version is deleted): the record stays converge's, and the next apply creates it again.
+   */
+  readonly deletedOutside?: boolean;
   /** For a `creating` intent: when it was written (ISO 8601), so that recovery adopts only what was created after. */
   readonly since?: string;
   /**

@@ -36,10 +36,10 @@ export const MESH_GATEWAY: FieldSchema = {
 /** The fields every entry has: its identity (a change replaces the entry) and free-form metadata. */
 export const ENTRY_FIELDS: FieldsSchema = {
   name: {
-    type: 'string', required: true, replace: true, pattern: /^(?!\.\.?$)[^/]*$/,
+    type: 'string', required: true, replace: true, identity: true, pattern: /^(?!\.\.?$)[^/]*$/,
     patternRule: 'must not contain "/" or be "." or ".." (the API addresses the entry by name in its URL path)',
   },
-  namespace: { type: 'string', default: 'default', replace: true },
+  namespace: { type: 'string', default: 'default', replace: true, identity: true },
   meta: { type: 'string-map', default: {} },
 };
 

@@ -11,7 +11,7 @@ export const ORGANIZATION: KindSchema = {
   api: 'platform',
   wireCase: 'kebab',
   fields: {
-    name: { type: 'string', required: true, pattern: /^[A-Za-z0-9_-]+$/, patternRule: "may contain only letters, numbers, '-' and '_'" },
+    name: { type: 'string', required: true, identity: true, pattern: /^[A-Za-z0-9_-]+$/, patternRule: "may contain only letters, numbers, '-' and '_'" },
     email: { type: 'string', required: true, pattern: /^[^@\s]+@[^@\s]+\.[^@\s]+$/, patternRule: 'is not an email address' },
     sessionTimeout: { type: 'integer', min: 1, default: 20160 },
     sessionRemember: { type: 'integer', min: 1, default: 20160 },

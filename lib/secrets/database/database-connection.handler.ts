@@ -16,7 +16,8 @@ function client(ctx: HandlerContext): DatabaseClient {
  */
 export const databaseConnectionHandler: ResourceHandler = pathObjectHandler(DATABASE_CONNECTION, 'config', {
   importExample: 'database/config/app-db',
-  destroyWarning: 'deletes the database connection: its roles stop issuing credentials, and a root password rotated by the service is lost with it (only the service knew it)',
+  destroyWarning: 'deletes the database connection: its roles stop issuing credentials, and a root password rotated by the service is lost with it (only the service knew it). '
+    + 'Leases still open under it (credentials issued to others) can no longer be revoked: their database users stay in the database',
   calls: {
     async read(ctx, mount, name) {
       const c = await client(ctx).readConnection(mount, name);

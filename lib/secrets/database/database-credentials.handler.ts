@@ -1,7 +1,7 @@
 import { DataSourceHandler } from '../../core/engine/handler';
 import { dataSourceMetadata } from '../../core/schema';
 import { secretsClient } from '../engine-util';
-import { issuedLease, leaseOutputs } from '../lease';
+import { issuedLease, leasedCredentials, leaseOutputs } from '../lease';
 import { DatabaseClient } from './database-client';
 import { DATABASE_CREDENTIALS } from './database-credentials.schema';
 
@@ -13,4 +13,5 @@ export const databaseCredentialsHandler: DataSourceHandler = {
     return { username: c.username, password: c.password, ...leaseOutputs(c) };
   },
   leaseOf: issuedLease,
+  ...leasedCredentials('its database user is dropped (the role\'s revocation statements run)'),
 };

@@ -1,6 +1,6 @@
 import { Clock, SYSTEM_CLOCK } from '../../core/clock';
 import { EmuResponse } from '../../core/emulator-kit/types';
-import { Engine, EngineRequest } from '../emulator/engine';
+import { Engine, EngineLeases, EngineRequest, ownEntry } from '../emulator/engine';
 import { envelope, errors, keyList, noContent, notFound, objectBody, RequestError } from '../emulator/responses';
 import { Timers } from '../emulator/timers';
 import { DbConnection, DbLease, DbRole, DbState, DbStaticRole, emptyDbState, SYSTEM_MAX_TTL } from './database-model.emulator';
@@ -309,13 +309,50 @@ export class DatabaseEngine implements Engine {
     }
     const lease: DbLease = {
       id: `${r.mount}/creds/${name}/${randomString(24)}`, role: name, db_name: role.db_name, username,
-      revocation_statements: role.revocation_statements, expires_ms: expiresMs,
+      revocation_statements: role.revocation_statements, expires_ms: expiresMs, issued_ms: expiresMs - ttl * 1000,
     };
     this.state.leases[lease.id] = lease;
     this.scheduleRevocation(lease);
     const res = envelope({ username, password });
     return { ...res, body: { ...(res.body as object), lease_id: lease.id, lease_duration: ttl, renewable: true } };
   }
+
+  /** `sys/leases/*` on this engine's leases: a revocation runs the role's revocation statements now. */
+  public readonly leases: EngineLeases = {
+    lookup: (id) => {
+      const l = ownEntry(this.state.leases, id);
+      if (!l || l.expires_ms <= this.clock.now()) return undefined;
+      return { issuedMs: l.issued_ms ?? l.expires_ms, expiresMs: l.expires_ms, lastRenewalMs: l.renewed_ms };
+    },
+    renew: (id, increment) => {
+      const l = ownEntry(this.state.leases, id);
+      const now = this.clock.now();
+      if (!l || l.expires_ms <= now) return undefined;
+      const role = ownEntry(this.state.roles, l.role);
+      const maxTtl = role?.max_ttl || SYSTEM_MAX_TTL;
+      const ttl = increment > 0 ? increment : role?.default_ttl || SYSTEM_MAX_TTL;
+      l.expires_ms = Math.min(now + ttl * 1000, (l.issued_ms ?? now) + maxTtl * 1000);
+      l.renewed_ms = now;
+      this.scheduleRevocation(l);
+      return this.leases.lookup(id);
+    },
+    revoke: async (id) => {
+      const l = ownEntry(this.state.leases, id);
+      if (!l) return;
+      const conn = ownEntry(this.state.connections, l.db_name);
+      // As the real service: without its connection a lease cannot be revoked (it stays, and is tried again at expiry).
+      if (!conn) throw new RequestError(400, `failed to revoke entry: resp: (*logical.Response)(nil) err: failed to find entry for connection with name: "${l.db_name}"`);
+      const statements = l.revocation_statements.length ? l.revocation_statements : DEFAULT_REVOCATION;
+      try {
+        await runStatements(conn, statements, { name: l.username, username: l.username });
+      } catch (e) {
+        throw new RequestError(400, `failed to revoke entry: ${(e as Error).message}`);
+      }
+      this.timers.clear(`lease:${id}`);
+      delete this.state.leases[id];
+      this.revokeAttempts.delete(id);
+    },
+  };
 
   private scheduleRevocation(lease: DbLease): void {
     this.timers.set(`lease:${lease.id}`, lease.expires_ms - this.clock.now(), () => this.revoke(lease.id));

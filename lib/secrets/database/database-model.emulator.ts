@@ -46,6 +46,9 @@ export interface DbLease {
   username: string;
   revocation_statements: string[];
   expires_ms: number;
+  /** When it was issued and last renewed (epoch ms); absent in leases stored before these were kept. */
+  issued_ms?: number;
+  renewed_ms?: number;
 }
 
 export interface DbState {

@@ -11,7 +11,8 @@ function client(ctx: HandlerContext): DatabaseClient {
 /** Lifecycle of `secrets.DatabaseRole` (`{mount}/roles/<name>`); every field is returned by the read. */
 export const databaseRoleHandler: ResourceHandler = pathObjectHandler(DATABASE_ROLE, 'roles', {
   importExample: 'database/roles/app',
-  destroyWarning: 'deletes the role: no new credentials are issued (credentials already issued live until their lease ends)',
+  destroyWarning: 'deletes the role: no new credentials are issued. Credentials converge issued and keeps in state (DatabaseCredentials) '
+    + 'are revoked first, which drops their database users; credentials issued to others stay until their lease ends, when the service drops their users',
   calls: {
     read: (ctx, mount, name) => client(ctx).readRole(mount, name),
     write: (ctx, mount, name, body) => client(ctx).writeRole(mount, name, body),

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'crypto';
 import { Clock, SYSTEM_CLOCK } from '../../core/clock';
 import { EmuResponse, json } from '../../core/emulator-kit/types';
-import { Engine, EngineRequest } from '../emulator/engine';
+import { Engine, EngineLeases, EngineRequest } from '../emulator/engine';
 import { bool, duration, list, str } from '../database/database-params.emulator';
 import { SYSTEM_MAX_TTL } from '../database/database-model.emulator';
 import { envelope, errors, keyList, noContent, notFound, objectBody, RequestError } from '../emulator/responses';
@@ -434,7 +434,7 @@ export class DirectoryEngine implements Engine {
     const leaseTtl = ttl || SYSTEM_MAX_TTL;
     const c: DirCheckOut = {
       set: name, lease_id: `${r.mount}/library/${name}/check-out/${randomBytes(12).toString('base64url')}`,
-      borrower_client_token: borrower(r), borrower_entity_id: '', expires_ms: this.clock.now() + leaseTtl * 1000,
+      borrower_client_token: borrower(r), borrower_entity_id: '', expires_ms: this.clock.now() + leaseTtl * 1000, issued_ms: this.clock.now(),
     };
     this.state.checkouts[account] = c;
     this.scheduleCheckIn(account, c);
@@ -467,6 +467,36 @@ export class DirectoryEngine implements Engine {
     }
     return envelope({ check_ins: checkIns });
   }
+
+  /** The account a check-out lease holds, while it lasts. */
+  private checkedOutBy(leaseId: string): string | undefined {
+    return Object.keys(this.state.checkouts).find((a) => this.state.checkouts[a].lease_id === leaseId && this.state.checkouts[a].expires_ms > this.clock.now());
+  }
+
+  /** `sys/leases/*` on check-outs: revoking one checks its account in (and rotates its password). */
+  public readonly leases: EngineLeases = {
+    lookup: (id) => {
+      const a = this.checkedOutBy(id);
+      if (!a) return undefined;
+      const c = this.state.checkouts[a];
+      return { issuedMs: c.issued_ms ?? c.expires_ms, expiresMs: c.expires_ms, lastRenewalMs: c.renewed_ms };
+    },
+    renew: (id, increment) => {
+      const a = this.checkedOutBy(id);
+      if (!a) return undefined;
+      const c = this.state.checkouts[a];
+      const setTtl = this.state.sets[c.set]?.ttl || SYSTEM_MAX_TTL;
+      const now = this.clock.now();
+      c.expires_ms = now + Math.min(increment > 0 ? increment : setTtl, setTtl) * 1000;
+      c.renewed_ms = now;
+      this.scheduleCheckIn(a, c);
+      return this.leases.lookup(id);
+    },
+    revoke: async (id) => {
+      const a = this.checkedOutBy(id);
+      if (a) this.release(a);
+    },
+  };
 
   /** Frees an account and rotates its password so that the borrower's copy stops working. */
   private release(account: string): void {

@@ -1,7 +1,7 @@
 import { DataSourceHandler } from '../../core/engine/handler';
 import { dataSourceMetadata } from '../../core/schema';
 import { secretsClient } from '../engine-util';
-import { issuedLease, leaseOutputs } from '../lease';
+import { issuedLease, leasedCredentials, leaseOutputs } from '../lease';
 import { DirectoryClient } from './directory-client';
 import { DIRECTORY_LIBRARY_CHECK_OUT } from './directory-library-check-out.schema';
 
@@ -14,4 +14,5 @@ export const directoryLibraryCheckOutHandler: DataSourceHandler = {
     return { serviceAccountName: c.service_account_name, password: c.password, ...leaseOutputs(c) };
   },
   leaseOf: issuedLease,
+  ...leasedCredentials('its account is checked back in (and its password rotated)'),
 };

@@ -53,6 +53,9 @@ export interface DirCheckOut {
   borrower_client_token: string;
   borrower_entity_id: string;
   expires_ms: number;
+  /** When it was checked out and last renewed (epoch ms); absent in check-outs stored before these were kept. */
+  issued_ms?: number;
+  renewed_ms?: number;
 }
 
 export interface DirState {

@@ -39,8 +39,26 @@ export interface Engine {
   exists?(subPath: string): boolean | undefined;
   /** Engine-specific admin routes below `/__admin/<type>/<mount>/` (the directory's accounts, say). */
   admin?(method: string, subPath: string, body: unknown): EmuResponse;
+  /** The leases the engine issued (credentials, check-outs), looked up, renewed and revoked through `sys/leases/*`. */
+  readonly leases?: EngineLeases;
   /** Resolves once the work of the engine's timers fired so far (a lease revoked at expiry, say) has finished. */
   settled?(): Promise<void>;
+}
+
+/** A lease as `sys/leases/lookup` tells it (epoch milliseconds). */
+export interface EngineLease {
+  readonly issuedMs: number;
+  readonly expiresMs: number;
+  readonly lastRenewalMs?: number;
+}
+
+/** What an engine does with the leases it issued; an unknown or expired lease is undefined. */
+export interface EngineLeases {
+  lookup(id: string): EngineLease | undefined;
+  /** Extends the lease to `incrementSeconds` from now (0: the role's default), within its maximum. */
+  renew(id: string, incrementSeconds: number): EngineLease | undefined;
+  /** Revokes now: what the credential gave stops (a database user dropped, an account checked in); a `RequestError` when it cannot. */
+  revoke(id: string): Promise<void>;
 }
 
 /** Creates an engine of one type for a mount, telling time by `clock` (its timers wait on it). */

@@ -11,6 +11,7 @@ import { RequestTarget, requestTarget } from './request-target';
 import { PUSH_MFA_PATH, PushMfaMethods } from '../push-mfa/push-mfa.emulator';
 import { errors, notFound, objectBody, RequestError } from './responses';
 import { sysHealth } from './sys-health';
+import { sysLeases } from './sys-leases';
 
 /** Options of the secrets service emulator. */
 export interface SecretsEmulatorOptions {
@@ -136,6 +137,10 @@ export class SecretsEmulator implements ApiEmulator {
       if (!target) return errors(400);
       if (!this.permitted(caller, target)) return errors(403, 'permission denied');
       if (this.access.serves(target.path)) return this.access.handle(caller, target.operation, target.path, parseJsonBody(req));
+      if (target.path.startsWith('sys/leases/')) {
+        const answer = await sysLeases(target.path.slice('sys/leases/'.length), target.operation, parseJsonBody(req), (id) => this.leasesOf(id), this.clock.now());
+        if (answer) return answer;
+      }
       const mfa = this.routePushMfa(req, target);
       if (mfa) return mfa;
       return await this.route(req, target, caller.displayName ?? 'root');
@@ -275,6 +280,13 @@ export class SecretsEmulator implements ApiEmulator {
   private scopeOf(req: EmuRequest): string | undefined {
     const rest = req.path.startsWith('/v1/') ? req.path.slice('/v1/'.length) : '';
     if (rest.startsWith(PUSH_MFA_PATH) || req.path.startsWith('/__admin/mfa/')) return 'identity';
+    if (rest.startsWith('sys/leases/')) {
+      let id: unknown;
+      try { id = objectBody(parseJsonBody(req)).lease_id; } catch { id = undefined; }
+      const lease = typeof id === 'string' ? id : rest.replace(/^sys\/leases\/\w+\/?/, '');
+      const mount = [...this.mounts.keys()].filter((p) => lease.startsWith(`${p}/`)).sort((a, b) => b.length - a.length)[0];
+      return mount && `mount:${mount}`;
+    }
     // Policies and tokens (sys/policies/acl, auth/token/…).
     if ((rest && this.access.serves(rest))) return 'access';
     const sub = rest || (req.path.startsWith('/__admin/directory/') ? req.path.slice('/__admin/directory/'.length) : '');
@@ -296,6 +308,15 @@ export class SecretsEmulator implements ApiEmulator {
     const token = requestToken(req);
     if (this.authorised(req) || this.callerTokens.has(token)) return { root: true, token };
     return this.access.caller(token);
+  }
+
+  /** The leases of the engine mounted where a lease id starts (its longest mount). */
+  private leasesOf(leaseId: string) {
+    let best: string | undefined;
+    for (const path of this.mounts.keys()) {
+      if (leaseId.startsWith(`${path}/`) && (!best || path.length > best.length)) best = path;
+    }
+    return best === undefined ? undefined : this.mounts.get(best)!.engine.leases;
   }
 
   /**

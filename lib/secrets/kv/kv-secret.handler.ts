@@ -1,4 +1,4 @@
-import { FieldChange, HandlerContext, Observed, PrefetchWant, PriorRecord, ResourceHandler, Spec, Written } from '../../core/engine/handler';
+import { FieldChange, HandlerContext, IncompleteCreate, Observed, PrefetchWant, PriorRecord, ResourceHandler, Spec, Written } from '../../core/engine/handler';
 import { ApiError } from '../../core/http/api-error';
 import { normalDuration } from '../../core/duration';
 import { FieldsSchema, fromWire, resourceMetadata, toWire } from '../../core/schema';
@@ -136,6 +136,14 @@ export const kvSecretHandler: ResourceHandler = {
     };
   },
 
+  /** A key whose latest version is deleted or destroyed still has its metadata and older versions. */
+  async remains(ctx, id, spec) {
+    const { mount, path } = splitId(id, spec);
+    const meta = await kv(ctx).readMetadata(mount, path);
+    if (!meta) return undefined;
+    return meta.current_version <= 0 ? 'it has no version yet' : 'its latest version is deleted';
+  },
+
   /** One write where the API allows it: the data with `cas: 0` (the API refuses a key that exists). */
   async create(ctx, spec): Promise<Written> {
     const mount = spec.mount as string;
@@ -156,7 +164,13 @@ export const kvSecretHandler: ResourceHandler = {
       }
       version = await writeWithCas(ctx, mount, path, data, existing.current_version);
     }
-    if (!metadataIsDefault(spec)) await kv(ctx).writeMetadata(mount, path, metadataBody(spec));
+    if (!metadataIsDefault(spec)) {
+      try {
+        await kv(ctx).writeMetadata(mount, path, metadataBody(spec));
+      } catch (e) {
+        throw new IncompleteCreate(`${mount}/${path}`, e as Error, `the key's data was written (version ${version})`);
+      }
+    }
     return { id: `${mount}/${path}`, outputs: { version } };
   },
 

@@ -1,6 +1,6 @@
 import { Clock, SYSTEM_CLOCK } from '../../core/clock';
 import { EmuResponse } from '../../core/emulator-kit/types';
-import { EngineRequest } from '../emulator/engine';
+import { EngineLeases, EngineRequest } from '../emulator/engine';
 import { boolParam, durationParam, listParam, stringParam } from '../emulator/field-params';
 import { DEFAULT_LEASE_TTL, leased } from '../emulator/leases';
 import { callService } from '../emulator/outbound';
@@ -40,6 +40,9 @@ interface MeshRole {
 interface MeshLease {
   accessor: string;
   expiresMs: number;
+  /** When it was issued and last renewed; absent in leases stored before these were kept. */
+  issuedMs?: number;
+  renewedMs?: number;
 }
 
 interface MeshTokenState {
@@ -140,6 +143,30 @@ export class MeshTokenEngine extends RoleEngine<MeshRole, MeshTokenState> {
     this.state = { ...(d?.access ? { access: d.access } : {}), roles: d?.roles ?? {}, leases: d?.leases ?? {} };
     for (const [id, lease] of Object.entries(this.state.leases)) this.scheduleRevocation(id, lease.expiresMs - this.clock.now());
   }
+
+  /** `sys/leases/*` on mesh tokens: revoking one revokes the token on the mesh. */
+  public readonly leases: EngineLeases = {
+    lookup: (id) => {
+      const l = Object.prototype.hasOwnProperty.call(this.state.leases, id) ? this.state.leases[id] : undefined;
+      if (!l || l.expiresMs <= this.clock.now()) return undefined;
+      return { issuedMs: l.issuedMs ?? l.expiresMs, expiresMs: l.expiresMs, lastRenewalMs: l.renewedMs };
+    },
+    renew: (id, increment) => {
+      if (!this.leases.lookup(id)) return undefined;
+      const l = this.state.leases[id];
+      const now = this.clock.now();
+      l.expiresMs = now + (increment > 0 ? increment : DEFAULT_LEASE_TTL) * 1000;
+      l.renewedMs = now;
+      this.scheduleRevocation(id, l.expiresMs - now);
+      return this.leases.lookup(id);
+    },
+    revoke: async (id) => {
+      if (!this.leases.lookup(id)) return;
+      this.timers.clear(id);
+      await this.revoke(id);
+      if (this.state.leases[id]) throw new RequestError(400, 'failed to revoke entry: the mesh could not be reached');
+    },
+  };
 
   private scheduleRevocation(leaseId: string, delayMs: number): void {
     this.timers.set(leaseId, delayMs, () => this.revoke(leaseId));
@@ -300,7 +327,7 @@ export class MeshTokenEngine extends RoleEngine<MeshRole, MeshTokenState> {
     }, this.mount, name, ttl);
     const leaseId = (res.body as { lease_id: string }).lease_id;
     const expiresMs = this.clock.now() + ttl * 1000;
-    this.state.leases[leaseId] = { accessor: minted.accessorId ?? '', expiresMs };
+    this.state.leases[leaseId] = { accessor: minted.accessorId ?? '', expiresMs, issuedMs: this.clock.now() };
     this.scheduleRevocation(leaseId, ttl * 1000);
     return res;
   }

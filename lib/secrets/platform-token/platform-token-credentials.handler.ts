@@ -1,7 +1,7 @@
 import { DataSourceHandler } from '../../core/engine/handler';
 import { PlatformTokenClient } from './platform-token-client';
 import { credentialsHandler, secretsClient } from '../engine-util';
-import { storedLease } from '../lease';
+import { leasedCredentials, storedLease } from '../lease';
 import { PLATFORM_TOKEN_CREDENTIALS } from './platform-token-credentials.schema';
 
 /**
@@ -11,5 +11,7 @@ import { PLATFORM_TOKEN_CREDENTIALS } from './platform-token-credentials.schema'
  * (or its organization or team changes), so it is read again on each plan, which makes no new token and
  * brings a rotation done outside converge to the constructs that use it.
  */
-export const platformTokenCredentialsHandler: DataSourceHandler = credentialsHandler(PLATFORM_TOKEN_CREDENTIALS,
-  (ctx, mount, role) => new PlatformTokenClient(secretsClient(ctx), ctx.address).creds(mount, role), storedLease);
+export const platformTokenCredentialsHandler: DataSourceHandler = {
+  ...credentialsHandler(PLATFORM_TOKEN_CREDENTIALS, (ctx, mount, role) => new PlatformTokenClient(secretsClient(ctx), ctx.address).creds(mount, role), storedLease),
+  ...leasedCredentials('the user token\'s lease ends'),
+};

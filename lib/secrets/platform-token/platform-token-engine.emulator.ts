@@ -1,5 +1,5 @@
 import { EmuResponse } from '../../core/emulator-kit/types';
-import { EngineRequest } from '../emulator/engine';
+import { EngineLeases, EngineRequest } from '../emulator/engine';
 import { durationParam, stringParam } from '../emulator/field-params';
 import { DEFAULT_LEASE_TTL, leased } from '../emulator/leases';
 import { callService } from '../emulator/outbound';
@@ -27,6 +27,8 @@ interface PlatformRole {
 interface PlatformTokenState {
   config?: PlatformConfig;
   roles: Record<string, PlatformRole>;
+  /** Leases of user roles' tokens: lease id -> when issued and when it ends (epoch ms). */
+  leases?: Record<string, { issuedMs: number; expiresMs: number; renewedMs?: number }>;
 }
 
 const DEFAULT_ADDRESS = 'https://app.terraform.io';
@@ -81,7 +83,7 @@ export class PlatformTokenEngine extends RoleEngine<PlatformRole, PlatformTokenS
 
   public restore(data: unknown): void {
     const d = data as Partial<PlatformTokenState> | undefined;
-    this.state = { ...(d?.config ? { config: d.config } : {}), roles: d?.roles ?? {} };
+    this.state = { ...(d?.config ? { config: d.config } : {}), roles: d?.roles ?? {}, ...(d?.leases ? { leases: d.leases } : {}) };
   }
 
   private readConfig(): EmuResponse {
@@ -126,10 +128,32 @@ export class PlatformTokenEngine extends RoleEngine<PlatformRole, PlatformTokenS
     return noContent();
   }
 
+  /** `sys/leases/*` on user roles' tokens (revoking one forgets the lease; the platform token lives until it expires there). */
+  public readonly leases: EngineLeases = {
+    lookup: (id) => {
+      const l = this.state.leases && Object.prototype.hasOwnProperty.call(this.state.leases, id) ? this.state.leases[id] : undefined;
+      return l && l.expiresMs > Date.now() ? { issuedMs: l.issuedMs, expiresMs: l.expiresMs, lastRenewalMs: l.renewedMs } : undefined;
+    },
+    renew: (id, increment) => {
+      if (!this.leases.lookup(id)) return undefined;
+      const l = this.state.leases![id];
+      l.renewedMs = Date.now();
+      l.expiresMs = l.renewedMs + (increment > 0 ? increment : DEFAULT_LEASE_TTL) * 1000;
+      return this.leases.lookup(id);
+    },
+    revoke: async (id) => {
+      if (this.state.leases) delete this.state.leases[id];
+    },
+  };
+
   protected async creds(name: string, role: PlatformRole): Promise<EmuResponse> {
     if (role.userId) {
       const t = await this.mint(role);
-      return leased({ token: t.token, token_id: t.id }, this.mount, name, role.ttl || DEFAULT_LEASE_TTL);
+      const ttl = role.ttl || DEFAULT_LEASE_TTL;
+      const res = leased({ token: t.token, token_id: t.id }, this.mount, name, ttl);
+      const now = Date.now();
+      this.state.leases = { ...(this.state.leases ?? {}), [(res.body as { lease_id: string }).lease_id]: { issuedMs: now, expiresMs: now + ttl * 1000 } };
+      return res;
     }
     if (!role.token) {
       const t = await this.mint(role);

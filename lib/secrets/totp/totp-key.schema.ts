@@ -6,7 +6,7 @@ export const TOTP_ALGORITHMS = ['SHA1', 'SHA256', 'SHA512'] as const;
 
 /** The name of a key: one path segment. */
 export const TOTP_KEY_NAME: FieldSchema = {
-  type: 'string', required: true, local: true, replace: true, pattern: /^[^/]+$/, patternRule: 'must be a non-empty name without "/"',
+  type: 'string', required: true, local: true, replace: true, identity: true, pattern: /^[^/]+$/, patternRule: 'must be a non-empty name without "/"',
 };
 
 type Props = Record<string, unknown>;
