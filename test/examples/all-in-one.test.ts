@@ -12,7 +12,8 @@ describe('examples/all-in-one', () => {
   beforeAll(async () => {
     world = await startWorld();
     // The secrets service mints mesh tokens with the mesh's management token (the emulator's).
-    Object.assign(world.env, { SHOP_PAYMENTS_API_KEY: apiKey, SHOP_MESH_MANAGEMENT_TOKEN: world.env.MESH_HTTP_TOKEN });
+    Object.assign(world.env, { SHOP_PAYMENTS_API_KEY: apiKey, SHOP_MESH_MANAGEMENT_TOKEN: world.env.MESH_HTTP_TOKEN,
+      CONVERGE_SYNTH_ENV: 'SHOP_ORG,SHOP_MESH_ADDRESS,MESH_HTTP_ADDR' });
   });
   afterAll(async () => { await world.stop(); });
 

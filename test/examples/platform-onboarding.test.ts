@@ -10,7 +10,8 @@ describe('examples/platform-onboarding', () => {
   const dir = path.join(ROOT, 'examples', 'platform-onboarding');
   const vcsToken = 'vcs-oauth-token-onboarding-5e7a2c';
   let world: TestWorld;
-  beforeAll(async () => { world = await startWorld({}, { TEAM_VCS_TOKEN: vcsToken }); });
+  // As the README says: the app reads TEAM_ORG and TEAM_PROJECT_ID, so they are named for synthesis.
+  beforeAll(async () => { world = await startWorld({}, { TEAM_VCS_TOKEN: vcsToken, CONVERGE_SYNTH_ENV: 'TEAM_ORG,TEAM_PROJECT_ID' }); });
   afterAll(async () => { await world.stop(); });
 
   const call = async (method: string, p: string, body?: unknown) => {

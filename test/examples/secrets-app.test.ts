@@ -41,6 +41,8 @@ describe('examples/secrets-app', () => {
     await sql('CREATE ROLE billing_reporting WITH LOGIN PASSWORD \'initial-pass\'; GRANT billing_reporting TO billing_admin WITH ADMIN OPTION');
     world = await startWorld({}, {
       BILLING_DB_HOST: hostPart, BILLING_DB_ADMIN_USER: 'billing_admin', BILLING_DB_ADMIN_PASSWORD: adminPassword, BILLING_API_KEY: apiKey,
+      // As the README says: the app reads these settings, so they are named for synthesis (its environment is an allow-list).
+      CONVERGE_SYNTH_ENV: 'BILLING_DB_HOST,BILLING_DB_ADMIN_USER,BILLING_DB_STATIC_USER',
     });
   });
   afterAll(async () => { await world?.stop(); await pg?.stop(); });
