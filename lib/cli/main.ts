@@ -18,6 +18,11 @@ import { colorWanted, Output } from './output';
 
 type Handler = (out: Output) => Promise<number>;
 
+/** The installed package's version (package.json is two levels above both lib/cli and dist/cli). */
+function packageVersion(): string {
+  return JSON.parse(fs.readFileSync(require.resolve('../../package.json'), 'utf8')).version;
+}
+
 /** With CONVERGE_STATS_FILE, writes the run's request count, retries, CPU and peak memory (for `npm run bench`). */
 function writeStats(): void {
   const file = process.env.CONVERGE_STATS_FILE;
@@ -66,6 +71,7 @@ export function buildProgram(): Command {
     .option('--no-color', 'no colours (NO_COLOR is honoured too)')
     .option('--quiet', 'print only results')
     .option('--log-level <level>', 'debug prints internal detail to stderr (never a secret)')
+    .version(packageVersion(), '-V, --version', 'print the version of converge')
     .showHelpAfterError();
 
   const plan = runOptions(program.command('plan').description('synthesize, read every object and show what would change'))
