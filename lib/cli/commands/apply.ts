@@ -14,15 +14,16 @@ import { RunTuning, tuning, withLockedState } from '../session';
 import { inDependencyOrder, loadStacks, selectStacks } from '../workspace';
 import { OtherStacks, stacksReadBy } from '../../core/engine/other-stacks';
 import { prepareOtherStacks, readByOtherStacks } from '../cross-stack';
+import { summariseRetained, withStackInImportHints } from '../import-hint';
 import { PlanCommandOptions } from './plan';
 
 export interface ApplyCommandOptions extends PlanCommandOptions {
   readonly autoApprove?: boolean;
 }
 
-async function confirm(question: string): Promise<boolean> {
+async function confirm(question: string, operation: 'apply' | 'destroy'): Promise<boolean> {
   if (!process.stdin.isTTY) {
-    throw new Error('apply needs confirmation: run it in a terminal, or pass --auto-approve (CI)');
+    throw new Error(`${operation} needs confirmation: run it in a terminal, or pass --auto-approve (CI)`);
   }
   const rl = readline.createInterface({ input: process.stdin, output: process.stdout });
   // Ctrl-C at the prompt (a keypress in the terminal's raw mode, not a signal) answers no.
@@ -61,7 +62,7 @@ export async function applyCommand(planFile: string | undefined, opts: ApplyComm
     const code = await withLockedState(desired.stack, operation, t, out, async (state, clients, backend, interrupts) => {
       await prepareOtherStacks(other, backend, desired, opts.destroy, out);
       const readByOthers = readByOtherStacks(all, desired.stack);
-      return applyStack({ desired, saved: savedPlan, opts, t, out, state, clients, interrupts, other, applied, readByOthers })
+      return applyStack({ desired, saved: savedPlan, opts, t, out, state, clients, interrupts, other, applied, readByOthers, several: all.length > 1 })
         .finally(() => { interruptedWith = interrupts.exitCode; });
     }, { graceful: true });
     // Stacks after an interrupted one are not started.
@@ -90,10 +91,12 @@ interface StackRun {
   readonly applied: ReadonlySet<string>;
   /** Its addresses that other stacks of the app read values from. */
   readonly readByOthers: ReadonlySet<string>;
+  /** The app has several stacks (a command that names an address needs --stack). */
+  readonly several: boolean;
 }
 
 /** Plans (or checks the saved plan), confirms and applies one stack; its exit status. */
-async function applyStack({ desired, saved, opts, t, out, state, clients, interrupts, other, applied, readByOthers }: StackRun): Promise<number> {
+async function applyStack({ desired, saved, opts, t, out, state, clients, interrupts, other, applied, readByOthers, several }: StackRun): Promise<number> {
   let plan: StackPlan;
   if (saved) {
     plan = saved;
@@ -106,8 +109,8 @@ async function applyStack({ desired, saved, opts, t, out, state, clients, interr
     }
     assertProducersUnchanged(plan, other, applied);
   } else {
-    plan = await planStack(desired, state, clients, { parallelism: t.parallelism, refresh: opts.refresh !== false, destroy: opts.destroy,
-      otherStacks: other, readByOtherStacks: readByOthers });
+    plan = withStackInImportHints(await planStack(desired, state, clients, { parallelism: t.parallelism, refresh: opts.refresh !== false, destroy: opts.destroy,
+      otherStacks: other, readByOtherStacks: readByOthers }), several);
   }
   renderPlan(plan, out, { compact: opts.compact });
   const conflicts = conflictsOf(plan);
@@ -119,7 +122,7 @@ async function applyStack({ desired, saved, opts, t, out, state, clients, interr
   // Every API's address is proven before anything is written, an intent included (a saved plan was read, not planned).
   const acting = plan.items.filter((i) => i.action !== 'noop').map((i) => plan.desired.resources[i.address] ?? state.record(i.address));
   await clients.verify(acting.filter((r) => r !== undefined).map((r) => r!.provider));
-  if (!saved && !opts.autoApprove && !(await confirm(`\nDo you want to perform these actions in stack ${plan.stack}? Only 'yes' will be accepted: `))) {
+  if (!saved && !opts.autoApprove && !(await confirm(`\nDo you want to perform these actions in stack ${plan.stack}? Only 'yes' will be accepted: `, opts.destroy ? 'destroy' : 'apply'))) {
     out.result('Apply cancelled.');
     return 1;
   }
@@ -131,6 +134,7 @@ async function applyStack({ desired, saved, opts, t, out, state, clients, interr
   const verb = opts.destroy ? 'Destroy' : 'Apply';
   if (interrupts.by) summariseInterrupted(result, out, verb, interrupts.by, plan.stack);
   else summarise(result, clients.stats, out, verb);
+  if (opts.destroy && !interrupts.by) summariseRetained(plan, result, several, out);
   return result.failed.length ? 1 : 0;
 }
 
