@@ -14,6 +14,7 @@ import { policyCommand } from './commands/policy';
 import { statePull, statePush } from './commands/state-transfer';
 import { refreshCommand } from './commands/refresh';
 import { forceUnlock, outputCommand, stateList, stateRm, stateShow } from './commands/state';
+import { condenseAppFailure } from './app-failure';
 import { colorWanted, Output } from './output';
 
 type Handler = (out: Output) => Promise<number>;
@@ -42,7 +43,7 @@ async function run(program: Command, cmd: Command, body: Handler): Promise<void>
     process.exitCode = await body(out);
     writeStats();
   } catch (e) {
-    out.error((e as Error).message);
+    out.error(g.logLevel === 'debug' ? (e as Error).message : condenseAppFailure((e as Error).message));
     out.debug((e as Error).stack ?? '');
     // A reader of `plan --json` gets a document on stdout either way (docs/plan-json.md).
     if (local.json && cmd.name() === 'plan') out.json({ format_version: PLAN_FORMAT_VERSION, error: { message: (e as Error).message } });
