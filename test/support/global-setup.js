@@ -10,6 +10,8 @@ const LEAKABLE = ['.converge', 'cdktf.out'];
 
 module.exports = async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'converge-jest-'));
+  // As /tmp is: servers that run as another user (PostgreSQL refuses root) keep their directories here too.
+  fs.chmodSync(dir, 0o1777);
   // Workers and every process they spawn with the inherited environment take os.tmpdir() from TMPDIR.
   process.env.CONVERGE_JEST_TMPDIR = dir;
   process.env.TMPDIR = dir;
