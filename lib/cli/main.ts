@@ -14,6 +14,7 @@ import { statePull, statePush } from './commands/state-transfer';
 import { refreshCommand } from './commands/refresh';
 import { forceUnlock, outputCommand, stateList, stateRm, stateShow } from './commands/state';
 import { watchCommand } from './commands/watch';
+import { condenseAppFailure } from './app-failure';
 import { colorWanted, Output } from './output';
 
 type Handler = (out: Output) => Promise<number>;
@@ -21,6 +22,10 @@ type Handler = (out: Output) => Promise<number>;
 /** The emulators' code (three APIs, their engines, a PostgreSQL plugin) is loaded only by the commands that run them. */
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const emulator = (): typeof import('./commands/emulator') => require('./commands/emulator');
+/** The installed package's version (package.json is two levels above both lib/cli and dist/cli). */
+function packageVersion(): string {
+  return JSON.parse(fs.readFileSync(require.resolve('../../package.json'), 'utf8')).version;
+}
 
 /** With CONVERGE_STATS_FILE, writes the run's request count, retries, CPU and peak memory (for `npm run bench`). */
 function writeStats(): void {
@@ -41,7 +46,7 @@ async function run(program: Command, cmd: Command, body: Handler): Promise<void>
     process.exitCode = await body(out);
     writeStats();
   } catch (e) {
-    out.error((e as Error).message);
+    out.error(g.logLevel === 'debug' ? (e as Error).message : condenseAppFailure((e as Error).message));
     out.debug((e as Error).stack ?? '');
     // A reader of `plan --json` gets a document on stdout either way (docs/plan-json.md).
     if (local.json && cmd.name() === 'plan') out.json({ format_version: PLAN_FORMAT_VERSION, error: { message: (e as Error).message } });
@@ -72,6 +77,7 @@ export function buildProgram(): Command {
     .option('--no-color', 'no colours (NO_COLOR is honoured too)')
     .option('--quiet', 'print only results')
     .option('--log-level <level>', 'debug prints internal detail to stderr (never a secret)')
+    .version(packageVersion(), '-V, --version', 'print the version of converge')
     .showHelpAfterError();
 
   const plan = runOptions(program.command('plan').description('synthesize, read every object and show what would change'))

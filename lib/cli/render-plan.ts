@@ -26,6 +26,12 @@ export function naturalOrder<T extends { address: string }>(items: readonly T[])
   return [...items].sort((a, b) => NATURAL.compare(a.address, b.address));
 }
 
+/** Notes by their subject (`traffic svc-2:` before `traffic svc-10:`), each subject's own lines in their order. */
+function notesInOrder(notes: readonly string[]): string[] {
+  const subject = (n: string) => /^[^:]*/.exec(n)![0];
+  return notes.map((n, i) => ({ n, i })).sort((a, b) => subject(a.n).localeCompare(subject(b.n), 'en', { numeric: true }) || a.i - b.i).map((x) => x.n);
+}
+
 function show(kind: string, path: string, v: unknown): string {
   if (v === undefined) return '(absent)';
   const effective = effectiveDefault(kind, path, v);
@@ -54,7 +60,7 @@ export function renderPlan(plan: StackPlan, out: Output, options: RenderOptions 
   const acting = items.filter((i) => i.action !== 'noop' || i.stateChanges?.length || i.deposed?.length);
   // Data sources are read on every plan: reads alone change nothing (as `hasChanges` and the exit code say).
   const changing = acting.some((i) => i.action !== 'read' || i.stateChanges?.length || i.deposed?.length || i.removesPrior);
-  const noChanges = () => c.green(`No changes. Stack ${plan.stack} matches the app (${plan.items.length} objects).`);
+  const noChanges = () => c.green(`No changes. Stack ${plan.stack} matches the app (${plan.items.length} object${plan.items.length === 1 ? '' : 's'}).`);
   if (out.options.quiet) {
     for (const i of acting) {
       if (i.action === 'conflict') out.result(c.red(`! ${i.address}: ${i.reason ?? VERB.conflict}`));
@@ -86,7 +92,11 @@ export function renderPlan(plan: StackPlan, out: Output, options: RenderOptions 
       for (const i of acting) renderItem(i, out, colour(i.action), false);
     }
   }
-  for (const n of plan.notes) out.result(n);
+  if (plan.notes.length) {
+    out.result('');
+    out.result(c.bold('What changes for traffic:'));
+    for (const n of notesInOrder(plan.notes)) out.result(`  ${n}`);
+  }
   out.result(summaryLine(plan));
 }
 

@@ -15,12 +15,14 @@ describe('converge init', () => {
     let r = await cliAsync(['init', app], world.env);
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
-    expect(fs.readdirSync(app).sort()).toEqual(['.gitignore', '.npmrc', 'README.md', 'cdktf.json', 'jest.config.js', 'main.test.ts', 'main.ts', 'package.json', 'tsconfig.json']);
+    expect(fs.readdirSync(app).sort()).toEqual(['.gitignore', 'README.md', 'cdktf.json', 'jest.config.js', 'main.test.ts', 'main.ts', 'package.json', 'tsconfig.json', 'vendor']);
     const pkg = JSON.parse(fs.readFileSync(path.join(app, 'package.json'), 'utf8'));
-    // This converge runs from a checkout: the app depends on that directory, installed as a copy.
-    expect(pkg.dependencies['cdk-converge']).toBe(`file:${fs.realpathSync(ROOT)}`);
-    expect(fs.readFileSync(path.join(app, '.npmrc'), 'utf8')).toMatch(/^install-links=true$/m);
-    expect(r.stdout).toContain(`depending on cdk-converge from the directory ${fs.realpathSync(ROOT)}`);
+    // This converge runs from a checkout: the app gets that checkout packed into vendor/ and depends on it
+    // by a relative path, so that a clone of the app installs anywhere.
+    const vendored = `vendor/cdk-converge-${JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).version}.tgz`;
+    expect(pkg.dependencies['cdk-converge']).toBe(`file:${vendored}`);
+    expect(fs.existsSync(path.join(app, vendored))).toBe(true);
+    expect(r.stdout).toContain(`depending on cdk-converge from the directory ${fs.realpathSync(ROOT)}, copied into ${vendored}`);
     // Every command it prints works through npx (Node 20 itself reads --env-file).
     const readme = fs.readFileSync(path.join(app, 'README.md'), 'utf8');
     for (const text of [readme, r.stdout, JSON.stringify(pkg.scripts)]) {
@@ -51,7 +53,7 @@ describe('converge init', () => {
   test('a directory with other files is fine; a file it would write is never overwritten', async () => {
     const dir = tempDir('converge-init-');
     fs.writeFileSync(path.join(dir, 'notes.txt'), 'mine');
-    let r = await cliAsync(['init', dir], world.env);
+    let r = await cliAsync(['init', dir, '--converge-spec', '^0.1.0'], world.env);
     expect(r.status).toBe(0);
     expect(fs.readFileSync(path.join(dir, 'notes.txt'), 'utf8')).toBe('mine');
     expect(fs.existsSync(path.join(dir, 'main.ts'))).toBe(true);

@@ -83,3 +83,64 @@ test('the Python check refuses a camelCase prop, an unknown construct and a miss
   expect(check.stdout).toMatch(/platform\.Organization needs email/);
   expect(check.stdout).toMatch(/cdk_converge has no mesh\.ServiceResolverSubset/);
 });
+
+// Every other TypeScript block of the README and docs/ (whole programs, or stack bodies that use
+// `app`, `stack` and the namespaces), and every other Python block, so that no doc sample rots.
+const OTHER = ['README.md', ...fs.readdirSync(path.join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)].flatMap((file) => {
+  const text = fs.readFileSync(path.join(ROOT, file), 'utf8');
+  return [...text.matchAll(/^```(ts|typescript|python)((?: [^\n]*)?)\n([\s\S]*?)^```$/gm)]
+    .filter((m) => !/sample=/.test(m[2]))
+    .map((m) => ({ file, line: text.slice(0, m.index).split('\n').length, lang: m[1] === 'python' ? 'python' : 'ts', code: m[3] }));
+});
+
+test('every other TypeScript sample of the README and docs/ type-checks and synthesizes', async () => {
+  const app = tempDir('converge-doc-samples-');
+  try {
+    linkModules(app);
+    fs.mkdirSync(path.join(app, 'node_modules', '@cdktf'));
+    fs.symlinkSync(path.join(ROOT, 'node_modules', '@cdktf', 'provider-null'), path.join(app, 'node_modules', '@cdktf', 'provider-null'), 'dir');
+    const ts = OTHER.filter((s) => s.lang === 'ts');
+    expect(ts.length).toBeGreaterThanOrEqual(5);
+    const files = ts.map((s, i) => {
+      const whole = /new App\(/.test(s.code) && /^import /m.test(s.code);
+      const code = whole ? s.code : `import { App, TerraformStack } from 'cdktf';\nimport { mesh, platform, secrets, SecretValue, TerraformBridge } from 'cdk-converge';\n`
+        + `const app = new App();\nconst stack = new TerraformStack(app, 'doc');\n${s.code}\napp.synth();\nvoid [mesh, platform, secrets, SecretValue, TerraformBridge, stack];\n`;
+      const f = `doc${i}.ts`;
+      fs.writeFileSync(path.join(app, f), `// ${s.file}:${s.line}\n${code}${/^(import|export) /m.test(code) ? '' : '\nexport {};\n'}`);
+      return f;
+    });
+    fs.writeFileSync(path.join(app, 'tsconfig.json'), JSON.stringify({
+      compilerOptions: { target: 'ES2022', module: 'commonjs', strict: true, skipLibCheck: true, noEmit: true, types: ['node'] }, include: ['*.ts'],
+    }));
+    const tsc = await run(process.execPath, [path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', app], { cwd: app });
+    expect(tsc.stdout).toBe('');
+    for (const [i, f] of files.entries()) {
+      const out = path.join(app, `out${i}`);
+      const env = { ...process.env, CDKTF_OUTDIR: out, DB_PASSWORD: 'x', QUICKSTART_DB_PASSWORD: 'x' };
+      const synth = await run(process.execPath, [path.join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), f], { cwd: app, env });
+      expect({ sample: `${ts[i].file}:${ts[i].line}`, stderr: synth.stderr, status: synth.status }).toEqual({ sample: `${ts[i].file}:${ts[i].line}`, stderr: '', status: 0 });
+      expect(fs.readdirSync(path.join(out, 'stacks')).length).toBeGreaterThan(0);
+    }
+  } finally {
+    fs.rmSync(app, { recursive: true, force: true });
+  }
+}, 180_000);
+
+test('every other Python sample of the README and docs/ compiles and names only real constructs and props', () => {
+  const dir = tempDir('converge-py-doc-samples-');
+  try {
+    const files = OTHER.filter((s) => s.lang === 'python').map((s, i) => {
+      const f = path.join(dir, `doc_${i}.py`);
+      fs.writeFileSync(f, s.code);
+      return f;
+    });
+    expect(files.length).toBeGreaterThan(0);
+    const compile = spawnSync('python3', ['-m', 'py_compile', ...files], { encoding: 'utf8' });
+    expect(compile.stderr).toBe('');
+    const check = spawnSync('python3', [path.join(__dirname, 'check_python_samples.py'), path.join(ROOT, '.jsii'), ...files], { encoding: 'utf8' });
+    expect(check.stdout + check.stderr).toBe('');
+    expect(check.status).toBe(0);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -15,15 +15,16 @@ import { RunTuning, tuning, withLockedState } from '../session';
 import { inDependencyOrder, loadStacks, selectStacks } from '../workspace';
 import { OtherStacks, stacksReadBy } from '../../core/engine/other-stacks';
 import { assertNotManagedElsewhere, prepareOtherStacks, readByOtherStacks } from '../cross-stack';
+import { summariseRetained, withStackInImportHints } from '../import-hint';
 import { PlanCommandOptions } from './plan';
 
 export interface ApplyCommandOptions extends PlanCommandOptions {
   readonly autoApprove?: boolean;
 }
 
-async function confirm(question: string): Promise<boolean> {
+async function confirm(question: string, operation: 'apply' | 'destroy'): Promise<boolean> {
   if (!process.stdin.isTTY) {
-    throw new Error('apply needs confirmation: run it in a terminal, or pass --auto-approve (CI)');
+    throw new Error(`${operation} needs confirmation: run it in a terminal, or pass --auto-approve (CI)`);
   }
   const rl = readline.createInterface({ input: process.stdin, output: process.stdout });
   // Ctrl-C at the prompt (a keypress in the terminal's raw mode, not a signal) answers no.
@@ -63,7 +64,7 @@ export async function applyCommand(planFile: string | undefined, opts: ApplyComm
       await prepareOtherStacks(other, backend, desired, opts.destroy, out);
       const readByOthers = readByOtherStacks(all, desired.stack);
       return applyStack({ desired, saved: savedPlan, opts, t, out, state, clients, interrupts, other, applied, readByOthers,
-        checkIdentities: (plan) => assertNotManagedElsewhere(plan, backend, all) })
+        checkIdentities: (plan) => assertNotManagedElsewhere(plan, backend, all), several: all.length > 1 })
         .finally(() => { interruptedWith = interrupts.exitCode; });
     }, { graceful: true, checkEarly: !savedPlan && opts.refresh !== false && !opts.destroy ? Object.values(desired.resources).map((r) => r.provider) : undefined });
     // Stacks after an interrupted one are not started.
@@ -94,10 +95,12 @@ interface StackRun {
   readonly readByOthers: ReadonlySet<string>;
   /** Refuses a plan whose objects another stack manages. */
   readonly checkIdentities: (plan: StackPlan) => Promise<void>;
+  /** The app has several stacks (a command that names an address needs --stack). */
+  readonly several: boolean;
 }
 
 /** Plans (or checks the saved plan), confirms and applies one stack; its exit status. */
-async function applyStack({ desired, saved, opts, t, out, state, clients, interrupts, other, applied, readByOthers, checkIdentities }: StackRun): Promise<number> {
+async function applyStack({ desired, saved, opts, t, out, state, clients, interrupts, other, applied, readByOthers, checkIdentities, several }: StackRun): Promise<number> {
   let plan: StackPlan;
   if (saved) {
     plan = saved;
@@ -110,8 +113,8 @@ async function applyStack({ desired, saved, opts, t, out, state, clients, interr
     }
     assertProducersUnchanged(plan, other, applied);
   } else {
-    plan = await planStack(desired, state, clients, { parallelism: t.parallelism, refresh: opts.refresh !== false, destroy: opts.destroy,
-      otherStacks: other, readByOtherStacks: readByOthers });
+    plan = withStackInImportHints(await planStack(desired, state, clients, { parallelism: t.parallelism, refresh: opts.refresh !== false, destroy: opts.destroy,
+      otherStacks: other, readByOtherStacks: readByOthers }), several);
     await checkIdentities(plan);
   }
   renderPlan(plan, out, { compact: opts.compact });
@@ -127,7 +130,7 @@ async function applyStack({ desired, saved, opts, t, out, state, clients, interr
   const acting = plan.items.filter((i) => i.action !== 'noop')
     .map((i) => plan.desired.resources[i.address]?.provider ?? declared.resolve(state.record(i.address)?.provider));
   await clients.verify(acting.filter((p) => p !== undefined).map((p) => p!));
-  if (!saved && !opts.autoApprove && !(await confirm(`\nDo you want to perform these actions in stack ${plan.stack}? Only 'yes' will be accepted: `))) {
+  if (!saved && !opts.autoApprove && !(await confirm(`\nDo you want to perform these actions in stack ${plan.stack}? Only 'yes' will be accepted: `, opts.destroy ? 'destroy' : 'apply'))) {
     out.result('Apply cancelled.');
     return 1;
   }
@@ -139,6 +142,7 @@ async function applyStack({ desired, saved, opts, t, out, state, clients, interr
   const verb = opts.destroy ? 'Destroy' : 'Apply';
   if (interrupts.by) summariseInterrupted(result, out, verb, interrupts.by, plan.stack);
   else summarise(result, clients.stats, out, verb);
+  if (opts.destroy && !interrupts.by) summariseRetained(plan, result, several, out);
   return result.failed.length ? 1 : 0;
 }
 

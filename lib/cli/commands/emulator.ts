@@ -3,7 +3,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { Emulator } from '../../bundled-emulator/bundled-emulator';
-import { isAlive, parseEnvFile, PID_KEY, waitForEnvFile, writeEnvFileAtomically } from '../emulator-env-file';
+import { envFileReady, isAlive, parseEnvFile, PID_KEY, waitForEnvFile, writeEnvFileAtomically } from '../emulator-env-file';
 import { Output } from '../output';
 
 export interface EmulatorCommandOptions {
@@ -40,6 +40,7 @@ function num(v: string | undefined, flag: string): number | undefined {
 
 /** `converge emulator`: serves the three APIs until SIGINT or SIGTERM. */
 export async function emulatorCommand(opts: EmulatorCommandOptions, out: Output): Promise<number> {
+  if (opts.writeEnv) await refuseRunningEmulator(opts.writeEnv);
   if (opts.detach) return detach(opts, out);
   const edition = opts.platformEdition ?? 'hosted';
   if (edition !== 'hosted' && edition !== 'self-hosted') throw new Error(`--platform-edition must be hosted or self-hosted (got ${edition})`);
@@ -79,6 +80,18 @@ export async function emulatorCommand(opts: EmulatorCommandOptions, out: Output)
   // The file describes this emulator only: gone with it, so that nobody sources dead addresses.
   if (opts.writeEnv && ownsEnvFile(opts.writeEnv)) fs.rmSync(opts.writeEnv, { force: true });
   return 0;
+}
+
+/**
+ * FILE already describes a running emulator (its process alive, its APIs listening): another one
+ * must not take the file over, nor delete it on its way out (its tokens would be lost).
+ */
+async function refuseRunningEmulator(file: string): Promise<void> {
+  const running = await envFileReady(file);
+  const pid = running?.[PID_KEY];
+  if (!running || !pid) return;
+  throw new Error(`an emulator is already running (pid ${pid}) and wrote ${file}: stop it (converge emulator stop ${file}), `
+    + 'or start another with another --write-env file and port 0 (--platform-port 0 --secrets-port 0 --mesh-port 0)');
 }
 
 function ownsEnvFile(file: string): boolean {

@@ -2,6 +2,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { convergeDependency } from '../install-source';
 import { Output } from '../output';
+import { vendoredPath, vendorPackage } from '../vendor-package';
 
 export interface InitOptions {
   readonly stack?: string;
@@ -116,16 +117,21 @@ export async function initCommand(dir: string | undefined, opts: InitOptions, ou
   const name = path.basename(target).toLowerCase().replace(/[^a-z0-9-]+/g, '-').replace(/^-+|-+$/g, '') || 'converge-app';
   const stack = opts.stack ?? 'dev';
   if (!/^[A-Za-z0-9_-]+$/.test(stack)) throw new Error(`--stack "${stack}": letters, digits, - and _ only`);
-  const source = opts.convergeSpec ? { spec: opts.convergeSpec, from: opts.convergeSpec, installLinks: opts.convergeSpec.startsWith('file:') } : convergeDependency();
+  let source = opts.convergeSpec ? { spec: opts.convergeSpec, from: opts.convergeSpec, installLinks: opts.convergeSpec.startsWith('file:') } : convergeDependency();
+  // A tarball or directory on this machine: the app gets its own copy (vendor/), so that it installs anywhere.
+  const vendorFrom = !opts.convergeSpec && source.spec.startsWith('file:') ? source.spec.slice('file:'.length) : undefined;
+  if (vendorFrom) source = { spec: `file:${vendoredPath()}`, from: `${source.from}, copied into ${vendoredPath()}`, installLinks: false };
   const files = appFiles(name, stack, source.spec, source.installLinks);
   // Files already there are never overwritten; anything else in the directory is left alone.
-  const existing = Object.keys(files).filter((f) => fs.existsSync(path.join(target, f))).sort();
+  const existing = [...Object.keys(files), ...(vendorFrom ? [vendoredPath()] : [])].filter((f) => fs.existsSync(path.join(target, f))).sort();
   if (existing.length) {
     throw new Error(`${target} already has ${existing.join(', ')}: converge init overwrites no file (move them away or init another directory)`);
   }
   fs.mkdirSync(target, { recursive: true });
   for (const [file, text] of Object.entries(files)) fs.writeFileSync(path.join(target, file), text, { flag: 'wx' });
+  if (vendorFrom) vendorPackage(vendorFrom, target);
   out.result(`Created a converge app in ${target} (stack ${stack}), depending on cdk-converge from ${source.from}.`);
+  if (vendorFrom) out.info(`Commit ${vendoredPath()} with the app: teammates and CI install cdk-converge from it.`);
   out.info(`Next: npm install; npx converge emulator --write-env ${ENV_FILE} --detach; set -a; . ./${ENV_FILE}; set +a; npm run plan.`);
   return 0;
 }

@@ -6,6 +6,7 @@ import { writeSavedPlan } from '../plan-file';
 import { planJson, renderPlan } from '../render-plan';
 import { renderSummary } from '../render-summary';
 import { tuning, withLockedState } from '../session';
+import { withStackInImportHints } from '../import-hint';
 import { AppOptions, inDependencyOrder, loadStacks, selectStacks } from '../workspace';
 import { OtherStacks } from '../../core/engine/other-stacks';
 import { assertNotManagedElsewhere, prepareOtherStacks, readByOtherStacks } from '../cross-stack';
@@ -37,9 +38,9 @@ export async function makePlans(opts: PlanCommandOptions, out: Output, operation
   for (const desired of stacks) {
     const plan = await withLockedState(desired.stack, operation, t, out, async (state, clients, backend) => {
       await prepareOtherStacks(other, backend, desired, opts.destroy, out, destroyed);
-      const p = await planStack(desired, state, clients, {
+      const p = withStackInImportHints(await planStack(desired, state, clients, {
         parallelism: t.parallelism, refresh: opts.refresh !== false, destroy: opts.destroy, otherStacks: other, readByOtherStacks: readByOtherStacks(all, desired.stack),
-      });
+      }), all.length > 1);
       await assertNotManagedElsewhere(p, backend, all, plans);
       return p;
     }, { checkEarly: opts.refresh !== false && !opts.destroy ? Object.values(desired.resources).map((r) => r.provider) : undefined });

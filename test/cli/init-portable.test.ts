@@ -1,0 +1,71 @@
+import * as fs from 'fs';
+import * as path from 'path';
+import { ROOT, tempDir } from '../support/harness';
+import { packTarball, run } from '../support/packaged';
+
+// A new user has no app yet: the command the README gives to start one must work from an empty
+// directory (a bare `npx converge` runs an unrelated npm package named `converge`), and the app it
+// writes must install on a teammate's machine or in CI (no absolute path to this machine's install).
+describe('converge init from nowhere', () => {
+  let tarball: string;
+  const version = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).version;
+  const vendored = `vendor/cdk-converge-${version}.tgz`;
+  const env = { ...process.env, NO_COLOR: '1', npm_config_audit: 'false', npm_config_fund: 'false' };
+  beforeAll(async () => { tarball = await packTarball(); }, 180_000);
+  afterAll(() => { fs.rmSync(path.dirname(tarball), { recursive: true, force: true }); });
+
+  /** The README's command, with the release tarball's path where a user writes its file name. */
+  function readmeInitCommand(): string[] {
+    const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+    const line = readme.split('\n').find((l) => /^npx -p \S+ converge init /.test(l));
+    if (!line) throw new Error('README shows no `npx -p … converge init` command');
+    return line.replace(/\s+#.*$/, '').split(/\s+/).slice(1);
+  }
+
+  test('the README command, from an empty directory, writes an app depending on a tarball inside it', async () => {
+    const home = tempDir('converge-nowhere-');
+    try {
+      fs.copyFileSync(tarball, path.join(home, path.basename(tarball)));
+      const args = readmeInitCommand();
+      expect(args.slice(0, 2)).toEqual(['-p', `./cdk-converge-${version}.tgz`]);
+      const r = await run('npx', ['--yes', ...args], { cwd: home, env });
+      expect(r.status).toBe(0);
+      const app = path.join(home, args[args.length - 1]);
+      const pkg = JSON.parse(fs.readFileSync(path.join(app, 'package.json'), 'utf8'));
+      expect(pkg.dependencies['cdk-converge']).toBe(`file:${vendored}`);
+      expect(fs.readFileSync(path.join(app, vendored))).toEqual(fs.readFileSync(tarball));
+      expect(fs.readFileSync(path.join(app, 'package.json'), 'utf8')).not.toContain(home);
+      expect(r.stdout).toContain(vendored);
+    } finally {
+      fs.rmSync(home, { recursive: true, force: true });
+    }
+  }, 120_000);
+
+  test('after a global install from the tarball, the app is portable: moved elsewhere, it installs', async () => {
+    const home = tempDir('converge-global-');
+    try {
+      const prefix = path.join(home, 'prefix');
+      let r = await run('npm', ['install', '-g', '--prefix', prefix, '--prefer-offline', tarball], { cwd: home, env });
+      expect(r.stderr).not.toMatch(/ERR!/);
+      r = await run(path.join(prefix, 'bin', 'converge'), ['init', 'team-app'], { cwd: home, env });
+      expect(r.stderr).toBe('');
+      expect(r.status).toBe(0);
+      const pkg = JSON.parse(fs.readFileSync(path.join(home, 'team-app', 'package.json'), 'utf8'));
+      expect(pkg.dependencies['cdk-converge']).toBe(`file:${vendored}`);
+      // A teammate's clone: elsewhere, without the global install.
+      const clone = path.join(home, 'elsewhere', 'team-app');
+      fs.mkdirSync(path.dirname(clone));
+      fs.renameSync(path.join(home, 'team-app'), clone);
+      fs.rmSync(prefix, { recursive: true, force: true });
+      // What `npm install` in the clone reads for cdk-converge: the tarball its package.json names, relative to the app.
+      const spec = JSON.parse(fs.readFileSync(path.join(clone, 'package.json'), 'utf8')).dependencies['cdk-converge'] as string;
+      r = await run('tar', ['-xzOf', path.resolve(clone, spec.slice('file:'.length)), 'package/package.json'], { cwd: clone, env });
+      expect(r.status).toBe(0);
+      expect(JSON.parse(r.stdout)).toMatchObject({ name: 'cdk-converge', version });
+      r = await run('tar', ['-tzf', path.resolve(clone, spec.slice('file:'.length))], { cwd: clone, env });
+      expect(r.stdout.split('\n')).toEqual(expect.arrayContaining(['package/dist/cli/main.js', 'package/node_modules/undici/package.json']));
+    } finally {
+      fs.rmSync(home, { recursive: true, force: true });
+    }
+  }, 180_000);
+});

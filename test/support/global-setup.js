@@ -1,0 +1,24 @@
+// Jest globalSetup: every temporary file of this run (tests, the CLI and servers they start) goes
+// under one directory of its own, removed by global-teardown.js; and what exists at the repository
+// root is noted, so that teardown can tell what the run left there.
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+
+const ROOT = path.resolve(__dirname, '../..');
+const LEAKABLE = ['.converge', 'cdktf.out'];
+
+module.exports = async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'converge-jest-'));
+  // As /tmp is: servers that run as another user (PostgreSQL refuses root) keep their directories here too.
+  fs.chmodSync(dir, 0o1777);
+  // Workers and every process they spawn with the inherited environment take os.tmpdir() from TMPDIR.
+  process.env.CONVERGE_JEST_TMPDIR = dir;
+  process.env.TMPDIR = dir;
+  process.env.CONVERGE_JEST_ROOT_BEFORE = JSON.stringify(LEAKABLE.filter((f) => fs.existsSync(path.join(ROOT, f))));
+  // The jsii runtime's Node end-of-life banner, in every process the tests start (Python, Java, Go apps).
+  process.env.JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION ??= process.versions.node.split('.')[0];
+  process.env.JSII_SILENCE_WARNING_DEPRECATED_NODE_VERSION ??= '1';
+};
+module.exports.LEAKABLE = LEAKABLE;
+module.exports.ROOT = ROOT;

@@ -1,0 +1,18 @@
+// Jest globalTeardown: removes this run's temporary directory (see global-setup.js) and
+// says so when a test wrote converge's state or a synth output into the repository root.
+const fs = require('fs');
+const path = require('path');
+const { LEAKABLE, ROOT } = require('./global-setup');
+
+module.exports = async () => {
+  const dir = process.env.CONVERGE_JEST_TMPDIR;
+  if (dir && path.basename(dir).startsWith('converge-jest-')) fs.rmSync(dir, { recursive: true, force: true });
+  const before = JSON.parse(process.env.CONVERGE_JEST_ROOT_BEFORE ?? '[]');
+  const left = LEAKABLE.filter((f) => !before.includes(f) && fs.existsSync(path.join(ROOT, f)));
+  for (const f of left) fs.rmSync(path.join(ROOT, f), { recursive: true, force: true });
+  // Loud, not failing: the suite as a whole has not been measured against this check yet.
+  if (left.length) {
+    console.error(`\nWARNING: the tests wrote ${left.join(' and ')} into the repository root (removed now): a test runs converge `
+      + `or synthesizes with cwd ${ROOT}; give it a temporary directory (CONVERGE_DIR, --synth-dir, App({ outdir }))`);
+  }
+};

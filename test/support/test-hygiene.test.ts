@@ -1,0 +1,34 @@
+import { spawnSync } from 'child_process';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { ROOT, tempDir } from './harness';
+
+// npm test leaves nothing behind: every temporary directory lives under one per-run directory that
+// the global teardown removes; and the project's own scripts print no jsii Node end-of-life banner.
+describe('test hygiene', () => {
+  test('temporary directories of tests, and of the processes they start, go under the run\'s own directory', () => {
+    const run = process.env.CONVERGE_JEST_TMPDIR!;
+    expect(path.basename(run)).toMatch(/^converge-jest-/);
+    expect(os.tmpdir()).toBe(run);
+    expect(path.dirname(tempDir())).toBe(run);
+    const child = spawnSync(process.execPath, ['-p', 'require("os").tmpdir()'], { encoding: 'utf8' });
+    expect(child.stdout.trim()).toBe(run);
+  });
+
+  test("every jsii tool the project's npm scripts run prints no Node end-of-life banner", () => {
+    const env: NodeJS.ProcessEnv = { ...process.env, PATH: `${path.join(ROOT, 'node_modules', '.bin')}:${process.env.PATH}` };
+    delete env.JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION;
+    delete env.JSII_SILENCE_WARNING_DEPRECATED_NODE_VERSION;
+    const scripts = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).scripts as Record<string, string>;
+    // Each command of a script that starts a jsii tool, with its environment prefix, asked only for its version.
+    const jsiiCommands = Object.values(scripts).flatMap((s) => s.split('&&').map((c) => c.trim()))
+      .map((c) => /^((?:\w+=\S+\s+)*)(jsii(?:-pacmak|-rosetta)?)\b/.exec(c)).filter((m): m is RegExpExecArray => m !== null);
+    expect(jsiiCommands.map((m) => m[2]).sort()).toEqual(expect.arrayContaining(['jsii', 'jsii-pacmak', 'jsii-rosetta']));
+    for (const m of jsiiCommands) {
+      const r = spawnSync('sh', ['-c', `${m[1]}${m[2]} --version`], { cwd: ROOT, env, encoding: 'utf8', timeout: 60_000 });
+      expect(r.status).toBe(0);
+      expect(`${m[2]}: ${r.stdout}${r.stderr}`).not.toMatch(/end-of-life|!!!!/);
+    }
+  });
+});
