@@ -118,3 +118,23 @@ test('diffChains: route redirected and removed, mesh gateway mode', () => {
   const r2 = compileDiscoveryChain({ service: 'web', datacenter: 'dc1', trustDomain: TD, entries: [decodeEntry({ Kind: 'service-resolver', Name: 'web', Redirect: { Datacenter: 'dc2' } }), decodeEntry({ Kind: 'proxy-defaults', Name: 'global', MeshGateway: { Mode: 'local' } })] });
   expect(diffChains(r1, r2)).toEqual(['mesh gateway of web.default.dc2: default -> local']);
 });
+
+test('the diff\'s reads (entry lists and the chain) go out together, not one round trip after another', async () => {
+  let inFlight = 0;
+  let most = 0;
+  const paths: string[] = [];
+  const watched = Object.create(http) as HttpClient;
+  watched.request = async (req) => {
+    paths.push(req.path);
+    inFlight++; most = Math.max(most, inFlight);
+    try { return await http.request(req); } finally { inFlight--; }
+  };
+  const r = specs((st) => http7(st));
+  const items: PlanHookItem[] = Object.entries(r).map(([address, x]) => ({ address, kind: x.kind, action: 'create', after: x.spec }));
+  const res = await trafficDiffHook({ stack: 'prod', items, http: (api) => (api === 'mesh' ? watched : undefined) });
+  expect(res).toEqual({ notes: ['traffic web: protocol tcp -> http'], errors: [] });
+  // The same 6 reads as before (5 kinds' lists, 1 chain), at most 2 round trips deep: the first list
+  // learns whether the server has namespaces, then the other lists go out at once.
+  expect(paths).toHaveLength(6);
+  expect(most).toBeGreaterThanOrEqual(4);
+});

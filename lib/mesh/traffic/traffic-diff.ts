@@ -50,21 +50,21 @@ export function apiView(http: HttpClient | undefined): MeshView {
     async entries() {
       if (!client) return undefined;
       try {
-        const all: ConfigEntry[] = [];
         // Every namespace (`ns=*`); a Community Edition server refuses any `ns` (400) and has one namespace.
+        // The first kind's list tells which; the other kinds' lists then go out together.
+        const list = (kind: string, namespace: string | undefined) => client.listConfigEntries(kind, namespace ? { namespace } : {});
+        const [first, ...rest] = ENTRY_KINDS;
         let namespace: string | undefined = '*';
-        for (const kind of ENTRY_KINDS) {
-          let listed;
-          try {
-            listed = await client.listConfigEntries(kind, { namespace });
-          } catch (e) {
-            if (namespace === undefined || (e as { status?: number }).status !== 400) throw e;
-            namespace = undefined;
-            listed = await client.listConfigEntries(kind, {});
-          }
-          for (const e of listed.value) all.push(decodeReadEntry(e));
+        let firstListed;
+        try {
+          firstListed = await list(first, namespace);
+        } catch (e) {
+          if ((e as { status?: number }).status !== 400) throw e;
+          namespace = undefined;
+          firstListed = await list(first, namespace);
         }
-        return all;
+        const listed = [firstListed, ...await Promise.all(rest.map((kind) => list(kind, namespace)))];
+        return listed.flatMap((l) => l.value.map(decodeReadEntry));
       } catch {
         return undefined;
       }
@@ -89,12 +89,29 @@ function entryOf(item: PlanHookItem, spec: Record<string, unknown> | undefined):
   return specToEntry(ENTRY_SCHEMA_OF[item.kind], spec);
 }
 
+/**
+ * The basis of the chains (datacenter, trust domain, shape), read from the chain of the first
+ * service the changes name: the same service as the diff names first (its changed entries' keys).
+ */
+function basisOf(mesh: readonly PlanHookItem[], view: MeshView): ReturnType<MeshView['basis']> {
+  for (const i of mesh) {
+    const e = entryOf(i, i.before) ?? (i.action === 'delete' ? undefined : entryOf(i, i.after));
+    if (e) {
+      const [, ns, name] = entryKey(e).split('/');
+      return view.basis(name, ns);
+    }
+  }
+  return Promise.resolve(FALLBACK);
+}
+
 /** The traffic diff of a set of planned items against a view of the API. */
 export async function trafficDiff(items: readonly PlanHookItem[], view: MeshView): Promise<PlanHookResult> {
   const mesh = items.filter((i) => ENTRY_SCHEMA_OF[i.kind] && CHANGING.has(i.action));
   if (!mesh.length) return { notes: [], errors: [] };
   const errors: string[] = [];
 
+  // The chain that tells the server's datacenter and shape is read while the entries are listed.
+  const basis = basisOf(mesh, view);
   const before = new Map<string, ConfigEntry>();
   const current = await view.entries();
   if (current) {
@@ -122,13 +139,12 @@ export async function trafficDiff(items: readonly PlanHookItem[], view: MeshView
       changedKeys.add(entryKey(next));
     }
   }
-  if (errors.length) return { notes: [], errors };
+  if (errors.length) { await basis; return { notes: [], errors }; }
 
   const changed = [...changedKeys].map((k) => k.split('/'));
   const proxyChanged = changed.some(([kind]) => kind === 'proxy-defaults');
   const changedServices = new Set(changed.map(([, ns, name]) => `${ns}/${name}`));
-  const [ns0, name0] = [...changedServices][0].split('/');
-  const { datacenter, trustDomain, shape } = await view.basis(name0, ns0);
+  const { datacenter, trustDomain, shape } = await basis;
   const compile = (entries: ConfigEntry[], namespace: string, service: string) => {
     try {
       return compileWithTrace({ service, namespace, entries, datacenter, trustDomain, shape });
