@@ -5,7 +5,7 @@
 # in a subshell from the clone's root), with `set -euo pipefail`: any failing step fails the test. Then
 # each app's `converge plan` output must list its organization to create.
 # Not in `npm test` (several minutes: npm ci, go mod tidy, jsii-pacmak's Maven builds). Usage:
-#   bash scripts/test-recipes.sh [go] [java]     (default: both)
+#   bash scripts/test-recipes.sh [go] [java]     (default: both; RECIPES_KEEP=1 keeps the temporary directory)
 # Needs network to the npm registry (or its cache), the Go module proxy and Maven Central.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -15,8 +15,8 @@ export JSII_SILENCE_WARNING_DEPRECATED_NODE_VERSION=1 JSII_SILENCE_WARNING_END_O
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/converge-recipes-XXXXXX")
 cleanup() {
   # An emulator a failed recipe left running (its step after `plan` did not run).
-  for f in "$WORK"/hello-*/.emulator.env; do [ -f "$f" ] && "$ROOT/bin/converge" emulator stop "$f" >/dev/null 2>&1 || true; done
-  rm -rf "$WORK"
+  for f in "$WORK"/hello-*/.emulator.env; do [ -f "$f" ] && "$WORK/cdk-converge/bin/converge" emulator stop "$f" >/dev/null 2>&1 || true; done
+  if [ "${RECIPES_KEEP:-}" = 1 ]; then echo "test-recipes: kept $WORK" >&2; else rm -rf "$WORK"; fi
 }
 trap cleanup EXIT
 start=$SECONDS
@@ -29,12 +29,18 @@ extract() {
   printf '%s\n' "$out"
 }
 
-script=$(
+# One file per block; each language's runs in its own `bash -euo pipefail` (a subshell in a `||` list would
+# ignore `set -e`), from the clone's root, with what the build block exported.
+for b in build "${langs[@]}"; do { echo 'set -euo pipefail'; extract "$b"; } > "$WORK/recipe-$b.sh"; done
+{
   echo 'set -euo pipefail'
-  extract build
-  for l in "${langs[@]}"; do printf '(\n%s\n) > %q 2>&1 || { echo "recipe %s failed:"; tail -50 %q; exit 1; }\necho "== recipe %s done ($SECONDS s)"\n' "$(extract "$l")" "$WORK/$l.log" "$l" "$WORK/$l.log" "$l"; done
-)
-echo "$script" > "$WORK/recipes.sh"
+  echo ". $(printf %q "$WORK/recipe-build.sh")"
+  for l in "${langs[@]}"; do
+    printf 'echo "== recipe %s (log: %s)"\n' "$l" "$WORK/$l.log"
+    printf 'bash %q > %q 2>&1 || { echo "test-recipes: the %s recipe failed:" >&2; tail -50 %q >&2; exit 1; }\n' \
+      "$WORK/recipe-$l.sh" "$WORK/$l.log" "$l" "$WORK/$l.log"
+  done
+} > "$WORK/recipes.sh"
 
 git clone -q "$ROOT" "$WORK/cdk-converge"
 echo "== clone of $(git rev-parse --short HEAD); running the recipes of docs/packages.md: ${langs[*]}"
