@@ -16,6 +16,8 @@ WORK=$(mktemp -d "${TMPDIR:-/tmp}/converge-recipes-XXXXXX")
 cleanup() {
   # An emulator a failed recipe left running (its step after `plan` did not run).
   for f in "$WORK"/hello-*/.emulator.env; do [ -f "$f" ] && "$WORK/cdk-converge/bin/converge" emulator stop "$f" >/dev/null 2>&1 || true; done
+  # The log directories `converge emulator --detach` made under $TMPDIR (it prints their paths).
+  for d in $(grep -ohE 'log [^ ]*/converge-emulator-[A-Za-z0-9]+/emulator\.log' "$WORK"/*.log 2>/dev/null | sed -E 's/^log (.*)\/emulator\.log$/\1/'); do rm -rf "$d"; done
   if [ "${RECIPES_KEEP:-}" = 1 ]; then echo "test-recipes: kept $WORK" >&2; else rm -rf "$WORK"; fi
 }
 trap cleanup EXIT
