@@ -38,10 +38,16 @@ function show(kind: string, path: string, v: unknown): string {
   return effective === undefined ? JSON.stringify(v) : `${JSON.stringify(effective)} (the API's default)`;
 }
 
+/** A field's symbol: `+` set where there was nothing, `-` removed, `~` changed. */
+function fieldSymbol(action: string, f: FieldChange): string {
+  return action === 'create' || f.added ? '+' : f.removed ? '-' : '~';
+}
+
 function fieldLine(kind: string, action: string, f: FieldChange): string {
   const mark = f.replace ? ' (forces replacement)' : '';
-  // A value is only "changed" where there was one before: a created object's secret is simply set.
-  if (f.sensitive) return `${f.path} = (sensitive${action === 'create' ? '' : ', changed'})${mark}`;
+  // A value is only "changed" where there was one before and is one after: a created object's
+  // secret, or one added or removed, is simply "(sensitive)" (the line's symbol says which).
+  if (f.sensitive) return `${f.path} = (sensitive${action === 'create' || f.added || f.removed ? '' : ', changed'})${mark}`;
   const v = (x: unknown) => show(kind, f.path, x);
   if (f.unknown) return `${f.path} = ${v(f.before)} -> (known after apply)${mark}`;
   if (f.before === undefined) return `${f.path} = ${v(f.after)}${mark}`;
@@ -75,7 +81,7 @@ export function renderPlan(plan: StackPlan, out: Output, options: RenderOptions 
     for (const i of drifted) {
       out.result(`  ${c.yellow('~')} ${i.address} (${i.kind})`);
       if (options.compact) continue;
-      for (const f of i.drift) out.result(`      ${c.yellow('~')} ${f.sensitive ? `${f.path} = (sensitive, changed outside converge)` : fieldLine(i.kind, 'update', f)}`);
+      for (const f of i.drift) out.result(`      ${c.yellow(fieldSymbol('update', f))} ${f.sensitive ? `${f.path} = (sensitive, ${f.added ? 'added' : f.removed ? 'removed' : 'changed'} outside converge)` : fieldLine(i.kind, 'update', f)}`);
     }
     out.result('');
   }
@@ -125,7 +131,7 @@ function renderItem(i: PlanItem, out: Output, colour: (s: string) => string, com
     out.result(`  ${symbol(SYMBOL[i.action])} ${i.address} (${head}${fields}`);
   } else {
     out.result(`  ${symbol(SYMBOL[i.action])} ${out.c.bold(i.address)} (${head}`);
-    for (const f of i.changes) out.result(`      ${colour(f.replace ? '-/+' : i.action === 'create' ? '+' : '~')} ${fieldLine(i.kind, i.action, f)}`);
+    for (const f of i.changes) out.result(`      ${colour(f.replace ? '-/+' : fieldSymbol(i.action, f))} ${fieldLine(i.kind, i.action, f)}`);
   }
   for (const w of i.warnings) out.result(`      ${out.c.red(out.c.bold('! ' + w))}`);
 }

@@ -38,7 +38,7 @@ describe('plan --json and --summary', () => {
     expect(validate(doc, schema)).toEqual([]);
     expect(doc.stacks[0].summary).toMatchObject({ create: 3, update: 0, delete: 0 });
     const sensitive = doc.stacks[0].changes.find((c: any) => c.address === 'db').fields.find((f: any) => f.path === 'data.password');
-    expect(sensitive).toEqual({ path: 'data.password', sensitive: true, replace: false });
+    expect(sensitive).toEqual({ path: 'data.password', added: true, sensitive: true, replace: false });
     let md = fs.readFileSync(summary, 'utf8');
     expect(md).toMatch(/^## converge plan\n\n### Stack `e2e`\n\n\*\*3\*\* to add, \*\*0\*\* to change, \*\*0\*\* to replace, \*\*0\*\* to destroy\.$/m);
     expect(md).toContain('| ➕ | `db` | secrets.KvSecret | create | ');

@@ -36,10 +36,18 @@ describe('diffSpec', () => {
       { path: 'path', before: 'a/c', after: 'a/b', sensitive: false, replace: true },
       { path: 'size', before: 4, after: 3, sensitive: false, replace: false },
       { path: 'data.password', sensitive: true, replace: false },
-      { path: 'data.extra', sensitive: true, replace: false },
+      { path: 'data.extra', removed: true, sensitive: true, replace: false },
       { path: 'tags[1]', before: undefined, after: 'y', sensitive: false, replace: false },
     ]);
     expect(JSON.stringify(changes)).not.toContain('s3cret-diff');
+  });
+
+  test('a sensitive field added or removed says so, with no value', () => {
+    const changes = diffSpec(resolved(), { path: 'a/b', size: 3, data: { user: 'app', extra: 'z' }, tags: ['x', 'y'] }, record(), handler);
+    expect(changes).toEqual([
+      { path: 'data.password', added: true, sensitive: true, replace: false },
+      { path: 'data.extra', removed: true, sensitive: true, replace: false },
+    ]);
   });
 
   test('a write-only secret (not returned by the API) is compared by HMAC with the last apply', () => {

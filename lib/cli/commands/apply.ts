@@ -5,6 +5,7 @@ import { applyPlan, ApplyResult } from '../../core/engine/applier';
 import { conflictsOf, hasChanges, StackPlan } from '../../core/engine/plan-model';
 import { planStack } from '../../core/engine/planner';
 import { DesiredStack } from '../../core/model';
+import { stateKey } from '../../core/crypto/state-key';
 import { StateStore } from '../../core/state/state-store';
 import { Interrupts } from '../interrupts';
 import { Output } from '../output';
@@ -134,6 +135,9 @@ async function applyStack({ desired, saved, opts, t, out, state, clients, interr
     out.result('Apply cancelled.');
     return 1;
   }
+  // The first record written needs the state key: a key file created now says so before the progress
+  // starts, not in the middle of its live block.
+  stateKey();
   const progress = new Progress(out, plan.items.filter((i) => !['noop'].includes(i.action)).length);
   const result = await applyPlan(plan, state, clients, {
     parallelism: t.parallelism, onEvent: (e) => progress.event(e), signal: interrupts.signal, otherStacks: other,

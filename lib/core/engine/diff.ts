@@ -51,7 +51,9 @@ export function same(a: unknown, b: unknown): boolean {
 function change(path: string, before: unknown, after: unknown, sensitive: boolean, handler: ResourceHandler, unknown = false): FieldChange {
   return {
     path,
-    ...(sensitive ? {} : { before, after: unknown ? undefined : after }),
+    // A sensitive field keeps only whether each side exists (an addition, a removal), never a value.
+    ...(sensitive ? { ...(before === undefined && after !== undefined ? { added: true } : {}), ...(before !== undefined && after === undefined && !unknown ? { removed: true } : {}) }
+      : { before, after: unknown ? undefined : after }),
     sensitive,
     replace: (handler.replaceFields ?? []).includes(topKey(path)),
     ...(unknown ? { unknown: true } : {}),
@@ -84,7 +86,7 @@ export function diffSpec(desired: ResolvedSpec, actual: Spec | undefined, prior:
       if (prior && actual) {
         for (const path of under(p, key)) {
           if (!d.has(path) && !under(d, key).some((x) => x.startsWith(path) || path.startsWith(x))) {
-            changes.push(change(path, isSensitive(path) ? undefined : p.get(path), undefined, isSensitive(path), handler));
+            changes.push(change(path, p.get(path), undefined, isSensitive(path), handler));
           }
         }
       }
@@ -92,7 +94,8 @@ export function diffSpec(desired: ResolvedSpec, actual: Spec | undefined, prior:
         const want = d.get(path);
         if (isUnknown(want)) { changes.push(change(path, undefined, want, isSensitive(path), handler, true)); continue; }
         if (desired.secretPaths.has(path)) {
-          if (!prior || prior.hmacs[path] !== desired.hmacs[path]) changes.push(change(path, undefined, undefined, true, handler));
+          // The HMACs stand for the two sides (change() keeps only whether each exists).
+          if (!prior || prior.hmacs[path] !== desired.hmacs[path]) changes.push(change(path, prior?.hmacs[path] ?? p.get(path), desired.hmacs[path], true, handler));
         } else if (!actual) {
           changes.push(change(path, undefined, want, isSensitive(path), handler));
         } else if (!prior || !same(p.get(path), want)) {
@@ -121,7 +124,7 @@ export function driftOf(actual: Spec, prior: StateRecord, handler: ResourceHandl
       const now = a.get(path);
       if (isSecretRef(was)) {
         if (now === undefined || prior.hmacs[path] !== fieldHmac(prior.salt, path, now)) {
-          drift.push(change(path, undefined, undefined, true, handler));
+          drift.push(change(path, prior.hmacs[path] ?? was, now, true, handler));
         }
         continue;
       }
@@ -142,7 +145,7 @@ export function diffAgainstPrior(desired: ResolvedSpec, prior: StateRecord, hand
     const want = d.get(path);
     if (isUnknown(want)) { changes.push(change(path, p.get(path), want, sensitive, handler, true)); continue; }
     if (desired.secretPaths.has(path)) {
-      if (prior.hmacs[path] !== desired.hmacs[path]) changes.push(change(path, undefined, undefined, true, handler));
+      if (prior.hmacs[path] !== desired.hmacs[path]) changes.push(change(path, prior.hmacs[path] ?? p.get(path), desired.hmacs[path], true, handler));
     } else if (!same(p.get(path), want)) {
       changes.push(change(path, p.get(path), want, sensitive, handler));
     }

@@ -98,6 +98,10 @@ export interface FieldChange {
   readonly after?: unknown;
   /** True when either side is a secret: values are never shown. */
   readonly sensitive: boolean;
+  /** A sensitive field that had no value before (`before`/`after` are never kept for it). */
+  readonly added?: boolean;
+  /** A sensitive field that has no value after. */
+  readonly removed?: boolean;
   /** True when this field cannot change in place. */
   readonly replace: boolean;
   /** True when the value is not known until a dependency is applied. */
