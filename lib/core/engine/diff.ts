@@ -52,7 +52,8 @@ function change(path: string, before: unknown, after: unknown, sensitive: boolea
   return {
     path,
     // A sensitive field keeps only whether each side exists (an addition, a removal), never a value.
-    ...(sensitive ? { ...(before === undefined && after !== undefined ? { added: true } : {}), ...(before !== undefined && after === undefined && !unknown ? { removed: true } : {}) }
+    // (A value known only after apply is a change: its before is not always at hand.)
+    ...(sensitive ? unknown ? {} : { ...(before === undefined && after !== undefined ? { added: true } : {}), ...(before !== undefined && after === undefined ? { removed: true } : {}) }
       : { before, after: unknown ? undefined : after }),
     sensitive,
     replace: (handler.replaceFields ?? []).includes(topKey(path)),
