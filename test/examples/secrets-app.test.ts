@@ -1,6 +1,8 @@
+import * as fs from 'fs';
 import * as path from 'path';
 import { Client } from 'pg';
-import { allFiles, cliAsync, ROOT, startWorld, TestWorld } from '../support/harness';
+import { parseEnvFile } from '../../lib/cli/emulator-env-file';
+import { allFiles, cliAsync, ROOT, startWorld, tempDir, TestWorld } from '../support/harness';
 import { startPostgres, TestPostgres } from '../support/postgres';
 
 jest.setTimeout(90_000);
@@ -93,5 +95,41 @@ describe('examples/secrets-app', () => {
       'database/static-roles/billing-reporting', 'totp/keys/billing-admin']) {
       expect([p, (await api('GET', p)).status]).toEqual([p, 404]);
     }
+  });
+});
+
+// The README's other recipe: the emulator's own PostgreSQL (converge emulator --postgres), nothing prepared by hand.
+describe('examples/secrets-app against converge emulator --postgres', () => {
+  const dir = path.join(ROOT, 'examples', 'secrets-app');
+  const tmp = tempDir('converge-secrets-app-pg-');
+  const envFile = path.join(tmp, 'emulator.env');
+  const bare = { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1' };
+  afterAll(async () => {
+    if (fs.existsSync(envFile)) await cliAsync(['emulator', 'stop', envFile], bare, tmp);
+    fs.rmSync(tmp, { recursive: true, force: true });
+  });
+
+  test('apply and destroy with the variables the README maps from DB_ADDRESS and DB_ROOT_PASSWORD', async () => {
+    let r = await cliAsync(['emulator', '--postgres', '--platform-port', '0', '--secrets-port', '0', '--mesh-port', '0', '--write-env', envFile, '--detach'], bare, tmp);
+    expect(r.status).toBe(0);
+    const emu = parseEnvFile(fs.readFileSync(envFile, 'utf8'));
+    const env: NodeJS.ProcessEnv = {
+      ...bare, ...emu, CONVERGE_DIR: path.join(tmp, '.converge'), CONVERGE_STATE_KEY: process.env.CONVERGE_STATE_KEY,
+      BILLING_DB_HOST: `${emu.DB_ADDRESS}/app`, BILLING_DB_ADMIN_USER: 'vault_root', BILLING_DB_ADMIN_PASSWORD: emu.DB_ROOT_PASSWORD,
+      BILLING_DB_STATIC_USER: 'reporting', BILLING_API_KEY: 'billing-api-key-pg-51e0',
+      CONVERGE_SYNTH_ENV: 'BILLING_DB_HOST,BILLING_DB_ADMIN_USER,BILLING_DB_STATIC_USER',
+    };
+    r = await cliAsync(['apply', '--auto-approve'], env, dir);
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    const headers = { 'x-secrets-token': emu.SECRETS_TOKEN };
+    const st = await (await fetch(`${emu.SECRETS_ADDR}/v1/database/static-creds/billing-reporting`, { headers })).json() as { data: { username: string; password: string } };
+    expect(st.data.username).toBe('reporting');
+    const c = new Client({ connectionString: `postgresql://reporting:${encodeURIComponent(st.data.password)}@${emu.DB_ADDRESS}/app` });
+    await c.connect();
+    await c.end();
+    r = await cliAsync(['destroy', '--auto-approve'], env, dir);
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
   });
 });

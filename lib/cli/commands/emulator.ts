@@ -3,6 +3,8 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { Emulator } from '../../bundled-emulator/bundled-emulator';
+import { postgresBinaries } from '../../bundled-emulator/embedded-postgres';
+import { EMULATOR_DATABASE, EMULATOR_DATABASE_ADMIN, EMULATOR_STATIC_USER } from '../../bundled-emulator/emulator-postgres';
 import { envFileReady, isAlive, parseEnvFile, PID_KEY, waitForEnvFile, writeEnvFileAtomically } from '../emulator-env-file';
 import { Output } from '../output';
 
@@ -29,6 +31,9 @@ export interface EmulatorCommandOptions {
   readonly meshTrustDomain?: string;
   /** `--mesh-shape spec|consul-1.16`. */
   readonly meshShape?: string;
+  /** `--postgres`: a PostgreSQL server of its own for the database engine. */
+  readonly postgres?: boolean;
+  readonly postgresPort?: string;
 }
 
 function num(v: string | undefined, flag: string): number | undefined {
@@ -41,6 +46,7 @@ function num(v: string | undefined, flag: string): number | undefined {
 /** `converge emulator`: serves the three APIs until SIGINT or SIGTERM. */
 export async function emulatorCommand(opts: EmulatorCommandOptions, out: Output): Promise<number> {
   if (opts.writeEnv) await refuseRunningEmulator(opts.writeEnv);
+  if (opts.postgres) postgresBinaries(); // installed? Said at once, not from the log of a detached child.
   if (opts.detach) return detach(opts, out);
   const edition = opts.platformEdition ?? 'hosted';
   if (edition !== 'hosted' && edition !== 'self-hosted') throw new Error(`--platform-edition must be hosted or self-hosted (got ${edition})`);
@@ -53,7 +59,9 @@ export async function emulatorCommand(opts: EmulatorCommandOptions, out: Output)
   if (opts.meshShape !== undefined && opts.meshShape !== 'spec' && opts.meshShape !== 'consul-1.16') {
     throw new Error(`--mesh-shape must be spec or consul-1.16 (got ${opts.meshShape})`);
   }
+  if (opts.postgresPort !== undefined && !opts.postgres) throw new Error('--postgres-port is the port of --postgres: add --postgres');
   const emulator = await Emulator.start({
+    postgres: opts.postgres, postgresPort: num(opts.postgresPort, '--postgres-port'),
     meshShape: opts.meshShape as 'spec' | 'consul-1.16' | undefined,
     platformPort: num(opts.platformPort, '--platform-port'), secretsPort: num(opts.secretsPort, '--secrets-port'),
     meshPort: num(opts.meshPort, '--mesh-port'), dataDir: opts.dataDir, latencyMs: num(opts.latencyMs, '--latency-ms'),
@@ -68,6 +76,10 @@ export async function emulatorCommand(opts: EmulatorCommandOptions, out: Output)
   if (process.env[DETACHED_VARIABLE] === '1') out.info(`# addresses and tokens written to ${opts.writeEnv}`);
   else process.stdout.write(emulator.envFile());
   out.info(out.c.dim(`# converge emulator running${opts.dataDir ? ` (data in ${opts.dataDir})` : ''}; stop with Ctrl-C`));
+  if (emulator.env.DB_ADDRESS) {
+    out.info(out.c.dim(`# PostgreSQL at ${emulator.env.DB_ADDRESS}: database ${EMULATOR_DATABASE} owned by ${EMULATOR_DATABASE_ADMIN} `
+      + `(password DB_ROOT_PASSWORD), login role ${EMULATOR_STATIC_USER}`));
+  }
   if (emulator.faultSeed !== undefined) {
     out.result(`# injecting faults: rate ${opts.faultRate}, seed ${emulator.faultSeed} (replay them with --fault-seed ${emulator.faultSeed} or CONVERGE_FAULT_SEED=${emulator.faultSeed})`);
   }
