@@ -8,7 +8,7 @@ import { cliAsync, CLI, ROOT, tempDir } from '../support/harness';
 // A newcomer's first commands: `npx converge emulator --write-env FILE` (Node 20 reads `--env-file`
 // itself, also inside npx), `--detach` that returns once the APIs listen, `wait FILE` and `stop FILE`.
 const PORTS = ['--platform-port', '0', '--secrets-port', '0', '--mesh-port', '0'];
-const env = { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1' };
+const env = { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1', TMPDIR: process.env.TMPDIR };
 
 /** A project whose node_modules hold converge as `npm install` would: the package and its bin link. */
 function projectWithConverge(): string {

@@ -6,7 +6,7 @@ import { CLI, cliAsync, tempDir } from '../support/harness';
 
 // `init`'s "Next:" line run twice: the second `converge emulator --write-env F --detach` must leave the
 // running emulator and its file (its tokens) alone, and say what to do.
-const env = { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1' };
+const env = { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1', TMPDIR: process.env.TMPDIR };
 const PORTS = ['--platform-port', '0', '--secrets-port', '0', '--mesh-port', '0'];
 
 describe('a second converge emulator on the same env file', () => {

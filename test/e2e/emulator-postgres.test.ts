@@ -33,7 +33,7 @@ function sampleApp(code: string): string {
 /** What the user's shell has after `set -a; . ./FILE; set +a`. */
 function shellWith(envFile: string, app: string): NodeJS.ProcessEnv {
   return {
-    PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1', ...parseEnvFile(fs.readFileSync(envFile, 'utf8')),
+    PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1', TMPDIR: process.env.TMPDIR, ...parseEnvFile(fs.readFileSync(envFile, 'utf8')),
     CONVERGE_DIR: path.join(app, '.converge'), CONVERGE_STATE_KEY: process.env.CONVERGE_STATE_KEY,
   };
 }
@@ -59,7 +59,7 @@ async function secretsApi(env: NodeJS.ProcessEnv, p: string): Promise<{ status: 
 }
 
 const ports = ['--platform-port', '0', '--secrets-port', '0', '--mesh-port', '0'];
-const bare = { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1' };
+const bare = { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1', TMPDIR: process.env.TMPDIR };
 
 describe('converge emulator --postgres runs the database samples as they are', () => {
   const dir = tempDir('converge-emu-pg-');

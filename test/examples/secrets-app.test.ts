@@ -103,7 +103,7 @@ describe('examples/secrets-app against converge emulator --postgres', () => {
   const dir = path.join(ROOT, 'examples', 'secrets-app');
   const tmp = tempDir('converge-secrets-app-pg-');
   const envFile = path.join(tmp, 'emulator.env');
-  const bare = { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1' };
+  const bare = { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1', TMPDIR: process.env.TMPDIR };
   afterAll(async () => {
     if (fs.existsSync(envFile)) await cliAsync(['emulator', 'stop', envFile], bare, tmp);
     fs.rmSync(tmp, { recursive: true, force: true });

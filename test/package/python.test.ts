@@ -1,5 +1,6 @@
 import * as fs from 'fs';
 import * as path from 'path';
+import { Client } from 'pg';
 import { DesiredStack } from '../../lib/core/model';
 import { readSynthDir } from '../../lib/core/synth/read-synth';
 import { allFiles, cliAsync, ROOT, startWorld, tempDir, TestWorld } from '../support/harness';
@@ -80,6 +81,33 @@ describe('Python package', () => {
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
     expect((await fetch(`${world.env.SECRETS_ADDR}/v1/secret/data/acme-py/db`, { headers: { 'x-secrets-token': world.env.SECRETS_TOKEN! } })).status).toBe(404);
+  });
+
+  test("docs/secrets-database-directory.md's Python DatabaseCredentials sample runs as it is against an emulator with its own PostgreSQL", async () => {
+    const doc = fs.readFileSync(path.join(ROOT, 'docs', 'secrets-database-directory.md'), 'utf8');
+    const sample = /^```python sample=secrets\.DatabaseCredentials\n([\s\S]*?)^```$/m.exec(doc)![1];
+    const app = tempDir('converge-python-db-sample-');
+    fs.writeFileSync(path.join(app, 'main.py'), `from cdktf import App, TerraformStack\napp = App()\nstack = TerraformStack(app, "db-sample")\n${sample}\napp.synth()\n`);
+    fs.writeFileSync(path.join(app, 'cdktf.json'), JSON.stringify({ language: 'python', app: `${path.join(venvBin, 'python')} main.py`, output: 'cdktf.out' }));
+    const pg = await startWorld({ postgres: true }, { ...silence, PATH: pyEnv.PATH!, CONVERGE_DIR: path.join(app, '.converge') });
+    try {
+      // What `set -a; . ./emulator.env` gives a shell: the database's address (named for synthesis) and vault_root's password.
+      expect(pg.env.CONVERGE_SYNTH_ENV).toBe('DB_ADDRESS');
+      let r = await cliAsync(['apply', '--auto-approve'], pg.env, app);
+      expect(r.stderr).toBe('');
+      expect(r.status).toBe(0);
+      const kv = await fetch(`${pg.env.SECRETS_ADDR}/v1/secret/data/app/db`, { headers: { 'x-secrets-token': pg.env.SECRETS_TOKEN! } });
+      const issued = ((await kv.json()) as any).data.data as { username: string; password: string };
+      const client = new Client({ connectionString: `postgresql://${issued.username}:${encodeURIComponent(issued.password)}@${pg.env.DB_ADDRESS}/app` });
+      await client.connect();
+      await client.end();
+      r = await cliAsync(['destroy', '--auto-approve'], pg.env, app);
+      expect(r.stderr).toBe('');
+      expect(r.status).toBe(0);
+    } finally {
+      await pg.stop();
+      fs.rmSync(app, { recursive: true, force: true });
+    }
   });
 
   test('a dict key that is no field of its struct is refused with the construct path and a hint', async () => {

@@ -9,6 +9,9 @@ const ROOT = path.resolve(__dirname, '../..');
 const LEAKABLE = ['.converge', 'cdktf.out'];
 
 module.exports = async () => {
+  // What converge-* entries the system's temporary directory had: teardown names those the run added outside its own.
+  process.env.CONVERGE_JEST_SYSTEM_TMP = os.tmpdir();
+  process.env.CONVERGE_JEST_SYSTEM_TMP_BEFORE = JSON.stringify(convergeEntries(os.tmpdir()));
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'converge-jest-'));
   // As /tmp is: servers that run as another user (PostgreSQL refuses root) keep their directories here too.
   fs.chmodSync(dir, 0o1777);
@@ -20,5 +23,10 @@ module.exports = async () => {
   process.env.JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION ??= process.versions.node.split('.')[0];
   process.env.JSII_SILENCE_WARNING_DEPRECATED_NODE_VERSION ??= '1';
 };
+/** The entries of a temporary directory that converge or its tests make (`converge-*`). */
+function convergeEntries(dir) {
+  return fs.readdirSync(dir).filter((f) => f.startsWith('converge-') && !f.startsWith('converge-jest-'));
+}
 module.exports.LEAKABLE = LEAKABLE;
+module.exports.convergeEntries = convergeEntries;
 module.exports.ROOT = ROOT;

@@ -2,7 +2,7 @@
 // says so when a test wrote converge's state or a synth output into the repository root.
 const fs = require('fs');
 const path = require('path');
-const { LEAKABLE, ROOT } = require('./global-setup');
+const { convergeEntries, LEAKABLE, ROOT } = require('./global-setup');
 
 module.exports = async () => {
   const dir = process.env.CONVERGE_JEST_TMPDIR;
@@ -14,5 +14,14 @@ module.exports = async () => {
   if (left.length) {
     console.error(`\nWARNING: the tests wrote ${left.join(' and ')} into the repository root (removed now): a test runs converge `
       + `or synthesizes with cwd ${ROOT}; give it a temporary directory (CONVERGE_DIR, --synth-dir, App({ outdir }))`);
+  }
+  const systemTmp = process.env.CONVERGE_JEST_SYSTEM_TMP;
+  if (systemTmp) {
+    const had = new Set(JSON.parse(process.env.CONVERGE_JEST_SYSTEM_TMP_BEFORE ?? '[]'));
+    const added = convergeEntries(systemTmp).filter((f) => !had.has(f));
+    if (added.length) {
+      console.error(`\nWARNING: ${added.length} converge-* entries appeared in ${systemTmp} during the run, outside its own directory `
+        + `(e.g. ${added.slice(0, 3).join(', ')}): a test starts a process without TMPDIR (pass TMPDIR: process.env.TMPDIR in its env)`);
+    }
   }
 };
