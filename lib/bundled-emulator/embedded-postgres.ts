@@ -1,9 +1,9 @@
 import { ChildProcess, execFileSync, spawn } from 'child_process';
 import * as crypto from 'crypto';
 import * as fs from 'fs';
-import * as net from 'net';
 import * as os from 'os';
 import * as path from 'path';
+import { freePort } from '../core/free-port';
 
 /** Options of `startEmbeddedPostgres`. */
 export interface EmbeddedPostgresOptions {
@@ -56,6 +56,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions = {
   if (ids.uid !== undefined) {
     const blocked = untraversable(base, ids);
     if (blocked) {
+      if (temporary) fs.rmSync(base, { recursive: true, force: true });
       throw new Error(`as root, PostgreSQL runs as the postgres user, which cannot reach ${base}: ${blocked} is not traversable by it. `
         + 'Keep the data in a directory whose parents others may traverse (chmod o+x), or run as a user other than root');
     }
@@ -247,13 +248,3 @@ function stopServer(proc: ChildProcess): Promise<void> {
   });
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as net.AddressInfo).port;
-      srv.close(() => resolve(port));
-    });
-  });
-}

@@ -1,22 +1,14 @@
 import { ChildProcess, spawn } from 'child_process';
 import * as fs from 'fs';
-import * as net from 'net';
 import * as os from 'os';
 import * as path from 'path';
+import { freePort } from '../../lib/core/free-port';
 
 /** A real Consul dev agent with ACLs on and an initial management token (as the emulator starts). */
 export interface ConsulAclAgent {
   readonly address: string;
   readonly managementToken: string;
   stop(): Promise<void>;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => { const p = (s.address() as net.AddressInfo).port; s.close(() => resolve(p)); });
-  });
 }
 
 /** Starts `consul agent -dev` on free ports with `acl.tokens.initial_management`; waits for a leader. */

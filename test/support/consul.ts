@@ -1,8 +1,9 @@
 import { ChildProcess, spawn } from 'child_process';
 import * as fs from 'fs';
-import * as net from 'net';
 import * as os from 'os';
 import * as path from 'path';
+import { freePort } from '../../lib/core/free-port';
+export { freePort };
 
 /** A real Consul agent in dev mode on free ports (see ../shared/tools/README.md). */
 export interface RealConsul {
@@ -13,19 +14,6 @@ export interface RealConsul {
   /** The agent's log so far (for a failing test's message). */
   log(): string;
   stop(): Promise<void>;
-}
-
-/** A port nothing listens on now (port 0, closed again). */
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.unref();
-    s.on('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(port));
-    });
-  });
 }
 
 /**

@@ -1,6 +1,6 @@
 import { ChildProcess, spawn } from 'child_process';
-import * as net from 'net';
 import { realTools } from './real-tools';
+import { freePort } from '../../lib/core/free-port';
 
 /** A throwaway OpenBao dev server (`../shared/tools/`), with the database engine enabled at `database/`. */
 export interface TestOpenBao {
@@ -53,13 +53,3 @@ export async function startOpenBaoForLeases(): Promise<TestOpenBao> {
   return { address, token, stop };
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}

@@ -1,9 +1,9 @@
 import { ChildProcess, execFile, spawn } from 'child_process';
 import * as fs from 'fs';
-import * as net from 'net';
 import * as os from 'os';
 import * as path from 'path';
 import { promisify } from 'util';
+import { freePort } from '../../lib/core/free-port';
 
 /** A throwaway OpenBao dev server (the real secrets service, built from source in ../shared/tools). */
 export interface TestOpenBao {
@@ -90,13 +90,3 @@ function stop(proc: ChildProcess): Promise<void> {
   });
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as net.AddressInfo).port;
-      srv.close(() => resolve(port));
-    });
-  });
-}

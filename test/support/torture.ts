@@ -1,21 +1,10 @@
 import { ChildProcess, spawn } from 'child_process';
 import * as fs from 'fs';
-import * as net from 'net';
 import * as path from 'path';
 import { newSeed, seededRandom } from '../../lib/core/emulator-kit/seeded-random';
 import { CLI, cliAsync, CliResult, tempDir } from './harness';
-
-/** A free TCP port (so that a restarted emulator keeps its addresses). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
+import { freePort } from '../../lib/core/free-port';
+export { freePort };
 
 /** The emulator as a child process with a data directory, so that it can be killed and restarted. */
 export class EmulatorProcess {
