@@ -19,6 +19,10 @@ module.exports = async () => {
   process.env.CONVERGE_JEST_TMPDIR = dir;
   process.env.TMPDIR = dir;
   process.env.CONVERGE_JEST_ROOT_BEFORE = JSON.stringify(LEAKABLE.filter((f) => fs.existsSync(path.join(ROOT, f))));
+  // Tests run with the repository root as their directory: cdktf's App() makes its default outdir (cdktf.out) there
+  // even when the test never synthesizes, and a state key is created in .converge/ when none is set. Both go elsewhere.
+  process.env.CDKTF_OUTDIR ??= path.join(dir, 'cdktf.out');
+  process.env.CONVERGE_STATE_KEY ??= require('crypto').randomBytes(32).toString('hex');
   // The jsii runtime's Node end-of-life banner, in every process the tests start (Python, Java, Go apps).
   process.env.JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION ??= process.versions.node.split('.')[0];
   process.env.JSII_SILENCE_WARNING_DEPRECATED_NODE_VERSION ??= '1';
