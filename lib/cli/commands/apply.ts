@@ -1,9 +1,7 @@
 import * as readline from 'readline';
-import { ApiClients } from '../../core/engine/api-clients';
 import { DeclaredProviders } from '../../core/engine/declared-providers';
-import { applyPlan, ApplyResult } from '../../core/engine/applier';
+import { ApplyResult } from '../../core/engine/applier';
 import { conflictsOf, hasChanges, StackPlan } from '../../core/engine/plan-model';
-import { planStack } from '../../core/engine/planner';
 import { DesiredStack } from '../../core/model';
 import { stateKey } from '../../core/crypto/state-key';
 import { StateStore } from '../../core/state/state-store';
@@ -12,10 +10,10 @@ import { Output } from '../output';
 import { readSavedPlan } from '../plan-file';
 import { Progress } from '../progress';
 import { renderPlan } from '../render-plan';
-import { RunTuning, tuning, withLockedState } from '../session';
+import { tuning, withLockedState } from '../session';
 import { inDependencyOrder, loadStacks, selectStacks } from '../workspace';
 import { OtherStacks, stacksReadBy } from '../../core/engine/other-stacks';
-import { assertNotManagedElsewhere, prepareOtherStacks, readByOtherStacks } from '../cross-stack';
+import { applyReconciled, planReconciled, ReconcileContext, readOtherStacks } from '../../core/engine/reconcile';
 import { summariseRetained, withStackInImportHints } from '../import-hint';
 import { PlanCommandOptions } from './plan';
 
@@ -62,10 +60,8 @@ export async function applyCommand(planFile: string | undefined, opts: ApplyComm
     }
     let interruptedWith: number | undefined;
     const code = await withLockedState(desired.stack, operation, t, out, async (state, clients, backend, interrupts) => {
-      await prepareOtherStacks(other, backend, desired, opts.destroy, out);
-      const readByOthers = readByOtherStacks(all, desired.stack);
-      return applyStack({ desired, saved: savedPlan, opts, t, out, state, clients, interrupts, other, applied, readByOthers,
-        checkIdentities: (plan) => assertNotManagedElsewhere(plan, backend, all), several: all.length > 1 })
+      const ctx: ReconcileContext = { backend, clients, all, other, parallelism: t.parallelism, warn: (m) => out.warn(m) };
+      return applyStack({ desired, saved: savedPlan, opts, out, state, ctx, interrupts, applied, several: all.length > 1 })
         .finally(() => { interruptedWith = interrupts.exitCode; });
     }, { graceful: true, checkEarly: !savedPlan && opts.refresh !== false && !opts.destroy ? Object.values(desired.resources).map((r) => r.provider) : undefined });
     // Stacks after an interrupted one are not started.
@@ -83,27 +79,23 @@ interface StackRun {
   readonly desired: DesiredStack;
   readonly saved?: StackPlan;
   readonly opts: ApplyCommandOptions;
-  readonly t: RunTuning;
   readonly out: Output;
   readonly state: StateStore;
-  readonly clients: ApiClients;
+  /** The run's reconcile context: clients, backend, the app's stacks and the states read of other stacks. */
+  readonly ctx: ReconcileContext;
   readonly interrupts: Interrupts;
-  /** The states of the stacks it reads values from. */
-  readonly other: OtherStacks;
   /** Stacks applied earlier in this run. */
   readonly applied: ReadonlySet<string>;
-  /** Its addresses that other stacks of the app read values from. */
-  readonly readByOthers: ReadonlySet<string>;
-  /** Refuses a plan whose objects another stack manages. */
-  readonly checkIdentities: (plan: StackPlan) => Promise<void>;
   /** The app has several stacks (a command that names an address needs --stack). */
   readonly several: boolean;
 }
 
 /** Plans (or checks the saved plan), confirms and applies one stack; its exit status. */
-async function applyStack({ desired, saved, opts, t, out, state, clients, interrupts, other, applied, readByOthers, checkIdentities, several }: StackRun): Promise<number> {
+async function applyStack({ desired, saved, opts, out, state, ctx, interrupts, applied, several }: StackRun): Promise<number> {
+  const clients = ctx.clients;
   let plan: StackPlan;
   if (saved) {
+    await readOtherStacks(desired, ctx, { destroy: opts.destroy });
     plan = saved;
     // A stack with no state yet gets a fresh random lineage each time it is opened: a plan made
     // against no state stays valid as long as there is still none (serial 0).
@@ -112,11 +104,9 @@ async function applyStack({ desired, saved, opts, t, out, state, clients, interr
       throw new Error(`the saved plan is stale: the state of stack ${plan.stack} has changed since the plan was made ` +
         `(serial ${plan.serial} -> ${state.serial}${plan.lineage !== state.lineage ? ', other lineage' : ''}); run converge plan again`);
     }
-    assertProducersUnchanged(plan, other, applied);
+    assertProducersUnchanged(plan, ctx.other, applied);
   } else {
-    plan = withStackInImportHints(await planStack(desired, state, clients, { parallelism: t.parallelism, refresh: opts.refresh !== false, destroy: opts.destroy,
-      otherStacks: other, readByOtherStacks: readByOthers }), several);
-    await checkIdentities(plan);
+    plan = withStackInImportHints(await planReconciled(desired, state, ctx, { refresh: opts.refresh !== false, destroy: opts.destroy }), several);
   }
   renderPlan(plan, out, { compact: opts.compact });
   const conflicts = conflictsOf(plan);
@@ -139,9 +129,7 @@ async function applyStack({ desired, saved, opts, t, out, state, clients, interr
   // starts, not in the middle of its live block.
   stateKey();
   const progress = new Progress(out, plan.items.filter((i) => !['noop'].includes(i.action)).length);
-  const result = await applyPlan(plan, state, clients, {
-    parallelism: t.parallelism, onEvent: (e) => progress.event(e), signal: interrupts.signal, otherStacks: other,
-  });
+  const result = await applyReconciled(plan, state, ctx, undefined, { onEvent: (e) => progress.event(e), signal: interrupts.signal });
   progress.finish();
   const verb = opts.destroy ? 'Destroy' : 'Apply';
   if (interrupts.by) summariseInterrupted(result, out, verb, interrupts.by, plan.stack);

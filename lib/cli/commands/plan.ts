@@ -1,5 +1,4 @@
 import * as fs from 'fs';
-import { planStack } from '../../core/engine/planner';
 import { conflictsOf, hasChanges, StackPlan } from '../../core/engine/plan-model';
 import { Output } from '../output';
 import { writeSavedPlan } from '../plan-file';
@@ -9,7 +8,7 @@ import { tuning, withLockedState } from '../session';
 import { withStackInImportHints } from '../import-hint';
 import { AppOptions, inDependencyOrder, loadStacks, selectStacks } from '../workspace';
 import { OtherStacks } from '../../core/engine/other-stacks';
-import { assertNotManagedElsewhere, prepareOtherStacks, readByOtherStacks } from '../cross-stack';
+import { planReconciled } from '../../core/engine/reconcile';
 
 export interface PlanCommandOptions extends Omit<AppOptions, 'stack'> {
   /** One stack, or several (each a name or a pattern with `*`). */
@@ -37,12 +36,9 @@ export async function makePlans(opts: PlanCommandOptions, out: Output, operation
   const plans: StackPlan[] = [];
   for (const desired of stacks) {
     const plan = await withLockedState(desired.stack, operation, t, out, async (state, clients, backend) => {
-      await prepareOtherStacks(other, backend, desired, opts.destroy, out, destroyed);
-      const p = withStackInImportHints(await planStack(desired, state, clients, {
-        parallelism: t.parallelism, refresh: opts.refresh !== false, destroy: opts.destroy, otherStacks: other, readByOtherStacks: readByOtherStacks(all, desired.stack),
-      }), all.length > 1);
-      await assertNotManagedElsewhere(p, backend, all, plans);
-      return p;
+      const ctx = { backend, clients, all, other, parallelism: t.parallelism, warn: (m: string) => out.warn(m) };
+      const p = await planReconciled(desired, state, ctx, { refresh: opts.refresh !== false, destroy: opts.destroy, destroyedInRun: destroyed, plannedInRun: plans });
+      return withStackInImportHints(p, all.length > 1);
     }, { checkEarly: opts.refresh !== false && !opts.destroy ? Object.values(desired.resources).map((r) => r.provider) : undefined });
     other.planned(plan);
     destroyed.add(desired.stack);

@@ -3,7 +3,10 @@ import { PlanItem, StackPlan } from '../../core/engine/plan-model';
 import { isAttrRef } from '../../core/model';
 
 /**
- * What a watch cycle's plan says, sorted by who caused it:
+ * What a watch cycle's plan says, sorted by who caused it. The rule (docs/watch.md): a cycle may
+ * write an object back only when the API differs from what the app declares, the app's declaration
+ * of it is the last apply's, and so is that of everything it reads (`unchanged`: a plan from state
+ * finds nothing to do for it). Then:
  * - `drifted`: objects changed (or deleted) outside converge since the last apply;
  * - `revertable`: the drifted objects whose every planned change only undoes that drift (what
  *   `--on-drift revert` writes back);
@@ -32,19 +35,24 @@ export function onlyUndoesDrift(i: PlanItem): boolean {
   return ['update', 'replace'].includes(i.action) && i.changes.length > 0 && i.changes.every((c) => drifted.has(c.path) || [...drifted].some((d) => c.path.startsWith(`${d}.`)));
 }
 
-export function classifyPlan(plan: StackPlan): CycleFindings {
+/**
+ * Sorts the plan's items; `unchanged` holds the addresses whose declaration (and all they read) is
+ * the last apply's: only those may be written back, renewed or updated from upstream.
+ */
+export function classifyPlan(plan: StackPlan, unchanged: ReadonlySet<string>): CycleFindings {
   const byAddress = new Map(plan.items.map((i) => [i.address, i]));
+  const asApplied = (i: PlanItem) => unchanged.has(i.address) && !i.removesPrior;
   const drifted = plan.items.filter((i) => i.drift.length > 0);
-  const revertable = drifted.filter(onlyUndoesDrift);
-  const issuing = new Set(plan.items.filter((i) => i.issues).map((i) => i.address));
+  const revertable = drifted.filter((i) => asApplied(i) && onlyUndoesDrift(i));
+  const issuing = new Set(plan.items.filter((i) => i.issues && asApplied(i)).map((i) => i.address));
   // A consumer of a credential issued again: every change is a value known only after the read.
   const feeds = (i: PlanItem) => i.action === 'update' && i.changes.length > 0 && i.changes.every((c) => c.unknown) &&
     (plan.desired.resources[i.address]?.dependsOn ?? []).some((d) => issuing.has(d) || feedsRenewal(d, byAddress, plan, issuing, new Set()));
-  const consumers = plan.items.filter((i) => !i.dataSource && !revertable.includes(i) && feeds(i));
+  const consumers = plan.items.filter((i) => !i.dataSource && asApplied(i) && !revertable.includes(i) && feeds(i));
   // A value it reads from another construct changed (a rotated stored token, a lookup that reads something new).
-  const readers = plan.items.filter((i) => !i.dataSource && !i.drift.length && i.action === 'update' && !consumers.includes(i) &&
+  const readers = plan.items.filter((i) => !i.dataSource && asApplied(i) && !i.drift.length && i.action === 'update' && !consumers.includes(i) &&
     i.changes.every((c) => readsReference(plan.desired.resources[i.address]?.spec, c.path)));
-  const renewals = [...plan.items.filter((i) => i.issues), ...consumers];
+  const renewals = [...plan.items.filter((i) => issuing.has(i.address)), ...consumers];
   const accounted = new Set([...revertable, ...renewals, ...readers].map((i) => i.address));
   const appChanges = plan.items.filter((i) => !accounted.has(i.address) && changes(i) && !(i.drift.length && i.action === 'noop'));
   return { drifted, revertable, renewals, upstream: readers, appChanges, conflicts: plan.items.filter((i) => i.action === 'conflict') };
@@ -73,17 +81,7 @@ export function readsReference(spec: Record<string, unknown> | undefined, dotted
 
 /** Whether applying the item would change anything (on the API or in state). */
 function changes(i: PlanItem): boolean {
-  return !['noop', 'read', 'conflict'].includes(i.action) || Boolean(i.issues) || Boolean(i.stateChanges?.length) || Boolean(i.deposed?.length);
-}
-
-/**
- * The plan that writes back only the given items: every other change is left out (its object and
- * its record stay as they are); unchanged objects and reads stay in, so that references resolve.
- */
-export function planOf(plan: StackPlan, only: readonly PlanItem[]): StackPlan {
-  const keep = new Set(only.map((i) => i.address));
-  return { ...plan, items: plan.items.filter((i) => keep.has(i.address) || (i.action === 'noop' && !i.stateChanges?.length && !i.deposed?.length) ||
-    (i.action === 'read' && !i.issues && !i.stateChanges?.length)) };
+  return !['noop', 'read', 'conflict'].includes(i.action) || Boolean(i.issues) || Boolean(i.stateChanges?.length) || Boolean(i.deposed?.length) || Boolean(i.removesPrior);
 }
 
 /** One field's change as a plan shows it: sensitive values masked. */

@@ -1,15 +1,13 @@
 import * as crypto from 'crypto';
 import { ApiClients } from '../../core/engine/api-clients';
-import { applyPlan } from '../../core/engine/applier';
 import { OtherStacks } from '../../core/engine/other-stacks';
-import { PlanItem, StackPlan } from '../../core/engine/plan-model';
-import { planStack } from '../../core/engine/planner';
+import { hasChanges, PlanItem, StackPlan } from '../../core/engine/plan-model';
+import { applyReconciled, planReconciled, ReconcileContext, unchangedSinceLastApply } from '../../core/engine/reconcile';
 import { DesiredStack } from '../../core/model';
 import { LockedError, StateBackend } from '../../core/state/state-model';
 import { StateStore } from '../../core/state/state-store';
-import { prepareOtherStacks, readByOtherStacks } from '../cross-stack';
 import { Output } from '../output';
-import { changeJson, classifyPlan, describeChange, driftKey, planOf } from './drift';
+import { changeJson, classifyPlan, describeChange, driftKey } from './drift';
 import { MeshWatch } from './mesh-watch';
 import { WatchMetrics } from './metrics';
 import { StackLeases } from './replica-leases';
@@ -172,32 +170,26 @@ export class Watcher {
 
   private async reconcile(stack: string, w: StackWatch, scope: 'full' | 'mesh'): Promise<void> {
     const state = await StateStore.open(this.backend, stack);
-    const other = new OtherStacks();
-    await prepareOtherStacks(other, this.backend, w.desired, false, this.out);
+    const ctx: ReconcileContext = { backend: this.backend, clients: this.clients, all: this.all(), other: new OtherStacks(),
+      parallelism: this.settings.parallelism, warn: (m) => this.out.warn(m) };
     const scoped = scope === 'mesh' ? await meshScope(w.desired, state) : { desired: w.desired, state };
-    const planOptions = { parallelism: this.settings.parallelism, otherStacks: other, readByOtherStacks: readByOtherStacks(this.all(), stack) };
-    const plan = await planStack(scoped.desired, scoped.state, this.clients, { ...planOptions, refresh: true });
-    const f = classifyPlan(plan);
+    // apply's plan, with apply's checks: an object another stack manages fails the cycle, and nothing is written.
+    const plan = await planReconciled(scoped.desired, scoped.state, ctx);
+    // What the app changed since the last apply: never written back, renewed or updated, only reported (or applied).
+    const unchanged = hasChanges(plan) ? await unchangedSinceLastApply(scoped.desired, scoped.state, ctx) : new Set(Object.keys(scoped.desired.resources));
+    const f = classifyPlan(plan, unchanged);
     this.reportDrift(stack, w, scope, f.drifted);
     for (const c of f.conflicts) this.emit({ event: 'conflict', stack, address: c.address, kind: c.kind, message: `conflict ${c.address}: ${c.reason}` });
-
-    // A change of one field by the app and by someone else at once is the app's: only objects whose
-    // desired state equals what state holds (a plan without reads finds nothing to do) are reverted.
-    let revertable = f.revertable;
-    let appChanges = f.appChanges;
-    if (revertable.length && (this.settings.onDrift === 'revert' || this.settings.applyAppChanges)) {
-      const fromState = await planStack(scoped.desired, scoped.state, this.clients, { ...planOptions, refresh: false });
-      const untouched = new Set(fromState.items.filter((i) => i.action === 'noop' && !i.stateChanges?.length).map((i) => i.address));
-      appChanges = [...appChanges, ...revertable.filter((i) => !untouched.has(i.address))];
-      revertable = revertable.filter((i) => untouched.has(i.address));
-    }
     if (f.conflicts.length) return; // nothing is written while a construct's identity is held by an object converge does not manage
 
+    const { appChanges } = f;
     if (this.settings.applyAppChanges && appChanges.length) {
-      await this.write(stack, w, plan, plan.items.filter((i) => i.action !== 'noop' || i.stateChanges?.length), state, other, 'applied');
-      return;
-    }
-    if (appChanges.length) {
+      // As `converge apply` would: in revert mode the whole plan; in report mode only what the app changed (drift elsewhere stays, reported).
+      const revert = this.settings.onDrift === 'revert';
+      await this.write(stack, w, plan, revert ? undefined : appChanges, state, ctx, 'applied');
+      w.appReported = undefined;
+      if (revert) return;
+    } else if (appChanges.length) {
       const key = `${crypto.createHash('sha256').update(JSON.stringify(w.desired)).digest('hex')}|${appChanges.map((i) => `${i.address}:${i.action}`).join(',')}`;
       if (w.appReported !== key) {
         w.appReported = key;
@@ -223,14 +215,14 @@ export class Watcher {
       w.upstreamReported = up || undefined;
       return;
     }
-    const writes = [...revertable, ...f.renewals, ...f.upstream];
-    if (writes.length) await this.write(stack, w, plan, writes, state, other, 'reverted');
+    const writes = [...f.revertable, ...f.renewals, ...f.upstream];
+    if (writes.length) await this.write(stack, w, plan, writes, state, ctx, 'reverted');
   }
 
-  /** Applies only `items` of the plan, under the lock already held, and says what was done. */
-  private async write(stack: string, w: StackWatch, plan: StackPlan, items: readonly PlanItem[], state: StateStore, other: OtherStacks,
+  /** Applies the plan (only `items` of it, when given), under the lock already held, and says what was done. */
+  private async write(stack: string, w: StackWatch, plan: StackPlan, items: readonly PlanItem[] | undefined, state: StateStore, ctx: ReconcileContext,
     verb: 'reverted' | 'applied'): Promise<void> {
-    const result = await applyPlan(planOf(plan, items), state, this.clients, { parallelism: this.settings.parallelism, otherStacks: other });
+    const result = await applyReconciled(plan, state, ctx, items?.map((i) => i.address));
     const byAddress = new Map(plan.items.map((i) => [i.address, i]));
     for (const d of result.done) {
       const item = byAddress.get(d.address);

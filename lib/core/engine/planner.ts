@@ -34,6 +34,13 @@ export interface PlanOptions {
    * differs from state (or has none) is recorded by the apply, so that they read what it read.
    */
   readonly readByOtherStacks?: ReadonlySet<string>;
+  /**
+   * A plan from state alone: nothing is read from the API, data sources included (each takes what
+   * state recorded for it, or is a change when state holds no read of the same declaration). What it
+   * finds to do is what the app changed since the last apply. Implies `refresh: false`.
+   * @default false
+   */
+  readonly fromState?: boolean;
 }
 
 /** Masks secrets for plan hooks: they see shapes and plain values, never a secret. */
@@ -80,7 +87,7 @@ export async function planStack(desired: DesiredStack, state: StateStore, client
   const sems = new ApiSemaphores(opts.parallelism ?? 10);
   /** The providers the app declares: objects only in state are reached through these, never through what state says. */
   const declared = new DeclaredProviders(desired);
-  const refresh = opts.refresh ?? true;
+  const refresh = opts.fromState ? false : opts.refresh ?? true;
   const results = new Map<string, Promise<Planned>>();
   const orphans = Object.entries(state.records).filter(([addr]) => !resources[addr]);
   const orphansByKind = new Map<string, MoveSource[]>();
@@ -130,8 +137,9 @@ export async function planStack(desired: DesiredStack, state: StateStore, client
           // So is one that depended on an object this apply removes (a discovery chain on an entry of its chain).
           const removing = rec?.dataSource ? rec.dependsOn.some((d) => !resources[d] && state.record(d) && !state.record(d)!.dataSource) : false;
           const deferred = removing || [...done.values()].some((d) => CHANGING.has(d.item.action) || (d.item.dataSource && !d.outputs));
-          const read = await sems.for(r.provider.api).run(() => planDataSource(address, r, deferred ? { ...resolved, hasUnknown: true } : resolved, ctx, rec,
-            opts.readByOtherStacks?.has(address) ?? false));
+          const input = deferred ? { ...resolved, hasUnknown: true } : resolved;
+          const read = opts.fromState ? dataSourceFromState(address, r, input, rec)
+            : await sems.for(r.provider.api).run(() => planDataSource(address, r, input, ctx, rec, opts.readByOtherStacks?.has(address) ?? false));
           return rec && !rec.dataSource ? withPriorRemoved(read, r, rec, await sems.for(rec.provider.api).run(() =>
             planRemoval(address, rec, clients, 'it becomes a lookup', undefined, new Set(), declared))) : read;
         }
@@ -236,6 +244,15 @@ async function planDataSource(address: string, r: DesiredResource, resolved: Res
   // Kept in the plan (plain outputs and a digest of all): apply uses this read, or refuses the plan as stale.
   const read = { outputs: plainOutputs(outputs, sensitive), readDigest: readDigest(handler, outputs) };
   return { item: { ...item, ...record, ...read }, resolved, outputs, sensitiveOutputs: sensitive };
+}
+
+/** A data source in a plan from state: what state recorded for the same declaration (a no-op), else a read (a change of the app). */
+function dataSourceFromState(address: string, r: DesiredResource, resolved: ResolvedSpec, rec: StateRecord | undefined): Planned {
+  const item: PlanItem = { address, kind: r.kind, action: 'read', changes: [], drift: [], warnings: [], dataSource: true };
+  const same = !resolved.hasUnknown && rec?.dataSource && rec.kind === r.kind && rec.status === 'created' && sameJson(rec.spec, resolved.stored);
+  if (!same) return { item: { ...item, reason: 'not read with this declaration by the last apply' }, resolved };
+  const sensitive = dataSourceHandler(r.kind).sensitiveOutputs ?? [];
+  return { item: { ...item, action: 'noop', reason: 'as the last apply read it' }, resolved, outputs: { ...rec.outputs, ...sensitiveOutputsOf(rec) }, sensitiveOutputs: sensitive };
 }
 
 /**

@@ -1,9 +1,6 @@
-import { managedElsewhere, PlannedIdentity } from '../core/engine/identities';
-import { StackPlan } from '../core/engine/plan-model';
-import { crossStackRefs, OtherStacks, stacksReadBy } from '../core/engine/other-stacks';
-import { DesiredStack } from '../core/model';
-import { StateBackend } from '../core/state/state-model';
-import { Output } from './output';
+import { DesiredStack } from '../../model';
+import { StateBackend } from '../../state/state-model';
+import { crossStackRefs, OtherStacks, stacksReadBy } from '../other-stacks';
 
 /**
  * Before a stack is planned or applied: reads the states of the stacks it reads values from (a
@@ -12,14 +9,14 @@ import { Output } from './output';
  * them, and destroys anyway). `except`: stacks whose own destroy this run plans (their readers go).
  */
 export async function prepareOtherStacks(other: OtherStacks, backend: StateBackend, desired: DesiredStack, destroy: boolean | undefined,
-  out: Output, except: ReadonlySet<string> = new Set()): Promise<void> {
+  warn: (message: string) => void, except: ReadonlySet<string> = new Set()): Promise<void> {
   if (!destroy) {
     await other.load(backend, stacksReadBy(desired));
     return;
   }
   const readers = await readersOf(backend, desired.stack, except);
   if (!readers.length) return;
-  out.warn(`Warning: other stacks in ${backend.describe()} read values of stack ${desired.stack}: ` +
+  warn(`Warning: other stacks in ${backend.describe()} read values of stack ${desired.stack}: ` +
     readers.map((r) => `${r.stack} (${r.refs.join(', ')})`).join('; ') + '. ' +
     'Their objects keep the values they last read, and their next plan fails until stack ' +
     `${desired.stack} is applied again: destroy them first (converge destroy --stack ${readers.map((r) => r.stack).join(' --stack ')}) or remove the references.`);
@@ -50,21 +47,4 @@ export function readByOtherStacks(all: readonly DesiredStack[], stack: string): 
     }
   }
   return out;
-}
-
-/**
- * One object, one address across stacks: refuses a plan whose construct would manage an object that
- * another stack of the app manages (its state, in this backend) or plans to manage in the same run.
- */
-export async function assertNotManagedElsewhere(plan: StackPlan, backend: StateBackend, all: readonly DesiredStack[],
-  plannedInRun: readonly StackPlan[] = []): Promise<void> {
-  if (!plan.identities || !Object.keys(plan.identities).length) return;
-  const others: { stack: string; doc?: Awaited<ReturnType<StateBackend['read']>>; planned?: Record<string, PlannedIdentity> }[] = [];
-  for (const s of all) {
-    if (s.stack === plan.stack) continue;
-    const planned = plannedInRun.find((p) => p.stack === s.stack)?.identities;
-    others.push({ stack: s.stack, doc: await backend.read(s.stack), ...(planned ? { planned } : {}) });
-  }
-  const problems = managedElsewhere(plan.stack, plan.identities, others);
-  if (problems.length) throw new Error(`plan of stack ${plan.stack} refused:\n  ${problems.join('\n  ')}`);
 }
