@@ -56,6 +56,24 @@ describe('one object, one address', () => {
     expect(r.stderr).toMatch(/dup-a\/mine/);
   });
 
+  test('import into one stack of an object another stack manages is refused as plan refuses it; nothing is recorded', async () => {
+    const outdir = tempDir('converge-synth-');
+    const app = new App({ outdir });
+    new KvSecret(new TerraformStack(app, 'imp-a'), 'mine', { path: 'dup/imp', data: { v: 'a' } });
+    new KvSecret(new TerraformStack(app, 'imp-b'), 'theirs', { path: 'dup/imp', data: { v: 'b' } });
+    app.synth();
+    let r = await cliAsync(['apply', '--synth-dir', outdir, '--stack', 'imp-a', '--auto-approve'], world.env);
+    expect(r.status).toBe(0);
+    r = await cliAsync(['import', '--synth-dir', outdir, '--stack', 'imp-b', 'theirs', 'secret/dup/imp'], world.env);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/import of theirs into stack imp-b refused:\n {2}secrets\.KvSecret secret\/dup\/imp is managed by imp-a\/mine \(stack imp-a\) already: imp-b\/theirs cannot manage it too/);
+    expect(Object.keys(stateOf('imp-b')?.resources ?? {})).toEqual([]);
+    // So b's destroy leaves a's key alone.
+    r = await cliAsync(['destroy', '--synth-dir', outdir, '--stack', 'imp-b', '--auto-approve'], world.env);
+    expect(r.status).toBe(0);
+    expect(await kv('dup/imp')).toEqual({ v: 'a' });
+  });
+
   test('a resource that becomes a lookup at the same address: a retained one is shown forgotten, and stays on the API', async () => {
     const managed = (removalPolicy: RemovalPolicy) => synthApp((s) => { new KvSecret(s, 'x', { path: 'rl/x', data: { v: '1' }, removalPolicy }); }, 'rl-retain');
     const lookup = synthApp((s) => {

@@ -6,19 +6,24 @@ import { isUnknown, ResolvedSpec, resolveSpec, SensitiveValue, topAttr, UNKNOWN 
 import { DesiredStack, isAttrRef, isSecretRef } from '../../core/model';
 import { crossStackRefs, OtherStacks, stacksReadBy } from '../../core/engine/other-stacks';
 import { fieldHmac, newSalt } from '../../core/crypto/field-hmac';
+import { assertIdentitiesFree } from '../../core/engine/reconcile';
 import { Output } from '../output';
 import { tuning, withLockedState } from '../session';
 import { AppOptions, loadStacks, selectStacks } from '../workspace';
 
 /** `converge import ADDRESS ID`: takes an existing object under the construct at ADDRESS. */
 export async function importCommand(address: string, id: string, opts: AppOptions, out: Output): Promise<number> {
-  const [desired] = selectStacks(loadStacks(opts), opts.stack);
+  const all = loadStacks(opts);
+  const [desired] = selectStacks(all, opts.stack);
   const r = desired.resources[address];
   if (!r) throw new Error(`no construct at address "${address}" in stack ${desired.stack} (addresses: ${Object.keys(desired.resources).join(', ')})`);
   if (r.dataSource) throw new Error(`${address} is a data source: there is nothing to import`);
   const handler = resourceHandler(r.kind);
   const normalised = handler.importId ? handler.importId(id) : id;
   return withLockedState(desired.stack, 'import', tuning({}), out, async (state, clients, backend) => {
+    // One object, one address across stacks, as plan checks it: an object another stack of the app manages is not taken.
+    const assertFree = (objectId: string) => assertIdentitiesFree(desired.stack, { [address]: { kind: r.kind, id: objectId, path: r.path } }, backend, all, [],
+      `import of ${address} into stack ${desired.stack} refused`);
     const other = new OtherStacks();
     await other.load(backend, stacksReadBy(desired));
     const existing = state.record(address);
@@ -40,6 +45,7 @@ export async function importCommand(address: string, id: string, opts: AppOption
       if (!remains) throw new Error(`${r.path}: no ${r.kind} with id "${normalised}" exists`);
       const twin = Object.entries(state.records).find(([a, rec]) => a !== address && rec.kind === r.kind && rec.id === normalised);
       if (twin) throw new Error(`${r.path}: ${normalised} is already managed at ${twin[0]}; an object is managed at one address only`);
+      await assertFree(normalised);
       await state.put(address, {
         kind: r.kind, status: 'created', id: normalised, spec: resolved.stored, hmacs: resolved.hmacs, outputs: {}, salt, deletedOutside: true,
         dependsOn: r.dependsOn, removalPolicy: r.removalPolicy, provider: r.provider, path: r.path,
@@ -51,6 +57,7 @@ export async function importCommand(address: string, id: string, opts: AppOption
     const canonical = observed.id ?? normalised;
     const twin = Object.entries(state.records).find(([a, rec]) => a !== address && rec.kind === r.kind && rec.id === canonical);
     if (twin) throw new Error(`${r.path}: ${canonical} is already managed at ${twin[0]}; an object is managed at one address only`);
+    await assertFree(canonical);
 
     const { spec, hmacs, writeOnly } = importedSpec(observed.fields, resolved, new Set(handler.sensitiveFields ?? []), salt,
       unresolvedSecretRefs(r.spec, resolved, desired));
