@@ -19,7 +19,7 @@ interface NullResourceJson { triggers: Record<string, string>; lifecycle?: { cre
 type Build = (stacks: Record<string, TerraformStack>) => void;
 
 /** An app in `appDir` (as a checkout of it), synthesized into `appDir/cdktf.out`, which is removed first (a fresh CI job has none). */
-function synth(appDir: string, stackNames: string[], build: Build): string {
+function synth(appDir: string, stackNames: string[], build: Build, environment?: Record<string, string>): string {
   const outdir = path.join(appDir, 'cdktf.out');
   fs.rmSync(outdir, { recursive: true, force: true });
   const app = new App({ outdir });
@@ -30,7 +30,7 @@ function synth(appDir: string, stackNames: string[], build: Build): string {
     new LocalBackend(stacks[name], { path: path.join(appDir, `terraform.${name}.tfstate`) });
   }
   build(stacks);
-  for (const name of stackNames) new TerraformBridge(stacks[name], 'bridge', { convergeCommand: CLI, appDir });
+  for (const name of stackNames) new TerraformBridge(stacks[name], 'bridge', { convergeCommand: CLI, appDir, environment });
   app.synth();
   return outdir;
 }
@@ -99,6 +99,12 @@ describe('TerraformBridge: synth', () => {
     expect(bridgeResources(appDir, 's').apply.triggers.desired_state).not.toBe(apply.triggers.desired_state);
   });
 
+  test('both provisioners get the environment (and working directory) given to the bridge', () => {
+    synth(appDir, ['s'], one('v1'), { CONVERGE_STATE: './converge-state' });
+    const { apply, destroy } = bridgeResources(appDir, 's');
+    for (const r of [apply, destroy]) expect((r.provisioner[0]['local-exec'] as LocalExec & { environment?: unknown }).environment).toEqual({ CONVERGE_STATE: './converge-state' });
+  });
+
   test("a stack that reads another's values depends on it (cdktf's manifest) and its trigger changes with the producer's desired state", () => {
     const app = (x: string): Build => ({ producer, consumer }) => {
       const src = new KvSecret(producer, 'src', { path: 'xs/src', data: { x } });
@@ -135,6 +141,26 @@ describe('converge bridge: state outside the synth directory', () => {
     const kv = await fetch(`${world.env.SECRETS_ADDR}/v1/secret/data/bridge/refused`, { headers: { 'x-secrets-token': world.env.SECRETS_TOKEN! } });
     expect(kv.status).toBe(404);
     expect(fs.existsSync(path.join(outdir, 'state'))).toBe(false);
+    fs.rmSync(appDir, { recursive: true, force: true });
+  });
+
+  test('bridge destroy of a stack with no state fails, naming where it looked, when its objects exist; a stack never applied is fine', async () => {
+    const appDir = tempDir('converge-bridge-app-');
+    synth(appDir, ['lost'], ({ lost }) => { new KvSecret(lost, 'app', { path: 'bridge/lost', data: { x: '1' } }); });
+    const kv = async () => (await fetch(`${world.env.SECRETS_ADDR}/v1/secret/data/bridge/lost`, { headers: { 'x-secrets-token': world.env.SECRETS_TOKEN! } })).status;
+    // Never applied: nothing to destroy, and nothing is wrong.
+    const elsewhere = { CONVERGE_STATE: path.join(appDir, 'state-elsewhere') };
+    let r = await cliAsync(['bridge', 'destroy', '--stack', 'lost', '--synth-dir', 'cdktf.out'], { ...world.env, ...elsewhere }, appDir);
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toMatch(/stack lost has no state in local \(.*state-elsewhere\) and none of its objects exists: it was never applied; nothing to destroy/);
+    expect(r.status).toBe(0);
+    // Applied with its state in one place, destroyed with another: refused, naming both the place and the objects found.
+    r = await cliAsync(['bridge', 'apply', '--stack', 'lost', '--synth-dir', 'cdktf.out'], { ...world.env, CONVERGE_STATE: path.join(appDir, 'state-here') }, appDir);
+    expect(r.status).toBe(0);
+    r = await cliAsync(['bridge', 'destroy', '--stack', 'lost', '--synth-dir', 'cdktf.out'], { ...world.env, ...elsewhere }, appDir);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/stack lost has no state in local \(.*state-elsewhere\), but its objects exist \(app\): its state is kept elsewhere; nothing was destroyed\. Give the bridge's provisioners the CONVERGE_STATE/);
+    expect(await kv()).toBe(200);
     fs.rmSync(appDir, { recursive: true, force: true });
   });
 });
@@ -369,6 +395,29 @@ describeWithTool('TERRAFORM', 'TerraformBridge run by real Terraform 1.5.7 and t
     expect((await run(['destroy', '-auto-approve', '-input=false'])).status).toBe(0);
     expect(await kvData('bridge/keyless')).toBeUndefined();
     fs.rmSync(keyless, { recursive: true, force: true });
+  }, 60_000);
+
+  test("the destroy provisioner gets the bridge's environment: state kept where CONVERGE_STATE says is found, and its objects destroyed", async () => {
+    const envApp = tempDir('converge-bridge-env-');
+    synth(envApp, ['env'], ({ env }) => { new KvSecret(env, 'app', { path: 'bridge/env', data: { x: '1' } }); }, { CONVERGE_STATE: './converge-state' });
+    const run = (args: string[]) => new Promise<{ status: number | null; out: string }>((resolve) => {
+      const child = spawn(tools.TERRAFORM!, [...args, '-no-color'], { cwd: path.join(envApp, 'cdktf.out', 'stacks', 'env'), env: { ...tfEnv, TF_LOG: undefined } });
+      let out = '';
+      child.stdout.on('data', (d) => { out += d; });
+      child.stderr.on('data', (d) => { out += d; });
+      child.on('close', (status) => { resolve({ status, out }); });
+    });
+    expect((await run(['init', '-input=false'])).status).toBe(0);
+    expect((await run(['apply', '-auto-approve', '-input=false'])).status).toBe(0);
+    expect((await kvData('bridge/env')).data).toEqual({ x: '1' });
+    const state = new ConvergeLocalBackend(path.join(envApp, 'converge-state'));
+    expect(Object.keys((await state.read('env'))?.resources ?? {})).toEqual(['app']);
+    const d = await run(['destroy', '-auto-approve', '-input=false']);
+    expect(d.out).toMatch(/Destroy complete: 1 done, 0 failed/);
+    expect(d.status).toBe(0);
+    expect(await kvData('bridge/env')).toBeUndefined();
+    expect(Object.keys((await state.read('env'))?.resources ?? {})).toEqual([]);
+    fs.rmSync(envApp, { recursive: true, force: true });
   }, 60_000);
 
   test('the planted secrets are in no Terraform state, plan, output or log, nor in converge state', () => {

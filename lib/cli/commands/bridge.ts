@@ -1,7 +1,11 @@
 import * as path from 'path';
 import { convergeDir } from '../../core/crypto/state-key';
 import { Output } from '../output';
-import { localStateDir } from '../workspace';
+import { OtherStacks } from '../../core/engine/other-stacks';
+import { conflictsOf } from '../../core/engine/plan-model';
+import { planReconciled } from '../../core/engine/reconcile';
+import { tuning, withLockedState } from '../session';
+import { loadStacks, localStateDir, selectStacks } from '../workspace';
 import { applyCommand } from './apply';
 
 /**
@@ -44,9 +48,44 @@ export async function bridgeApply(opts: BridgeOptions, out: Output): Promise<num
   return applyCommand(undefined, { stack: opts.stack, synthDir: opts.synthDir, parallelism: opts.parallelism, autoApprove: true }, out);
 }
 
-/** `converge bridge destroy --stack S`: destroys S's objects (retained ones are only forgotten). */
+/**
+ * `converge bridge destroy --stack S`: destroys S's objects (retained ones are only forgotten). A stack
+ * with no state at all is either one never applied (nothing to do) or one whose state is kept where
+ * this run does not look (the provisioner lacks the apply's `CONVERGE_STATE`): refused, never a silent
+ * "0 objects" that lets Terraform say "Destroy complete!" over everything left behind.
+ */
 export async function bridgeDestroy(opts: BridgeOptions, out: Output): Promise<number> {
   refuseStateInSynthDir(opts);
+  if (!(await hasState(opts, out))) return 0;
   out.info(`converge bridge: the stack ${opts.stack} is destroyed; destroying its objects`);
   return applyCommand(undefined, { stack: opts.stack, synthDir: opts.synthDir, parallelism: opts.parallelism, autoApprove: true, destroy: true }, out);
+}
+
+/**
+ * Whether the stack has a state here. Without one, the app is planned against none: any of its
+ * objects found on the API under its identity means it was applied with its state elsewhere (an
+ * error); none found means it was never applied (false: nothing to destroy).
+ */
+async function hasState(opts: BridgeOptions, out: Output): Promise<boolean> {
+  const all = loadStacks({ synthDir: opts.synthDir });
+  const [desired] = selectStacks(all, opts.stack);
+  const t = tuning(opts);
+  return withLockedState(desired.stack, 'destroy', t, out, async (state, clients, backend) => {
+    if (await backend.read(desired.stack)) return true;
+    const where = `stack ${desired.stack} has no state in ${backend.describe()}`;
+    let found: string[];
+    try {
+      const plan = await planReconciled(desired, state, { backend, clients, all, other: new OtherStacks(), parallelism: t.parallelism, warn: (m) => out.warn(m) });
+      found = conflictsOf(plan).map((c) => c.address);
+    } catch (e) {
+      throw new Error(`${where}, and whether its objects exist could not be checked: ${(e as Error).message}; nothing was destroyed`);
+    }
+    if (found.length) {
+      throw new Error(`${where}, but its objects exist (${found.join(', ')}): its state is kept elsewhere; nothing was destroyed. ` +
+        'Give the bridge\'s provisioners the CONVERGE_STATE (and CONVERGE_STATE_KEY) its apply used (TerraformBridge\'s environment reaches both), ' +
+        `or run converge destroy --stack ${desired.stack} where that state is`);
+    }
+    out.result(`converge bridge: ${where} and none of its objects exists: it was never applied; nothing to destroy`);
+    return false;
+  });
 }

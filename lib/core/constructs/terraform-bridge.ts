@@ -30,8 +30,9 @@ export interface TerraformBridgeProps {
    */
   readonly synthDir?: string;
   /**
-   * Environment variables (never secrets: Terraform writes them in its plan) for the apply provisioner.
-   * Tokens come from the environment Terraform runs in.
+   * Environment variables (never secrets: Terraform writes them in its plan) for both provisioners,
+   * the apply's and the destroy's: a `CONVERGE_STATE` given here is where `terraform destroy` finds
+   * what the deploy created. Tokens come from the environment Terraform runs in.
    * @default - none
    */
   readonly environment?: { [key: string]: string };
@@ -100,7 +101,8 @@ export class TerraformBridge extends Construct {
     this.destroyResource = new Resource(this, 'destroy', {
       triggers: { stack: this.stackName },
       lifecycle: { createBeforeDestroy: true },
-      provisioners: [{ type: 'local-exec', when: 'destroy', command: `${cmd} bridge destroy ${args}`, workingDir }],
+      // The same environment and directory as the apply's: the destroy must find the state the apply wrote.
+      provisioners: [{ type: 'local-exec', when: 'destroy', command: `${cmd} bridge destroy ${args}`, environment: props.environment, workingDir }],
     });
     this.resource = new Resource(this, 'apply', {
       triggers: Lazy.anyValue({ produce: () => applyTriggers(stack) }) as unknown as { [key: string]: string },
