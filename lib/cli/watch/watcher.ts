@@ -48,10 +48,11 @@ interface StackWatch {
 /**
  * The long-running reconciler: a whole plan of each held stack every interval, a plan of its mesh
  * part as soon as a blocking query sees an entry change, each under the stack's lock (a stack an
- * apply holds is skipped for that cycle, and said so). Drift is reported once per change; with
- * `revert`, only the drifted objects are written back (with the plan's versions, ownership checks
- * and secret hygiene of `apply`), and credentials due for renewal are issued again with the
- * objects they feed. A change of the app is reported, applied only with `applyAppChanges`.
+ * apply holds is skipped for that cycle, and said so). Planning and writing go through apply's own
+ * reconcile path (lib/core/engine/reconcile: other stacks' reads, identity checks, the plan restricted
+ * to chosen addresses); the watcher only chooses the addresses, by the rule of docs/watch.md: drift,
+ * renewals and upstream changes of objects the app did not change (a plan from state finds nothing
+ * to do for them nor for what they read). A change of the app is reported, applied only with `applyAppChanges`.
  */
 export class Watcher {
   private readonly stacks = new Map<string, StackWatch>();
