@@ -15,6 +15,7 @@ import { refreshCommand } from './commands/refresh';
 import { forceUnlock, outputCommand, stateList, stateRm, stateShow } from './commands/state';
 import { watchCommand } from './commands/watch';
 import { condenseAppFailure } from './app-failure';
+import { endWithLauncher } from './launcher-exit';
 import { colorWanted, Output } from './output';
 
 type Handler = (out: Output) => Promise<number>;
@@ -198,4 +199,7 @@ export async function main(argv: string[]): Promise<void> {
   await buildProgram().parseAsync(argv);
 }
 
-if (require.main === module) void main(process.argv);
+if (require.main === module) {
+  endWithLauncher();
+  void main(process.argv);
+}
