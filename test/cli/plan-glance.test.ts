@@ -3,6 +3,7 @@ import { Organization } from '../../lib/platform/organization/organization';
 import { OAuthClient, VcsServiceProvider } from '../../lib/platform/oauth-client/oauth-client';
 import { KvSecret } from '../../lib/secrets/kv/kv-secret';
 import { MeshTokenRole } from '../../lib/secrets/mesh-token/mesh-token-role';
+import { TotpKey } from '../../lib/secrets/totp/totp-key';
 import { cliAsync, startWorld, synthApp, TestWorld } from '../support/harness';
 
 // A plan a Terraform user reads at a glance (issue 34 item 3): a create lists only what is set, a list
@@ -51,5 +52,15 @@ describe('a plan read at a glance', () => {
     expect(second.stdout).toMatch(/# kv has been deleted outside converge/);
     expect(second.stdout).not.toContain('deleted outside converge"');
     expect(second.stdout).toMatch(/\n\nPlan: 1 to add, 1 to change, 0 to replace/);
+  });
+
+  test('a TOTP key created again after a deletion outside converge warns that enrolled devices need the new key', async () => {
+    const dir = synthApp((stack) => { new TotpKey(stack, 'mfa', { name: 'glance-ann', issuer: 'Acme', accountName: 'ann@acme.test' }); }, 'glance-totp');
+    expect((await cliAsync(['apply', '--synth-dir', dir, '--auto-approve'], world.env)).status).toBe(0);
+    const deleted = await fetch(`${world.env.SECRETS_ADDR}/v1/totp/keys/glance-ann`, { method: 'DELETE', headers: { 'x-secrets-token': world.env.SECRETS_TOKEN! } });
+    expect(deleted.status).toBe(204);
+    const plan = await cliAsync(['plan', '--synth-dir', dir], world.env);
+    expect(plan.stdout).toMatch(/# mfa has been deleted outside converge/);
+    expect(plan.stdout).toMatch(/\+ mfa \(secrets\.TotpKey\) will be created[\s\S]*! creates a new TOTP key in place of the one deleted outside converge: devices enrolled with the old key/);
   });
 });
