@@ -12,9 +12,11 @@ import { planCommand } from './commands/plan';
 import { policyCommand } from './commands/policy';
 import { statePull, statePush } from './commands/state-transfer';
 import { refreshCommand } from './commands/refresh';
+import { showCommand } from './commands/show';
 import { forceUnlock, outputCommand, stateList, stateRm, stateShow } from './commands/state';
 import { watchCommand } from './commands/watch';
 import { condenseAppFailure } from './app-failure';
+import { endWithLauncher } from './launcher-exit';
 import { colorWanted, Output } from './output';
 
 type Handler = (out: Output) => Promise<number>;
@@ -87,6 +89,10 @@ export function buildProgram(): Command {
     .option('--summary <file>', 'also write a Markdown summary (for a pull-request comment)')
     .option('--detailed-exitcode', 'exit 0 when nothing changes, 2 when something does, 1 on error');
   plan.action(() => run(program, plan, (out) => planCommand({ ...plan.opts(), refresh: plan.opts().refresh !== 'false' }, out)));
+
+  const showPlan = program.command('show <planfile>').description('print a saved plan (plan --out) without contacting any API')
+    .option('--json', 'as plan --json prints it').option('--compact', 'one line per object and a summary per kind');
+  showPlan.action((file: string) => run(program, showPlan, (out) => showCommand(file, showPlan.opts(), out)));
 
   const apply = runOptions(program.command('apply [planfile]').description('plan (or take a saved plan), confirm and converge'))
     .option('--auto-approve', 'do not ask for confirmation');
@@ -198,4 +204,7 @@ export async function main(argv: string[]): Promise<void> {
   await buildProgram().parseAsync(argv);
 }
 
-if (require.main === module) void main(process.argv);
+if (require.main === module) {
+  endWithLauncher();
+  void main(process.argv);
+}

@@ -38,9 +38,51 @@ function show(kind: string, path: string, v: unknown): string {
   return effective === undefined ? JSON.stringify(v) : `${JSON.stringify(effective)} (the API's default)`;
 }
 
-/** A field's symbol: `+` set where there was nothing, `-` removed, `~` changed. */
+/** A field's symbol: `+` set where there was nothing (a list item added too), `-` removed, `~` changed. */
 function fieldSymbol(action: string, f: FieldChange): string {
-  return action === 'create' || f.added ? '+' : f.removed ? '-' : '~';
+  if (action === 'create' || f.added) return '+';
+  if (f.removed) return '-';
+  if (!f.sensitive && !f.unknown && f.before === undefined && f.after !== undefined) return '+';
+  if (!f.sensitive && !f.unknown && f.after === undefined && f.before !== undefined) return '-';
+  return '~';
+}
+
+/** The path of a whole object's change (created again after a deletion outside converge). */
+const OBJECT_PATH = '(object)';
+
+/** Nothing set: a new object's field that is null, empty or absent is not listed (as Terraform lists no null attribute). */
+function unset(v: unknown): boolean {
+  if (v === null || v === undefined || v === '') return true;
+  if (Array.isArray(v)) return v.length === 0;
+  return typeof v === 'object' && Object.keys(v as object).length === 0;
+}
+
+/**
+ * The value the app gives a dotted path (`data.a`, `meshPolicies[0]`), or `found: false` where the path
+ * cannot be followed (a key with a dot in it): such a field is always listed.
+ */
+function desiredAt(spec: unknown, path: string): { found: boolean; value?: unknown } {
+  let v = spec;
+  for (const seg of path.split('.')) {
+    const m = /^([^[]*)((?:\[\d+\])*)$/.exec(seg);
+    if (!m || v === null || typeof v !== 'object' || !(m[1] in (v as object))) return { found: false };
+    v = (v as Record<string, unknown>)[m[1]];
+    for (const i of m[2].match(/\d+/g) ?? []) {
+      if (!Array.isArray(v) || Number(i) >= v.length) return { found: false };
+      v = v[Number(i)];
+    }
+  }
+  return { found: true, value: v };
+}
+
+/** The fields a plan lists for an item: a created object's unset fields (a secret not given included) are left out. */
+function listedChanges(i: PlanItem, spec: Record<string, unknown> | undefined): readonly FieldChange[] {
+  if (i.action !== 'create' || !spec) return i.changes;
+  return i.changes.filter((f) => {
+    if (f.unknown || f.path === OBJECT_PATH) return true;
+    const at = desiredAt(spec, f.path);
+    return !at.found || !unset(at.value);
+  });
 }
 
 function fieldLine(kind: string, action: string, f: FieldChange): string {
@@ -51,7 +93,7 @@ function fieldLine(kind: string, action: string, f: FieldChange): string {
   const v = (x: unknown) => show(kind, f.path, x);
   if (f.unknown) return `${f.path} = ${v(f.before)} -> (known after apply)${mark}`;
   if (f.before === undefined) return `${f.path} = ${v(f.after)}${mark}`;
-  if (f.after === undefined) return `${f.path} = ${v(f.before)} -> (removed)${mark}`;
+  if (f.after === undefined) return /\]$/.test(f.path) ? `${f.path} = ${v(f.before)}${mark}` : `${f.path} = ${v(f.before)} -> (removed)${mark}`;
   return `${f.path} = ${v(f.before)} -> ${v(f.after)}${mark}`;
 }
 
@@ -79,6 +121,10 @@ export function renderPlan(plan: StackPlan, out: Output, options: RenderOptions 
   if (drifted.length) {
     out.result(c.bold(`Drift: objects changed outside converge in stack ${plan.stack}:`));
     for (const i of drifted) {
+      if (i.drift.some((f) => f.path === OBJECT_PATH)) {
+        out.result(`  ${c.yellow('#')} ${i.address} has been deleted outside converge (${i.kind})`);
+        continue;
+      }
       out.result(`  ${c.yellow('~')} ${i.address} (${i.kind})`);
       if (options.compact) continue;
       for (const f of i.drift) out.result(`      ${c.yellow(fieldSymbol('update', f))} ${f.sensitive ? `${f.path} = (sensitive, ${f.added ? 'added' : f.removed ? 'removed' : 'changed'} outside converge)` : fieldLine(i.kind, 'update', f)}`);
@@ -95,7 +141,7 @@ export function renderPlan(plan: StackPlan, out: Output, options: RenderOptions 
       out.result('');
       for (const line of kindSummary(acting)) out.result(`  ${line}`);
     } else {
-      for (const i of acting) renderItem(i, out, colour(i.action), false);
+      for (const i of acting) renderItem(i, out, colour(i.action), false, plan.desired.resources[i.address]?.spec);
     }
   }
   if (plan.notes.length) {
@@ -103,6 +149,7 @@ export function renderPlan(plan: StackPlan, out: Output, options: RenderOptions 
     out.result(c.bold('What changes for traffic:'));
     for (const n of notesInOrder(plan.notes)) out.result(`  ${n}`);
   }
+  out.result('');
   out.result(summaryLine(plan));
 }
 
@@ -110,7 +157,7 @@ export function renderPlan(plan: StackPlan, out: Output, options: RenderOptions 
  * One object: its head line, then (not `compact`) a line per field. Compact: the head line ends
  * with the paths of the fields that change (`~ team/db (secrets.KvSecret) will be updated in place: data.password`).
  */
-function renderItem(i: PlanItem, out: Output, colour: (s: string) => string, compact: boolean): void {
+function renderItem(i: PlanItem, out: Output, colour: (s: string) => string, compact: boolean, spec?: Record<string, unknown>): void {
   if (!compact) out.result('');
   const symbol = (s: string) => colour(compact ? s.padEnd(3) : s);
   if (i.action === 'noop') {
@@ -131,9 +178,69 @@ function renderItem(i: PlanItem, out: Output, colour: (s: string) => string, com
     out.result(`  ${symbol(SYMBOL[i.action])} ${i.address} (${head}${fields}`);
   } else {
     out.result(`  ${symbol(SYMBOL[i.action])} ${out.c.bold(i.address)} (${head}`);
-    for (const f of i.changes) out.result(`      ${colour(f.replace ? '-/+' : fieldSymbol(i.action, f))} ${fieldLine(i.kind, i.action, f)}`);
+    const blocks = i.action === 'create' ? new Map<string, ListBlock>() : listBlocks(i.changes, spec);
+    for (const f of listedChanges(i, spec)) {
+      const name = indexedList(f.path);
+      const block = name === undefined ? undefined : blocks.get(name);
+      if (!block) {
+        out.result(`      ${colour(f.replace ? '-/+' : fieldSymbol(i.action, f))} ${fieldLine(i.kind, i.action, f)}`);
+        continue;
+      }
+      if (block.shown) continue;
+      block.shown = true;
+      out.result(`      ${colour(block.replace ? '-/+' : '~')} ${name} = [${block.replace ? ' (forces replacement)' : ''}`);
+      for (const l of block.lines) out.result(`          ${l.mark === ' ' ? ' ' : colour(l.mark)} ${JSON.stringify(l.value)},`);
+      out.result('        ]');
+    }
   }
   for (const w of i.warnings) out.result(`      ${out.c.red(out.c.bold('! ' + w))}`);
+}
+
+/** A list field whose items changed, shown whole: each item kept, added (`+`) or removed (`-`). */
+interface ListBlock {
+  readonly lines: { mark: ' ' | '+' | '-'; value: unknown }[];
+  readonly replace: boolean;
+  shown?: boolean;
+}
+
+/** `meshPolicies` for `meshPolicies[2]`; undefined for any other path. */
+function indexedList(path: string): string | undefined {
+  return /^([^[\]]+)\[\d+\]$/.exec(path)?.[1];
+}
+
+/**
+ * Lists of plain values whose changes are all item changes: before is the app's list with each changed
+ * item put back, so the block shows what a reader compares (`+ "db"`), not index shifts (`[1] "web" -> "ops"`).
+ */
+function listBlocks(changes: readonly FieldChange[], spec: Record<string, unknown> | undefined): Map<string, ListBlock> {
+  const byList = new Map<string, FieldChange[]>();
+  for (const f of changes) {
+    const name = indexedList(f.path);
+    if (name !== undefined) byList.set(name, [...(byList.get(name) ?? []), f]);
+  }
+  const blocks = new Map<string, ListBlock>();
+  for (const [name, fs] of byList) {
+    const after = spec?.[name];
+    if (!Array.isArray(after) || after.some((x) => x !== null && typeof x === 'object') || fs.some((f) => f.sensitive || f.unknown)) continue;
+    if (changes.some((f) => f.path === name || f.path.startsWith(`${name}.`))) continue;
+    const at = new Map(fs.map((f) => [Number(/\[(\d+)\]$/.exec(f.path)![1]), f]));
+    const before: unknown[] = [];
+    for (let i = 0; i < Math.max(after.length, ...[...at.keys()].map((k) => k + 1)); i++) {
+      const f = at.get(i);
+      if (!f) before.push(after[i]);
+      else if (f.before !== undefined) before.push(f.before);
+    }
+    // Each value kept once per occurrence on both sides, in the app's order; then what goes away.
+    const left = before.map((v) => JSON.stringify(v));
+    const lines: ListBlock['lines'] = [];
+    for (const v of after) {
+      const k = left.indexOf(JSON.stringify(v));
+      if (k >= 0) { left.splice(k, 1, '\u0000'); lines.push({ mark: ' ', value: v }); } else lines.push({ mark: '+', value: v });
+    }
+    left.forEach((k, i) => { if (k !== '\u0000') lines.push({ mark: '-', value: before[i] }); });
+    blocks.set(name, { lines, replace: fs.some((f) => f.replace) });
+  }
+  return blocks;
 }
 
 const SUMMARY_WORD: Record<string, string> = {

@@ -30,6 +30,10 @@ describe('converge init', () => {
       expect(text).toContain('converge emulator --write-env .converge-emulator.env');
     }
     expect(readme).toContain('--detach');
+    // Offline, cdktf's telemetry prints an error: the app's README turns it off; local Terraform state and saved plans stay out of git.
+    expect(readme).toContain('export CHECKPOINT_DISABLE=1');
+    const ignored = fs.readFileSync(path.join(app, '.gitignore'), 'utf8').split('\n');
+    expect(ignored).toEqual(expect.arrayContaining(['.converge/', 'cdktf.out/', 'terraform.tfstate*', 'terraform.*.tfstate*', '*.plan']));
     expect(pkg.scripts.plan).toBe('tsc --noEmit && converge plan');
     expect(JSON.parse(fs.readFileSync(path.join(app, 'cdktf.json'), 'utf8')).app).toBe('npx tsx main.ts');
     linkModules(app);

@@ -23,5 +23,7 @@ test('the README opens with the two set-up commands, then how to get converge to
   expect(sections[0]).toBe('Getting converge');
   const getting = readme.slice(readme.indexOf('## Getting converge'), readme.indexOf('\n## ', readme.indexOf('## Getting converge') + 3));
   for (const registry of ['npm', 'PyPI', 'Maven Central', 'github.com/converge-iac/cdk-converge-go']) expect(getting).toContain(registry);
-  expect(getting).toMatch(/npx -p \S+\.tgz converge init/);
+  expect(getting).toMatch(/npx --yes -p \S+\.tgz converge init/);
+  // Built once: `npm start` builds, so nothing after it builds again.
+  expect(getting).not.toMatch(/npm start[^\n]*npm run build|npm run build[^\n]*npm start/);
 });

@@ -42,7 +42,7 @@ export function appFiles(name: string, stack: string, convergeSpec: string, inst
     'cdktf.json': `${JSON.stringify(cdktf, null, 2)}\n`,
     'tsconfig.json': `${JSON.stringify(tsconfig, null, 2)}\n`,
     'jest.config.js': "module.exports = { testEnvironment: 'node', testMatch: ['**/*.test.ts'], transform: { '^.+\\\\.ts$': 'ts-jest' } };\n",
-    '.gitignore': `node_modules/\ncdktf.out/\n.converge/\n${ENV_FILE}\n`,
+    '.gitignore': `node_modules/\ncdktf.out/\n.converge/\n${ENV_FILE}\n# Terraform's local state (a bridge) and saved plans (converge plan --out): they hold what was applied\nterraform.tfstate*\nterraform.*.tfstate*\n*.plan\n`,
     'main.ts': `import { App, TerraformStack } from 'cdktf';
 import { Construct } from 'constructs';
 import { platform, secrets, SecretValue } from 'cdk-converge';
@@ -86,6 +86,7 @@ A cdktf app whose constructs converge applies (https://www.npmjs.com/package/cdk
 
 \`\`\`sh
 npm install
+export CHECKPOINT_DISABLE=1  # cdktf's telemetry: offline it prints an [ERROR] … ENOTFOUND
 npx converge emulator --write-env ${ENV_FILE} --detach   # the platform, secrets and mesh APIs, locally; returns when ready
 set -a; . ./${ENV_FILE}; set +a
 npm run plan                 # type-check, then: what would change
@@ -132,6 +133,6 @@ export async function initCommand(dir: string | undefined, opts: InitOptions, ou
   if (vendorFrom) vendorPackage(vendorFrom, target);
   out.result(`Created a converge app in ${target} (stack ${stack}), depending on cdk-converge from ${source.from}.`);
   if (vendorFrom) out.info(`Commit ${vendoredPath()} with the app: teammates and CI install cdk-converge from it.`);
-  out.info(`Next: npm install; npx converge emulator --write-env ${ENV_FILE} --detach; set -a; . ./${ENV_FILE}; set +a; npm run plan.`);
+  out.info(`Next: npm install; export CHECKPOINT_DISABLE=1; npx converge emulator --write-env ${ENV_FILE} --detach; set -a; . ./${ENV_FILE}; set +a; npm run plan.`);
   return 0;
 }

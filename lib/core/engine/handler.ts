@@ -134,6 +134,8 @@ export interface ResourceHandler {
   readonly sensitiveFields?: readonly string[];
   /** A warning the plan prints when the object is deleted or replaced. */
   readonly destroyWarning?: string;
+  /** A warning the plan prints when the object, deleted outside converge, is created again (a new key: devices to re-enrol). */
+  readonly recreateWarning?: string;
   /** Identity from the desired spec alone (natural key), for adoption after a crash; undefined when server-assigned. */
   naturalId(spec: Spec): string | undefined;
   /**

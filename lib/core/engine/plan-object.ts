@@ -66,7 +66,7 @@ export async function planObject(input: ObjectPlanInput): Promise<Planned> {
     const observed = await handler.read(ctx, rec.id!, resolved.value, { id: rec.id!, spec: rec.spec, outputs: rec.outputs });
     if (!observed) {
       const changes = allNew(resolved, handler);
-      return { item: { ...base, drift: [deletedOutside], action: 'create', changes }, resolved };
+      return { item: { ...base, drift: [deletedOutside], action: 'create', changes, warnings: handler.recreateWarning ? [handler.recreateWarning] : [] }, resolved };
     }
     const changes = diffSpec(resolved, observed.fields, rec, handler);
     const drift = driftOf(observed.fields, rec, handler);

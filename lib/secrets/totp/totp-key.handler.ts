@@ -30,6 +30,8 @@ async function write(ctx: HandlerContext, spec: Spec): Promise<Written> {
 export const totpKeyHandler: ResourceHandler = {
   ...resourceMetadata(TOTP_KEY),
   destroyWarning: 'deletes the TOTP key: devices enrolled with it (authenticator apps) stop producing valid codes and need the new key',
+  recreateWarning: 'creates a new TOTP key in place of the one deleted outside converge: devices enrolled with the old key (authenticator apps) ' +
+    'no longer produce valid codes and need the new key',
 
   naturalId: (spec) => `${spec.mount}/keys/${spec.name}`,
   importId: (id) => pathImportId(id, 'keys', 'totp/keys/app'),
