@@ -26,6 +26,8 @@ export class WatchReporter {
     }
     // Cycle summaries are for --json readers and --log-level debug; drift and decisions always print.
     if (e.event === 'cycle' && !this.verbose) return;
+    // Said already on the line of the write that resolved it: each revert prints once.
+    if (e.event === 'drift-resolved' && e.byWrite) return;
     const c = this.out.c;
     const colour = e.event === 'drift' || e.event === 'revert-failed' || e.event === 'error' || e.event === 'conflict' ? c.red
       : e.event === 'app-changed' || e.event === 'locked' || e.event === 'renewal-due' ? c.yellow

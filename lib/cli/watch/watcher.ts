@@ -230,9 +230,12 @@ export class Watcher {
       const renewed = item?.issues || (item && !item.drift.length && verb === 'reverted' && item.changes.every((c) => c.unknown));
       const event = renewed ? 'renewed' : item && !item.drift.length && verb === 'reverted' ? 'updated' : verb;
       this.metrics.reverted.inc({ stack, kind: item?.kind ?? '' });
+      const resolved = w.reported.delete(d.address);
       this.emit({ event, stack, address: d.address, kind: item?.kind, action: d.action,
-        message: `${event} ${d.address} (${d.action})${event === 'reverted' ? ': written back to what the app declares' : event === 'updated' ? ': a value it reads changed' : ''}` });
-      if (w.reported.delete(d.address)) this.emit({ event: 'drift-resolved', stack, address: d.address, kind: item?.kind, message: `drift resolved: ${d.address}` });
+        message: `${event} ${d.address} (${d.action})${event === 'reverted' ? ': written back to what the app declares' : event === 'updated' ? ': a value it reads changed' : ''}` +
+          `${resolved ? '; drift resolved' : ''}` });
+      // For --json readers (and the drift gauge's story): the drift this write resolved. A person reads it on the line above.
+      if (resolved) this.emit({ event: 'drift-resolved', stack, address: d.address, kind: item?.kind, byWrite: true, message: `drift resolved: ${d.address}` });
     }
     for (const x of result.failed) this.emit({ event: 'revert-failed', stack, address: x.address, action: x.action, message: `could not write ${x.address} (${x.action}): ${x.error}` });
     for (const x of result.skipped) this.emit({ event: 'revert-failed', stack, address: x.address, action: x.action, message: `skipped ${x.address} (${x.action}): ${x.because}` });
