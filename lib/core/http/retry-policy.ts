@@ -9,7 +9,9 @@
  *   passing condition (no cluster leader, an RPC or network failure, a timeout).
  * - secrets: a 500 is retried unless its text is one of the service's deterministic refusals
  *   (a role not in `allowed_roles`, an engine not configured yet, directory credentials refused).
- * - platform: every 500 is retried (the platform answers client errors with 4xx).
+ * - platform: a 500 is retried on reads only. The spec answers client errors with 4xx, but a
+ *   second server of the API (OTF) answers 500 to bad input too: a POST or PATCH sent again would
+ *   be refused the same way, or made twice.
  */
 
 /** Transient conditions of the mesh system's 500s (and the emulator's injected faults). */
@@ -24,10 +26,17 @@ function textOf(body: unknown): string {
   return typeof body === 'string' ? body : JSON.stringify(body);
 }
 
-/** True when a failed answer of `api` with this status and body could succeed if sent again. */
-export function isRetryableStatus(api: string, status: number, body: unknown): boolean {
+/** Methods that only read. */
+const READS = new Set(['GET', 'HEAD', 'LIST', 'OPTIONS']);
+
+/**
+ * True when a failed answer of `api` with this status and body could succeed if sent again.
+ * `method` (upper case) where known: a platform 500 is retried on reads only.
+ */
+export function isRetryableStatus(api: string, status: number, body: unknown, method?: string): boolean {
   if (status === 429 || status === 502 || status === 503 || status === 504) return true;
   if (status !== 500) return false;
+  if (api === 'platform' && method !== undefined && !READS.has(method.toUpperCase())) return false;
   const text = textOf(body);
   // A 500 without a word came from something in between (a proxy), not from the API's logic.
   if (!text.trim()) return true;
