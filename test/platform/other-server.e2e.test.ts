@@ -3,6 +3,7 @@ import * as path from 'path';
 import { SecretValue } from '../../lib';
 import { RemovalPolicy } from '../../lib/core/constructs/removal-policy';
 import { AgentPool } from '../../lib/platform/agent-pool/agent-pool';
+import { NoCodeModule } from '../../lib/platform/no-code/no-code-module';
 import { OAuthClient, VcsServiceProvider } from '../../lib/platform/oauth-client/oauth-client';
 import { ExecutionMode, Organization } from '../../lib/platform/organization/organization';
 import { cli, cliAsync, startWorld, synthApp, TestWorld } from '../support/harness';
@@ -101,12 +102,17 @@ describe('the platform against another server\'s shape', () => {
     expect(r.status).toBe(0);
     expect((await call('GET', '/organizations/otf-life')).body.data.attributes.email).toBe('b@otf.io');
 
-    // Destroy: DELETEs really sent; nothing left.
+    // Destroy: DELETEs really sent; nothing left (the pool first stops being the default: a default pool is not deleted).
+    app = build({ email: 'b@otf.io', scoped: false, url: 'https://github.example.com' });
+    r = await cliAsync(['apply', '--synth-dir', app, '--auto-approve'], world.env);
+    expect(r.status).toBe(0);
     r = await cliAsync(['destroy', '--synth-dir', app, '--auto-approve'], world.env);
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
     expect((await call('GET', '/organizations/otf-life')).status).toBe(404);
     expect((await call('GET', `/agent-pools/${poolId}`)).status).toBe(404);
+    expect((await call('GET', '/organizations')).body.data.map((o: any) => o.id)).not.toContain('otf-life');
+    expect(fs.existsSync(path.join(world.env.CONVERGE_DIR!, 'stacks', 'life', 'state.json')) ? Object.keys(stateOf('life').resources) : []).toEqual([]);
   });
 
   test('import of an Organization, an AgentPool and an OAuthClient made outside converge', async () => {
@@ -148,6 +154,20 @@ describe('the platform against another server\'s shape', () => {
     // Each exists: a conflict to import, never a create that would answer 409.
     expect(r.stdout + r.stderr).not.toMatch(/will be created/);
     expect(r.stdout + r.stderr).toMatch(/exists on the API and is not managed by converge/);
+  });
+
+  test('a kind whose routes the server lacks: the apply says the server has no such endpoint, never that the object is absent', async () => {
+    await call('POST', '/organizations', { data: { type: 'organizations', attributes: { name: 'otf-nc', email: 'n@otf.io' } } });
+    const app = synthApp((stack) => {
+      new NoCodeModule(stack, 'mod', { organization: Organization.fromName(stack, 'org', 'otf-nc'), moduleName: 'bucket', moduleProvider: 'aws' });
+    }, 'nc');
+    const r = await cliAsync(['apply', '--synth-dir', app, '--auto-approve'], world.env);
+    expect(r.status).toBe(1);
+    const said = r.stdout + r.stderr;
+    expect(said).toContain(`the platform server at ${world.env.PLATFORM_ADDRESS}`);
+    expect(said).toContain('this server does not serve');
+    expect(said).toContain('platform.NoCodeModule');
+    expect(said).not.toMatch(/is not in the private registry/);
   });
 
   test('converge emulator --platform-shape takes spec or otf and names the flag otherwise', () => {
