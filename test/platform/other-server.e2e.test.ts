@@ -45,9 +45,9 @@ describe('the platform against another server\'s shape', () => {
   });
 
   test('an Organization, an AgentPool and an OAuthClient (a real provider id): create, update, drift, destroy', async () => {
-    const build = (o: { email: string; scoped: boolean; url: string; poolId?: string }) => synthApp((stack) => {
+    const build = (o: { email: string; scoped: boolean; url: string; poolId?: string; assessments?: boolean }) => synthApp((stack) => {
       const org = new Organization(stack, 'org', {
-        name: 'otf-life', email: o.email, assessmentsEnforced: true, removalPolicy: RemovalPolicy.DESTROY,
+        name: 'otf-life', email: o.email, assessmentsEnforced: o.assessments ?? true, removalPolicy: RemovalPolicy.DESTROY,
         ...(o.poolId ? { defaultExecutionMode: ExecutionMode.AGENT, defaultAgentPoolId: o.poolId } : {}),
       });
       new AgentPool(stack, 'pool', { organization: org, name: 'onprem', organizationScoped: o.scoped });
@@ -101,6 +101,11 @@ describe('the platform against another server\'s shape', () => {
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
     expect((await call('GET', '/organizations/otf-life')).body.data.attributes.email).toBe('b@otf.io');
+
+    // A setting the server does not keep: said once, on the plan that writes it again; never drift.
+    r = await cliAsync(['plan', '--synth-dir', build({ email: 'b@otf.io', scoped: false, url: 'https://github.example.com', poolId, assessments: false })], world.env);
+    expect(r.stdout).toContain('assessmentsEnforced: the server does not keep this field (it never returns it)');
+    expect(r.stdout).toContain("~ assessmentsEnforced = true -> false");
 
     // Destroy: DELETEs really sent; nothing left (the pool first stops being the default: a default pool is not deleted).
     app = build({ email: 'b@otf.io', scoped: false, url: 'https://github.example.com' });
