@@ -105,7 +105,7 @@ describe('the platform against another server\'s shape', () => {
     // A setting the server does not keep: said once, on the plan that writes it again; never drift.
     r = await cliAsync(['plan', '--synth-dir', build({ email: 'b@otf.io', scoped: false, url: 'https://github.example.com', poolId, assessments: false })], world.env);
     expect(r.stdout).toContain('assessmentsEnforced: the server does not keep this field (it never returns it)');
-    expect(r.stdout).toContain("~ assessmentsEnforced = true -> false");
+    expect(r.stdout).toContain('~ assessmentsEnforced = true -> false');
 
     // Destroy: DELETEs really sent; nothing left (the pool first stops being the default: a default pool is not deleted).
     app = build({ email: 'b@otf.io', scoped: false, url: 'https://github.example.com' });

@@ -2,6 +2,7 @@ import { HandlerContext } from '../../../lib/core/engine/handler';
 import { isRetryableStatus } from '../../../lib/core/http/retry-policy';
 import { IncompleteListError, NoSuchEndpointError } from '../../../lib/platform/client/server-checks';
 import { PlatformClient } from '../../../lib/platform/client/platform-client';
+import { agentPoolHandler } from '../../../lib/platform/agent-pool/agent-pool.handler';
 import { oauthClientHandler } from '../../../lib/platform/oauth-client/oauth-client.handler';
 import { organizationHandler } from '../../../lib/platform/organization/organization.handler';
 import { ADMIN_TOKEN, PlatformFixture } from '../helpers';
@@ -105,4 +106,26 @@ test('the default agent pool is sent as the relationship default-agent-pool too 
   const pool = await client.agentPools.create('os-acme', { name: 'onprem' });
   const org = await client.organizations.update('os-acme', { defaultExecutionMode: 'agent', defaultAgentPoolId: pool.id });
   expect(org.defaultAgentPool).toMatchObject({ id: pool.id });
+});
+
+test('an agent pool not where the last apply left it: the walk of the organizations stops with an error, never loops', async () => {
+  // An organization past the first page the server answers (it ignores page[number]).
+  await client.organizations.create({ name: 'os-zz-late', email: 'z@acme.io' });
+  const pool = await client.agentPools.create('os-zz-late', { name: 'late' });
+  const before = client.http.stats.requests;
+  const err = await agentPoolHandler.read(ctx('app/pool'), pool.id, { organization: 'os-pg-00', name: pool.name }).catch((e) => e);
+  expect(err).toBeInstanceOf(IncompleteListError);
+  expect(err.message).toContain(`the platform server at ${fx.address} does not page GET /api/v2/organizations`);
+  expect(client.http.stats.requests - before).toBeLessThan(30);
+});
+
+test('an OAuth client change that needs a PATCH the server lacks fails naming the server and the fields', async () => {
+  const c = (await client.oauthClients.iterate('os-acme').next()).value!;
+  const spec = { organization: 'os-acme', name: 'renamed', serviceProvider: 'github', key: null, httpUrl: 'https://github.com', apiUrl: 'https://api.github.com',
+    rsaPublicKey: null, organizationScoped: true, projects: [] };
+  const err = await oauthClientHandler.update(ctx('app/vcs'), c.id, spec, [{ path: 'name', before: null, after: 'renamed', sensitive: false, replace: false }],
+    { id: c.id, spec: { ...spec, name: null }, outputs: {} }).catch((e) => e);
+  expect(err.message).toContain(`app/vcs: the platform server at ${fx.address} does not update OAuth clients in place`);
+  expect(err.message).toContain('failed with 405');
+  expect(err.message).toContain('a change of name cannot be made there');
 });
