@@ -175,6 +175,22 @@ describe('the platform against another server\'s shape', () => {
     expect(said).not.toMatch(/is not in the private registry/);
   });
 
+  test('a 500 the server answers to a write (here: the name taken since the plan) is final: sent once, nothing adopted', async () => {
+    const app = synthApp((stack) => { new Organization(stack, 'org', { name: 'otf-race', email: 'r@otf.io' }); }, 'race');
+    const planFile = path.join(world.dir, 'race.plan');
+    let r = await cliAsync(['plan', '--synth-dir', app, '--out', planFile], world.env);
+    expect(r.status).toBe(0);
+    // Somebody creates it between plan and apply.
+    expect((await call('POST', '/organizations', { data: { type: 'organizations', attributes: { name: 'otf-race', email: 'other@otf.io' } } })).status).toBe(201);
+    r = await cliAsync(['apply', planFile], world.env);
+    expect(r.status).toBe(1);
+    expect(r.stdout + r.stderr).toContain('POST /api/v2/organizations failed with 500: invalid attribute: Name has already been taken');
+    // The address check's ping and one POST: no second POST, no read to adopt what somebody else made.
+    expect(r.stdout).toContain('0 done, 1 failed, 0 skipped; 2 requests, 0 retries');
+    expect(stateOf('race').resources.org?.status).not.toBe('created');
+    expect((await call('GET', '/organizations/otf-race')).body.data.attributes.email).toBe('other@otf.io');
+  });
+
   test('converge emulator --platform-shape takes spec or otf and names the flag otherwise', () => {
     const r = cli(['emulator', '--platform-shape', 'tfe', '--mesh-port', '0', '--platform-port', '0', '--secrets-port', '0'], { PATH: process.env.PATH, HOME: process.env.HOME });
     expect(r.status).toBe(1);

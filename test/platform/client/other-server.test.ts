@@ -97,8 +97,12 @@ test('a 500 to a write is sent once (the server also answers it to bad input); a
   expect(err.message).toContain('Name has already been taken');
   expect(err.retryable).toBe(false);
   expect(client.http.stats.requests - before).toBe(1);
-  expect(isRetryableStatus('platform', 500, { errors: [] }, 'PATCH')).toBe(false);
-  expect(isRetryableStatus('platform', 500, { errors: [] }, 'GET')).toBe(true);
+  const apiWords = { errors: [{ status: '500', title: 'internal server error', detail: 'validation failed' }] };
+  expect(isRetryableStatus('platform', 500, apiWords, 'PATCH')).toBe(false);
+  expect(isRetryableStatus('platform', 500, apiWords, 'DELETE')).toBe(false);
+  expect(isRetryableStatus('platform', 500, apiWords, 'GET')).toBe(true);
+  // Not the API's words (a proxy, an injected fault): ambiguous, left to recovery (which reads before it writes again).
+  expect(isRetryableStatus('platform', 500, { errors: ['injected fault 500'] }, 'POST')).toBe(true);
   expect(isRetryableStatus('platform', 503, undefined, 'POST')).toBe(true);
 });
 
