@@ -1,5 +1,3 @@
-import { Page } from './transport';
-
 /**
  * What converge does not take on trust from a platform server: that it pages as the API does, and
  * that a 404 is the API's own "absent". A second implementation of the API (OTF) ignores the page
@@ -64,7 +62,7 @@ export class PageWalk {
 
   constructor(private readonly server: string, private readonly path: string) {}
 
-  public next(asked: number, page: Page<{ id: string; type: string }>): number | null {
+  public next(asked: number, page: { items: readonly { id: string; type: string }[]; pagination?: Record<string, number | null> }): number | null {
     const p = page.pagination ?? {};
     const current = p['current-page'];
     const total = p['total-pages'];
