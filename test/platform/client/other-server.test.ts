@@ -133,3 +133,15 @@ test('an OAuth client change that needs a PATCH the server lacks fails naming th
   expect(err.message).toContain('failed with 405');
   expect(err.message).toContain('a change of name cannot be made there');
 });
+
+test('an agent pool without the allowed-workspaces relationship reads without a crash (left to the last apply)', async () => {
+  const http = {
+    api: 'platform', address: 'http://fake.invalid',
+    request: async () => ({ status: 200, headers: {}, body: { data: {
+      id: 'apool-x', type: 'agent-pools', attributes: { name: 'onprem', 'organization-scoped': true, 'agent-count': 0, 'created-at': '2026-01-01T00:00:00Z' },
+    } } }),
+  };
+  const observed = await agentPoolHandler.read({ address: 'app/pool', http: http as any }, 'apool-x');
+  expect(observed!.fields).toMatchObject({ name: 'onprem', organizationScoped: true });
+  expect(observed!.fields).not.toHaveProperty('allowedWorkspaces');
+});
