@@ -5,6 +5,7 @@ import { Clock } from '../core/clock';
 import { newSeed } from '../core/emulator-kit/seeded-random';
 import { FaultKind, ServedApi } from '../core/emulator-kit/server';
 import { MeshEmulator } from '../mesh/emulator/mesh-emulator';
+import { PlatformShape } from '../platform/emulator/server-shape';
 import { PlatformEmulator } from '../platform/emulator/platform-emulator';
 import { DEFAULT_MOUNTS as DEFAULT_SECRETS_MOUNTS, SecretsEmulator } from '../secrets/emulator/secrets-emulator';
 import { EmulatorPostgres, EmulatorPostgresEnv, startEmulatorPostgres } from './emulator-postgres';
@@ -46,6 +47,8 @@ export interface EmulatorOptions {
    * headers, `ns` refused, partitions in chain names). @default "spec"
    */
   readonly meshShape?: 'spec' | 'consul-1.16';
+  /** Whose choices the platform API serves: the spec's, or another server's (`otf`). @default 'spec' */
+  readonly platformShape?: PlatformShape;
   /** How long an injected timeout holds a request before dropping it. @default 2000 */
   readonly faultTimeoutMs?: number;
   /**
@@ -119,6 +122,7 @@ export class Emulator {
     });
     const platform = new PlatformEmulator({
       adminToken: tokens.platform, edition: options.platformEdition, rateLimit: options.platformRateLimit, clock: options.clock,
+      shape: options.platformShape,
     });
     const secrets = new SecretsEmulator({
       rootToken: tokens.secrets, mounts: { ...DEFAULT_SECRETS_MOUNTS, ...(options.secretsMounts ?? {}) }, clock: options.clock,

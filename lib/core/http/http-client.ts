@@ -136,6 +136,9 @@ export class HttpClient {
 
   public get api(): string { return this.options.api; }
 
+  /** The server's base URL as errors name it (without user or password). */
+  public get address(): string { return displayUrl(this.base); }
+
   /** The names of the headers that carry the token (lower case), named in permission hints. */
   public get authHeaderNames(): string[] { return Object.keys(this.options.authHeaders).map((h) => h.toLowerCase()); }
 
@@ -203,7 +206,7 @@ export class HttpClient {
         const foreign = res.status === 404 ? this.options.foreignNotFound?.(res.body) : undefined;
         if (foreign) throw fail(404, apiMessagesOf(res.body, this.redaction(req)), { retryable: false, hint: foreign });
         if ((req.accept ?? []).includes(res.status)) return res;
-        const retryable = isRetryableStatus(this.options.api, res.status, res.body);
+        const retryable = isRetryableStatus(this.options.api, res.status, res.body, method);
         const canRetry = retryable && (res.status === 429 || idempotent);
         const messages = () => apiMessagesOf(res!.body, this.redaction(req));
         if (canRetry) {

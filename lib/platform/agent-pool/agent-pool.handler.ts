@@ -5,9 +5,15 @@ import { AgentPool as AgentPoolDoc, AgentPoolAttributes, DELETABLE_AGENT_STATUSE
 import { fromClient, orgAndName, platformClient, prefetchByOrganization, toClient } from '../handler-util';
 import { AGENT_POOL } from './agent-pool.schema';
 
-/** A pool as the plan compares it, in the organization that holds it: allowed workspaces are identifiers. */
+/**
+ * A pool as the plan compares it, in the organization that holds it: allowed workspaces are
+ * identifiers; a server that does not report them (no `allowed-workspaces` relationship) leaves
+ * them to be compared with the last apply.
+ */
 function observedOf(p: AgentPoolDoc, organization: string | undefined): Observed & { fields: Spec } {
-  const fields: Spec = { organization, ...fromClient(AGENT_POOL, { ...p, allowedWorkspaces: p.allowedWorkspaces.map((w) => w.id) }) };
+  const allowed = Array.isArray(p.allowedWorkspaces) ? p.allowedWorkspaces.map((w) => w.id) : undefined;
+  const fields: Spec = { organization, ...fromClient(AGENT_POOL, { ...p, allowedWorkspaces: allowed }) };
+  if (!allowed) delete fields.allowedWorkspaces;
   return { fields, outputs: outputsOf(p), id: p.id };
 }
 

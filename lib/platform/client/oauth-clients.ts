@@ -2,8 +2,9 @@ import { seg } from './path';
 import { Document, PlainResource, ResourceIdentifier, toDocument, toPlain } from './jsonapi';
 import { Page, PlatformTransport } from './transport';
 
-/** The provider identifiers the platform accepts. */
-export type ServiceProvider = 'provider_a' | 'provider_a_enterprise' | 'provider_b_hosted' | 'provider_b_community_edition'
+/** The provider identifiers: the real platform's (`github`, …) and the spec's anonymised stand-ins (`provider_a`, …). */
+export type ServiceProvider = 'github' | 'github_enterprise' | 'gitlab_hosted' | 'gitlab_community_edition' | 'gitlab_enterprise_edition'
+  | 'ado_server' | 'provider_a' | 'provider_a_enterprise' | 'provider_b_hosted' | 'provider_b_community_edition'
   | 'provider_b_enterprise_edition' | 'provider_c_server';
 
 /** Attributes of an OAuth client create (camelCase of the spec's body table). */
@@ -16,7 +17,7 @@ export interface OAuthClientCreate {
   readonly apiUrl: string;
   /** The token string given by the VCS provider (request-only: never answered). */
   readonly oauthTokenString: string;
-  /** Required for `provider_c_server` (request-only). */
+  /** Required for `ado_server` / `provider_c_server` (request-only). */
   readonly privateKey?: string;
   /** OAuth client secret, or the application link's SSH private key of a data-center edition (request-only). */
   readonly secret?: string;

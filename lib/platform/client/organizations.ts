@@ -18,7 +18,10 @@ export interface OrganizationAttributes {
   readonly defaultAgentPoolId?: string | null;
 }
 
-/** An organization as read: camelCase attributes, `id` (= name), relationships as identifiers. */
+/**
+ * An organization as read: camelCase attributes, `id` (= name), relationships as identifiers. `name`
+ * is the id: the spec makes the id the name, and a server may leave the attribute out (OTF does).
+ */
 export interface Organization extends PlainResource {
   readonly name: string;
   readonly externalId: string;
@@ -55,31 +58,32 @@ export class OrganizationsClient {
   constructor(private readonly client: PlatformTransport) {}
 
   /** One page; without `page` the unpaginated list of every organization. */
-  public list(options: OrganizationListOptions = {}, page?: { number: number; size: number }): Promise<Page<Organization>> {
-    return this.client.page('/organizations', listQuery(options), page) as Promise<Page<Organization>>;
+  public async list(options: OrganizationListOptions = {}, page?: { number: number; size: number }): Promise<Page<Organization>> {
+    const p = await this.client.page('/organizations', listQuery(options), page);
+    return { ...p, items: p.items.map(named) };
   }
 
-  /** Every organization, page by page. */
-  public iterate(options: OrganizationListOptions = {}, pageSize?: number): AsyncGenerator<Organization> {
-    return this.client.pages('/organizations', listQuery(options), pageSize) as AsyncGenerator<Organization>;
+  /** Every organization, page by page (an `IncompleteListError` when the server does not page as the API does). */
+  public async *iterate(options: OrganizationListOptions = {}, pageSize?: number): AsyncGenerator<Organization> {
+    for await (const o of this.client.pages('/organizations', listQuery(options), pageSize)) yield named(o);
   }
 
   /** undefined when absent or not visible to the token (the platform does not tell them apart). */
   public async show(name: string): Promise<Organization | undefined> {
-    return this.client.getOne(`/organizations/${orgSegment(name)}`) as Promise<Organization | undefined>;
+    const o = await this.client.getOne(`/organizations/${orgSegment(name)}`);
+    return o && named(o);
   }
 
   /** Creates; the answer includes the entitlement set, resolved into `entitlementSet`. */
   public async create(attributes: OrganizationAttributes): Promise<Organization> {
-    const res = await this.client.request<Document>('POST', '/organizations', { body: toDocument('organizations', { ...attributes }) });
-    return toPlain(res.body.data as any, res.body.included) as Organization;
+    const res = await this.client.request<Document>('POST', '/organizations', { body: organizationBody(attributes) });
+    return named(toPlain(res.body.data as any, res.body.included));
   }
 
   /** Updates the organization named `name`; giving `attributes.name` renames it (the id changes). */
   public async update(name: string, attributes: OrganizationAttributes): Promise<Organization> {
-    const res = await this.client.request<Document>('PATCH', `/organizations/${orgSegment(name)}`,
-      { body: toDocument('organizations', { ...attributes }) });
-    return toPlain(res.body.data as any, res.body.included) as Organization;
+    const res = await this.client.request<Document>('PATCH', `/organizations/${orgSegment(name)}`, { body: organizationBody(attributes) });
+    return named(toPlain(res.body.data as any, res.body.included));
   }
 
   /** Destroys; false when it was already absent (404). */
@@ -92,6 +96,22 @@ export class OrganizationsClient {
   public entitlementSet(name: string): Promise<EntitlementSet | undefined> {
     return this.client.getOne(`/organizations/${orgSegment(name)}/entitlement-set`);
   }
+}
+
+/** An organization whose `name` is its id (`data.id`), whether or not the server also sent the attribute. */
+function named(o: PlainResource): Organization {
+  if (typeof o?.id !== 'string' || !o.id) throw new Error('the platform server answered an organization without an id (data.id, its name)');
+  return { ...o, name: o.id } as Organization;
+}
+
+/**
+ * The create or update document. The default agent pool goes as the attribute the spec names and as
+ * the relationship `default-agent-pool`, which the platform's own Go client and OTF send.
+ */
+function organizationBody(attributes: OrganizationAttributes): unknown {
+  const pool = attributes.defaultAgentPoolId;
+  return toDocument('organizations', { ...attributes },
+    pool === undefined ? undefined : { defaultAgentPool: pool === null ? null : { id: pool, type: 'agent-pools' } });
 }
 
 function listQuery(o: OrganizationListOptions): Record<string, string | undefined> {

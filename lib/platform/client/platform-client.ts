@@ -12,7 +12,10 @@ import { PlatformTransport } from './transport';
 export const PLATFORM_RATE_LIMIT = 30;
 
 export interface PlatformClientOptions {
-  /** The platform address without `/api/v2` (a trailing `/api/v2` is accepted and dropped). */
+  /**
+   * The platform address without `/api/v2` (the client adds it). An address ending in `/api/v2` is
+   * refused, as the CLI's address check refuses it (`PLATFORM_ADDRESS`).
+   */
   readonly address: string;
   readonly token: string;
   /** Requests per second. @default 30 */
@@ -31,9 +34,13 @@ export interface PlatformClientOptions {
 export class PlatformClient extends PlatformTransport {
   /** A client for `{address, token}` with the platform's rate limit. */
   public static create(options: PlatformClientOptions, stats?: HttpStats): PlatformClient {
+    const base = options.address.trim().replace(/\/+$/, '');
+    if (/\/api\/v2$/.test(base)) {
+      throw new Error(`the platform address "${base}" ends in "/api/v2": give the address without "/api/v2" (converge adds it)`);
+    }
     const http = new HttpClient({
       api: 'platform',
-      baseUrl: options.address.replace(/\/+$/, '').replace(/\/api\/v2$/, ''),
+      baseUrl: base,
       authHeaders: { authorization: `Bearer ${options.token}` },
       tokenVariable: 'PLATFORM_TOKEN',
       rateLimit: options.rateLimit ?? PLATFORM_RATE_LIMIT,

@@ -1,5 +1,7 @@
+import { ApiError, apiMessagesOf } from '../../core/http/api-error';
 import { HttpClient, HttpResponse } from '../../core/http/http-client';
 import { Document, documentToPlain, PlainResource } from './jsonapi';
+import { IncompleteListError, noSuchEndpoint, PageWalk } from './server-checks';
 
 export const JSONAPI_TYPE = 'application/vnd.api+json';
 export const API_PREFIX = '/api/v2';
@@ -28,16 +30,24 @@ export class PlatformTransport {
   constructor(public readonly http: HttpClient, private readonly constructPath?: string) {}
 
   /** Sends one request below `/api/v2`; throws `ApiError` for a status >= 400 not in `accept`. */
-  public request<T = Document>(method: string, path: string, options: RequestOptions = {}): Promise<HttpResponse<T>> {
-    return this.http.request<T>({
+  public async request<T = Document>(method: string, path: string, options: RequestOptions = {}): Promise<HttpResponse<T>> {
+    const accepted = options.accept ?? [];
+    const res = await this.http.request<T>({
       method,
       path: `${API_PREFIX}${path}`,
       query: options.query,
       body: options.body,
-      accept: options.accept,
+      // A 404 is looked at here first: only a JSON:API error document is the API saying "absent".
+      accept: [...accepted, 404],
       headers: { 'content-type': JSONAPI_TYPE, accept: JSONAPI_TYPE },
       constructPath: this.constructPath,
     });
+    if (res.status !== 404) return res;
+    const missing = noSuchEndpoint(this.http.address, method, `${API_PREFIX}${path}`, res.body, this.constructPath);
+    if (missing) throw missing;
+    if (accepted.includes(404)) return res;
+    throw new ApiError(404, apiMessagesOf(res.body), method, `${API_PREFIX}${path}`, this.http.api, this.constructPath,
+      'PLATFORM_TOKEN', { retryable: false });
   }
 
   /** One resource as a plain object; undefined on 404. */
@@ -54,15 +64,26 @@ export class PlatformTransport {
     return { items: documentToPlain(res.body), pagination: res.body.meta?.pagination, links: res.body.links };
   }
 
-  /** Walks every page (`page[size]` up to 100), following `meta.pagination.next-page`. */
+  /**
+   * Walks every page (`page[size]` up to 100), following `meta.pagination.next-page`. A server that
+   * does not page as the API does (a page answered again, a walk past `total-pages`) stops the walk
+   * with an `IncompleteListError` naming it: never a loop, never a list taken as complete.
+   */
   public async *pages(path: string, query: RequestOptions['query'] = {}, pageSize = MAX_PAGE_SIZE): AsyncGenerator<PlainResource> {
     const size = Math.max(1, Math.min(MAX_PAGE_SIZE, pageSize));
+    const walk = this.walk(path);
     let number: number | null = 1;
     while (number !== null) {
       const p: Page<PlainResource> = await this.page(path, query, { number, size });
+      number = walk.next(number, p);
       yield* p.items;
-      const next = p.pagination?.['next-page'];
-      number = typeof next === 'number' ? next : null;
     }
   }
+
+  /** The checks of one walk through a list's pages (`pages()`, or a caller fetching pages itself). */
+  public walk(path: string): PageWalk {
+    return new PageWalk(this.http.address, `${API_PREFIX}${path}`);
+  }
 }
+
+export { IncompleteListError };

@@ -8,7 +8,7 @@ import {
 } from './jsonapi';
 import { newId, OAuthClientRecord } from './state';
 
-/** The provider identifiers of the spec and their display names. */
+/** The provider identifiers (the real ones, and the spec's anonymised stand-ins for them) and their display names. */
 export const SERVICE_PROVIDERS: Record<string, string> = {
   provider_a: 'Provider A',
   provider_a_enterprise: 'Provider A Enterprise',
@@ -16,6 +16,12 @@ export const SERVICE_PROVIDERS: Record<string, string> = {
   provider_b_community_edition: 'Provider B Community Edition',
   provider_b_enterprise_edition: 'Provider B Enterprise Edition',
   provider_c_server: 'Provider C Server',
+  github: 'GitHub',
+  github_enterprise: 'GitHub Enterprise',
+  gitlab_hosted: 'GitLab.com',
+  gitlab_community_edition: 'GitLab Community Edition',
+  gitlab_enterprise_edition: 'GitLab Enterprise Edition',
+  ado_server: 'Azure DevOps Server',
 };
 
 /** Attributes only a request carries; they never appear in an answer. */
@@ -92,7 +98,7 @@ function create(req: EmuRequest, p: Record<string, string>, ctx: PlatformContext
   const httpUrl = str('http-url', true);
   const apiUrl = str('api-url', true);
   const tokenString = str('oauth-token-string', true);
-  const privateKey = str('private-key', provider === 'provider_c_server');
+  const privateKey = str('private-key', provider === 'provider_c_server' || provider === 'ado_server');
   const rsaPublicKey = str('rsa-public-key', false);
   // The data-center edition pairs the secret (its application link's private key) with the public key.
   const secret = str('secret', rsaPublicKey !== null);

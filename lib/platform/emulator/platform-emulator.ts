@@ -14,6 +14,7 @@ import { registerOrganizationRoutes } from './organizations';
 import { ping } from './ping';
 import { registerSelfHostedRoutes } from './self-hosted';
 import { UserRateLimit } from './rate-limit';
+import { otherRequest, otherResponse, otherServerRefusal, PlatformShape } from './server-shape';
 import { Edition, emptyState, PlatformState, TokenRecord, UserRecord } from './state';
 
 export interface PlatformEmulatorOptions {
@@ -30,6 +31,8 @@ export interface PlatformEmulatorOptions {
    * clock and move it). @default the system clock
    */
   readonly clock?: Pick<Clock, 'now'>;
+  /** Whose choices to serve where the spec leaves room (`otf`: a second server of the API). @default 'spec' */
+  readonly shape?: PlatformShape;
 }
 
 /** The published limit, announced in `X-RateLimit-Limit`. */
@@ -48,6 +51,7 @@ const STATUS_TITLES: Record<number, string> = {
 export class PlatformEmulator implements ApiEmulator {
   public readonly name = 'platform';
   public readonly edition: Edition;
+  public readonly shape: PlatformShape;
   /** Requests answered 429 by the rate limit (tests read it). */
   public rateLimited = 0;
   private state: PlatformState = emptyState();
@@ -62,6 +66,7 @@ export class PlatformEmulator implements ApiEmulator {
   constructor(options: PlatformEmulatorOptions) {
     if (!options.adminToken) throw new Error('the platform emulator needs an administrator token');
     this.edition = options.edition ?? 'hosted';
+    this.shape = options.shape ?? 'spec';
     this.limiter = new UserRateLimit(options.rateLimit ?? PUBLISHED_LIMIT);
     this.clock = options.clock ?? SYSTEM_CLOCK;
     this.adminDigest = tokenDigest(options.adminToken);
@@ -86,7 +91,13 @@ export class PlatformEmulator implements ApiEmulator {
       'X-RateLimit-Limit': String(this.limiter.limit > 0 ? this.limiter.limit : PUBLISHED_LIMIT),
       'X-RateLimit-Reset': limit.resetSeconds.toFixed(3),
     };
-    return withHeaders(ping(req) ?? this.route(req, caller, limit.allowed), headers);
+    return withHeaders(ping(req) ?? this.answer(req, caller, limit.allowed), headers);
+  }
+
+  /** The route's answer, in the spec's shapes or, under another shape, as that server gives it. */
+  private answer(req: EmuRequest, caller: PlatformContext['caller'] | undefined, allowed: boolean): EmuResponse {
+    if (this.shape === 'spec') return this.route(req, caller, allowed);
+    return otherServerRefusal(req) ?? otherResponse(this.route(otherRequest(req), caller, allowed));
   }
 
   public mutates(req: EmuRequest): boolean {

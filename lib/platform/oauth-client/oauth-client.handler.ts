@@ -1,14 +1,24 @@
 import { Candidate, HandlerContext, Observed, PrefetchWant, ResourceHandler, Spec, Written } from '../../core/engine/handler';
+import { ApiError } from '../../core/http/api-error';
 import { resourceMetadata } from '../../core/schema';
 import { stringSet } from '../../core/string-set';
 import { OAuthClient as OAuthClientDoc, OAuthClientCreate, OAuthClientUpdate } from '../client/oauth-clients';
-import { fromClient, platformClient, prefetchByOrganization, toClient } from '../handler-util';
+import { NoSuchEndpointError } from '../client/server-checks';
+import { dropFieldsNotKept, fromClient, platformClient, prefetchByOrganization, toClient } from '../handler-util';
 import { OAUTH_CLIENT } from './oauth-client.schema';
 
-/** A client as the plan compares it (from a read or from its organization's list): projects are identifiers. */
-function observedOf(c: OAuthClientDoc): Observed {
-  const fields: Spec = { organization: c.organization.id, ...fromClient(OAUTH_CLIENT, { ...c, projects: c.projects.map((p) => p.id) }) };
-  return { fields, outputs: outputsOf(c) };
+/**
+ * A client as the plan compares it (from a read or from its organization's list): projects are
+ * identifiers. What the server does not report (the organization, the projects: a second server of
+ * the API has no projects) is left out, and so compared with what the last apply wrote.
+ */
+function observedOf(c: OAuthClientDoc, desired?: Spec, prior?: { spec: Spec }): Observed {
+  const projects = Array.isArray(c.projects) ? c.projects.map((p) => p.id) : undefined;
+  const fields: Spec = fromClient(OAUTH_CLIENT, { ...c, projects });
+  if (typeof c.organization?.id === 'string') fields.organization = c.organization.id;
+  if (!projects) delete fields.projects;
+  const notes = dropFieldsNotKept(OAUTH_CLIENT, c, fields, desired, prior, ['name', 'key', 'rsaPublicKey', 'organizationScoped']);
+  return { fields, outputs: outputsOf(c), ...(notes.length ? { notes } : {}) };
 }
 
 /** What the update body takes (the rest replaces the client); the secret only when it changed (it is never read back). */
@@ -45,21 +55,25 @@ export const oauthClientHandler: ResourceHandler = {
     return found;
   },
 
+  /** The server's id: `oc-…` on the platform, whatever another server of the API assigns; never `<organization>/<name>` (names are not unique). */
   importId(id: string): string {
-    if (!/^oc-[A-Za-z0-9]+$/.test(id)) throw new Error(`OAuth client import id "${id}" must be an OAuth client id (oc-…): names are not unique`);
+    if (!/^[A-Za-z0-9][A-Za-z0-9_.-]*$/.test(id)) {
+      throw new Error(`OAuth client import id "${id}" must be an OAuth client id (oc-… on the platform): names are not unique`);
+    }
     return id;
   },
 
-  async read(ctx, id): Promise<Observed | undefined> {
+  async read(ctx, id, desired, prior): Promise<Observed | undefined> {
     const c = await platformClient(ctx).oauthClients.show(id);
-    return c ? observedOf(c) : undefined;
+    return c ? observedOf(c, desired, prior) : undefined;
   },
 
   /** Where an organization holds two or more of the clients wanted, one list of its clients answers them all. */
   async prefetch(ctx, wanted: readonly PrefetchWant[]) {
     return prefetchByOrganization(wanted, async (organization) => {
       const found = new Map<string, Observed>();
-      for await (const c of platformClient(ctx).oauthClients.iterate(organization)) found.set(c.id, observedOf(c));
+      const byId = new Map(wanted.map((w) => [w.id, w]));
+      for await (const c of platformClient(ctx).oauthClients.iterate(organization)) found.set(c.id, observedOf(c, byId.get(c.id)?.desired, byId.get(c.id)?.prior));
       return found;
     });
   },
@@ -72,11 +86,23 @@ export const oauthClientHandler: ResourceHandler = {
     return { id: c.id, outputs: outputsOf(c) };
   },
 
-  async update(ctx, id, spec, changes): Promise<Written> {
+  async update(ctx, id, spec, changes, prior): Promise<Written> {
     const api = platformClient(ctx).oauthClients;
     const secretChanged = changes.some((c) => c.path === 'secret' || c.path.startsWith('secret.'));
-    const updated = await api.update(id, updateOf(spec, secretChanged));
-    await syncProjects(ctx, id, updated.projects.map((p) => p.id), stringSet((spec.projects ?? []) as string[]));
+    let updated: OAuthClientDoc;
+    try {
+      updated = await api.update(id, updateOf(spec, secretChanged));
+    } catch (e) {
+      // A second server of the API (OTF) has no PATCH of an OAuth client: say so, never a bare 405.
+      if ((e instanceof ApiError && e.status === 405) || e instanceof NoSuchEndpointError) {
+        throw new Error(`${ctx.address}: the platform server at ${ctx.http.address} does not update OAuth clients in place (${e.message}); `
+          + `a change of ${changes.map((c) => c.path).join(', ')} cannot be made there: change a field that replaces the client (httpUrl, apiUrl, oauthToken), or destroy and create it`);
+      }
+      throw e;
+    }
+    // Projects the server does not report: as the last apply left them.
+    const current = Array.isArray(updated.projects) ? updated.projects.map((p) => p.id) : stringSet((prior?.spec.projects ?? []) as string[]);
+    await syncProjects(ctx, id, current, stringSet((spec.projects ?? []) as string[]));
     // The PATCH answers the client; the projects are no output: nothing to read again.
     return { id, outputs: outputsOf(updated) };
   },

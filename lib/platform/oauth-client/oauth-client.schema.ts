@@ -1,8 +1,9 @@
 import { KindSchema } from '../../core/schema';
 import { ORGANIZATION_FIELD } from '../references';
 
-/** The VCS providers (the spec's `service-provider`). */
-export const SERVICE_PROVIDERS = ['provider_a', 'provider_a_enterprise', 'provider_b_hosted', 'provider_b_community_edition',
+/** The VCS providers (the spec's `service-provider`): the real ids, and the spec's anonymised stand-ins for them. */
+export const SERVICE_PROVIDERS = ['github', 'github_enterprise', 'gitlab_hosted', 'gitlab_community_edition', 'gitlab_enterprise_edition',
+  'ado_server', 'provider_a', 'provider_a_enterprise', 'provider_b_hosted', 'provider_b_community_edition',
   'provider_b_enterprise_edition', 'provider_c_server'] as const;
 
 const URL_RULE = { pattern: /^https?:\/\/\S+$/, patternRule: 'must be an http(s) URL' } as const;

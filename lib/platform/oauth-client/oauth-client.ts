@@ -17,19 +17,35 @@ export interface IOAuthClient {
   readonly oauthTokenId: string;
 }
 
-/** The VCS providers an OAuth client connects to. */
+/**
+ * The VCS providers an OAuth client connects to: the real platform's ids (`github`, `gitlab_hosted`,
+ * …), which real servers of the API (the platform itself, OTF) take. The spec writes them
+ * anonymised (`provider_a`, …); those stay accepted, for servers that speak the spec's names.
+ */
 export enum VcsServiceProvider {
-  /** Provider A (hosted). */
+  /** GitHub (github.com). */
+  GITHUB = 'github',
+  /** GitHub Enterprise Server. */
+  GITHUB_ENTERPRISE = 'github_enterprise',
+  /** GitLab (gitlab.com). */
+  GITLAB_HOSTED = 'gitlab_hosted',
+  /** GitLab Community Edition. */
+  GITLAB_COMMUNITY_EDITION = 'gitlab_community_edition',
+  /** GitLab Enterprise Edition. */
+  GITLAB_ENTERPRISE_EDITION = 'gitlab_enterprise_edition',
+  /** Azure DevOps Server (needs `privateKey`). */
+  ADO_SERVER = 'ado_server',
+  /** The spec's anonymised name of GITHUB. */
   PROVIDER_A = 'provider_a',
-  /** Provider A, enterprise server. */
+  /** The spec's anonymised name of GITHUB_ENTERPRISE. */
   PROVIDER_A_ENTERPRISE = 'provider_a_enterprise',
-  /** Provider B (hosted). */
+  /** The spec's anonymised name of GITLAB_HOSTED. */
   PROVIDER_B_HOSTED = 'provider_b_hosted',
-  /** Provider B, community edition. */
+  /** The spec's anonymised name of GITLAB_COMMUNITY_EDITION. */
   PROVIDER_B_COMMUNITY_EDITION = 'provider_b_community_edition',
-  /** Provider B, enterprise edition. */
+  /** The spec's anonymised name of GITLAB_ENTERPRISE_EDITION. */
   PROVIDER_B_ENTERPRISE_EDITION = 'provider_b_enterprise_edition',
-  /** Provider C server (needs `privateKey`). */
+  /** The spec's anonymised name of ADO_SERVER (needs `privateKey`). */
   PROVIDER_C_SERVER = 'provider_c_server',
 }
 
@@ -61,7 +77,7 @@ export interface OAuthClientProps extends ResourceProps {
    */
   readonly oauthToken: SecretValue;
   /**
-   * SSH private key of the account: required for `PROVIDER_C_SERVER`. Write-only; a change replaces the client.
+   * SSH private key of the account: required for `ADO_SERVER` (`PROVIDER_C_SERVER`). Write-only; a change replaces the client.
    * @default - none
    */
   readonly privateKey?: SecretValue;
@@ -121,8 +137,8 @@ export class OAuthClient extends Resource implements IOAuthClient {
   constructor(scope: Construct, id: string, props: OAuthClientProps) {
     super(scope, id, OAUTH_CLIENT.kind, OAUTH_CLIENT.api, props, props.provider);
     useReference(this, 'organization', props.organization, 'organizationName', 'an organization (an Organization, or Organization.fromName)');
-    if (props.serviceProvider === VcsServiceProvider.PROVIDER_C_SERVER) {
-      check(props.privateKey !== undefined, this, 'privateKey', 'is required for PROVIDER_C_SERVER (a SecretValue)');
+    if (props.serviceProvider === VcsServiceProvider.PROVIDER_C_SERVER || props.serviceProvider === VcsServiceProvider.ADO_SERVER) {
+      check(props.privateKey !== undefined, this, 'privateKey', `is required for ${props.serviceProvider === VcsServiceProvider.ADO_SERVER ? 'ADO_SERVER' : 'PROVIDER_C_SERVER'} (a SecretValue)`);
     }
     check(props.rsaPublicKey === undefined || props.secret !== undefined, this, 'rsaPublicKey', 'needs `secret` too (data-center edition)');
   }

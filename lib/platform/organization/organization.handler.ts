@@ -1,7 +1,8 @@
 import { Observed, PrefetchWant, ResourceHandler, Spec, Written } from '../../core/engine/handler';
 import { resourceMetadata } from '../../core/schema';
 import { Organization as OrganizationDoc, OrganizationAttributes } from '../client/organizations';
-import { fromClient, platformClient as client, toClient } from '../handler-util';
+import { IncompleteListError } from '../client/server-checks';
+import { dropFieldsNotKept, fromClient, platformClient as client, toClient } from '../handler-util';
 import { ORGANIZATION } from './organization.schema';
 
 /** The request attributes of a spec. `defaultAgentPoolId` is sent only with the agent mode (refused otherwise). */
@@ -14,11 +15,22 @@ function attributesOf(spec: Spec): OrganizationAttributes {
 /** Organizations a list page holds (the API's largest page). */
 const PAGE = 100;
 
-function observedOf(org: OrganizationDoc): Observed {
+/**
+ * The organization as the plan compares it. Settings the server does not return (`assessments-enforced`
+ * outside the hosted edition, several on a second server of the API) or answers unset after converge
+ * wrote them are compared with the last apply (dropFieldsNotKept).
+ */
+function observedOf(org: OrganizationDoc, desired?: Spec, prior?: { spec: Spec }): Observed {
   const fields: Spec = { ...fromClient(ORGANIZATION, org), defaultAgentPoolId: org.defaultAgentPool?.id ?? null };
-  // Returned by the hosted edition only; elsewhere it is compared with the last apply.
-  if (!('assessmentsEnforced' in org)) delete fields.assessmentsEnforced;
-  return { fields, outputs: outputsOf(org) };
+  const keys = Object.keys(ORGANIZATION.fields).filter((k) => k !== 'name' && k !== 'defaultAgentPoolId');
+  const notes = dropFieldsNotKept(ORGANIZATION, org, fields, desired, prior, keys);
+  return { fields, outputs: outputsOf(org), ...(notes.length ? { notes } : {}) };
+}
+
+/** The identity to record: the name the server answered (its `data.id`); never a record without one. */
+function identityOf(org: OrganizationDoc, operation: string): string {
+  if (typeof org.name !== 'string' || !org.name) throw new Error(`the platform server answered the organization ${operation} without its name (data.id)`);
+  return org.name;
 }
 
 function outputsOf(org: OrganizationDoc): Record<string, unknown> {
@@ -42,9 +54,9 @@ export const organizationHandler: ResourceHandler = {
     return id;
   },
 
-  async read(ctx, id): Promise<Observed | undefined> {
+  async read(ctx, id, desired, prior): Promise<Observed | undefined> {
     const org = await client(ctx).organizations.show(id);
-    return org ? observedOf(org) : undefined;
+    return org ? observedOf(org, desired, prior) : undefined;
   },
 
   /**
@@ -55,15 +67,29 @@ export const organizationHandler: ResourceHandler = {
     const known = new Map<string, Observed | null>();
     if (wanted.length < 2) return known;
     const orgs = client(ctx).organizations;
+    const walk = client(ctx).walk('/organizations');
     const first = await orgs.list({}, { number: 1, size: PAGE });
     const pages = Number(first.pagination?.['total-pages'] ?? 1);
     const all = [...first.items];
-    const complete = pages <= 1 || pages <= wanted.length;
-    for (let n = 2; complete && n <= pages; n++) all.push(...(await orgs.list({}, { number: n, size: PAGE })).items);
+    // Absence is concluded only from a list known whole: else each organization not listed is read by itself.
+    let complete = pages <= 1 || pages <= wanted.length;
+    try {
+      let next = walk.next(1, first);
+      while (complete && next !== null) {
+        const page = await orgs.list({}, { number: next, size: PAGE });
+        next = walk.next(next, page);
+        all.push(...page.items);
+      }
+    } catch (e) {
+      if (!(e instanceof IncompleteListError)) throw e;
+      complete = false;
+    }
+    const total = first.pagination?.['total-count'];
+    if (typeof total === 'number' && all.length < total) complete = false;
     const byName = new Map(all.map((o) => [o.name, o]));
     for (const w of wanted) {
       const org = byName.get(w.id);
-      if (org) known.set(w.id, observedOf(org));
+      if (org) known.set(w.id, observedOf(org, w.desired, w.prior));
       else if (complete) known.set(w.id, null);
     }
     return known;
@@ -71,12 +97,12 @@ export const organizationHandler: ResourceHandler = {
 
   async create(ctx, spec): Promise<Written> {
     const org = await client(ctx).organizations.create(attributesOf(spec));
-    return { id: org.name, outputs: outputsOf(org) };
+    return { id: identityOf(org, 'create'), outputs: outputsOf(org) };
   },
 
   async update(ctx, id, spec): Promise<Written> {
     const org = await client(ctx).organizations.update(id, attributesOf(spec));
-    return { id: org.name, outputs: outputsOf(org) };
+    return { id: identityOf(org, 'update'), outputs: outputsOf(org) };
   },
 
   async delete(ctx, id): Promise<void> {

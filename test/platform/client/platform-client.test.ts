@@ -57,12 +57,17 @@ describe('organizations', () => {
   });
 
   test('an invalid token is a 401 error without the token in the message', async () => {
-    const bad = PlatformClient.create({ address: `${fx.address}/api/v2/`, token: 'secret-wrong-token', rateLimit: 0 });
+    const bad = PlatformClient.create({ address: `${fx.address}/`, token: 'secret-wrong-token', rateLimit: 0 });
     const err = await bad.organizations.list().catch((e) => e);
     await bad.close();
     expect(err.status).toBe(401);
     expect(err.message).not.toContain('secret-wrong-token');
   });
+});
+
+test('an address ending in /api/v2 is refused, with the words of the CLI\'s address check (issue 33)', () => {
+  expect(() => PlatformClient.create({ address: `${fx.address}/api/v2/`, token: 't' }))
+    .toThrow(`the platform address "${fx.address}/api/v2" ends in "/api/v2": give the address without "/api/v2" (converge adds it)`);
 });
 
 describe('pagination', () => {

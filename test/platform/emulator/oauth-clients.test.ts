@@ -22,9 +22,12 @@ test('create 201: defaults, request-only attributes never answered, organization
 });
 
 test('per-provider required fields and 422s', async () => {
-  const bad = await fx.api('POST', '/organizations/vcs/oauth-clients', oauthClientDoc({ 'service-provider': 'github' }));
+  const bad = await fx.api('POST', '/organizations/vcs/oauth-clients', oauthClientDoc({ 'service-provider': 'bitbucket_hosted' }));
   expect(bad.status).toBe(422);
-  expect(bad.body.errors[0].detail).toMatch(/service-provider must be one of provider_a/);
+  expect(bad.body.errors[0].detail).toMatch(/service-provider must be one of provider_a, .*, github, github_enterprise, gitlab_hosted/);
+  // The real ids the spec's stand-ins anonymise are accepted too (issue 33); ado_server needs a private key as provider_c_server does.
+  expect((await fx.api('POST', '/organizations/vcs/oauth-clients', oauthClientDoc({ 'service-provider': 'github' }))).status).toBe(201);
+  expect((await fx.api('POST', '/organizations/vcs/oauth-clients', oauthClientDoc({ 'service-provider': 'ado_server' }))).status).toBe(422);
   const noKey = await fx.api('POST', '/organizations/vcs/oauth-clients', oauthClientDoc({ 'service-provider': 'provider_c_server' }));
   expect(noKey.status).toBe(422);
   expect(noKey.body.errors.map((e: any) => e.detail)).toContain('private-key can\'t be blank');

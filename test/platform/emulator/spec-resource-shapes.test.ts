@@ -26,7 +26,9 @@ test('the spec excerpt was read', () => {
   expect(OAUTH_CLIENT.attributes).toHaveLength(11);
   expect(NO_CODE_WORKSPACE.attributes).toHaveLength(41);
   expect(STATE_TABLE).toHaveLength(6);
-  expect(Object.keys(SERVICE_PROVIDERS).sort()).toEqual([...SERVICE_PROVIDERS_SPEC].sort());
+  // The spec's anonymised ids, and the real ones they stand for (issue 33).
+  expect(Object.keys(SERVICE_PROVIDERS).sort()).toEqual([...SERVICE_PROVIDERS_SPEC, 'github', 'github_enterprise', 'gitlab_hosted',
+    'gitlab_community_edition', 'gitlab_enterprise_edition', 'ado_server'].sort());
   expect([...AGENT_STATUSES].sort()).toEqual([...AGENT.statuses].sort());
   expect(OAUTH_CLIENT_CREATE_BODY.length + NO_CODE_ENABLE_BODY.length + NO_CODE_WORKSPACE_BODY.length).toBe(12 + 9 + 13);
 });
