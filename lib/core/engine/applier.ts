@@ -255,7 +255,13 @@ export async function applyPlan(plan: StackPlan, state: StateStore, clients: Api
     }
     if (r.dataSource) {
       // Credentials kept from state (their lease runs on): only what state keeps beside them changes.
-      if (prior) await state.put(item.address, { ...prior, dependsOn: r.dependsOn, removalPolicy: r.removalPolicy, provider: r.provider, path: r.path });
+      if (prior) {
+        // Re-encrypted: the ciphertext is bound to the address it was written at (a move changes it).
+        const secret = sensitiveOutputsOf(prior);
+        const { sensitiveOutputs: _bound, ...rest } = prior;
+        await state.put(item.address, { ...rest, dependsOn: r.dependsOn, removalPolicy: r.removalPolicy, provider: r.provider, path: r.path,
+          ...(Object.keys(secret).length ? { sensitiveOutputs: encrypt(JSON.stringify(secret)) } : {}) });
+      }
       return;
     }
     const handler = resourceHandler(r.kind);
@@ -309,7 +315,10 @@ export async function applyPlan(plan: StackPlan, state: StateStore, clients: Api
         }
         // State records what was sent: nothing for a no-op, the changed fields for an update.
         const hmacs = !known ? resolved.hmacs : item.action === 'noop' ? known.hmacs : item.action === 'update' ? sentHmacs(resolved, known, item) : resolved.hmacs;
-        const next = { ...record({ ...w, outputs: { ...(prior?.outputs ?? {}), ...(item.outputs ?? {}), ...(w.outputs ?? {}) } }), hmacs };
+        // Sensitive outputs the service answered only at creation (a TOTP key's url and barcode) are carried
+        // over: a record rebuilt for a state-only change or a move must not lose them.
+        const sensitiveOutputs = { ...sensitiveOutputsOf(known), ...(w.sensitiveOutputs ?? {}) };
+        const next = { ...record({ ...w, outputs: { ...(prior?.outputs ?? {}), ...(item.outputs ?? {}), ...(w.outputs ?? {}) }, sensitiveOutputs }), hmacs };
         if (item.movedFrom) {
           // One batch: the record moves, it is never held by both addresses nor by neither.
           await Promise.all([state.put(item.address, next), state.put(item.movedFrom, undefined)]);
