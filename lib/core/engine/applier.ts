@@ -12,7 +12,7 @@ import { HandlerContext, IncompleteCreate, ResourceHandler, Written } from './ha
 import { PlanItem, StackPlan } from './plan-model';
 import { readDifference } from './data-reads';
 import { crossStackRefs, otherStack, OtherStacks } from './other-stacks';
-import { sameJson, sensitiveOutputsOf } from './planner';
+import { sensitiveOutputsOf } from './planner';
 import { dataSourceHandler, resourceHandler } from './registry';
 import { createSafely, isAmbiguous, reconcile, withRetryBudget } from './recovery';
 import { attrValue, ResolvedSpec, resolveSpec, SensitiveValue, UNKNOWN } from './resolve-spec';
@@ -35,7 +35,8 @@ export interface ApplyOptions {
 export interface ApplyEvent {
   readonly address: string;
   readonly action: string;
-  readonly phase: 'start' | 'done' | 'failed' | 'skipped';
+  /** `note`: something done after the operation, said on a line of its own (a lease it replaced, revoked). */
+  readonly phase: 'start' | 'done' | 'failed' | 'skipped' | 'note';
   /** The error message (never a secret: API errors carry no request body). */
   readonly error?: string;
   readonly ms?: number;
@@ -71,6 +72,8 @@ export async function applyPlan(plan: StackPlan, state: StateStore, clients: Api
   const order = applyOrder(plan, state);
   /** Addresses whose state this apply has rewritten: references to them read state, others the plan. */
   const applied = new Set<string>();
+  /** Credentials issued anew by this apply: the record each replaced, whose lease is revoked once the consumers hold the new ones. */
+  const superseded = new Map<string, StateRecord>();
 
   const skip = (item: PlanItem, because: string): false => {
     // An object that is up to date has no operation to skip (nor to count: progress counts operations).
@@ -249,8 +252,11 @@ export async function applyPlan(plan: StackPlan, state: StateStore, clients: Api
       const plain = Object.fromEntries(Object.entries(out).filter(([k]) => !sensitive.has(k)));
       const secret = Object.fromEntries(Object.entries(out).filter(([k]) => sensitive.has(k)));
       await state.put(item.address, record({ id: item.address, outputs: plain, sensitiveOutputs: secret }));
-      // A replaced credential data source (it names another role, say): the credentials it held before are revoked.
-      if (prior?.dataSource && prior.kind === r.kind && h.release && !sameJson(prior.spec, resolved.stored)) return release(prior);
+      // Credentials issued anew (renewed, re-read during apply, or the data source names another role): the lease they
+      // replace is revoked once what uses them holds the new ones (see revokeSuperseded); state no longer holds it.
+      if (prior?.dataSource && prior.kind === r.kind && prior.status === 'created' && h.release && prior.outputs.leaseId !== out.leaseId) {
+        superseded.set(item.address, prior);
+      }
       return;
     }
     if (r.dataSource) {
@@ -258,7 +264,8 @@ export async function applyPlan(plan: StackPlan, state: StateStore, clients: Api
       if (prior) {
         // Re-encrypted: the ciphertext is bound to the address it was written at (a move changes it).
         const secret = sensitiveOutputsOf(prior);
-        const { sensitiveOutputs: _bound, ...rest } = prior;
+        const rest: StateRecord = { ...prior };
+        delete (rest as { sensitiveOutputs?: string }).sensitiveOutputs;
         await state.put(item.address, { ...rest, dependsOn: r.dependsOn, removalPolicy: r.removalPolicy, provider: r.provider, path: r.path,
           ...(Object.keys(secret).length ? { sensitiveOutputs: encrypt(JSON.stringify(secret)) } : {}) });
       }
@@ -367,8 +374,33 @@ export async function applyPlan(plan: StackPlan, state: StateStore, clients: Api
     await create();
   };
 
+  /**
+   * Revokes the leases that re-issued credentials replaced, once every object of the stack that uses
+   * them was written with the new ones (their operations done): the old database user is dropped
+   * rather than left until its lease ends, or for good once its connection is deleted. When a user
+   * failed or was skipped, the old lease is left to end by itself, and the apply says so.
+   */
+  const revokeSuperseded = async (): Promise<void> => {
+    for (const [address, prior] of superseded) {
+      const users = Object.entries(desired).filter(([, d]) => d.dependsOn.includes(address)).map(([a]) => a);
+      const pending = [];
+      for (const a of users) if (!items.has(a) || !(await outcome.get(a))) pending.push(a);
+      const leaseId = String(prior.outputs.leaseId);
+      try {
+        const note = pending.length
+          ? `lease ${leaseId} it replaced is left to end by itself: ${pending.join(', ')} did not take the new credentials`
+          : await release(prior);
+        if (note) emit({ address, action: 'read', phase: 'note', note: pending.length ? note : `${note} (replaced by new credentials)` });
+      } catch (e) {
+        result.failed.push({ address, action: 'revoke', error: `revoking lease ${leaseId} it replaced: ${(e as Error).message}` });
+        emit({ address, action: 'revoke', phase: 'failed', error: `lease ${leaseId} it replaced: ${(e as Error).message}` });
+      }
+    }
+  };
+
   await readAsPlanned();
   await Promise.all(plan.items.filter((i) => FORWARD.has(i.action) || REMOVAL.has(i.action)).map((i) => operationOf(i.address)));
+  await revokeSuperseded();
   await state.flush();
   return result;
 }
