@@ -55,7 +55,7 @@ export class Progress {
     }
     if (e.phase === 'note') {
       // Not an operation of its own: not counted.
-      const line = `  ${c.green('✓')} ${e.address}: ${e.note}`;
+      const line = `  ${e.error ? c.red('✗') : c.green('✓')} ${e.address}: ${e.note}`;
       if (this.live) { this.pending.push(line); this.soon(); } else this.out.info(line);
       return;
     }

@@ -39,13 +39,13 @@ describeWithTool('BAO', 'a re-issued credential revokes the lease it replaces (O
     await pg?.stop();
   });
 
-  const app = (stack: string, ttl: string) => synthApp((st: TerraformStack) => {
+  const app = (stack: string, ttl: string, roleName = 'app') => synthApp((st: TerraformStack) => {
     const conn = new secrets.DatabaseConnection(st, 'pg', {
       name: `${stack}-db`, connectionUrl: `postgresql://{{username}}:{{password}}@${hostPart}`, username: 'lease_root',
-      password: SecretValue.fromEnv('DB_ROOT'), allowedRoles: [`${stack}-app`],
+      password: SecretValue.fromEnv('DB_ROOT'), allowedRoles: [`${stack}-app`, `${stack}-other`],
     });
-    const role = new secrets.DatabaseRole(st, 'role', {
-      name: `${stack}-app`, connection: conn, defaultTtl: ttl, maxTtl: '24h',
+    const role = new secrets.DatabaseRole(st, `role-${roleName}`, {
+      name: `${stack}-${roleName}`, connection: conn, defaultTtl: ttl, maxTtl: '24h',
       creationStatements: ['CREATE ROLE "{{name}}" WITH LOGIN PASSWORD \'{{password}}\' VALID UNTIL \'{{expiration}}\''],
     });
     const creds = new secrets.DatabaseCredentials(st, 'creds', { role });
@@ -80,6 +80,22 @@ describeWithTool('BAO', 'a re-issued credential revokes the lease it replaces (O
     expect(await issuedUsers()).toEqual([second.user]);
     expect((await bao.api('PUT', 'sys/leases/lookup', { lease_id: firstLease })).status).toBe(400);
 
+    expect((await run(['destroy', '--auto-approve'], dir)).status).toBe(0);
+    expect(await issuedUsers()).toEqual([]);
+  });
+
+  test('the data source names another role and the first role leaves the app: its lease is revoked before the role is deleted', async () => {
+    await run(['apply', '--auto-approve'], app('moved', '1h'));
+    const first = await stored('moved');
+    const firstLease = (await lease('moved')).leaseId;
+    const dir = app('moved', '1h', 'other');
+    const apply = await run(['apply', '--auto-approve'], dir);
+    expect(apply.status).toBe(0);
+    expect(apply.stdout + apply.stderr).toContain(`creds: revoked lease ${firstLease}`);
+    expect((await bao.api('GET', 'database/roles/moved-app')).status).toBe(404);
+    const second = await stored('moved');
+    expect(second.user).not.toBe(first.user);
+    expect(await issuedUsers()).toEqual([second.user]);
     expect((await run(['destroy', '--auto-approve'], dir)).status).toBe(0);
     expect(await issuedUsers()).toEqual([]);
   });

@@ -72,8 +72,11 @@ export async function applyPlan(plan: StackPlan, state: StateStore, clients: Api
   const order = applyOrder(plan, state);
   /** Addresses whose state this apply has rewritten: references to them read state, others the plan. */
   const applied = new Set<string>();
-  /** Credentials issued anew by this apply: the record each replaced, whose lease is revoked once the consumers hold the new ones. */
-  const superseded = new Map<string, StateRecord>();
+  /**
+   * Credentials issued anew by this apply: the revocation of the lease each replaced, under way once
+   * their consumers hold the new ones (see revokeSuperseded), and what that record depended on.
+   */
+  const revocations: { dependsOn: readonly string[]; done: Promise<void> }[] = [];
 
   const skip = (item: PlanItem, because: string): false => {
     // An object that is up to date has no operation to skip (nor to count: progress counts operations).
@@ -123,6 +126,9 @@ export async function applyPlan(plan: StackPlan, state: StateStore, clients: Api
       const first = order.get(address) ?? [];
       const ok = (await Promise.all(first.map(operationOf))).every(Boolean);
       if (!ok) return skip(item, REMOVAL.has(item.action) ? 'an object that used it was not updated or removed' : 'a dependency failed');
+      // A role or connection leaving goes after the revocation of leases issued under it that new credentials replaced
+      // (awaited outside any slot: that revocation waits for the consumers' operations).
+      if (REMOVAL.has(item.action)) await Promise.all(revocations.filter((r) => r.dependsOn.includes(address)).map((r) => r.done));
       if (item.action === 'noop' && !item.stateChanges?.length && !item.deposed?.length) return recordSeen(item);
       const api = desired[address]?.provider.api ?? state.record(address)?.provider.api ?? '';
       const done = await run(item, api, () => (REMOVAL.has(item.action) ? remove(item) : converge(item, desired[address])));
@@ -255,7 +261,7 @@ export async function applyPlan(plan: StackPlan, state: StateStore, clients: Api
       // Credentials issued anew (renewed, re-read during apply, or the data source names another role): the lease they
       // replace is revoked once what uses them holds the new ones (see revokeSuperseded); state no longer holds it.
       if (prior?.dataSource && prior.kind === r.kind && prior.status === 'created' && h.release && prior.outputs.leaseId !== out.leaseId) {
-        superseded.set(item.address, prior);
+        revocations.push({ dependsOn: prior.dependsOn, done: revokeSuperseded(item.address, prior) });
       }
       return;
     }
@@ -375,32 +381,34 @@ export async function applyPlan(plan: StackPlan, state: StateStore, clients: Api
   };
 
   /**
-   * Revokes the leases that re-issued credentials replaced, once every object of the stack that uses
+   * Revokes the lease that re-issued credentials replaced, once every object of the stack that uses
    * them was written with the new ones (their operations done): the old database user is dropped
    * rather than left until its lease ends, or for good once its connection is deleted. When a user
-   * failed or was skipped, the old lease is left to end by itself, and the apply says so.
+   * failed or was skipped, the old lease is left to end by itself, and the apply says so. Started
+   * (not awaited) by the read that issued the new credentials: its consumers wait for that read.
    */
-  const revokeSuperseded = async (): Promise<void> => {
-    for (const [address, prior] of superseded) {
-      const users = Object.entries(desired).filter(([, d]) => d.dependsOn.includes(address)).map(([a]) => a);
-      const pending = [];
-      for (const a of users) if (!items.has(a) || !(await outcome.get(a))) pending.push(a);
-      const leaseId = String(prior.outputs.leaseId);
-      try {
-        const note = pending.length
-          ? `lease ${leaseId} it replaced is left to end by itself: ${pending.join(', ')} did not take the new credentials`
-          : await release(prior);
-        if (note) emit({ address, action: 'read', phase: 'note', note: pending.length ? note : `${note} (replaced by new credentials)` });
-      } catch (e) {
-        result.failed.push({ address, action: 'revoke', error: `revoking lease ${leaseId} it replaced: ${(e as Error).message}` });
-        emit({ address, action: 'revoke', phase: 'failed', error: `lease ${leaseId} it replaced: ${(e as Error).message}` });
-      }
+  const revokeSuperseded = async (address: string, prior: StateRecord): Promise<void> => {
+    const users = Object.entries(desired).filter(([, d]) => d.dependsOn.includes(address)).map(([a]) => a);
+    const pending: string[] = [];
+    for (const a of users) if (!outcome.has(a) || !(await outcome.get(a))) pending.push(a);
+    const leaseId = String(prior.outputs.leaseId);
+    if (pending.length) {
+      emit({ address, action: 'read', phase: 'note', note: `lease ${leaseId} it replaced is left to end by itself: ${pending.join(', ')} did not take the new credentials` });
+      return;
+    }
+    try {
+      const note = await release(prior);
+      if (note) emit({ address, action: 'read', phase: 'note', note: `${note} (replaced by new credentials)` });
+    } catch (e) {
+      const error = `could not revoke lease ${leaseId} it replaced: ${(e as Error).message}`;
+      result.failed.push({ address, action: 'revoke', error });
+      emit({ address, action: 'read', phase: 'note', note: error, error });
     }
   };
 
   await readAsPlanned();
   await Promise.all(plan.items.filter((i) => FORWARD.has(i.action) || REMOVAL.has(i.action)).map((i) => operationOf(i.address)));
-  await revokeSuperseded();
+  await Promise.all(revocations.map((r) => r.done));
   await state.flush();
   return result;
 }
