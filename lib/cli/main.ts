@@ -69,6 +69,8 @@ function appOptions(cmd: Command, several = false): Command {
 function runOptions(cmd: Command): Command {
   return appOptions(cmd, true)
     .option('--parallelism <n>', 'operations at once against each API (default 10; CONVERGE_PARALLELISM)')
+    .option('--lock-timeout <duration>', 'wait this long for a lock another run holds (e.g. 30s, 5m; CONVERGE_LOCK_TIMEOUT); '
+      + 'default: up to 60s for a converge watch cycle, no wait for any other holder')
     .option('--compact', 'list one line per object and a summary per kind (for large plans)')
     .addOption(new Option('--refresh <bool>', 'read every object (false: compare with state only)').default('true'));
 }
@@ -103,7 +105,8 @@ export function buildProgram(): Command {
   destroy.action(() => run(program, destroy, (out) => applyCommand(undefined, { ...destroy.opts(), refresh: destroy.opts().refresh !== 'false', destroy: true }, out)));
 
   const refresh = appOptions(program.command('refresh').description('read every object in state: forget deleted ones, report drift'))
-    .option('--parallelism <n>', 'operations at once');
+    .option('--parallelism <n>', 'operations at once')
+    .option('--lock-timeout <duration>', 'wait this long for a lock another run holds (default: up to 60s for a watch cycle only)');
   refresh.action(() => run(program, refresh, (out) => refreshCommand(refresh.opts(), out)));
 
   const imp = appOptions(program.command('import <address> <id>').description('take an existing object under the construct at ADDRESS'));

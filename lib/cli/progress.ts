@@ -53,6 +53,12 @@ export class Progress {
       }
       return;
     }
+    if (e.phase === 'note') {
+      // Not an operation of its own: not counted.
+      const line = `  ${e.error ? c.red('✗') : c.green('✓')} ${e.address}: ${e.note}`;
+      if (this.live) { this.pending.push(line); this.soon(); } else this.out.info(line);
+      return;
+    }
     this.finished++;
     this.running.delete(e.address);
     const n = `[${this.finished}/${this.total}]`;

@@ -1,6 +1,7 @@
 import { ApiClients } from '../core/engine/api-clients';
 import { ProviderConfig } from '../core/model';
 import { stateKey } from '../core/crypto/state-key';
+import { lockWaiting } from '../core/state/lock-wait';
 import { StateBackend } from '../core/state/state-model';
 import { StateStore } from '../core/state/state-store';
 import { Interrupts } from './interrupts';
@@ -12,14 +13,32 @@ export interface RunTuning {
   readonly parallelism: number;
   readonly timeoutMs?: number;
   readonly retries?: number;
+  /** How long to wait for a lock another run holds (`--lock-timeout`); unset: see LockWait. */
+  readonly lockTimeoutMs?: number;
 }
 
-/** Reads the run tuning (`--parallelism`, `CONVERGE_TIMEOUT_MS`, `CONVERGE_RETRIES`). */
-export function tuning(opts: { parallelism?: string }): RunTuning {
+/** Reads the run tuning (`--parallelism`, `--lock-timeout`, `CONVERGE_TIMEOUT_MS`, `CONVERGE_RETRIES`, `CONVERGE_LOCK_TIMEOUT`). */
+export function tuning(opts: { parallelism?: string; lockTimeout?: string }): RunTuning {
   const parallelism = Number(opts.parallelism ?? process.env.CONVERGE_PARALLELISM ?? 10);
   if (!Number.isInteger(parallelism) || parallelism < 1) throw new Error(`--parallelism must be a positive integer (got ${opts.parallelism})`);
   const num = (v: string | undefined) => (v === undefined ? undefined : Number(v));
-  return { parallelism, timeoutMs: num(process.env.CONVERGE_TIMEOUT_MS), retries: num(process.env.CONVERGE_RETRIES) };
+  const lockTimeout = opts.lockTimeout ?? process.env.CONVERGE_LOCK_TIMEOUT;
+  return {
+    parallelism, timeoutMs: num(process.env.CONVERGE_TIMEOUT_MS), retries: num(process.env.CONVERGE_RETRIES),
+    ...(lockTimeout !== undefined ? { lockTimeoutMs: durationMs(lockTimeout, '--lock-timeout') } : {}),
+  };
+}
+
+/** A duration as Terraform's flags take it (`0s`, `30s`, `5m`, `1m30s`, `500ms`, `1h`; a bare number is seconds), in milliseconds. */
+export function durationMs(v: string, flag: string): number {
+  const text = v.trim();
+  if (/^\d+(\.\d+)?$/.test(text)) return Math.round(Number(text) * 1000);
+  const unit: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+  const parts = [...text.matchAll(/(\d+(?:\.\d+)?)(ms|s|m|h)/g)];
+  if (!parts.length || parts.map((p) => p[0]).join('') !== text) {
+    throw new Error(`${flag} must be a duration such as 0s, 30s, 5m or 1m30s (got "${v}")`);
+  }
+  return Math.round(parts.reduce((sum, p) => sum + Number(p[1]) * unit[p[2]], 0));
 }
 
 /** How a locked run treats SIGINT and SIGTERM. */
@@ -56,7 +75,8 @@ export async function withLockedState<T>(stack: string, operation: string, t: Ru
     // A failure here is reported by the first request that needs the check, as without it.
     if (options.checkEarly?.length) clients.verify(options.checkEarly).catch(() => undefined);
     try {
-      const lock = await backend.lock(stack, operation, (m) => out.warn(m));
+      // A watch cycle holding the stack is waited for (briefly, by default); see lockWaiting.
+      const lock = await lockWaiting(backend, stack, operation, { timeoutMs: t.lockTimeoutMs, log: (m) => out.warn(m) });
       interrupts.holding(lock);
       try {
         const state = await StateStore.open(backend, stack, { tolerateTampered: options.tolerateTampered });

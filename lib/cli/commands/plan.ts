@@ -14,6 +14,8 @@ export interface PlanCommandOptions extends Omit<AppOptions, 'stack'> {
   /** One stack, or several (each a name or a pattern with `*`). */
   readonly stack?: string | readonly string[];
   readonly parallelism?: string;
+  /** `--lock-timeout`: how long to wait for a lock another run holds (a duration). */
+  readonly lockTimeout?: string;
   readonly out?: string;
   readonly json?: boolean;
   readonly detailedExitcode?: boolean;

@@ -10,7 +10,7 @@ import { AppOptions, loadStacks, selectStacks } from '../workspace';
  * updates the outputs of those that match state and reports drift (a drifted object keeps its record
  * as the last apply wrote it, so that the next plan reads it whole; apply converges the drift).
  */
-export async function refreshCommand(opts: AppOptions & { parallelism?: string }, out: Output): Promise<number> {
+export async function refreshCommand(opts: AppOptions & { parallelism?: string; lockTimeout?: string }, out: Output): Promise<number> {
   const [desired] = selectStacks(loadStacks(opts), opts.stack);
   const t = tuning(opts);
   return withLockedState(desired.stack, 'refresh', t, out, async (state, clients) => {

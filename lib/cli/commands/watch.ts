@@ -59,6 +59,15 @@ function seconds(v: string | undefined, fallback: number, flag: string, min = 0.
 }
 
 /**
+ * Where the states are, for the leases' keys: the PostgreSQL state table (`schema.name`, as the
+ * `table` parameter gives it), so that two states in one database have leases of their own.
+ */
+function stateTableOf(url: string): string {
+  // The PostgreSQL backend's default table (not imported: that module loads pg, which only shared state needs).
+  return new URL(url).searchParams.get('table') ?? 'converge_state';
+}
+
+/**
  * `converge watch`: reconciles the app's stacks until SIGTERM or SIGINT (then finishes the cycles
  * in flight, gives its leases and locks back and exits 0). See docs/watch.md.
  */
@@ -81,7 +90,9 @@ export async function watchCommand(opts: WatchCommandOptions, out: Output, verbo
 
   const backend = await openBackend();
   const shared = /^postgres(ql)?:\/\//.test(process.env.CONVERGE_STATE ?? '');
-  const leases: StackLeases = shared ? new PostgresLeases(process.env.CONVERGE_STATE!, heartbeatS * 1000, 'converge_watch', (m) => out.warn(m)) : new SoleLeases();
+  const leases: StackLeases = shared
+    ? new PostgresLeases(process.env.CONVERGE_STATE!, heartbeatS * 1000, stateTableOf(process.env.CONVERGE_STATE!), 'converge_watch', (m) => out.warn(m))
+    : new SoleLeases();
   // One set of clients for every stack: the platform budget is shared by all of them.
   const clients = new ApiClients({ timeoutMs: t.timeoutMs, retries: t.retries, connections: Math.max(16, t.parallelism),
     rateLimits: budget ? { platform: budget } : undefined });
@@ -101,7 +112,11 @@ export async function watchCommand(opts: WatchCommandOptions, out: Output, verbo
   const keepAlive = setInterval(() => undefined, 1 << 30);
   try {
     if (opts.metricsListen) {
-      const at = await metrics.listen(opts.metricsListen, () => watcher.ready());
+      const at = await metrics.listen(opts.metricsListen, () => {
+        const nobody = leases.unheld();
+        if (nobody.length) return `held by no live replica: ${nobody.join(', ')}`;
+        return watcher.ready() ? undefined : 'a held stack has not finished its first cycle';
+      });
       reporter.emit({ event: 'metrics', listen: at, message: `metrics on http://${at}/metrics (health: /healthz, /readyz)` });
     }
     reporter.emit({ event: 'started', replica: leases.me, stacks: watched.map((s) => s.stack), interval: intervalS, onDrift,

@@ -5,15 +5,16 @@ import { DesiredStack, ProviderConfig } from '../../core/model';
 interface Watched {
   readonly provider: ProviderConfig;
   readonly kind: string;
-  readonly stacks: Set<string>;
+  /** Per stack, the entries of this kind it manages (`namespace/name`); undefined when a name is not known before apply (a reference). */
+  readonly stacks: Map<string, Set<string> | undefined>;
 }
 
 /**
  * Finds changes of mesh configuration entries as they happen: one blocking query (`?index=`) per
  * entry kind and mesh provider that the watched stacks use, each answering when an entry of that
- * kind changes (or after `waitS`). A change (a different set of names and modify indexes) calls
- * `changed(stack)` for every stack that manages entries of that kind there; the watcher then
- * plans that stack's mesh objects. The first answer only sets the baseline.
+ * kind changes (or after `waitS`). A change of the entries a stack manages (their presence and modify
+ * indexes) calls `changed(stack)` for that stack only; the watcher then plans that stack's mesh
+ * objects. The first answer only sets the baseline.
  */
 export class MeshWatch {
   private readonly watched = new Map<string, Watched>();
@@ -28,8 +29,10 @@ export class MeshWatch {
         const kind = entryKindOf(r.kind);
         if (!kind) continue;
         const key = JSON.stringify([kind, r.provider.address ?? '', r.provider.addressEnv, r.provider.tokenEnv]);
-        const w = this.watched.get(key) ?? { provider: r.provider, kind, stacks: new Set<string>() };
-        w.stacks.add(s.stack);
+        const w = this.watched.get(key) ?? { provider: r.provider, kind, stacks: new Map<string, Set<string> | undefined>() };
+        const name = r.spec.name;
+        const names = w.stacks.has(s.stack) ? w.stacks.get(s.stack) : new Set<string>();
+        w.stacks.set(s.stack, typeof name === 'string' && names ? names.add(entryKey(r.spec.namespace, name)) : undefined);
         this.watched.set(key, w);
       }
     }
@@ -45,7 +48,7 @@ export class MeshWatch {
   private async loop(w: Watched): Promise<void> {
     const http = this.clients.for(w.provider);
     let index = 0;
-    let seen: string | undefined;
+    let seen: Map<string, string> | undefined;
     let failures = 0;
     while (!this.stopped) {
       try {
@@ -60,9 +63,12 @@ export class MeshWatch {
         const next = Number(h('x-mesh-index') ?? h('x-consul-index') ?? 0);
         // An index that goes backwards (a server restored, a new leader) starts over, as the mesh system's clients do.
         index = next > 0 && next >= index ? next : 0;
-        const fingerprint = JSON.stringify((res.body ?? []).map((e) => [e.Namespace ?? '', e.Name, e.ModifyIndex ?? null]).sort());
-        if (seen !== undefined && fingerprint !== seen) for (const s of w.stacks) this.changed(s);
-        seen = fingerprint;
+        // Per stack, only the entries it manages: a change of another stack's entry does not plan (nor lock) this one.
+        const entries = (res.body ?? []).map((e) => [entryKey(e.Namespace, e.Name), e.ModifyIndex ?? null] as const);
+        const now = new Map([...w.stacks].map(([stack, names]) =>
+          [stack, JSON.stringify(entries.filter(([k]) => !names || names.has(k)).sort())]));
+        if (seen !== undefined) for (const [stack, fingerprint] of now) if (seen.get(stack) !== fingerprint) this.changed(stack);
+        seen = now;
       } catch (e) {
         if (this.stopped) return;
         failures++;
@@ -78,6 +84,11 @@ export class MeshWatch {
   public stop(): void {
     this.stopped = true;
   }
+}
+
+/** An entry's key in a kind's list: its namespace (default when none) and name. */
+function entryKey(namespace: unknown, name: unknown): string {
+  return `${typeof namespace === 'string' && namespace ? namespace : 'default'}/${String(name)}`;
 }
 
 /** The mesh configuration-entry kind a converge kind writes (`service-defaults`), if it is one. */

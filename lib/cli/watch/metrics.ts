@@ -4,7 +4,8 @@ import { HttpStats } from '../../core/http/http-client';
 
 /**
  * The watcher's Prometheus metrics (prom-client) and its HTTP endpoint: `/metrics`, `/healthz`
- * (the process's loop answers) and `/readyz` (every stack this replica holds has finished a cycle).
+ * (the process's loop answers) and `/readyz` (every stack of this replica's set is held by a live replica,
+ * and every one it holds has finished a cycle).
  */
 export class WatchMetrics {
   public readonly registry = new Registry();
@@ -18,15 +19,16 @@ export class WatchMetrics {
   public readonly reverted = new Counter({ name: 'converge_watch_reverted_total', help: 'Objects written back to what the app declares', labelNames: ['stack', 'kind'], registers: [this.registry] });
   public readonly held = new Gauge({ name: 'converge_watch_stacks_held', help: 'Stacks this replica watches now', registers: [this.registry] });
   private server?: http.Server;
-  private ready: () => boolean = () => false;
+  /** Why the replica is not ready, or undefined when it is. */
+  private notReady: () => string | undefined = () => 'starting';
 
   constructor() {
     HttpStats.onAnswer = (api, status) => this.requests.inc({ api, status: String(status) });
   }
 
   /** Serves the endpoint on `host:port` (port 0: any); resolves with the address it listens on. */
-  public async listen(hostPort: string, ready: () => boolean): Promise<string> {
-    this.ready = ready;
+  public async listen(hostPort: string, notReady: () => string | undefined): Promise<string> {
+    this.notReady = notReady;
     const m = /^(?:(.*):)?(\d+)$/.exec(hostPort);
     if (!m) throw new Error(`--metrics-listen must be PORT or HOST:PORT (got "${hostPort}")`);
     const host = (m[1] || '127.0.0.1').replace(/^\[(.*)\]$/, '$1');
@@ -48,8 +50,8 @@ export class WatchMetrics {
     } else if (path === '/healthz') {
       res.writeHead(200, { 'Content-Type': 'text/plain' }).end('ok\n');
     } else if (path === '/readyz') {
-      const ok = this.ready();
-      res.writeHead(ok ? 200 : 503, { 'Content-Type': 'text/plain' }).end(ok ? 'ready\n' : 'not ready: a held stack has not finished its first cycle\n');
+      const why = this.notReady();
+      res.writeHead(why ? 503 : 200, { 'Content-Type': 'text/plain' }).end(why ? `not ready: ${why}\n` : 'ready\n');
     } else {
       res.writeHead(404, { 'Content-Type': 'text/plain' }).end('not found\n');
     }

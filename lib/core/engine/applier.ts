@@ -12,7 +12,7 @@ import { HandlerContext, IncompleteCreate, ResourceHandler, Written } from './ha
 import { PlanItem, StackPlan } from './plan-model';
 import { readDifference } from './data-reads';
 import { crossStackRefs, otherStack, OtherStacks } from './other-stacks';
-import { sameJson, sensitiveOutputsOf } from './planner';
+import { sensitiveOutputsOf } from './planner';
 import { dataSourceHandler, resourceHandler } from './registry';
 import { createSafely, isAmbiguous, reconcile, withRetryBudget } from './recovery';
 import { attrValue, ResolvedSpec, resolveSpec, SensitiveValue, UNKNOWN } from './resolve-spec';
@@ -35,7 +35,8 @@ export interface ApplyOptions {
 export interface ApplyEvent {
   readonly address: string;
   readonly action: string;
-  readonly phase: 'start' | 'done' | 'failed' | 'skipped';
+  /** `note`: something done after the operation, said on a line of its own (a lease it replaced, revoked). */
+  readonly phase: 'start' | 'done' | 'failed' | 'skipped' | 'note';
   /** The error message (never a secret: API errors carry no request body). */
   readonly error?: string;
   readonly ms?: number;
@@ -71,6 +72,11 @@ export async function applyPlan(plan: StackPlan, state: StateStore, clients: Api
   const order = applyOrder(plan, state);
   /** Addresses whose state this apply has rewritten: references to them read state, others the plan. */
   const applied = new Set<string>();
+  /**
+   * Credentials issued anew by this apply: the revocation of the lease each replaced, under way once
+   * their consumers hold the new ones (see revokeSuperseded), and what that record depended on.
+   */
+  const revocations: { dependsOn: readonly string[]; done: Promise<void> }[] = [];
 
   const skip = (item: PlanItem, because: string): false => {
     // An object that is up to date has no operation to skip (nor to count: progress counts operations).
@@ -120,6 +126,9 @@ export async function applyPlan(plan: StackPlan, state: StateStore, clients: Api
       const first = order.get(address) ?? [];
       const ok = (await Promise.all(first.map(operationOf))).every(Boolean);
       if (!ok) return skip(item, REMOVAL.has(item.action) ? 'an object that used it was not updated or removed' : 'a dependency failed');
+      // A role or connection leaving goes after the revocation of leases issued under it that new credentials replaced
+      // (awaited outside any slot: that revocation waits for the consumers' operations).
+      if (REMOVAL.has(item.action)) await Promise.all(revocations.filter((r) => r.dependsOn.includes(address)).map((r) => r.done));
       if (item.action === 'noop' && !item.stateChanges?.length && !item.deposed?.length) return recordSeen(item);
       const api = desired[address]?.provider.api ?? state.record(address)?.provider.api ?? '';
       const done = await run(item, api, () => (REMOVAL.has(item.action) ? remove(item) : converge(item, desired[address])));
@@ -249,13 +258,23 @@ export async function applyPlan(plan: StackPlan, state: StateStore, clients: Api
       const plain = Object.fromEntries(Object.entries(out).filter(([k]) => !sensitive.has(k)));
       const secret = Object.fromEntries(Object.entries(out).filter(([k]) => sensitive.has(k)));
       await state.put(item.address, record({ id: item.address, outputs: plain, sensitiveOutputs: secret }));
-      // A replaced credential data source (it names another role, say): the credentials it held before are revoked.
-      if (prior?.dataSource && prior.kind === r.kind && h.release && !sameJson(prior.spec, resolved.stored)) return release(prior);
+      // Credentials issued anew (renewed, re-read during apply, or the data source names another role): the lease they
+      // replace is revoked once what uses them holds the new ones (see revokeSuperseded); state no longer holds it.
+      if (prior?.dataSource && prior.kind === r.kind && prior.status === 'created' && h.release && prior.outputs.leaseId !== out.leaseId) {
+        revocations.push({ dependsOn: prior.dependsOn, done: revokeSuperseded(item.address, prior) });
+      }
       return;
     }
     if (r.dataSource) {
       // Credentials kept from state (their lease runs on): only what state keeps beside them changes.
-      if (prior) await state.put(item.address, { ...prior, dependsOn: r.dependsOn, removalPolicy: r.removalPolicy, provider: r.provider, path: r.path });
+      if (prior) {
+        // Re-encrypted: the ciphertext is bound to the address it was written at (a move changes it).
+        const secret = sensitiveOutputsOf(prior);
+        const rest: StateRecord = { ...prior };
+        delete (rest as { sensitiveOutputs?: string }).sensitiveOutputs;
+        await state.put(item.address, { ...rest, dependsOn: r.dependsOn, removalPolicy: r.removalPolicy, provider: r.provider, path: r.path,
+          ...(Object.keys(secret).length ? { sensitiveOutputs: encrypt(JSON.stringify(secret)) } : {}) });
+      }
       return;
     }
     const handler = resourceHandler(r.kind);
@@ -309,7 +328,10 @@ export async function applyPlan(plan: StackPlan, state: StateStore, clients: Api
         }
         // State records what was sent: nothing for a no-op, the changed fields for an update.
         const hmacs = !known ? resolved.hmacs : item.action === 'noop' ? known.hmacs : item.action === 'update' ? sentHmacs(resolved, known, item) : resolved.hmacs;
-        const next = { ...record({ ...w, outputs: { ...(prior?.outputs ?? {}), ...(item.outputs ?? {}), ...(w.outputs ?? {}) } }), hmacs };
+        // Sensitive outputs the service answered only at creation (a TOTP key's url and barcode) are carried
+        // over: a record rebuilt for a state-only change or a move must not lose them.
+        const sensitiveOutputs = { ...sensitiveOutputsOf(known), ...(w.sensitiveOutputs ?? {}) };
+        const next = { ...record({ ...w, outputs: { ...(prior?.outputs ?? {}), ...(item.outputs ?? {}), ...(w.outputs ?? {}) }, sensitiveOutputs }), hmacs };
         if (item.movedFrom) {
           // One batch: the record moves, it is never held by both addresses nor by neither.
           await Promise.all([state.put(item.address, next), state.put(item.movedFrom, undefined)]);
@@ -358,8 +380,35 @@ export async function applyPlan(plan: StackPlan, state: StateStore, clients: Api
     await create();
   };
 
+  /**
+   * Revokes the lease that re-issued credentials replaced, once every object of the stack that uses
+   * them was written with the new ones (their operations done): the old database user is dropped
+   * rather than left until its lease ends, or for good once its connection is deleted. When a user
+   * failed or was skipped, the old lease is left to end by itself, and the apply says so. Started
+   * (not awaited) by the read that issued the new credentials: its consumers wait for that read.
+   */
+  const revokeSuperseded = async (address: string, prior: StateRecord): Promise<void> => {
+    const users = Object.entries(desired).filter(([, d]) => d.dependsOn.includes(address)).map(([a]) => a);
+    const pending: string[] = [];
+    for (const a of users) if (!outcome.has(a) || !(await outcome.get(a))) pending.push(a);
+    const leaseId = String(prior.outputs.leaseId);
+    if (pending.length) {
+      emit({ address, action: 'read', phase: 'note', note: `lease ${leaseId} it replaced is left to end by itself: ${pending.join(', ')} did not take the new credentials` });
+      return;
+    }
+    try {
+      const note = await release(prior);
+      if (note) emit({ address, action: 'read', phase: 'note', note: `${note} (replaced by new credentials)` });
+    } catch (e) {
+      const error = `could not revoke lease ${leaseId} it replaced: ${(e as Error).message}`;
+      result.failed.push({ address, action: 'revoke', error });
+      emit({ address, action: 'read', phase: 'note', note: error, error });
+    }
+  };
+
   await readAsPlanned();
   await Promise.all(plan.items.filter((i) => FORWARD.has(i.action) || REMOVAL.has(i.action)).map((i) => operationOf(i.address)));
+  await Promise.all(revocations.map((r) => r.done));
   await state.flush();
   return result;
 }
