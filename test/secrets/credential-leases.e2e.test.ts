@@ -136,6 +136,11 @@ describe('credential leases', () => {
     const first = app('app');
     expect((await run(['apply', '--auto-approve'], first)).status).toBe(0);
     const before = (await api('GET', 'secret/data/leases/app')).body.data.data.user;
+    const leaseId = JSON.parse((await cliAsync(['output', '--json', '--stack', 'leases'], world.env)).stdout).creds.leaseId;
+    // The plan says that the credentials are issued again, and what becomes of the ones they replace.
+    const plan = await run(['plan'], app('other'));
+    expect(plan.stdout).toContain(`creds (secrets.DatabaseCredentials) will be read (new credentials are issued during apply: what it reads changed; ` +
+      `the lease ${leaseId} they replace is revoked once the objects that use them hold the new ones)`);
     const apply = await run(['apply', '--auto-approve'], app('other'));
     expect(apply.stderr).toBe('');
     expect(apply.status).toBe(0);

@@ -215,11 +215,25 @@ function withStateChanges(item: PlanItem, r: DesiredResource, rec: StateRecord |
   return changes.length || deposed.deposed ? { ...item, ...deposed, stateChanges: changes } : item;
 }
 
+/**
+ * Why credentials are issued, and what becomes of those they replace: the lease state holds is revoked by
+ * the apply once every object that uses the credentials holds the new ones.
+ */
+function issueReason(handler: ReturnType<typeof dataSourceHandler>, rec: StateRecord | undefined, kind: string, sameArguments: boolean): string {
+  const prior = rec?.dataSource && rec.kind === kind && rec.status === 'created' ? handler.leaseOf!({ ...rec.outputs, ...sensitiveOutputsOf(rec) }) : undefined;
+  if (!prior || !rec?.outputs.leaseId) return 'issued during apply, then kept in state while its lease lasts';
+  const why = sameArguments ? `its lease nears its end (${new Date(prior.expiresAt).toISOString()})` : 'what it reads changed';
+  return `new credentials are issued during apply: ${why}; the lease ${String(rec.outputs.leaseId)} they replace is revoked once the objects that use them hold the new ones`;
+}
+
 async function planDataSource(address: string, r: DesiredResource, resolved: ResolvedSpec, ctx: HandlerContext, rec: StateRecord | undefined,
   readByOthers: boolean): Promise<Planned> {
   const handler = dataSourceHandler(r.kind);
   const item: PlanItem = { address, kind: r.kind, action: 'read', changes: [], drift: [], warnings: [], dataSource: true };
-  if (resolved.hasUnknown) return { item: { ...item, reason: READ_DURING_APPLY }, resolved };
+  if (resolved.hasUnknown) {
+    const replaced = handler.leaseOf && rec?.dataSource && rec.kind === r.kind && rec.status === 'created' && rec.outputs.leaseId;
+    return { item: { ...item, reason: replaced ? `${READ_DURING_APPLY}; the lease ${String(replaced)} it holds now is revoked once the objects that use the new credentials hold them` : READ_DURING_APPLY }, resolved };
+  }
   const kept = handler.leaseOf && rec?.dataSource && rec.kind === r.kind && rec.status === 'created' &&
     sameJson(rec.spec, resolved.stored) ? { ...rec.outputs, ...sensitiveOutputsOf(rec) } : undefined;
   const lease = kept && handler.leaseOf!(kept);
@@ -234,7 +248,7 @@ async function planDataSource(address: string, r: DesiredResource, resolved: Res
   }
   // Credentials the service issues on each read (a check-out is even a write): issued once, by apply, which keeps them in state.
   // A kept token without a lease (the service answers the same one until it is rotated) is read again, at plan time.
-  if (handler.leaseOf && !(kept && !lease)) return { item: { ...item, issues: true, reason: 'issued during apply, then kept in state while its lease lasts' }, resolved };
+  if (handler.leaseOf && !(kept && !lease)) return { item: { ...item, issues: true, reason: issueReason(handler, rec, r.kind, kept !== undefined) }, resolved };
   const outputs = await handler.read(ctx, resolved.value);
   // Other stacks read it from state: a read that state does not hold yet is a change to record.
   const recorded = rec?.dataSource && rec.kind === r.kind && rec.status === 'created' &&
