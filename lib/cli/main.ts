@@ -68,6 +68,7 @@ function runOptions(cmd: Command): Command {
   return appOptions(cmd, true)
     .option('--parallelism <n>', 'operations at once against each API (default 10; CONVERGE_PARALLELISM)')
     .option('--compact', 'list one line per object and a summary per kind (for large plans)')
+    .option('--no-preflight', 'do not ask the APIs, before anything is written, whether the tokens may do what the plan does')
     .addOption(new Option('--refresh <bool>', 'read every object (false: compare with state only)').default('true'));
 }
 

@@ -12,6 +12,7 @@ import { Output } from '../output';
 import { readSavedPlan } from '../plan-file';
 import { Progress } from '../progress';
 import { renderPlan } from '../render-plan';
+import { preflightOrFail } from '../preflight';
 import { RunTuning, tuning, withLockedState } from '../session';
 import { inDependencyOrder, loadStacks, selectStacks } from '../workspace';
 import { OtherStacks, stacksReadBy } from '../../core/engine/other-stacks';
@@ -131,6 +132,7 @@ async function applyStack({ desired, saved, opts, t, out, state, clients, interr
   const acting = plan.items.filter((i) => i.action !== 'noop')
     .map((i) => plan.desired.resources[i.address]?.provider ?? declared.resolve(state.record(i.address)?.provider));
   await clients.verify(acting.filter((p) => p !== undefined).map((p) => p!));
+  await preflightOrFail(plan, state, clients, out, opts.preflight);
   if (!saved && !opts.autoApprove && !(await confirm(`\nDo you want to perform these actions in stack ${plan.stack}? Only 'yes' will be accepted: `, opts.destroy ? 'destroy' : 'apply'))) {
     out.result('Apply cancelled.');
     return 1;

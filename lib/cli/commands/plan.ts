@@ -5,6 +5,7 @@ import { Output } from '../output';
 import { writeSavedPlan } from '../plan-file';
 import { planJson, renderPlan } from '../render-plan';
 import { renderSummary } from '../render-summary';
+import { preflightOrFail } from '../preflight';
 import { tuning, withLockedState } from '../session';
 import { withStackInImportHints } from '../import-hint';
 import { AppOptions, inDependencyOrder, loadStacks, selectStacks } from '../workspace';
@@ -22,6 +23,8 @@ export interface PlanCommandOptions extends Omit<AppOptions, 'stack'> {
   readonly destroy?: boolean;
   readonly summary?: string;
   readonly compact?: boolean;
+  /** false (--no-preflight): do not ask the APIs beforehand what the tokens may do. */
+  readonly preflight?: boolean;
 }
 
 /**
@@ -42,6 +45,7 @@ export async function makePlans(opts: PlanCommandOptions, out: Output, operation
         parallelism: t.parallelism, refresh: opts.refresh !== false, destroy: opts.destroy, otherStacks: other, readByOtherStacks: readByOtherStacks(all, desired.stack),
       }), all.length > 1);
       await assertNotManagedElsewhere(p, backend, all, plans);
+      await preflightOrFail(p, state, clients, out, opts.preflight);
       return p;
     }, { checkEarly: opts.refresh !== false && !opts.destroy ? Object.values(desired.resources).map((r) => r.provider) : undefined });
     other.planned(plan);
