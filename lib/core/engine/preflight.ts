@@ -12,6 +12,7 @@ import { PlanItem, READ_DURING_APPLY, StackPlan } from './plan-model';
  * the write deletes (a delete or a replace). Objects the plan only read need no check: their read succeeded.
  */
 export interface PreflightItem {
+  /** The construct path (`prod/db`), for messages. */
   readonly address: string;
   readonly kind: string;
   readonly spec: Spec;
@@ -67,17 +68,18 @@ export async function preflight(plan: StackPlan, state: StateStore, clients: Api
   for (const i of plan.items) {
     const desired = plan.desired.resources[i.address];
     const rec = state.record(i.address);
+    const address = desired?.path ?? rec?.path ?? i.address;
     // A resource that became a lookup: the resource is deleted first.
     if (i.removesPrior?.action === 'delete' && rec) {
-      add(declared.resolve(rec.provider), { address: i.address, kind: i.removesPrior.kind, spec: rec.spec, deletes: true });
+      add(declared.resolve(rec.provider), { address, kind: i.removesPrior.kind, spec: rec.spec, deletes: true });
     }
     if (!writes(i)) continue;
     const deletes = i.action === 'delete' || i.action === 'replace';
     // The object leaves (deleted, or replaced by another kind): what state recorded is deleted.
     if (rec && (i.action === 'delete' || i.priorKind)) {
-      add(desired?.provider ?? declared.resolve(rec.provider), { address: i.address, kind: i.priorKind ?? rec.kind, spec: rec.spec, deletes: true });
+      add(desired?.provider ?? declared.resolve(rec.provider), { address, kind: i.priorKind ?? rec.kind, spec: rec.spec, deletes: true });
     }
-    if (desired && i.action !== 'delete') add(desired.provider, { address: i.address, kind: i.kind, spec: desired.spec, deletes });
+    if (desired && i.action !== 'delete') add(desired.provider, { address, kind: i.kind, spec: desired.spec, deletes });
   }
   const missing: string[] = [];
   const unchecked: string[] = [];
