@@ -1,5 +1,8 @@
 import { TerraformStack } from 'cdktf';
 import * as path from 'path';
+import { SecretValue } from '../../lib/core/constructs/secret-value';
+import { OAuthClient, VcsServiceProvider } from '../../lib/platform/oauth-client/oauth-client';
+import { Organization } from '../../lib/platform/organization/organization';
 import { KvSecret } from '../../lib/secrets/kv/kv-secret';
 import { cliAsync, CliResult, startWorld, synthApp, TestWorld } from '../support/harness';
 
@@ -116,5 +119,30 @@ describe('preflight: a plan that knows the token will be refused', () => {
     expect(r.stderr).toContain('the token needs "read" on "secret/metadata/bogus/s0"');
     expect(r.stderr).toContain('converge cannot tell a missing capability from a token the service does not accept');
     expect(r.stderr).toContain('converge sent X-Secrets-Token');
+  });
+
+  test('platform: a team token without the VCS permission fails the plan naming it, from the organization\'s permissions', async () => {
+    const admin = async (method: string, p: string, body?: unknown) => {
+      const r = await fetch(`${world.env.PLATFORM_ADDRESS}${p}`, {
+        method, headers: { authorization: `Bearer ${world.env.PLATFORM_TOKEN}`, 'content-type': 'application/vnd.api+json' }, body: JSON.stringify(body),
+      });
+      const text = await r.text();
+      return { status: r.status, body: text ? JSON.parse(text) : undefined };
+    };
+    expect((await admin('POST', '/api/v2/organizations', { data: { type: 'organizations', attributes: { name: 'pf-org', email: 'a@x.io' } } })).status).toBe(201);
+    expect([201, 422]).toContain((await admin('POST', '/__admin/users', { username: 'pf-team', email: 'pf-team@x.io' })).status);
+    const teamToken = async (permissions: string[]) => (await admin('POST', '/__admin/tokens', { user: 'pf-team', kind: 'team', organization: 'pf-org', permissions })).body.token as string;
+    const dir = synthApp((st: TerraformStack) => {
+      new OAuthClient(st, 'vcs', { organization: Organization.fromName(st, 'org', 'pf-org'), name: 'main', serviceProvider: VcsServiceProvider.PROVIDER_A,
+        httpUrl: 'https://vcs.example.com', apiUrl: 'https://api.vcs.example.com', oauthToken: SecretValue.fromEnv('VCS_TOKEN') });
+    }, 'pf-platform');
+    const env = { ...world.env, VCS_TOKEN: 'vcs-secret' };
+    const refused = await run(['apply', '--auto-approve'], dir, { ...env, PLATFORM_TOKEN: await teamToken([]) }, 'pf-platform');
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toContain('the platform token lacks "can-update-oauth" in organization "pf-org" (needed by pf-platform/vcs; its permissions say false)');
+    expect((await admin('GET', '/api/v2/organizations/pf-org/oauth-clients')).body.data).toEqual([]);
+    const allowed = await run(['apply', '--auto-approve'], dir, { ...env, PLATFORM_TOKEN: await teamToken(['manage-vcs']) }, 'pf-platform');
+    expect({ status: allowed.status, stderr: allowed.stderr }).toEqual({ status: 0, stderr: '' });
+    expect((await admin('GET', '/api/v2/organizations/pf-org/oauth-clients')).body.data).toHaveLength(1);
   });
 });

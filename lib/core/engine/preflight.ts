@@ -17,6 +17,8 @@ export interface PreflightItem {
   readonly kind: string;
   readonly spec: Spec;
   readonly deletes: boolean;
+  /** The plan's action for it (create, update, replace, adopt, delete, read). */
+  readonly action: string;
 }
 
 /** What a domain's check found for the objects of one provider (one token). */
@@ -71,15 +73,15 @@ export async function preflight(plan: StackPlan, state: StateStore, clients: Api
     const address = desired?.path ?? rec?.path ?? i.address;
     // A resource that became a lookup: the resource is deleted first.
     if (i.removesPrior?.action === 'delete' && rec) {
-      add(declared.resolve(rec.provider), { address, kind: i.removesPrior.kind, spec: rec.spec, deletes: true });
+      add(declared.resolve(rec.provider), { address, kind: i.removesPrior.kind, spec: rec.spec, deletes: true, action: 'delete' });
     }
     if (!writes(i)) continue;
     const deletes = i.action === 'delete' || i.action === 'replace';
     // The object leaves (deleted, or replaced by another kind): what state recorded is deleted.
     if (rec && (i.action === 'delete' || i.priorKind)) {
-      add(desired?.provider ?? declared.resolve(rec.provider), { address, kind: i.priorKind ?? rec.kind, spec: rec.spec, deletes: true });
+      add(desired?.provider ?? declared.resolve(rec.provider), { address, kind: i.priorKind ?? rec.kind, spec: rec.spec, deletes: true, action: 'delete' });
     }
-    if (desired && i.action !== 'delete') add(desired.provider, { address, kind: i.kind, spec: desired.spec, deletes });
+    if (desired && i.action !== 'delete') add(desired.provider, { address, kind: i.kind, spec: desired.spec, deletes, action: i.priorKind ? 'create' : i.action });
   }
   const missing: string[] = [];
   const unchecked: string[] = [];

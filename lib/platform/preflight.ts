@@ -1,0 +1,51 @@
+import { PreflightCheck } from '../core/engine/preflight';
+import { ApiError } from '../core/http/api-error';
+import { PLATFORM_ORGANIZATION_PERMISSIONS } from './permissions';
+
+/**
+ * The organization's `permissions` (one read per organization the plan writes in): each permission
+ * the plan's writes need, from the table beside `converge policy`'s text. An organization the token
+ * cannot read (404: absent, or no access, which the platform does not tell apart) or without
+ * `permissions` cannot be checked.
+ */
+export const platformPreflight: PreflightCheck = async ({ items, http }) => {
+  const needed = new Map<string, Map<string, string[]>>();
+  for (const item of items) {
+    for (const { organization, permission } of PLATFORM_ORGANIZATION_PERMISSIONS[item.kind]?.(item.spec, item.deletes, item.action === 'create') ?? []) {
+      const perms = needed.get(organization) ?? new Map<string, string[]>();
+      perms.set(permission, [...(perms.get(permission) ?? []), item.address]);
+      needed.set(organization, perms);
+    }
+  }
+  const missing: string[] = [];
+  const unchecked: string[] = [];
+  for (const [organization, perms] of [...needed].sort(([a], [b]) => a.localeCompare(b))) {
+    let held: Record<string, unknown> | undefined;
+    try {
+      const res = await http.request<{ data?: { attributes?: { permissions?: Record<string, unknown> } } }>({
+        method: 'GET', path: `/api/v2/organizations/${encodeURIComponent(organization)}`, accept: [404],
+      });
+      if (res.status === 404) {
+        unchecked.push(`organization "${organization}" answered 404 (absent, or the token may not read it)`);
+        continue;
+      }
+      held = res.body?.data?.attributes?.permissions;
+    } catch (e) {
+      if (e instanceof ApiError && e.status !== 0) {
+        unchecked.push(`organization "${organization}" answered ${e.status}`);
+        continue;
+      }
+      throw e;
+    }
+    if (!held || typeof held !== 'object') {
+      unchecked.push(`organization "${organization}" reports no permissions`);
+      continue;
+    }
+    for (const [permission, addresses] of [...perms].sort(([a], [b]) => a.localeCompare(b))) {
+      if (held[permission] === true) continue;
+      missing.push(`the platform token lacks "${permission}" in organization "${organization}" (needed by ${[...new Set(addresses)].sort().join(', ')}; ` +
+        `its permissions say ${JSON.stringify(held[permission] ?? 'nothing')})`);
+    }
+  }
+  return { missing, ...(unchecked.length ? { couldNotCheck: unchecked.join('; ') } : {}) };
+};
