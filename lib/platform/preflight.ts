@@ -10,8 +10,11 @@ import { PLATFORM_ORGANIZATION_PERMISSIONS } from './permissions';
  */
 export const platformPreflight: PreflightCheck = async ({ items, http }) => {
   const needed = new Map<string, Map<string, string[]>>();
+  // An organization this plan creates is its creator's: nothing in it to ask.
+  const created = new Set(items.filter((i) => i.kind === 'platform.Organization' && i.action === 'create').map((i) => String(i.spec.name)));
   for (const item of items) {
     for (const { organization, permission } of PLATFORM_ORGANIZATION_PERMISSIONS[item.kind]?.(item.spec, item.deletes, item.action === 'create') ?? []) {
+      if (created.has(organization)) continue;
       const perms = needed.get(organization) ?? new Map<string, string[]>();
       perms.set(permission, [...(perms.get(permission) ?? []), item.address]);
       needed.set(organization, perms);

@@ -32,14 +32,15 @@ export const REQUEST_BUDGET: Record<string, { budget: Row; minimum: Row }> = {
     minimum: { planNew: 1, apply: 4, noopPlan: 1, update: 4, destroy: 3 },
   },
   'platform.OAuthClient': {
-    budget: { planNew: 3, apply: 6, noopPlan: 3, update: 9, destroy: 3 },
-    // converge adds the preflight's read of each organization's permissions (1 per organization written in; a delete needs none).
+    budget: { planNew: 0, apply: 3, noopPlan: 3, update: 9, destroy: 3 },
+    // converge adds the preflight's read of each existing organization's permissions (1 per organization written in:
+    // none while the plan creates the organization too; the destroy shares the organizations' own).
     // each in its own organization, new in the same plan: nothing to read; 1 POST each; then per organization
     // the clients list; the lists + 1 PATCH each; 1 DELETE each
     minimum: { planNew: 0, apply: 3, noopPlan: 3, update: 6, destroy: 3 },
   },
   'platform.AgentPool': {
-    budget: { planNew: 3, apply: 6, noopPlan: 3, update: 9, destroy: 3 },
+    budget: { planNew: 0, apply: 3, noopPlan: 3, update: 9, destroy: 3 },
     // as OAuthClient, with the organization's pools list (and the same preflight reads)
     minimum: { planNew: 0, apply: 3, noopPlan: 3, update: 6, destroy: 3 },
   },
