@@ -1,6 +1,8 @@
 import { TerraformStack } from 'cdktf';
 import * as path from 'path';
 import { SecretValue } from '../../lib/core/constructs/secret-value';
+import { MeshProtocol } from '../../lib/mesh/config-entry/mesh-types';
+import { ServiceDefaults } from '../../lib/mesh/service-defaults/service-defaults';
 import { OAuthClient, VcsServiceProvider } from '../../lib/platform/oauth-client/oauth-client';
 import { Organization } from '../../lib/platform/organization/organization';
 import { KvSecret } from '../../lib/secrets/kv/kv-secret';
@@ -144,5 +146,24 @@ describe('preflight: a plan that knows the token will be refused', () => {
     const allowed = await run(['apply', '--auto-approve'], dir, { ...env, PLATFORM_TOKEN: await teamToken(['manage-vcs']) }, 'pf-platform');
     expect({ status: allowed.status, stderr: allowed.stderr }).toEqual({ status: 0, stderr: '' });
     expect((await admin('GET', '/api/v2/organizations/pf-org/oauth-clients')).body.data).toHaveLength(1);
+  });
+
+  test('mesh: the emulator serves a policy\'s rules to a management token only; a token that may not read its policy is not checked', async () => {
+    const meshCall = async (method: string, p: string, body?: unknown, token = world.env.MESH_HTTP_TOKEN!) => {
+      const r = await fetch(`${world.env.MESH_HTTP_ADDR}${p}`, { method, headers: { 'x-mesh-token': token }, body: body === undefined ? undefined : JSON.stringify(body) });
+      const text = await r.text();
+      return { status: r.status, body: r.headers.get('content-type')?.includes('json') ? JSON.parse(text) : text };
+    };
+    expect((await meshCall('POST', '/__admin/policies', { name: 'pf-web', serviceWrite: ['pf-web'], serviceRead: ['*'] })).status).toBeLessThan(300);
+    const rules = await meshCall('GET', '/v1/acl/policy/name/pf-web');
+    expect(rules).toEqual({ status: 200, body: expect.objectContaining({ Name: 'pf-web', Rules: 'service "pf-web" { policy = "write" }\nservice_prefix "" { policy = "read" }' }) });
+    const token = (await meshCall('POST', '/__admin/tokens', { policies: ['pf-web'] })).body.secretId as string;
+    expect((await meshCall('GET', '/v1/acl/policy/name/pf-web', undefined, token)).status).toBe(403);
+    const dir = synthApp((st: TerraformStack) => { new ServiceDefaults(st, 'web', { name: 'pf-web', protocol: MeshProtocol.HTTP }); }, 'pf-mesh');
+    const r = await run(['apply', '--auto-approve'], dir, { ...world.env, MESH_HTTP_TOKEN: token }, 'pf-mesh');
+    expect(r.status).toBe(0);
+    expect(r.stderr).toMatch(/^Preflight of stack pf-mesh: could not check what the token may do on the mesh API \(MESH_HTTP_ADDR\): its policy "pf-web" answered 403 .*acl:read.*\n$/);
+    // The management token holds global-management: one request, nothing to warn about.
+    expect((await run(['destroy', '--auto-approve'], dir, world.env, 'pf-mesh')).stderr).toBe('');
   });
 });
