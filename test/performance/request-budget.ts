@@ -25,22 +25,22 @@ export const REQUEST_BUDGET: Record<string, { budget: Row; minimum: Row }> = {
     minimum: { planNew: 1, apply: 4, noopPlan: 3, update: 6, destroy: 3 },
   },
   'platform.Organization': {
-    budget: { planNew: 1, apply: 4, noopPlan: 1, update: 7, destroy: 6 },
-    // converge adds, per run that changes existing organizations, the preflight's read of each one's permissions (1 each;
-    // none for a create: its creator owns it). The plan's own list answers them too: reusing it would bring this to the minimum.
+    budget: { planNew: 1, apply: 4, noopPlan: 1, update: 5, destroy: 4 },
+    // converge adds 1 per run that changes existing organizations: the preflight's page of the organization list, with their
+    // permissions (none for a create: its creator owns it). The plan's own list carries them too: reusing it would reach the minimum.
     // the organization list (1 page); + 1 POST each; the list; the list + 1 PATCH each; 1 DELETE each
     minimum: { planNew: 1, apply: 4, noopPlan: 1, update: 4, destroy: 3 },
   },
   'platform.OAuthClient': {
-    budget: { planNew: 0, apply: 3, noopPlan: 3, update: 9, destroy: 3 },
-    // converge adds the preflight's read of each existing organization's permissions (1 per organization written in:
-    // none while the plan creates the organization too; the destroy shares the organizations' own).
+    budget: { planNew: 0, apply: 3, noopPlan: 3, update: 7, destroy: 3 },
+    // converge adds 1 per run that writes in existing organizations: the preflight's page of the organization list
+    // (none while the plan creates the organizations too; the destroy shares the organizations' own).
     // each in its own organization, new in the same plan: nothing to read; 1 POST each; then per organization
     // the clients list; the lists + 1 PATCH each; 1 DELETE each
     minimum: { planNew: 0, apply: 3, noopPlan: 3, update: 6, destroy: 3 },
   },
   'platform.AgentPool': {
-    budget: { planNew: 0, apply: 3, noopPlan: 3, update: 9, destroy: 3 },
+    budget: { planNew: 0, apply: 3, noopPlan: 3, update: 7, destroy: 3 },
     // as OAuthClient, with the organization's pools list (and the same preflight reads)
     minimum: { planNew: 0, apply: 3, noopPlan: 3, update: 6, destroy: 3 },
   },
