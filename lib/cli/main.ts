@@ -72,6 +72,7 @@ function runOptions(cmd: Command): Command {
     .option('--lock-timeout <duration>', 'wait this long for a lock another run holds (e.g. 30s, 5m; CONVERGE_LOCK_TIMEOUT); '
       + 'default: up to 60s for a converge watch cycle, no wait for any other holder')
     .option('--compact', 'list one line per object and a summary per kind (for large plans)')
+    .option('--no-preflight', 'do not ask the APIs, before anything is written, whether the tokens may do what the plan does')
     .addOption(new Option('--refresh <bool>', 'read every object (false: compare with state only)').default('true'));
 }
 

@@ -1,5 +1,6 @@
 import { DomainKinds } from '../core/engine/registry';
 import { discoveryChainHandler } from './discovery-chain/discovery-chain.handler';
+import { meshPreflight } from './preflight';
 import { proxyDefaultsHandler } from './proxy-defaults/proxy-defaults.handler';
 import { serviceDefaultsHandler } from './service-defaults/service-defaults.handler';
 import { serviceResolverHandler } from './service-resolver/service-resolver.handler';
@@ -13,4 +14,5 @@ export const MESH_KINDS: DomainKinds = {
   resources: [serviceDefaultsHandler, proxyDefaultsHandler, serviceResolverHandler, serviceSplitterHandler, serviceRouterHandler],
   dataSources: [discoveryChainHandler],
   planHooks: [subsetRenameHook, trafficDiffHook],
+  preflight: { api: 'mesh', check: meshPreflight },
 };

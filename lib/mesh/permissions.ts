@@ -11,7 +11,14 @@ export const MESH_PERMISSIONS: Record<string, (spec: Record<string, unknown>) =>
 };
 
 /** The ACL rules of one kind, as data: the services it reads or writes, and whether it writes mesh-wide entries. */
-const MESH_RULES: Record<string, (spec: Record<string, unknown>) => { service?: string; policy: 'read' | 'write'; mesh?: boolean }> = {
+export interface MeshRule { readonly service?: string; readonly policy: 'read' | 'write'; readonly mesh?: boolean }
+
+/** The ACL rule a kind needs (undefined for a kind that is no mesh kind): what `converge policy` prints and the preflight asks. */
+export function meshRuleOf(kind: string, spec: Record<string, unknown>): MeshRule | undefined {
+  return MESH_RULES[kind]?.(spec);
+}
+
+const MESH_RULES: Record<string, (spec: Record<string, unknown>) => MeshRule> = {
   'mesh.ProxyDefaults': () => ({ policy: 'write', mesh: true }),
   'mesh.ServiceDefaults': (s) => ({ service: String(s.name), policy: 'write' }),
   'mesh.ServiceResolver': (s) => ({ service: String(s.name), policy: 'write' }),

@@ -8,10 +8,12 @@ import { noCodeWorkspaceHandler } from './no-code/no-code-workspace.handler';
 import { oauthClientHandler } from './oauth-client/oauth-client.handler';
 import { organizationEntitlementsHandler } from './organization/organization-entitlements.handler';
 import { organizationHandler } from './organization/organization.handler';
+import { platformPreflight } from './preflight';
 
 /** The platform API's kinds: each resource and data source handler (each declares its kind once, in its schema). */
 export const PLATFORM_KINDS: DomainKinds = {
   resources: [organizationHandler, oauthClientHandler, agentPoolHandler, noCodeModuleHandler, noCodeWorkspaceHandler, dataRetentionPolicyHandler],
   dataSources: [organizationEntitlementsHandler, agentsHandler, moduleProducersHandler],
   planHooks: [],
+  preflight: { api: 'platform', check: platformPreflight },
 };

@@ -18,3 +18,33 @@ export const PLATFORM_PERMISSIONS: Record<string, (spec: Record<string, unknown>
   'lookup:platform.AgentPool': (s) => `read the agent pools of organization "${String(s.id).split('/')[0]}" (the agents entitlement)`,
   'lookup:platform.NoCodeModule': (s) => `read the private registry and no-code modules of organization "${String(s.id).split('/')[0]}"; a user or team token`,
 };
+
+/** A kind's writes need this `permissions` key of the organization they write in (its `permissions` attribute). */
+export interface OrganizationPermission {
+  readonly organization: string;
+  readonly permission: string;
+}
+
+/** The organization named by a spec field, when it is known at plan time (not a reference to one this apply creates). */
+function named(v: unknown): string | undefined {
+  return typeof v === 'string' && !v.startsWith('${') ? v : undefined;
+}
+
+/**
+ * What the preflight asks of the organization's `permissions` for each kind's writes: the same
+ * permissions as the text above, as the platform reports them. An organization being created has
+ * none to ask (its creator owns it).
+ */
+export const PLATFORM_ORGANIZATION_PERMISSIONS: Record<string, (spec: Record<string, unknown>, deletes: boolean, creates: boolean) => OrganizationPermission[]> = {
+  'platform.Organization': (s, deletes, creates) => (creates || !named(s.name) ? [] : [{ organization: String(s.name), permission: deletes ? 'can-destroy' : 'can-update' }]),
+  'platform.OAuthClient': (s) => org(s, 'can-update-oauth'),
+  'platform.AgentPool': (s) => org(s, 'can-update-agent-pools'),
+  'platform.NoCodeModule': (s) => org(s, 'can-create-module'),
+  'platform.NoCodeWorkspace': (s) => org(s, 'can-create-workspace'),
+  'platform.DataRetentionPolicy': (s) => org(s, 'can-update'),
+};
+
+function org(s: Record<string, unknown>, permission: string): OrganizationPermission[] {
+  const organization = named(s.organization);
+  return organization ? [{ organization, permission }] : [];
+}

@@ -22,6 +22,7 @@ import { directoryCredentialsHandler } from './directory/directory-credentials.h
 import { directoryLibraryCheckOutHandler } from './directory/directory-library-check-out.handler';
 import { kvEngineConfigHandler } from './kv/kv-engine-config.handler';
 import { kvSecretHandler } from './kv/kv-secret.handler';
+import { secretsPreflight } from './preflight';
 
 /** The secrets API's kinds: each resource and data source handler (each declares its kind once, in its schema). */
 export const SECRETS_KINDS: DomainKinds = {
@@ -29,4 +30,5 @@ export const SECRETS_KINDS: DomainKinds = {
   dataSources: [kvSecretDataHandler, kvSecretSubkeysHandler, totpKeyInfoHandler, platformTokenCredentialsHandler, meshTokenCredentialsHandler,
     databaseCredentialsHandler, databaseStaticCredentialsHandler, directoryCredentialsHandler, directoryLibraryCheckOutHandler],
   planHooks: [],
+  preflight: { api: 'secrets', check: secretsPreflight },
 };

@@ -21,6 +21,17 @@ function keyPath(v: unknown): string {
 
 const p = (path: string, ...capabilities: string[]): PolicyPath => ({ path, capabilities });
 
+/** Where converge asks, before it applies, what its token may do on the paths a plan writes (`update`). */
+export const PREFLIGHT_PATH = 'sys/capabilities-self';
+
+/**
+ * A stack's whole policy: its kinds' paths merged, and the preflight's own path where there are any
+ * (a token without it is not refused, but its plan cannot say beforehand what it would be refused).
+ */
+export function stackSecretsPolicy(paths: readonly PolicyPath[]): PolicyPath[] {
+  return paths.length ? mergePolicy([...paths, p(PREFLIGHT_PATH, 'update')]) : [];
+}
+
 /** Credentials under a lease: a plan looks the kept lease up, destroy (and a replacement) revokes it. */
 const LEASES = [p('sys/leases/lookup', 'update'), p('sys/leases/revoke', 'update')];
 

@@ -8,7 +8,7 @@ import { DatabaseStaticRole } from '../../lib/secrets/database/database-static-r
 import { KvSecret } from '../../lib/secrets/kv/kv-secret';
 import { TotpKey } from '../../lib/secrets/totp/totp-key';
 import { cli, ROOT, synthApp } from '../support/harness';
-import { expectedRows } from './policy-table';
+import { expectedRows, PREFLIGHT_ROW } from './policy-table';
 
 // docs/secrets-policy.md's table is what users build policies from by hand: it must say exactly what
 // `converge policy` prints (a table that said `create` on metadata and `update` on data got 403 on
@@ -51,6 +51,7 @@ describe("docs/secrets-policy.md's table", () => {
       ...fill('secrets.DatabaseConnection', { mount: 'database', name: 'app-db' }),
       ...fill('secrets.DatabaseStaticRole', { mount: 'database', name: 'report' }),
       ...fill('secrets.DatabaseStaticCredentials', { mount: 'database', role: 'report' }),
+      ...fill(PREFLIGHT_ROW, {}),
     ];
     expect(new Set(fromTable)).toEqual(printed);
   });

@@ -19,38 +19,44 @@ export type Row = Record<Operation, number>;
 
 export const REQUEST_BUDGET: Record<string, { budget: Row; minimum: Row }> = {
   'secrets.KvSecret': {
-    budget: { planNew: 1, apply: 4, noopPlan: 3, update: 6, destroy: 3 },
+    budget: { planNew: 2, apply: 5, noopPlan: 3, update: 7, destroy: 4 },
+    // converge adds 1 per run that writes: the preflight's sys/capabilities-self for every path (docs/secrets-policy.md).
     // a LIST of the folder; 1 cas-0 write each; 1 metadata read each; reads + 1 write each; 1 metadata delete each
     minimum: { planNew: 1, apply: 4, noopPlan: 3, update: 6, destroy: 3 },
   },
   'platform.Organization': {
-    budget: { planNew: 1, apply: 4, noopPlan: 1, update: 4, destroy: 3 },
+    budget: { planNew: 1, apply: 4, noopPlan: 1, update: 5, destroy: 4 },
+    // converge adds 1 per run that changes existing organizations: the preflight's page of the organization list, with their
+    // permissions (none for a create: its creator owns it). The plan's own list carries them too: reusing it would reach the minimum.
     // the organization list (1 page); + 1 POST each; the list; the list + 1 PATCH each; 1 DELETE each
     minimum: { planNew: 1, apply: 4, noopPlan: 1, update: 4, destroy: 3 },
   },
   'platform.OAuthClient': {
-    budget: { planNew: 0, apply: 3, noopPlan: 3, update: 6, destroy: 3 },
+    budget: { planNew: 0, apply: 3, noopPlan: 3, update: 7, destroy: 3 },
+    // converge adds 1 per run that writes in existing organizations: the preflight's page of the organization list
+    // (none while the plan creates the organizations too; the destroy shares the organizations' own).
     // each in its own organization, new in the same plan: nothing to read; 1 POST each; then per organization
     // the clients list; the lists + 1 PATCH each; 1 DELETE each
     minimum: { planNew: 0, apply: 3, noopPlan: 3, update: 6, destroy: 3 },
   },
   'platform.AgentPool': {
-    budget: { planNew: 0, apply: 3, noopPlan: 3, update: 6, destroy: 3 },
-    // as OAuthClient, with the organization's pools list
+    budget: { planNew: 0, apply: 3, noopPlan: 3, update: 7, destroy: 3 },
+    // as OAuthClient, with the organization's pools list (and the same preflight reads)
     minimum: { planNew: 0, apply: 3, noopPlan: 3, update: 6, destroy: 3 },
   },
   'mesh.ServiceDefaults': {
-    budget: { planNew: 7, apply: 10, noopPlan: 1, update: 10, destroy: 3 },
+    budget: { planNew: 8, apply: 11, noopPlan: 1, update: 11, destroy: 4 },
     // the kind's entry list; + 1 PUT each (cas=0); the list; the list + 1 PUT each (cas); 1 DELETE each.
-    // converge adds 6 per plan that changes entries (5 kinds' lists and a discovery chain: the traffic diff it shows)
+    // converge adds 6 per plan that changes entries (5 kinds' lists and a discovery chain: the traffic diff it shows),
+    // and 1 per run that writes: the preflight's acl/token/self (a management token needs no policy read)
     minimum: { planNew: 1, apply: 4, noopPlan: 1, update: 4, destroy: 3 },
   },
   'mesh.ServiceResolver': {
-    budget: { planNew: 7, apply: 10, noopPlan: 1, update: 10, destroy: 3 },
+    budget: { planNew: 8, apply: 11, noopPlan: 1, update: 11, destroy: 4 },
     minimum: { planNew: 1, apply: 4, noopPlan: 1, update: 4, destroy: 3 },
   },
   'mesh.ServiceSplitter': {
-    budget: { planNew: 1, apply: 4, noopPlan: 1, update: 10, destroy: 3 },
+    budget: { planNew: 1, apply: 4, noopPlan: 1, update: 11, destroy: 3 },
     minimum: { planNew: 1, apply: 4, noopPlan: 1, update: 4, destroy: 3 },
   },
 };

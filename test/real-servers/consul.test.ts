@@ -130,16 +130,20 @@ describeWithTool('CONSUL', 'converge against a real Consul 1.16 and the emulator
     const limited = { ...admin, token: token.body.SecretID as string, env: { ...admin.env, MESH_HTTP_TOKEN: token.body.SecretID as string } };
     const withAdmin = await run(admin, ['plan', '--synth-dir', v1, '--detailed-exitcode']);
     const plan = await run(limited, ['plan', '--synth-dir', v1, '--detailed-exitcode']);
-    expect(plan).toEqual(withAdmin);
+    // The preflight cannot read the token's policy (that needs acl = "read", which the printed rules do not grant): it says so, and goes on.
+    const couldNotCheck = /^Preflight of stack e2e: could not check what the token may do on the mesh API \(MESH_HTTP_ADDR\): its policy "converge-stack" answered 403 [^\n]*\n?$/;
+    expect(plan.err).toMatch(couldNotCheck);
+    expect({ ...plan, err: '' }).toEqual(withAdmin);
     expect(plan.status).toBe(2);
     // Something the token may not see: the lists it reads are filtered (and say so), never read as deleted.
     expect((await api(admin, 'PUT', '/v1/config', { Kind: 'service-defaults', Name: 'secret-service', Protocol: 'http' })).body).toBe(true);
     const listed = await fetch(`${aclConsul.address}/v1/config/service-defaults`, { headers: { 'X-Consul-Token': limited.token } });
     expect(listed.headers.get('x-consul-results-filtered-by-acls')).toBe('true');
     const apply = await run(limited, ['apply', '--synth-dir', v1, '--auto-approve']);
-    expect(apply).toMatchObject({ status: 0, err: '' });
+    expect(apply.status).toBe(0);
+    expect(apply.err.trim()).toMatch(couldNotCheck);
     expect(await run(limited, ['plan', '--synth-dir', v1, '--detailed-exitcode'])).toMatchObject({ status: 0, err: '' });
-    expect(await run(limited, ['destroy', '--synth-dir', v1, '--auto-approve'])).toMatchObject({ status: 0, err: '' });
+    expect(await run(limited, ['destroy', '--synth-dir', v1, '--auto-approve', '--no-preflight'])).toMatchObject({ status: 0, err: '' });
     expect((await api(admin, 'GET', '/v1/config/service-defaults')).body.map((e: { Name: string }) => e.Name)).toEqual(['secret-service']);
     // Without the header setting, the real server never sees the token: the error says which variable to set.
     const noHeader = await run({ ...limited, env: { ...limited.env, MESH_TOKEN_HEADER: '' } }, ['plan', '--synth-dir', v1]);

@@ -10,6 +10,7 @@ import { Output } from '../output';
 import { readSavedPlan } from '../plan-file';
 import { Progress } from '../progress';
 import { renderPlan } from '../render-plan';
+import { preflightOrFail } from '../preflight';
 import { tuning, withLockedState } from '../session';
 import { inDependencyOrder, loadStacks, selectStacks } from '../workspace';
 import { OtherStacks, stacksReadBy } from '../../core/engine/other-stacks';
@@ -121,6 +122,7 @@ async function applyStack({ desired, saved, opts, out, state, ctx, interrupts, a
   const acting = plan.items.filter((i) => i.action !== 'noop')
     .map((i) => plan.desired.resources[i.address]?.provider ?? declared.resolve(state.record(i.address)?.provider));
   await clients.verify(acting.filter((p) => p !== undefined).map((p) => p!));
+  await preflightOrFail(plan, state, clients, out, opts.preflight);
   if (!saved && !opts.autoApprove && !(await confirm(`\nDo you want to perform these actions in stack ${plan.stack}? Only 'yes' will be accepted: `, opts.destroy ? 'destroy' : 'apply'))) {
     out.result('Apply cancelled.');
     return 1;

@@ -4,6 +4,7 @@ import { Output } from '../output';
 import { writeSavedPlan } from '../plan-file';
 import { planJson, renderPlan } from '../render-plan';
 import { renderSummary } from '../render-summary';
+import { preflightOrFail } from '../preflight';
 import { tuning, withLockedState } from '../session';
 import { withStackInImportHints } from '../import-hint';
 import { AppOptions, inDependencyOrder, loadStacks, selectStacks } from '../workspace';
@@ -23,6 +24,8 @@ export interface PlanCommandOptions extends Omit<AppOptions, 'stack'> {
   readonly destroy?: boolean;
   readonly summary?: string;
   readonly compact?: boolean;
+  /** false (--no-preflight): do not ask the APIs beforehand what the tokens may do. */
+  readonly preflight?: boolean;
 }
 
 /**
@@ -40,6 +43,7 @@ export async function makePlans(opts: PlanCommandOptions, out: Output, operation
     const plan = await withLockedState(desired.stack, operation, t, out, async (state, clients, backend) => {
       const ctx = { backend, clients, all, other, parallelism: t.parallelism, warn: (m: string) => out.warn(m) };
       const p = await planReconciled(desired, state, ctx, { refresh: opts.refresh !== false, destroy: opts.destroy, destroyedInRun: destroyed, plannedInRun: plans });
+      await preflightOrFail(p, state, clients, out, opts.preflight);
       return withStackInImportHints(p, all.length > 1);
     }, { checkEarly: opts.refresh !== false && !opts.destroy ? Object.values(desired.resources).map((r) => r.provider) : undefined });
     other.planned(plan);

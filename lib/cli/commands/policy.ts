@@ -1,7 +1,7 @@
 import { DesiredStack } from '../../core/model';
 import { MESH_PERMISSIONS, meshAclPolicy } from '../../mesh/permissions';
 import { PLATFORM_PERMISSIONS } from '../../platform/permissions';
-import { mergePolicy, PolicyPath, policyHcl, SECRETS_POLICY } from '../../secrets/policy';
+import { PolicyPath, policyHcl, SECRETS_POLICY, stackSecretsPolicy } from '../../secrets/policy';
 import { Output } from '../output';
 import { AppOptions, loadStacks, selectStacks } from '../workspace';
 
@@ -31,7 +31,7 @@ export function stackPolicy(desired: DesiredStack): StackPolicy {
     if (m) mesh.push({ address, kind: r.kind, needs: m(r.spec) });
     if (!secrets && !p && !m) throw new Error(`${r.path}: converge policy does not know what ${r.kind} needs`);
   }
-  const merged = mergePolicy(paths);
+  const merged = stackSecretsPolicy(paths);
   const meshPolicy = meshAclPolicy(Object.values(desired.resources).map((r) => ({ kind: r.kind, spec: r.spec })));
   return { stack: desired.stack, secretsPolicy: policyHcl(merged), secretsPaths: merged, platform, mesh, meshPolicy };
 }

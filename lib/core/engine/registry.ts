@@ -1,5 +1,6 @@
 import { HttpClient } from '../http/http-client';
 import { LOOKUP_PREFIX } from '../model';
+import { PreflightCheck, registerPreflight } from './preflight';
 import { ApiName, DataSourceHandler, ResourceHandler, Spec } from './handler';
 import { sensitiveFieldsOf, sensitiveOutputsOf } from '../schema/kind-schema';
 
@@ -107,6 +108,8 @@ export interface DomainKinds {
   readonly resources: readonly ResourceHandler[];
   readonly dataSources: readonly DataSourceHandler[];
   readonly planHooks: readonly PlanHook[];
+  /** What the API's server says its token may do, asked before a plan is applied (`preflight.ts`). */
+  readonly preflight?: { readonly api: ApiName; readonly check: PreflightCheck };
 }
 
 const registeredDomains = new Set<DomainKinds>();
@@ -118,4 +121,5 @@ export function registerDomain(domain: DomainKinds): void {
   domain.resources.forEach(registerResource);
   domain.dataSources.forEach(registerDataSource);
   domain.planHooks.forEach(registerPlanHook);
+  if (domain.preflight) registerPreflight(domain.preflight.api, domain.preflight.check);
 }

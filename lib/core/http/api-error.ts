@@ -42,9 +42,10 @@ export class ApiError extends Error {
     const where = constructPath ? `${constructPath}: ` : '';
     const what = messages.length ? messages.join('; ') : (status ? 'no message' : 'no answer');
     let hint = '';
-    if (status === 401 || status === 403) {
-      hint = ` (permission denied: check the token in ${tokenVariable ?? 'the API token variable'})`;
-    }
+    // A 401 is the token itself; a 403 may be a valid token without the permission: never blamed on the token.
+    const variable = tokenVariable ?? 'the API token variable';
+    if (status === 401) hint = ` (permission denied: check the token in ${variable})`;
+    if (status === 403) hint = ` (the token in ${variable} is not allowed this)`;
     if (extra) hint += ` (${extra})`;
     return `${where}${api} API ${method} ${path} failed with ${status || 'a connection error'}: ${what}${hint}`;
   }

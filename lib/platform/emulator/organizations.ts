@@ -1,6 +1,6 @@
 import { EmuRequest, EmuResponse } from '../../core/emulator-kit/types';
 import { Router } from '../../core/emulator-kit/router';
-import { canAccess, canManage, PlatformContext, visibleOrganization } from './context';
+import { canAccess, canDo, canManage, Permission, PlatformContext, visibleOrganization } from './context';
 import { ApiFailure, BASE, doc, notFound, pageRequest, paginate, readData, unprocessable } from './jsonapi';
 import { newId, OrganizationRecord, purgeOrganization } from './state';
 
@@ -196,8 +196,13 @@ export function organizationResource(org: OrganizationRecord, ctx: PlatformConte
   const hosted = ctx.edition === 'hosted';
   const manage = canManage(ctx, org);
   const permissions: Record<string, boolean> = {};
+  // What a team token's permissions let it do shows as the platform reports it: the keys converge's preflight reads.
+  const granted: Record<string, Permission> = {
+    'can-update-oauth': 'manage-vcs', 'can-update-agent-pools': 'manage-agent-pools', 'can-create-module': 'manage-modules', 'can-create-workspace': 'create-workspaces',
+  };
   for (const k of PERMISSION_KEYS) {
-    permissions[k] = k === 'can-start-trial' ? false : k === 'can-update' || k === 'can-destroy' || k.startsWith('can-manage') || k.startsWith('can-update') ? manage : true;
+    permissions[k] = k === 'can-start-trial' ? false : granted[k] ? canDo(ctx, org, granted[k])
+      : k === 'can-update' || k === 'can-destroy' || k.startsWith('can-manage') || k.startsWith('can-update') ? manage : true;
   }
   const attributes: Record<string, unknown> = {
     'external-id': org.externalId,

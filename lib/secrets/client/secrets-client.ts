@@ -2,6 +2,8 @@ import { ApiError } from '../../core/http/api-error';
 import { HttpClient, HttpClientOptions, HttpResponse } from '../../core/http/http-client';
 import { SecretsTokenHeader } from '../token-header';
 import { TOKEN_HEADER_VARIABLE } from '../token-header-wire';
+import { PREFLIGHT_PATH } from '../policy';
+import { capabilitiesSelf } from '../preflight';
 
 /** How to reach a secrets service. */
 export interface SecretsConnection {
@@ -68,25 +70,48 @@ export class SecretsClient {
   }
 
   /**
-   * A 403 that names the policy path and the capability the token lacks; and, when the service does
-   * not accept the token at all (its own `auth/token/lookup-self`, which every token's default
-   * policy grants, is refused too), that the token may not have reached it in a header it reads.
+   * A 403 that names the policy path and the capability the token lacks. The token itself is blamed
+   * only when the service says it is invalid: a least-privilege token may well be refused
+   * `auth/token/lookup-self` (only the `default` policy grants it). The service is asked what the token
+   * holds on the path (`sys/capabilities-self`); an answer proves the token valid, and says what it holds.
    */
   private async namingCapability(e: ApiError, r: SecretsRequest): Promise<ApiError> {
     const path = r.path.replace(/^\/+/, '').split('?')[0];
     let decoded = path;
     try { decoded = decodeURIComponent(path); } catch { /* keep it encoded */ }
-    const hints = [`the token needs "${neededCapability(r.method, r.query)}" on "${decoded}" (\`converge policy\` prints what a stack needs)`];
-    if (decoded !== 'auth/token/lookup-self' && !(await this.tokenAccepted())) {
+    const needed = `the token needs "${neededCapability(r.method, r.query)}" on "${decoded}"`;
+    const hints = [`${needed} (\`converge policy\` prints what a stack needs)`];
+    if (decoded !== 'auth/token/lookup-self' && decoded !== PREFLIGHT_PATH) {
+      const verdict = await this.tokenVerdict(e, decoded);
       const sent = this.http.authHeaderNames.includes('authorization') ? 'Authorization: Bearer' : headerName(this.http.authHeaderNames[0] ?? 'x-secrets-token');
-      hints.push(`the service refuses the token itself (auth/token/lookup-self answers 403 too): it is invalid or expired, or it was sent in a header ` +
-        `the service does not read (converge sent ${sent}; a real OpenBao or Vault reads X-Vault-Token or Authorization: Bearer: ` +
-        `set ${TOKEN_HEADER_VARIABLE} or the secrets provider's tokenHeader)`);
+      const header = `converge sent ${sent}; a real OpenBao or Vault reads X-Vault-Token or Authorization: Bearer: set ${TOKEN_HEADER_VARIABLE} or the secrets provider's tokenHeader`;
+      if (verdict.kind === 'holds') {
+        hints[0] = `${needed}; it holds ${JSON.stringify(verdict.holds.filter((c) => c !== 'deny'))} there (\`converge policy\` prints what a stack needs)`;
+      } else if (verdict.kind === 'invalid') {
+        hints.push(`the service says the token is invalid: it is expired or revoked, or it was sent in a header the service does not read (${header})`);
+      } else if (verdict.kind === 'unknown') {
+        hints.push(`the service refuses ${PREFLIGHT_PATH} and auth/token/lookup-self too, so converge cannot tell a missing capability from a token ` +
+          `the service does not accept: if the token holds either (the default policy grants both), it is invalid or expired, or it was sent in a header ` +
+          `the service does not read (${header})`);
+      }
     }
     return new ApiError(e.status, [...e.apiMessages, ...hints], e.method, e.path, e.api, e.constructPath, e.tokenVariable);
   }
 
-  /** Whether the service accepts the token at all: one `auth/token/lookup-self`, asked once per client. */
+  /**
+   * What the service says of the token after a 403 on a path: "invalid token" in its messages (Vault's
+   * wording), what it holds on the path (`sys/capabilities-self`: the token is valid), valid (its own
+   * `auth/token/lookup-self` answers), or unknown (both refused, as for a token the service does not accept).
+   */
+  private async tokenVerdict(e: ApiError, path: string): Promise<{ kind: 'holds'; holds: string[] } | { kind: 'valid' | 'invalid' | 'unknown' }> {
+    if (e.apiMessages.some((m) => /invalid token/i.test(m))) return { kind: 'invalid' };
+    const held = await capabilitiesSelf(this.http, [path]).catch(() => 'unanswered');
+    if (typeof held !== 'string') return { kind: 'holds', holds: held.get(path) ?? [] };
+    if (/invalid token/i.test(held)) return { kind: 'invalid' };
+    return (await this.tokenAccepted()) ? { kind: 'valid' } : { kind: 'unknown' };
+  }
+
+  /** Whether the service accepts the token (its own `auth/token/lookup-self` answers), asked once per client. */
   private tokenAccepted(): Promise<boolean> {
     let probe = TOKEN_PROBES.get(this.http);
     if (!probe) {

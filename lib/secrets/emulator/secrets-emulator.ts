@@ -2,6 +2,7 @@ import { timingSafeEqual } from 'crypto';
 import { Clock, SYSTEM_CLOCK } from '../../core/clock';
 import { ChangeTracker } from '../../core/emulator-kit/change-tracker';
 import { ApiEmulator, BodyError, EmuRequest, EmuResponse, json, parseJsonBody } from '../../core/emulator-kit/types';
+import { capabilitiesSelf, CAPABILITIES_SELF } from './acl/sys-capabilities';
 import { AccessControl, Caller } from './acl/access-control';
 import { Capability } from './acl/policy-parser';
 import { Barrier } from './barrier';
@@ -137,6 +138,9 @@ export class SecretsEmulator implements ApiEmulator {
       if (!target) return errors(400);
       if (!this.permitted(caller, target)) return errors(403, 'permission denied');
       if (this.access.serves(target.path)) return this.access.handle(caller, target.operation, target.path, parseJsonBody(req));
+      if (target.path === CAPABILITIES_SELF) {
+        return capabilitiesSelf(target.operation, parseJsonBody(req), (p) => (caller.root ? 'root' : this.access.capabilities(caller, p, false)));
+      }
       if (target.path.startsWith('sys/leases/')) {
         const answer = await sysLeases(target.path.slice('sys/leases/'.length), target.operation, parseJsonBody(req), (id) => this.leasesOf(id), this.clock.now());
         if (answer) return answer;
