@@ -1,0 +1,127 @@
+import { API_DEFAULTS } from '../api-defaults';
+import { describeSecretSource, forbiddenSecretVariable, systemPathReason } from '../crypto/secret-sources';
+import { dataSourceHandler, resourceHandler } from '../engine/registry';
+import { DesiredResource, DesiredStack, isAttrRef, isSecretRef, ProviderConfig } from '../model';
+import { convergeOwnVariable, forbiddenProviderVariable } from '../reserved-variables';
+import { FieldSchema, FieldsSchema } from '../schema/kind-schema';
+
+/**
+ * The synthesized output is data the app wrote, and in CI the app is a pull request's code (or its
+ * output, made in a job without secrets and read here with `--synth-dir`). These checks run on it
+ * before anything is read or sent, so that it cannot name a secret converge would then send:
+ * - a provider reads its token and address only from its API's standard variables, or from those the
+ *   command line allows (`--provider-env`), and never from converge's own or another API's token;
+ * - a secret source (`{"$secret": …}`) is read only in a field its kind's schema marks sensitive.
+ */
+
+/** The variable that names more variables providers may read (comma-separated), as `--provider-env NAME` does. */
+export const PROVIDER_ENV_VARIABLE = 'CONVERGE_PROVIDER_ENV';
+
+let commandLineProviderEnv: readonly string[] = [];
+
+/** The variables the command line allows providers to read (`--provider-env`), beside each API's standard ones. */
+export function setProviderEnv(names: readonly string[]): void {
+  const list = names.flatMap((n) => n.split(',')).map((n) => n.trim()).filter(Boolean);
+  for (const n of list) {
+    const own = convergeOwnVariable(n);
+    if (own) throw new Error(`--provider-env ${n}: ${own}; a provider never reads it`);
+  }
+  commandLineProviderEnv = list;
+}
+
+/** The variables a provider may read beyond its API's standard ones. */
+export function allowedProviderEnv(env: NodeJS.ProcessEnv = process.env): Set<string> {
+  const fromEnv = (env[PROVIDER_ENV_VARIABLE] ?? '').split(',').map((n) => n.trim()).filter(Boolean);
+  return new Set([...commandLineProviderEnv, ...fromEnv]);
+}
+
+const API_NAMES = Object.keys(API_DEFAULTS);
+const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** Refuses what a provider of the synthesized output may not name: variables (see above) and system files as TLS files. */
+export function checkProviderSettings(r: DesiredResource, allowed: ReadonlySet<string>, tokenVariables: ReadonlySet<string>): void {
+  const p = r.provider as Partial<ProviderConfig> | undefined;
+  const where = `${r.path}: its provider`;
+  if (!p || typeof p !== 'object' || !API_NAMES.includes(String(p.api))) throw new Error(`${where} names no known API (platform, secrets, mesh)`);
+  const api = p.api!;
+  const std = API_DEFAULTS[api];
+  for (const [field, role, standard] of [['tokenEnv', 'token', std.tokenEnv], ['addressEnv', 'address', std.addressEnv]] as const) {
+    const name = p[field];
+    if (typeof name !== 'string' || !NAME.test(name)) throw new Error(`${where}'s ${field} is not an environment variable name`);
+    const forbidden = forbiddenProviderVariable(api, name, role)
+      ?? (role === 'address' && tokenVariables.has(name) ? `${name} is a provider's token variable, never an address` : undefined);
+    if (forbidden) throw new Error(`${where}'s ${field} is refused: ${forbidden}`);
+    if (name !== standard && !allowed.has(name)) {
+      throw new Error(`${where}'s ${field} is ${name}: a provider reads only its API's standard variable (${standard}) and those the command line ` +
+        `allows; if ${name} is meant to hold the ${api} API's ${role}, pass --provider-env ${name} (or ${PROVIDER_ENV_VARIABLE}=${name})`);
+    }
+  }
+  for (const field of ['caCertFile', 'clientCertFile', 'clientKeyFile'] as const) {
+    const f = p[field];
+    if (f === undefined) continue;
+    const system = typeof f === 'string' ? systemPathReason(f) : 'it is not a path';
+    if (system) throw new Error(`${where}'s ${field} is refused: ${system}`);
+  }
+}
+
+/** A field that holds a secret: anything below it may be a secret source. */
+const holdsSecret = (f: FieldSchema | undefined): boolean => f !== undefined && (f.sensitive === true || f.type === 'secret');
+
+/** Refuses a secret source anywhere below a field that is not sensitive (`fields`: the shape there, if known). */
+function checkSecretsIn(v: unknown, field: FieldSchema | undefined, p: string, refuse: (p: string, what: string) => never): void {
+  if (holdsSecret(field)) return;
+  if (isSecretRef(v)) refuse(p, describeSecretSource(v));
+  if (isAttrRef(v)) {
+    if (v.secret && field?.identity) refuse(p, `a secret reference to ${String(v.$ref).slice(0, 100)}.${String(v.attr).slice(0, 100)}`);
+    return;
+  }
+  if (Array.isArray(v)) {
+    v.forEach((x, i) => checkSecretsIn(x, field?.type === 'object-list' ? { ...field, type: 'object' } : undefined, `${p}[${i}]`, refuse));
+    return;
+  }
+  if (v === null || typeof v !== 'object') return;
+  const shape: FieldsSchema | undefined = field?.type === 'object' ? field.fields : undefined;
+  for (const [k, x] of Object.entries(v)) {
+    const sub = field?.type === 'object-map' ? { ...field, type: 'object' as const } : shape?.[k];
+    checkSecretsIn(x, sub, `${p}.${k}`, refuse);
+  }
+}
+
+/** The fields of a kind, from its handler's schema (none for a lookup: its spec holds only an id). */
+function fieldsOf(r: DesiredResource): FieldsSchema {
+  const h = r.dataSource ? dataSourceHandler(r.kind) : resourceHandler(r.kind);
+  return h.schema?.fields ?? {};
+}
+
+/** Refuses a secret source in a field the kind's schema does not mark sensitive; the refusal names the source, never a value. */
+export function checkSecretPlacement(r: DesiredResource): void {
+  const fields = fieldsOf(r);
+  const refuse = (p: string, what: string): never => {
+    throw new Error(`${r.path}: ${p} holds a secret source (${what}), but ${p} is not a sensitive field of ${r.kind}: ` +
+      'converge reads secrets only in the fields a kind marks sensitive (this synthesized output was not written by its constructs)');
+  };
+  for (const [k, v] of Object.entries(r.spec ?? {})) checkSecretsIn(v, fields[k], k, refuse);
+  walkSecrets(r.spec, (ref) => {
+    const name = ref.$secret?.env;
+    if (name === undefined) return;
+    const forbidden = forbiddenSecretVariable(String(name));
+    if (forbidden) throw new Error(`${r.path}: the secret source env ${String(name).slice(0, 100)} is refused: ${forbidden}`);
+  });
+}
+
+function walkSecrets(v: unknown, visit: (ref: { $secret: { env?: unknown } }) => void): void {
+  if (isSecretRef(v)) return visit(v);
+  if (Array.isArray(v)) v.forEach((x) => walkSecrets(x, visit));
+  else if (v !== null && typeof v === 'object') Object.values(v).forEach((x) => walkSecrets(x, visit));
+}
+
+/** Checks every stack of a synthesized output (see above); throws the first problem, naming the construct and field. */
+export function checkSynthesizedStacks(stacks: readonly DesiredStack[], env: NodeJS.ProcessEnv = process.env): void {
+  const allowed = allowedProviderEnv(env);
+  const resources = stacks.flatMap((s) => Object.values(s.resources ?? {}));
+  const tokenVariables = new Set(resources.map((r) => (r.provider as Partial<ProviderConfig> | undefined)?.tokenEnv).filter((n): n is string => typeof n === 'string'));
+  for (const r of resources) {
+    checkProviderSettings(r, allowed, tokenVariables);
+    checkSecretPlacement(r);
+  }
+}
