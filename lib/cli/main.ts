@@ -4,7 +4,7 @@ import { PLAN_FORMAT_VERSION } from '../core/engine/plan-model';
 import { HttpStats } from '../core/http/http-client';
 import { generateKey } from '../core/crypto/state-key';
 import { setSecretFileDirs } from '../core/crypto/secret-sources';
-import { setProviderEnv } from '../core/synth/check-synth-input';
+import { setProviderAddresses, setProviderEnv } from '../core/synth/check-synth-input';
 import { registerAllKinds } from '../kinds';
 import { applyCommand } from './commands/apply';
 import { bridgeApply, bridgeDestroy } from './commands/bridge';
@@ -46,8 +46,9 @@ async function run(program: Command, cmd: Command, body: Handler): Promise<void>
   const out = new Output({ color: colorWanted(g.color), quiet: g.quiet, json: local.json, debug: g.logLevel === 'debug' });
   try {
     // What the synthesized output may name (docs/security.md): given by the command line, never by the app.
-    const trust = cmd.opts<{ providerEnv?: string[]; secretFileDir?: string[] }>();
+    const trust = cmd.opts<{ providerEnv?: string[]; providerAddress?: string[]; secretFileDir?: string[] }>();
     setProviderEnv(trust.providerEnv ?? []);
+    setProviderAddresses(trust.providerAddress ?? []);
     setSecretFileDirs(trust.secretFileDir ?? []);
     process.exitCode = await body(out);
     writeStats();
@@ -70,6 +71,8 @@ function appOptions(cmd: Command, several = false): Command {
       (v: string, acc: string[] = []) => [...acc, v])
     .option('--provider-env <name>', "a variable a provider may read its token or address from, beyond each API's standard ones "
       + '(repeat; also CONVERGE_PROVIDER_ENV=A,B)', (v: string, acc: string[] = []) => [...acc, v])
+    .option('--provider-address <url>', "an address a provider of the app may give (its API's token is sent there), instead of "
+      + 'the address variable (repeat; also CONVERGE_PROVIDER_ADDRESS=A,B)', (v: string, acc: string[] = []) => [...acc, v])
     .option('--secret-file-dir <dir>', 'a directory SecretValue.fromFile may read from, beyond the app directory '
       + '(repeat; also CONVERGE_SECRET_FILE_DIR=A:B)', (v: string, acc: string[] = []) => [...acc, v]);
 }

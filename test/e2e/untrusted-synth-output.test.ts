@@ -113,6 +113,21 @@ describe('a synthesized output written by an attacker', () => {
       }
     });
 
+    test("an address of the output's own: the token goes there only when the command line allows it", async () => {
+      const evil = handWritten({ provider: { ...standard, address: attackerUrl } });
+      for (const args of [['plan', '--synth-dir', evil], ['apply', '--synth-dir', evil, '--auto-approve']]) {
+        const r = await run(args);
+        expect(r.status).toBe(1);
+        expect(r.stderr).toContain(`untrusted/kv: its provider's address is "${attackerUrl}": converge sends the secrets API's token only to its address variable`);
+        expect(r.stderr).toContain(`pass --provider-address ${attackerUrl}`);
+      }
+      // The API's own address, allowed by the plan job.
+      const pinned = handWritten({ provider: { ...standard, address: proxy.url } });
+      const ok = await run(['plan', '--synth-dir', pinned, '--detailed-exitcode', '--provider-address', proxy.url], { SECRETS_ADDR: 'http://127.0.0.1:9' });
+      expect([ok.status, ok.stderr]).toEqual([2, '']);
+      expect(proxy.seen.length).toBeGreaterThan(0);
+    });
+
     test('--provider-env never allows converge\'s own variables', async () => {
       const dir = handWritten({ provider: { ...standard, tokenEnv: 'CONVERGE_STATE_KEY' } });
       const r = await run(['plan', '--synth-dir', dir, '--provider-env', 'CONVERGE_STATE_KEY']);
@@ -155,8 +170,8 @@ describe('a synthesized output written by an attacker', () => {
     });
 
     test.each([
-      ['/proc/self/environ', () => '/proc/self/environ', /cannot read secret file \/proc\/self\/environ: \/proc is never read/],
-      ['a link to it in the app directory', () => 'innocent.txt', /cannot read secret file innocent\.txt: \/proc is never read/],
+      ['/proc/self/environ', () => '/proc/self/environ', /secret source file \/proc\/self\/environ is refused: \/proc is never read/],
+      ['a link to it in the app directory', () => 'innocent.txt', /secret source file innocent\.txt is refused: \/proc is never read/],
       ['/dev/zero', () => '/dev/zero', /\/dev is never read/],
       ["git's config in the app directory (a checkout's token)", () => '.git/config', /in converge's state directory or git's/],
       ['a file outside the app directory', () => path.join(outside, 'secret.txt'),
@@ -164,8 +179,9 @@ describe('a synthesized output written by an attacker', () => {
     ])('a file source naming %s in secret data: refused, with no content shown', async (_what, file, message) => {
       const r = await run(['plan', '--synth-dir', handWritten({ data: { a: { $secret: { file: file() } } } })]);
       expect(r.status).toBe(1);
-      expect(r.stderr).toMatch(/untrusted\/kv: data\.a: cannot read secret file/);
+      expect(r.stderr).toMatch(/untrusted\/kv: the secret source file .* is refused/);
       expect(r.stderr).toMatch(message);
+      expect(proxy.seen).toEqual([]);
     });
 
     test('a directory named on the command line is read', async () => {

@@ -1,5 +1,5 @@
 import { API_DEFAULTS } from '../api-defaults';
-import { describeSecretSource, forbiddenSecretVariable, systemPathReason } from '../crypto/secret-sources';
+import { confinedSecretFile, describeSecretSource, forbiddenSecretVariable, systemPathReason } from '../crypto/secret-sources';
 import { dataSourceHandler, resourceHandler } from '../engine/registry';
 import { DesiredResource, DesiredStack, isAttrRef, isSecretRef, ProviderConfig } from '../model';
 import { convergeOwnVariable, forbiddenProviderVariable } from '../reserved-variables';
@@ -11,13 +11,43 @@ import { FieldSchema, FieldsSchema } from '../schema/kind-schema';
  * before anything is read or sent, so that it cannot name a secret converge would then send:
  * - a provider reads its token and address only from its API's standard variables, or from those the
  *   command line allows (`--provider-env`), and never from converge's own or another API's token;
+ * - an address written in the output (a provider's `address`) is used only when the command line
+ *   allows it (`--provider-address`): the token is sent there;
  * - a secret source (`{"$secret": …}`) is read only in a field its kind's schema marks sensitive.
  */
 
 /** The variable that names more variables providers may read (comma-separated), as `--provider-env NAME` does. */
 export const PROVIDER_ENV_VARIABLE = 'CONVERGE_PROVIDER_ENV';
 
+/** The variable that names more addresses providers may send their token to (comma-separated), as `--provider-address URL` does. */
+export const PROVIDER_ADDRESS_VARIABLE = 'CONVERGE_PROVIDER_ADDRESS';
+
 let commandLineProviderEnv: readonly string[] = [];
+let commandLineProviderAddresses: readonly string[] = [];
+
+/** An address as compared: its scheme, host, port and path, without a trailing `/`; undefined when it is no http(s) URL. */
+function addressKey(address: string): string | undefined {
+  try {
+    const u = new URL(address.trim());
+    if (u.protocol !== 'https:' && u.protocol !== 'http:') return undefined;
+    return `${u.protocol}//${u.host}${u.pathname.replace(/\/+$/, '')}`;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The addresses the command line allows a provider of the synthesized output to give (`--provider-address`). */
+export function setProviderAddresses(addresses: readonly string[]): void {
+  const list = addresses.flatMap((a) => a.split(',')).map((a) => a.trim()).filter(Boolean);
+  for (const a of list) if (!addressKey(a)) throw new Error(`--provider-address ${a}: not an http:// or https:// URL`);
+  commandLineProviderAddresses = list;
+}
+
+/** The addresses a provider of the synthesized output may give (instead of reading its API's address variable). */
+export function allowedProviderAddresses(env: NodeJS.ProcessEnv = process.env): Set<string> {
+  const fromEnv = (env[PROVIDER_ADDRESS_VARIABLE] ?? '').split(',').map((a) => a.trim()).filter(Boolean);
+  return new Set([...commandLineProviderAddresses, ...fromEnv].map(addressKey).filter((a): a is string => a !== undefined));
+}
 
 /** The variables the command line allows providers to read (`--provider-env`), beside each API's standard ones. */
 export function setProviderEnv(names: readonly string[]): void {
@@ -39,7 +69,8 @@ const API_NAMES = Object.keys(API_DEFAULTS);
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** Refuses what a provider of the synthesized output may not name: variables (see above) and system files as TLS files. */
-export function checkProviderSettings(r: DesiredResource, allowed: ReadonlySet<string>, tokenVariables: ReadonlySet<string>): void {
+export function checkProviderSettings(r: DesiredResource, allowed: ReadonlySet<string>, tokenVariables: ReadonlySet<string>,
+  addresses: ReadonlySet<string> = new Set()): void {
   const p = r.provider as Partial<ProviderConfig> | undefined;
   const where = `${r.path}: its provider`;
   if (!p || typeof p !== 'object' || !API_NAMES.includes(String(p.api))) throw new Error(`${where} names no known API (platform, secrets, mesh)`);
@@ -54,6 +85,16 @@ export function checkProviderSettings(r: DesiredResource, allowed: ReadonlySet<s
     if (name !== standard && !allowed.has(name)) {
       throw new Error(`${where}'s ${field} is ${name}: a provider reads only its API's standard variable (${standard}) and those the command line ` +
         `allows; if ${name} is meant to hold the ${api} API's ${role}, pass --provider-env ${name} (or ${PROVIDER_ENV_VARIABLE}=${name})`);
+    }
+  }
+  if (p.address !== undefined) {
+    // The token goes where the address says: an address written in the app is used only where the command line allows it.
+    const shown = String(p.address).slice(0, 200);
+    const key = typeof p.address === 'string' ? addressKey(p.address) : undefined;
+    if (!key || !addresses.has(key)) {
+      throw new Error(`${where}'s address is ${JSON.stringify(shown)}: converge sends the ${api} API's token only to its address variable ` +
+        `(${std.addressEnv}, or the provider's addressEnv) or to an address the command line allows; if it is the ${api} API, ` +
+        `pass --provider-address ${key ?? shown} (or ${PROVIDER_ADDRESS_VARIABLE}=${key ?? shown})`);
     }
   }
   for (const field of ['caCertFile', 'clientCertFile', 'clientKeyFile'] as const) {
@@ -102,14 +143,24 @@ export function checkSecretPlacement(r: DesiredResource): void {
   };
   for (const [k, v] of Object.entries(r.spec ?? {})) checkSecretsIn(v, fields[k], k, refuse);
   walkSecrets(r.spec, (ref) => {
-    const name = ref.$secret?.env;
-    if (name === undefined) return;
-    const forbidden = forbiddenSecretVariable(String(name));
-    if (forbidden) throw new Error(`${r.path}: the secret source env ${String(name).slice(0, 100)} is refused: ${forbidden}`);
+    const { env: name, file } = ref.$secret ?? {};
+    if (name !== undefined) {
+      const forbidden = forbiddenSecretVariable(String(name));
+      if (forbidden) throw new Error(`${r.path}: the secret source env ${String(name).slice(0, 100)} is refused: ${forbidden}`);
+    }
+    if (file !== undefined) {
+      // Checked again when read; here so that nothing is sent for a run that would stop on it. A file
+      // that does not exist yet is left to that read.
+      try {
+        confinedSecretFile(String(file));
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw new Error(`${r.path}: the secret source file ${String(file).slice(0, 200)} is refused: ${(e as Error).message}`);
+      }
+    }
   });
 }
 
-function walkSecrets(v: unknown, visit: (ref: { $secret: { env?: unknown } }) => void): void {
+function walkSecrets(v: unknown, visit: (ref: { $secret: { env?: unknown; file?: unknown } }) => void): void {
   if (isSecretRef(v)) return visit(v);
   if (Array.isArray(v)) v.forEach((x) => walkSecrets(x, visit));
   else if (v !== null && typeof v === 'object') Object.values(v).forEach((x) => walkSecrets(x, visit));
@@ -118,10 +169,11 @@ function walkSecrets(v: unknown, visit: (ref: { $secret: { env?: unknown } }) =>
 /** Checks every stack of a synthesized output (see above); throws the first problem, naming the construct and field. */
 export function checkSynthesizedStacks(stacks: readonly DesiredStack[], env: NodeJS.ProcessEnv = process.env): void {
   const allowed = allowedProviderEnv(env);
+  const addresses = allowedProviderAddresses(env);
   const resources = stacks.flatMap((s) => Object.values(s.resources ?? {}));
   const tokenVariables = new Set(resources.map((r) => (r.provider as Partial<ProviderConfig> | undefined)?.tokenEnv).filter((n): n is string => typeof n === 'string'));
   for (const r of resources) {
-    checkProviderSettings(r, allowed, tokenVariables);
+    checkProviderSettings(r, allowed, tokenVariables, addresses);
     checkSecretPlacement(r);
   }
 }
