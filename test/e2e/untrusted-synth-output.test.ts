@@ -58,12 +58,14 @@ describe('a synthesized output written by an attacker', () => {
   const standard = { api: 'secrets', addressEnv: 'SECRETS_ADDR', tokenEnv: 'SECRETS_TOKEN' };
 
   /** A synth directory with one stack holding one KV secret, its spec and provider changed by `edit`. */
-  const handWritten = (edit: { spec?: Record<string, unknown>; data?: Record<string, unknown>; provider?: Record<string, unknown> }): string => {
+  const handWritten = (edit: { spec?: Record<string, unknown>; data?: Record<string, unknown>; provider?: Record<string, unknown>;
+    others?: Record<string, unknown> }): string => {
     const dir = tempDir('converge-untrusted-synth-');
     const spec = { mount: 'secret', path: 'untrusted/a', data: edit.data ?? { a: 'plain' }, customMetadata: {}, maxVersions: 0, casRequired: false, deleteVersionAfter: '0s', ...edit.spec };
     const doc = {
       '//': { metadata: { converge: { version: 1, stack: 'untrusted', resources: {
-        kv: { kind: 'secrets.KvSecret', spec, provider: edit.provider ?? standard, dependsOn: [], removalPolicy: 'destroy', path: 'untrusted/kv' },
+        kv: { kind: 'secrets.KvSecret', spec, provider: edit.provider ?? standard, dependsOn: Object.keys(edit.others ?? {}), removalPolicy: 'destroy', path: 'untrusted/kv' },
+        ...edit.others,
       } } } },
     };
     fs.mkdirSync(path.join(dir, 'stacks', 'untrusted'), { recursive: true });
@@ -167,6 +169,17 @@ describe('a synthesized output written by an attacker', () => {
       expect(r.status).toBe(1);
       expect(r.stderr).toMatch(message);
       expect(proxy.seen).toEqual([]);
+    });
+
+    test('a secret another object read, as a KV path: refused before it is read', async () => {
+      const reader = { kind: 'secrets.KvSecretData', dataSource: true, spec: { mount: 'secret', path: 'team/db', version: 0 },
+        provider: standard, dependsOn: [], removalPolicy: 'destroy', path: 'untrusted/reader' };
+      for (const ref of [{ $ref: 'reader', attr: 'data.password' }, { $ref: 'reader', attr: 'data.password', secret: true }]) {
+        const r = await run(['plan', '--synth-dir', handWritten({ spec: { path: ref }, others: { reader } })]);
+        expect(r.status).toBe(1);
+        expect(r.stderr).toMatch(/untrusted\/kv: path holds a secret source \(a reference to the secret reader\.data\.password\)/);
+        expect(proxy.seen).toEqual([]);
+      }
     });
 
     test.each([

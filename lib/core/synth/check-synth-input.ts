@@ -1,7 +1,7 @@
 import { API_DEFAULTS } from '../api-defaults';
 import { confinedSecretFile, describeSecretSource, forbiddenSecretVariable, systemPathReason } from '../crypto/secret-sources';
 import { dataSourceHandler, resourceHandler } from '../engine/registry';
-import { DesiredResource, DesiredStack, isAttrRef, isSecretRef, ProviderConfig } from '../model';
+import { AttrRef, DesiredResource, DesiredStack, isAttrRef, isSecretRef, ProviderConfig } from '../model';
 import { convergeOwnVariable, forbiddenProviderVariable } from '../reserved-variables';
 import { FieldSchema, FieldsSchema } from '../schema/kind-schema';
 
@@ -108,24 +108,43 @@ export function checkProviderSettings(r: DesiredResource, allowed: ReadonlySet<s
 /** A field that holds a secret: anything below it may be a secret source. */
 const holdsSecret = (f: FieldSchema | undefined): boolean => f !== undefined && (f.sensitive === true || f.type === 'secret');
 
+/** How a walk refuses: `refuse` a secret source, and tells whether a reference is to a secret. */
+interface Placement {
+  refuse(p: string, what: string): never;
+  secretRef(ref: AttrRef): boolean;
+}
+
 /** Refuses a secret source anywhere below a field that is not sensitive (`fields`: the shape there, if known). */
-function checkSecretsIn(v: unknown, field: FieldSchema | undefined, p: string, refuse: (p: string, what: string) => never): void {
+function checkSecretsIn(v: unknown, field: FieldSchema | undefined, p: string, at: Placement): void {
   if (holdsSecret(field)) return;
-  if (isSecretRef(v)) refuse(p, describeSecretSource(v));
+  if (isSecretRef(v)) at.refuse(p, describeSecretSource(v));
   if (isAttrRef(v)) {
-    if (v.secret && field?.identity) refuse(p, `a secret reference to ${String(v.$ref).slice(0, 100)}.${String(v.attr).slice(0, 100)}`);
+    // An identity is sent in a request's path and printed: never a secret, even one the API answered (a data source's).
+    if (field?.identity && (v.secret || at.secretRef(v))) at.refuse(p, `a reference to the secret ${String(v.$ref).slice(0, 100)}.${String(v.attr).slice(0, 100)}`);
     return;
   }
   if (Array.isArray(v)) {
-    v.forEach((x, i) => checkSecretsIn(x, field?.type === 'object-list' ? { ...field, type: 'object' } : undefined, `${p}[${i}]`, refuse));
+    v.forEach((x, i) => checkSecretsIn(x, field?.type === 'object-list' ? { ...field, type: 'object' } : undefined, `${p}[${i}]`, at));
     return;
   }
   if (v === null || typeof v !== 'object') return;
   const shape: FieldsSchema | undefined = field?.type === 'object' ? field.fields : undefined;
   for (const [k, x] of Object.entries(v)) {
     const sub = field?.type === 'object-map' ? { ...field, type: 'object' as const } : shape?.[k];
-    checkSecretsIn(x, sub, `${p}.${k}`, refuse);
+    checkSecretsIn(x, sub, `${p}.${k}`, at);
   }
+}
+
+/** Whether an attribute of `target` may hold a secret (a sensitive output or field); true when the target is unknown. */
+function attrIsSecret(target: DesiredResource | undefined, attr: string): boolean {
+  if (!target) return true;
+  const top = attr.split('.')[0];
+  if (target.dataSource) {
+    const h = dataSourceHandler(target.kind);
+    return (h.sensitiveOutputs ?? []).includes(top) || h.schema?.outputs?.[top]?.sensitive === true || holdsSecret(h.schema?.fields[top]);
+  }
+  const h = resourceHandler(target.kind);
+  return (h.sensitiveFields ?? []).includes(top) || h.schema?.outputs?.[top]?.sensitive === true || holdsSecret(h.schema?.fields[top]);
 }
 
 /** The fields of a kind, from its handler's schema (none for a lookup: its spec holds only an id). */
@@ -134,14 +153,21 @@ function fieldsOf(r: DesiredResource): FieldsSchema {
   return h.schema?.fields ?? {};
 }
 
-/** Refuses a secret source in a field the kind's schema does not mark sensitive; the refusal names the source, never a value. */
-export function checkSecretPlacement(r: DesiredResource): void {
+/**
+ * Refuses a secret source in a field the kind's schema does not mark sensitive, and a reference to a
+ * secret in an identity field; the refusal names the source, never a value. `find` gives the object a
+ * reference names (in `stack`, else this stack).
+ */
+export function checkSecretPlacement(r: DesiredResource, find: (address: string, stack?: string) => DesiredResource | undefined = () => undefined): void {
   const fields = fieldsOf(r);
-  const refuse = (p: string, what: string): never => {
-    throw new Error(`${r.path}: ${p} holds a secret source (${what}), but ${p} is not a sensitive field of ${r.kind}: ` +
-      'converge reads secrets only in the fields a kind marks sensitive (this synthesized output was not written by its constructs)');
+  const at: Placement = {
+    refuse: (p, what) => {
+      throw new Error(`${r.path}: ${p} holds a secret source (${what}), but ${p} is not a sensitive field of ${r.kind}: ` +
+        'converge reads secrets only in the fields a kind marks sensitive (this synthesized output was not written by its constructs)');
+    },
+    secretRef: (ref) => attrIsSecret(find(String(ref.$ref), ref.stack), String(ref.attr)),
   };
-  for (const [k, v] of Object.entries(r.spec ?? {})) checkSecretsIn(v, fields[k], k, refuse);
+  for (const [k, v] of Object.entries(r.spec ?? {})) checkSecretsIn(v, fields[k], k, at);
   walkSecrets(r.spec, (ref) => {
     const { env: name, file } = ref.$secret ?? {};
     if (name !== undefined) {
@@ -172,8 +198,11 @@ export function checkSynthesizedStacks(stacks: readonly DesiredStack[], env: Nod
   const addresses = allowedProviderAddresses(env);
   const resources = stacks.flatMap((s) => Object.values(s.resources ?? {}));
   const tokenVariables = new Set(resources.map((r) => (r.provider as Partial<ProviderConfig> | undefined)?.tokenEnv).filter((n): n is string => typeof n === 'string'));
-  for (const r of resources) {
-    checkProviderSettings(r, allowed, tokenVariables, addresses);
-    checkSecretPlacement(r);
+  for (const s of stacks) {
+    const find = (address: string, stack?: string) => (stack === undefined ? s : stacks.find((x) => x.stack === stack))?.resources?.[address];
+    for (const r of Object.values(s.resources ?? {})) {
+      checkProviderSettings(r, allowed, tokenVariables, addresses);
+      checkSecretPlacement(r, find);
+    }
   }
 }
