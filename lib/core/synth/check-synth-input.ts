@@ -106,7 +106,7 @@ export function checkProviderSettings(r: DesiredResource, allowed: ReadonlySet<s
 }
 
 /** A field that holds a secret: anything below it may be a secret source. */
-const holdsSecret = (f: FieldSchema | undefined): boolean => f !== undefined && (f.sensitive === true || f.type === 'secret');
+const holdsSecret = (f: FieldSchema | undefined): boolean => f !== undefined && (f.sensitive === true || f.type === 'secret' || f.mayHoldSecret === true);
 
 /** How a walk refuses: `refuse` a secret source, and tells whether a reference is to a secret. */
 interface Placement {
