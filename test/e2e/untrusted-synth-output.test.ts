@@ -103,6 +103,8 @@ describe('a synthesized output written by an attacker', () => {
       ["Consul's own token variable", { tokenEnv: 'CONSUL_HTTP_TOKEN' }, /tokenEnv is refused: CONSUL_HTTP_TOKEN holds the mesh API's token/],
       ['PGPASSWORD as addressEnv', { addressEnv: 'PGPASSWORD' }, /addressEnv is refused: PGPASSWORD is a PostgreSQL setting/],
       ['a token variable as addressEnv', { addressEnv: 'SECRETS_TOKEN' }, /addressEnv is refused: SECRETS_TOKEN holds an API token, never an address/],
+      ['skipTlsVerify for the address the job gives', { address: undefined, skipTlsVerify: true }, /skipTlsVerify is refused: it would lower the protection of the secrets token/],
+      ['allowInsecureHttp for the address the job gives', { address: undefined, allowInsecureHttp: true }, /allowInsecureHttp is refused/],
       ['a variable the command line does not allow', { tokenEnv: 'SECRETS_PROD_TOKEN' }, /tokenEnv is SECRETS_PROD_TOKEN: .*pass --provider-env SECRETS_PROD_TOKEN/],
     ])('%s: refused before anything is sent, naming the construct and field', async (_what, provider, message) => {
       const dir = handWritten({ provider: { ...standard, address: attackerUrl, ...provider } });

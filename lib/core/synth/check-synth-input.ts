@@ -97,6 +97,13 @@ export function checkProviderSettings(r: DesiredResource, allowed: ReadonlySet<s
         `pass --provider-address ${key ?? shown} (or ${PROVIDER_ADDRESS_VARIABLE}=${key ?? shown})`);
     }
   }
+  // Lowered protection of the token on the way, for an address the plan job chose: its job's variables say so, not the output.
+  for (const [field, variable] of [['skipTlsVerify', `the API's skip-verify variable`], ['allowInsecureHttp', 'CONVERGE_ALLOW_INSECURE_HTTP=1']] as const) {
+    if (p[field] === true && p.address === undefined) {
+      throw new Error(`${where}'s ${field} is refused: it would lower the protection of the ${api} token on the way to the address ` +
+        `the job gives (${p.addressEnv}); set ${variable} in the job instead, or give the address in the provider and allow it with --provider-address`);
+    }
+  }
   for (const field of ['caCertFile', 'clientCertFile', 'clientKeyFile'] as const) {
     const f = p[field];
     if (f === undefined) continue;
