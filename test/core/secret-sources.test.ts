@@ -1,5 +1,8 @@
 import * as fs from 'fs';
 import * as path from 'path';
+import { App, TerraformStack } from 'cdktf';
+import { SecretValue } from '../../lib/core/constructs/secret-value';
+import { SecretsProvider } from '../../lib/secrets/provider';
 import { resolveSecret } from '../../lib/core/crypto/resolve-secret';
 import { setSecretFileDirs } from '../../lib/core/crypto/secret-sources';
 import { tempDir } from '../support/harness';
@@ -26,5 +29,19 @@ describe('resolveSecret reads only where a secret may be', () => {
   test('a directory named with --secret-file-dir is read', () => {
     setSecretFileDirs([outside]);
     expect(resolveSecret({ $secret: { file } }, 'x: data.a')).toBe('the-file-value');
+  });
+});
+
+// The constructs refuse the same names when the app is synthesized, so that an app's author hears of it first.
+describe('the constructs refuse converge\'s own variables at synth', () => {
+  test.each([
+    ['SecretValue.fromEnv', () => SecretValue.fromEnv('CONVERGE_STATE_KEY'), /SecretValue.fromEnv: CONVERGE_STATE_KEY is converge's own setting/],
+    ['SecretValue.fromEnv', () => SecretValue.fromEnv('PGPASSWORD'), /SecretValue.fromEnv: PGPASSWORD is a PostgreSQL setting/],
+    ['a provider\'s tokenEnv', () => new SecretsProvider(new TerraformStack(new App(), 's'), 'p', { tokenEnv: 'PLATFORM_TOKEN' }),
+      /s\/p: tokenEnv is refused: PLATFORM_TOKEN holds the platform API's token, never the secrets API's/],
+    ['a provider\'s addressEnv', () => new SecretsProvider(new TerraformStack(new App(), 's'), 'p', { addressEnv: 'PGHOST' }),
+      /s\/p: addressEnv is refused: PGHOST is a PostgreSQL setting/],
+  ])('%s', (_what, make, message) => {
+    expect(make).toThrow(message);
   });
 });
