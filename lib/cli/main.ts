@@ -3,6 +3,8 @@ import { Command, Option } from 'commander';
 import { PLAN_FORMAT_VERSION } from '../core/engine/plan-model';
 import { HttpStats } from '../core/http/http-client';
 import { generateKey } from '../core/crypto/state-key';
+import { setSecretFileDirs } from '../core/crypto/secret-sources';
+import { setProviderAddresses, setProviderEnv } from '../core/synth/check-synth-input';
 import { registerAllKinds } from '../kinds';
 import { applyCommand } from './commands/apply';
 import { bridgeApply, bridgeDestroy } from './commands/bridge';
@@ -45,6 +47,11 @@ async function run(program: Command, cmd: Command, body: Handler): Promise<void>
   const local = cmd.opts<{ json?: boolean }>();
   const out = new Output({ color: colorWanted(g.color), quiet: g.quiet, json: local.json, debug: g.logLevel === 'debug' });
   try {
+    // What the synthesized output may name (docs/security.md): given by the command line, never by the app.
+    const trust = cmd.opts<{ providerEnv?: string[]; providerAddress?: string[]; secretFileDir?: string[] }>();
+    setProviderEnv(trust.providerEnv ?? []);
+    setProviderAddresses(trust.providerAddress ?? []);
+    setSecretFileDirs(trust.secretFileDir ?? []);
     process.exitCode = await body(out);
     writeStats();
   } catch (e) {
@@ -63,7 +70,13 @@ function appOptions(cmd: Command, several = false): Command {
     : cmd.option('--stack <name>', 'stack to work on (needed when the app has several)'))
     .option('--synth-dir <dir>', 'read an already synthesized app instead of running the one in cdktf.json')
     .option('--synth-env <name>', 'one more environment variable the app may read (repeat; also CONVERGE_SYNTH_ENV=A,B); the app gets only an allow-list',
-      (v: string, acc: string[] = []) => [...acc, v]);
+      (v: string, acc: string[] = []) => [...acc, v])
+    .option('--provider-env <name>', "a variable a provider may read its token or address from, beyond each API's standard ones "
+      + '(repeat; also CONVERGE_PROVIDER_ENV=A,B)', (v: string, acc: string[] = []) => [...acc, v])
+    .option('--provider-address <url>', "an address a provider of the app may give (its API's token is sent there), instead of "
+      + 'the address variable (repeat; also CONVERGE_PROVIDER_ADDRESS=A,B)', (v: string, acc: string[] = []) => [...acc, v])
+    .option('--secret-file-dir <dir>', 'a directory SecretValue.fromFile may read from, beyond the app directory '
+      + '(repeat; also CONVERGE_SECRET_FILE_DIR=A:B)', (v: string, acc: string[] = []) => [...acc, v]);
 }
 
 function runOptions(cmd: Command): Command {

@@ -5,7 +5,7 @@ import { convergeDir } from '../core/crypto/state-key';
 import { LocalBackend } from '../core/state/local-backend';
 import { StateBackend } from '../core/state/state-model';
 import { newSynthSealKey } from '../core/crypto/synth-seal';
-import { findAppConfig, readSynthDir, runApp } from '../core/synth/read-synth';
+import { findAppConfig, readSynthInput, runApp } from '../core/synth/read-synth';
 
 /** Options shared by the commands that read the app. */
 export interface AppOptions {
@@ -17,11 +17,11 @@ export interface AppOptions {
 
 /** Synthesizes the app (or reads `--synth-dir`) and returns every stack's desired state. */
 export function loadStacks(opts: Pick<AppOptions, 'synthDir' | 'synthEnv'>): DesiredStack[] {
-  if (opts.synthDir) return readSynthDir(path.resolve(opts.synthDir));
+  if (opts.synthDir) return readSynthInput(path.resolve(opts.synthDir));
   const cfg = findAppConfig(process.cwd());
   if (!cfg) throw new Error('no cdktf.json here or above: run converge in a cdktf app, or pass --synth-dir');
   const sealKey = newSynthSealKey();
-  return readSynthDir(runApp(cfg, cfg.output, sealKey, opts.synthEnv ?? []), sealKey);
+  return readSynthInput(runApp(cfg, cfg.output, sealKey, opts.synthEnv ?? []), sealKey);
 }
 
 /**

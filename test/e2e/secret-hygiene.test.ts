@@ -11,7 +11,11 @@ describe('secret hygiene', () => {
   const fromFile = 'planted-file-secret-a71d04';
   const plain = 'planted-plain-secret-0be6f3';
 
-  beforeAll(async () => { world = await startWorld({}, { HYGIENE_SECRET: fromEnv }); });
+  beforeAll(async () => {
+    world = await startWorld({}, { HYGIENE_SECRET: fromEnv });
+    // The secret file is kept in the world's directory, outside the app's: named as --secret-file-dir would.
+    world.env.CONVERGE_SECRET_FILE_DIR = world.dir;
+  });
   afterAll(async () => { await world.stop(); });
 
   test('no planted value in any file converge wrote or anything it printed', async () => {

@@ -21,6 +21,8 @@ const BINDDN = 'CN=full,OU=svc,DC=example,DC=com';
 const SECRETS_DIR = fs.mkdtempSync(path.join(os.tmpdir(), 'converge-full-db-'));
 const ROOT_PASSWORD_FILE = path.join(SECRETS_DIR, 'root');
 const BIND_PASSWORD_FILE = path.join(SECRETS_DIR, 'bind');
+/** The CLI reads secret files only in the app directory and the directories it is given (docs/security.md). */
+const SECRET_FILES_ENV = { CONVERGE_SECRET_FILE_DIR: SECRETS_DIR };
 
 async function admin(world: SampleWorld, method: string, p: string, body: unknown): Promise<void> {
   const r = await fetch(`${world.env.SECRETS_ADDR}/__admin/${p}`, {
@@ -88,6 +90,7 @@ export const SECRETS_DB_FULL_SAMPLES: Record<string, FullSample> = {
     address: 'full-db-connection',
     needsPostgres: true,
     seed: seedDatabase,
+    env: SECRET_FILES_ENV,
     build: (stack, world) => { connection(stack, world); },
     defaultsKept: { pluginName: ONLY_PLUGIN },
   },
@@ -95,6 +98,7 @@ export const SECRETS_DB_FULL_SAMPLES: Record<string, FullSample> = {
     address: 'full-db-role',
     needsPostgres: true,
     seed: seedDatabase,
+    env: SECRET_FILES_ENV,
     build: (stack, world) => {
       new DatabaseRole(stack, 'full-db-role', {
         connection: connection(stack, world), name: 'full-role', defaultTtl: '30m', maxTtl: '2h',
@@ -109,6 +113,7 @@ export const SECRETS_DB_FULL_SAMPLES: Record<string, FullSample> = {
     address: 'full-db-static-role',
     needsPostgres: true,
     seed: seedDatabase,
+    env: SECRET_FILES_ENV,
     build: (stack, world) => {
       new DatabaseStaticRole(stack, 'full-db-static-role', {
         connection: connection(stack, world), name: 'full-static', username: 'full_static', rotationPeriod: '12h',
@@ -120,17 +125,20 @@ export const SECRETS_DB_FULL_SAMPLES: Record<string, FullSample> = {
   'secrets.DirectoryConfig': {
     address: 'full-dir-config',
     seed: seedDirectory,
+    env: SECRET_FILES_ENV,
     build: (stack) => { directoryConfig(stack); },
     defaultsKept: { passwordPolicy: 'excludes length and formatter, which the sample sets (a policy is covered by the construct tests)' },
   },
   'secrets.DirectoryRole': {
     address: 'full-dir-role',
     seed: seedDirectory,
+    env: SECRET_FILES_ENV,
     build: (stack) => { new DirectoryRole(stack, 'full-dir-role', { config: directoryConfig(stack), name: 'full-role', serviceAccountName: 'svc-full-role', ttl: '6h' }); },
   },
   'secrets.DirectoryLibrarySet': {
     address: 'full-dir-library-set',
     seed: seedDirectory,
+    env: SECRET_FILES_ENV,
     build: (stack) => {
       new DirectoryLibrarySet(stack, 'full-dir-library-set', {
         config: directoryConfig(stack), name: 'full-set', serviceAccountNames: ['svc-full-b', 'svc-full-a'], ttl: '2h', maxTtl: '4h',

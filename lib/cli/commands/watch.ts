@@ -2,7 +2,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { DesiredStack } from '../../core/model';
 import { ApiClients } from '../../core/engine/api-clients';
-import { readSynthDir } from '../../core/synth/read-synth';
+import { readSynthInput } from '../../core/synth/read-synth';
 import { Output } from '../output';
 import { tuning } from '../session';
 import { WatchMetrics } from '../watch/metrics';
@@ -44,7 +44,7 @@ function synthDirReader(dir: string, first: DesiredStack[]): () => DesiredStack[
     if (now !== seen) {
       // A pipeline may be writing it right now: keep what was read until it reads whole.
       try {
-        stacks = readSynthDir(dir);
+        stacks = readSynthInput(dir);
         seen = now;
       } catch { /* read again next cycle */ }
     }

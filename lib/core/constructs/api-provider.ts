@@ -2,6 +2,8 @@ import './cdk-adapter';
 import { TerraformStack } from 'cdktf';
 import { Construct } from 'constructs';
 import { API_DEFAULTS } from '../api-defaults';
+import { ApiName } from '../model';
+import { forbiddenProviderVariable } from '../reserved-variables';
 
 /** Where an API provider reads its address and token. */
 export interface ApiProviderProps {
@@ -98,6 +100,8 @@ export abstract class ApiProvider extends Construct {
       if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(v)) {
         throw new Error(`${this.node.path}: ${field} "${v}" is not a valid environment variable name`);
       }
+      const forbidden = forbiddenProviderVariable(api as ApiName, v, field === 'tokenEnv' ? 'token' : 'address');
+      if (forbidden) throw new Error(`${this.node.path}: ${field} is refused: ${forbidden}`);
     }
   }
 

@@ -2,6 +2,7 @@ import { Token } from 'cdktf';
 import { attrOfToken } from './attr-token';
 import { sealForSynth } from '../crypto/synth-seal';
 import { AttrRef } from '../model';
+import { convergeOwnVariable } from '../reserved-variables';
 
 /**
  * A secret input. It is synthesized as where to find it (an environment variable, a file),
@@ -11,15 +12,24 @@ import { AttrRef } from '../model';
  * const password = SecretValue.fromEnv('DB_PASSWORD');
  */
 export class SecretValue {
-  /** Reads the secret from an environment variable of the process that runs `converge`. */
+  /**
+   * Reads the secret from an environment variable of the process that runs `converge`. Never one of
+   * converge's own settings (`CONVERGE_*`) nor the state backend's (`PG*`).
+   */
   public static fromEnv(variableName: string): SecretValue {
     if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(variableName)) {
       throw new Error(`SecretValue.fromEnv: "${variableName}" is not a valid environment variable name`);
     }
+    const own = convergeOwnVariable(variableName);
+    if (own) throw new Error(`SecretValue.fromEnv: ${own}`);
     return new SecretValue({ env: variableName });
   }
 
-  /** Reads the secret from a file (trailing newline removed) on the machine that runs `converge`. */
+  /**
+   * Reads the secret from a file (trailing newline removed) on the machine that runs `converge`: a
+   * regular file in the app directory (where `cdktf.json` is), or in a directory the command line
+   * names (`converge plan --secret-file-dir DIR`); never under `/proc`, `/sys` or `/dev`.
+   */
   public static fromFile(filePath: string): SecretValue {
     if (!filePath) throw new Error('SecretValue.fromFile: the path is empty');
     return new SecretValue({ file: filePath });

@@ -6,7 +6,8 @@ import type { Resource as NullResource } from '@cdktf/provider-null/lib/resource
 import { App, Aspects, Lazy, TerraformStack } from 'cdktf';
 import { Construct, IConstruct } from 'constructs';
 import { ConvergeElement } from './resource';
-import { decrypt, hmac } from '../crypto/state-key';
+import { hmac } from '../crypto/state-key';
+import { openSynthSeal } from '../crypto/synth-seal';
 
 /** Props of a {@link TerraformBridge}. */
 export interface TerraformBridgeProps {
@@ -170,7 +171,7 @@ function stableSecrets(v: unknown): unknown {
   const o = v as Record<string, any>;
   if (o.$secret && typeof o.$secret.sealed === 'string') {
     let value: string;
-    try { value = hmac(decrypt(o.$secret.sealed)); } catch { value = 'unreadable'; }
+    try { value = hmac(openSynthSeal(o.$secret.sealed)); } catch { value = 'unreadable'; }
     return { $secret: { sealedHmac: value } };
   }
   return Object.fromEntries(Object.entries(o).map(([k, x]) => [k, stableSecrets(x)]));

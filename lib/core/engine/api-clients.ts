@@ -2,6 +2,7 @@ import { AddressOrigin, addressCheck } from '../http/address-check';
 import { HttpClient, HttpStats } from '../http/http-client';
 import { connectionHint, diagnoseTls, displayUrl, envFlag, isLoopback, loadTls, TlsFiles } from '../http/transport';
 import { ProviderConfig } from '../model';
+import { forbiddenProviderVariable } from '../reserved-variables';
 import { ApiName } from './handler';
 
 /** Environment variables of an API's TLS settings, named after the real services' own. */
@@ -118,10 +119,15 @@ export class ApiClients {
     let c = this.clients.get(key);
     if (c) return c;
     const profile = API_PROFILES[provider.api];
+    // Whatever named them (the synthesized output is checked when read, state only points at the app's providers).
+    for (const [name, role] of [[provider.tokenEnv, 'token'], [provider.addressEnv, 'address']] as const) {
+      const forbidden = forbiddenProviderVariable(provider.api, String(name), role);
+      if (forbidden) throw new Error(`the ${provider.api} provider's ${role === 'token' ? 'tokenEnv' : 'addressEnv'} is refused: ${forbidden}`);
+    }
     const variable = provider.address ? `the ${provider.api} provider's address` : provider.addressEnv;
     const address = provider.address ?? this.env[provider.addressEnv];
     if (!address) throw new Error(`the ${provider.api} API address is not set: set ${provider.addressEnv} (or run \`converge emulator\`)`);
-    const url = this.parseAddress(address, variable, provider);
+    const url = this.parseAddress(address, variable, provider, !provider.address);
     const token = this.env[provider.tokenEnv];
     if (!token) throw new Error(`the ${provider.api} API token is not set: set ${provider.tokenEnv}`);
     const authHeaders = authHeadersFor(provider, token, this.env);
@@ -175,15 +181,18 @@ export class ApiClients {
   }
 
   /** A valid http(s) URL; plain HTTP only to loopback unless the user opted in. */
-  private parseAddress(address: string, variable: string, provider: ProviderConfig): URL {
+  private parseAddress(address: string, variable: string, provider: ProviderConfig, fromVariable: boolean): URL {
+    // A value read from a variable is never shown until it is known to be an http(s) URL: the variable
+    // may hold anything (a password, when a provider names the wrong one).
+    const shown = (text: string) => (fromVariable ? '' : ` "${text}"`);
     let url: URL;
     try {
       url = new URL(address.trim());
     } catch {
-      throw new Error(`${variable} is not a URL: "${address}" (for example https://${provider.api}.example.com)`);
+      throw new Error(`${variable} is not a URL${shown(address)} (for example https://${provider.api}.example.com)`);
     }
     if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-      throw new Error(`${variable} must start with https:// or http://, got "${displayUrl(url)}"`);
+      throw new Error(`${variable} must start with https:// or http://${fromVariable ? '' : `, got "${displayUrl(url)}"`}`);
     }
     const optIn = provider.allowInsecureHttp || envFlag(this.env, INSECURE_HTTP_VARIABLE);
     if (url.protocol === 'http:' && !isLoopback(url.hostname) && !optIn) {

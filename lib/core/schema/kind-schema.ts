@@ -50,6 +50,12 @@ export interface FieldSchema {
   readonly wire?: string;
   /** Its value is a secret: masked in plans, kept as an HMAC in state. */
   readonly sensitive?: boolean;
+  /**
+   * It may hold a `SecretValue` without being sensitive as a whole (a no-code variable's value: plain
+   * text, or a secret for a sensitive variable). A secret source of the synthesized output is read only
+   * in a field that is `sensitive`, of type `secret`, or this.
+   */
+  readonly mayHoldSecret?: boolean;
   /** The API takes it but never returns it: compared with what the last apply sent (an HMAC), not read. */
   readonly writeOnly?: boolean;
   /** The API cannot change it in place: a change replaces the object. */

@@ -3,6 +3,8 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { DESIRED_FORMAT, DesiredStack, isSecretRef } from '../model';
 import { newSynthSealKey, resealUnderStateKey, SYNTH_SEAL_VARIABLE } from '../crypto/synth-seal';
+import { findAppDir } from '../crypto/secret-sources';
+import { checkSynthesizedStacks } from './check-synth-input';
 
 /** A spec with every value sealed under the one-run key sealed under the state key instead. */
 function reseal(v: unknown, key: string): unknown {
@@ -21,18 +23,12 @@ export interface AppConfig {
 
 /** Finds `cdktf.json` in `dir` or above. */
 export function findAppConfig(dir: string): AppConfig | undefined {
-  let d = path.resolve(dir);
-  for (;;) {
-    const f = path.join(d, 'cdktf.json');
-    if (fs.existsSync(f)) {
-      const cfg = JSON.parse(fs.readFileSync(f, 'utf8')) as { app?: string; output?: string };
-      if (!cfg.app) throw new Error(`${f} has no "app" command`);
-      return { dir: d, app: cfg.app, output: path.resolve(d, cfg.output ?? 'cdktf.out') };
-    }
-    const up = path.dirname(d);
-    if (up === d) return undefined;
-    d = up;
-  }
+  const d = findAppDir(dir);
+  if (!d) return undefined;
+  const f = path.join(d, 'cdktf.json');
+  const cfg = JSON.parse(fs.readFileSync(f, 'utf8')) as { app?: string; output?: string };
+  if (!cfg.app) throw new Error(`${f} has no "app" command`);
+  return { dir: d, app: cfg.app, output: path.resolve(d, cfg.output ?? 'cdktf.out') };
 }
 
 /** The variable that names more variables for the app (comma-separated), as `--synth-env NAME` does. */
@@ -109,5 +105,16 @@ export function readSynthDir(dir: string, sealKey?: string): DesiredStack[] {
     const dependsOnStacks = block?.dependsOnStacks;
     stacks.push({ version: DESIRED_FORMAT, stack: name, resources, ...(dependsOnStacks && Object.keys(dependsOnStacks).length ? { dependsOnStacks } : {}) });
   }
+  return stacks;
+}
+
+/**
+ * Reads a synthesized output as the CLI takes it: `readSynthDir`, then the checks that keep it data
+ * (`checkSynthesizedStacks`: what its providers and secret sources may name), before anything is
+ * read or sent. The kinds must be registered.
+ */
+export function readSynthInput(dir: string, sealKey?: string): DesiredStack[] {
+  const stacks = readSynthDir(dir, sealKey);
+  checkSynthesizedStacks(stacks);
   return stacks;
 }

@@ -29,7 +29,7 @@ export const NO_CODE_WORKSPACE: KindSchema = {
       fields: {
         key: { type: 'string', required: true, pattern: /./, patternRule: 'must not be empty' },
         // A SecretValue for a sensitive variable (the construct's `sensitiveValue`).
-        value: { type: 'json', default: '' },
+        value: { type: 'json', default: '', mayHoldSecret: true },
         category: { type: 'string', oneOf: VARIABLE_CATEGORIES, default: 'engine' },
         hcl: { type: 'boolean', default: false },
         sensitive: { type: 'boolean', default: false },
