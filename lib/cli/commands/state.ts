@@ -51,6 +51,25 @@ export async function stateRm(address: string, opts: { stack?: string }, out: Ou
   }, { tolerateTampered: true });
 }
 
+/**
+ * `converge state migrate`: seals a state written by a release that did not seal records, once and
+ * explicitly (converge refuses such a state otherwise: it cannot tell it from one whose seals were
+ * removed by someone without the key). Lists every record it seals.
+ */
+export async function stateMigrate(opts: { stack?: string }, out: Output): Promise<number> {
+  const stack = await onlyStack(opts.stack);
+  return withLockedState(stack, 'state migrate', tuning({}), out, async (state) => {
+    if (state.serial === 0) throw new Error(`stack ${stack} has no state in this backend`);
+    const sealed = await state.migrate();
+    for (const a of sealed) {
+      const r = state.record(a)!;
+      out.result(`sealed ${a}\t${r.kind}\t${r.id ?? ''}`);
+    }
+    out.result(`Sealed the state of stack ${stack} (${sealed.length} objects): from now on a record changed outside converge is refused.`);
+    return 0;
+  }, { migrate: true });
+}
+
 /** `converge output`: every object's outputs; sensitive ones only with --show-sensitive. */
 export async function outputCommand(opts: { stack?: string; showSensitive?: boolean; json?: boolean }, out: Output): Promise<number> {
   const stack = await onlyStack(opts.stack);
