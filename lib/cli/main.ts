@@ -134,7 +134,7 @@ export function buildProgram(): Command {
     .option('--rename-from <stack>', 'the document was pulled from this stack: seal it again to --stack (needs the state key)');
   push.action((f: string) => run(program, push, (out) => statePush(f, push.opts(), out)));
   const migrate = state.command('migrate').description('seal, once, a state written by a release that did not seal state records')
-    .option('--stack <name>', 'stack');
+    .option('--stack <name>', 'stack').option('--auto-approve', 'do not ask for confirmation (check the records it lists first)');
   migrate.action(() => run(program, migrate, (out) => stateMigrate(migrate.opts(), out)));
 
   const output = program.command('output').description("show objects' outputs")

@@ -125,7 +125,7 @@ describe('state records are authenticated (local backend)', () => {
     delete doc.authenticated;
     for (const rec of Object.values(doc.resources)) delete rec.mac;
     write('stripped', doc);
-    const m = await cliAsync(['state', 'migrate', '--stack', 'stripped'], world.env);
+    const m = await cliAsync(['state', 'migrate', '--stack', 'stripped', '--auto-approve'], world.env);
     expect(m.status).toBe(1);
     expect(m.stderr).toMatch(/was sealed by this release \(the records at ops, web show it\).*Restore the state from a backup/);
     expect(read('stripped').authenticated).toBeUndefined();
@@ -147,11 +147,17 @@ describe('state records are authenticated (local backend)', () => {
     expect(plan.status).toBe(1);
     expect(plan.stderr).toMatch(/is not sealed.*converge state migrate --stack legacy/);
     expect(read('legacy').authenticated).toBeUndefined();
-    const m = await cliAsync(['state', 'migrate', '--stack', 'legacy'], world.env);
+    // It lists what it would seal, and seals nothing without confirmation.
+    const ask = await cliAsync(['state', 'migrate', '--stack', 'legacy'], world.env);
+    expect(ask.status).toBe(1);
+    expect(ask.stdout).toMatch(/^ops\tsecrets\.TotpKey\t.*\tlegacy\/ops$/m);
+    expect(ask.stdout).toMatch(/^web\tsecrets\.TotpKey\t/m);
+    expect(ask.stderr).toMatch(/needs confirmation: .* --auto-approve/);
+    expect(read('legacy').authenticated).toBeUndefined();
+    const m = await cliAsync(['state', 'migrate', '--stack', 'legacy', '--auto-approve'], world.env);
     expect(m.stderr).toBe('');
     expect(m.status).toBe(0);
-    expect(m.stdout).toMatch(/^sealed ops\tsecrets\.TotpKey\t/m);
-    expect(m.stdout).toMatch(/^sealed web\tsecrets\.TotpKey\t/m);
+    expect(m.stdout).toMatch(/Sealed the state of stack legacy \(2 objects\)/);
     const after = read('legacy');
     expect(after.authenticated).toBe(true);
     for (const r of Object.values(after.resources)) {
@@ -162,7 +168,7 @@ describe('state records are authenticated (local backend)', () => {
     expect(JSON.parse(out.stdout)).toEqual(JSON.parse(before.stdout));
     expect((await cliAsync(['plan', '--synth-dir', app, '--detailed-exitcode'], world.env)).status).toBe(0);
     // Once only.
-    const again = await cliAsync(['state', 'migrate', '--stack', 'legacy'], world.env);
+    const again = await cliAsync(['state', 'migrate', '--stack', 'legacy', '--auto-approve'], world.env);
     expect(again.status).toBe(1);
     expect(again.stderr).toMatch(/is sealed already: there is nothing to migrate/);
   }, 120_000);
@@ -208,9 +214,9 @@ describe('state records are authenticated (PostgreSQL backend)', () => {
       const { planted: _p, ...resources } = planted.resources;
       const legacy = { ...planted, serial: planted.serial + 1, resources };
       await c.query('UPDATE converge_state SET document = $2, serial = $3 WHERE stack = $1', ['pgstrip-victim', legacy, legacy.serial]);
-      const m = await cliAsync(['state', 'migrate', '--stack', 'pgstrip-victim'], world.env);
+      const m = await cliAsync(['state', 'migrate', '--stack', 'pgstrip-victim', '--auto-approve'], world.env);
       expect(m.status).toBe(0);
-      expect(m.stdout).toMatch(/^sealed app\tsecrets\.KvSecret\t/m);
+      expect(m.stdout).toMatch(/^app\tsecrets\.KvSecret\t/m);
       expect((await row('pgstrip-victim')).authenticated).toBe(true);
       expect((await cliAsync(['plan', '--synth-dir', apps.victim, '--detailed-exitcode'], world.env)).status).toBe(0);
     } finally {

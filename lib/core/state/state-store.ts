@@ -74,6 +74,7 @@ export class StateStore {
    * returns the addresses sealed. Refused for a state that shows it was sealed before.
    */
   public async migrate(): Promise<string[]> {
+    // Open for migration only: a state never sealed is refused by every other command.
     const addresses = legacyRecords(this.doc, `the state of stack "${this.doc.stack}" in ${this.backend.describe()}`);
     await this.queue;
     const resources = Object.fromEntries(Object.entries(this.doc.resources).map(([a, r]) => [a, sealRecord(this.doc.stack, a, r)]));
