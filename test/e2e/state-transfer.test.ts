@@ -83,5 +83,12 @@ describe('state pull and push between backends', () => {
     const doc = JSON.parse((await cliAsync(['state', 'pull', '--stack', 'prod-eu'], world.env)).stdout);
     expect(doc.stack).toBe('prod-eu');
     expect(doc.authenticated).toBe(true);
+
+    // A document without seals is never pushed: it is sealed where it is, explicitly.
+    const { authenticated: _a, ...unsealed } = doc;
+    fs.writeFileSync(file, JSON.stringify({ ...unsealed, resources: Object.fromEntries(Object.entries(doc.resources).map(([a, rec]) => [a, { ...(rec as object), mac: undefined }])) }));
+    r = await cliAsync(['state', 'push', file, '--stack', 'prod-eu', '--force'], world.env);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/is not sealed .* converge state migrate --stack prod-eu, then pull it again/);
   });
 });

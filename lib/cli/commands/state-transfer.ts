@@ -25,6 +25,10 @@ export async function statePush(file: string, opts: { stack?: string; force?: bo
   }
   if (doc.version > STATE_FORMAT) throw new Error(`${file} was written by a newer converge`);
   const stack = opts.stack ?? doc.stack;
+  if (!doc.authenticated) {
+    throw new Error(`refusing to push: ${file} is not sealed (a converge release that did not seal state wrote it, or its seals were removed); ` +
+      `seal it where it is with converge state migrate --stack ${doc.stack}, then pull it again`);
+  }
   // Records are sealed to their stack: under another name, only a holder of the key seals them again, when asked to.
   if (opts.renameFrom === undefined && stack !== doc.stack) {
     throw new Error(`refusing to push: ${file} is the state of stack ${doc.stack}, whose records are sealed to that stack; ` +
