@@ -125,7 +125,7 @@ export class StateStore {
         this.pending = [];
         const doc = this.doc;
         // A document without a key check (new, or from an earlier release) is rewritten whole to get one.
-        // So is one written by a release that did not authenticate records (sealed on the way).
+        // So is one never sealed (only `state rm` writes one): it stays whole, and refused, until `state migrate`.
         if (this.backend.append && this.persisted && this.doc.keyCheck && this.doc.authenticated && this.appended < this.budget) {
           await this.backend.append(doc.stack, doc.lineage, doc.serial, changes);
           this.appends++;
@@ -141,9 +141,9 @@ export class StateStore {
   }
 
   private async writeWhole(): Promise<void> {
-    // A snapshot: records change in place while a (networked) write is under way.
     // A state never sealed stays so (and refused) until `converge state migrate`: nothing is sealed on the way.
     (this.doc as { keyCheck?: string }).keyCheck ??= keyCheck();
+    // A snapshot: records change in place while a (networked) write is under way.
     const doc = { ...this.doc, resources: { ...this.doc.resources } };
     await this.backend.write(doc);
     this.persisted = true;
