@@ -23,19 +23,35 @@ function literal(v: string, field: string): string {
   return v;
 }
 
+/** Whether a spec value is only known at apply time (a reference to another construct's attribute, a secret). */
+function late(v: unknown): boolean {
+  return isAttrRef(v) || isSecretRef(v);
+}
+
+/** A path part that is neither a string nor known only at apply time: a hand-written output widening the policy. */
+function notAPath(v: unknown, field: string): Error {
+  return new Error(`${field}: must be a string (got ${v === undefined ? 'nothing' : Array.isArray(v) ? 'a list' : v === null ? 'null' : typeof v}): ` +
+    'converge policy does not print a policy for it (a wildcard in its place would grant more than the path)');
+}
+
 /** A path segment from the spec; `+` (any one segment) when it is only known at apply time. */
 function seg(v: unknown, field = 'mount'): string {
-  return typeof v === 'string' && !isAttrRef(v) && !isSecretRef(v) ? literal(v, field) : '+';
+  if (late(v)) return '+';
+  if (typeof v !== 'string') throw notAPath(v, field);
+  return literal(v, field);
 }
 
 /** A KV key path from the spec; `*` (any suffix) when it is only known at apply time. */
 function keyPath(v: unknown): string {
-  return typeof v === 'string' && !isAttrRef(v) && !isSecretRef(v) ? literal(v, 'path') : '*';
+  if (late(v)) return '*';
+  if (typeof v !== 'string') throw notAPath(v, 'path');
+  return literal(v, 'path');
 }
 
 /** A lookup's id (the object's API path), as given in the spec. */
 function apiPath(v: unknown): string {
-  return literal(String(v), 'id');
+  if (typeof v !== 'string') throw notAPath(v, 'id');
+  return literal(v, 'id');
 }
 
 const p = (path: string, ...capabilities: string[]): PolicyPath => ({ path, capabilities });

@@ -70,6 +70,19 @@ describe('converge policy: paths and names from the synthesized output (emulator
     expect(r.stdout).not.toContain('service_prefix');
   });
 
+  test('a mount that is not a string (or is gone) is refused, never printed as a wildcard', async () => {
+    for (const [what, replacement] of [['an object', '"mount": {"x": 1}'], ['a number', '"mount": 5'], ['nothing', '"unused": 1']]) {
+      const dir = synthApp((st) => { new KvSecret(st, 'kv', { path: 'team/app', data: { a: '1' } }); }, 'pr');
+      const file = path.join(dir, 'stacks', 'pr', 'cdk.tf.json');
+      const text = fs.readFileSync(file, 'utf8');
+      fs.writeFileSync(file, text.replace(/"mount":\s*"secret"/, replacement));
+      const r = await cliAsync(['policy', '--synth-dir', dir, '--json'], world.env);
+      expect([what, r.status]).toEqual([what, 1]);
+      expect(r.stderr).toMatch(/pr\/kv.*mount: must be a string/);
+      expect(r.stdout).not.toContain('+/data');
+    }
+  });
+
   test('legitimate paths with unusual characters are printed quoted as they are', async () => {
     const dir = synthApp((st) => { new KvSecret(st, 'kv', { path: 'team/a b%c/ünï-é', data: { a: '1' } }); }, 'legit');
     const r = await cliAsync(['policy', '--synth-dir', dir, '--json'], world.env);
