@@ -1,6 +1,7 @@
 import * as crypto from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
+import { assertPrivateDir } from '../core/private-dir';
 import { Clock } from '../core/clock';
 import { newSeed } from '../core/emulator-kit/seeded-random';
 import { FaultKind, ServedApi } from '../core/emulator-kit/server';
@@ -94,6 +95,8 @@ function loadTokens(dataDir?: string): Tokens {
     mesh: `emu-mgmt-${crypto.randomUUID()}`,
   });
   if (!dataDir) return make();
+  // Another user's directory (a shared /tmp path) may hold their tokens.json: never adopted.
+  assertPrivateDir(path.resolve(dataDir), 'the data directory');
   const f = path.join(dataDir, 'tokens.json');
   if (fs.existsSync(f)) return JSON.parse(fs.readFileSync(f, 'utf8')) as Tokens;
   fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 }); // holds tokens and secrets: owner-only

@@ -10,6 +10,7 @@ import { applyCommand } from './commands/apply';
 import { bridgeApply, bridgeDestroy } from './commands/bridge';
 import { importCommand } from './commands/import';
 import { initCommand } from './commands/init';
+import { stateMigrate } from './commands/state';
 import { planCommand } from './commands/plan';
 import { policyCommand } from './commands/policy';
 import { statePull, statePush } from './commands/state-transfer';
@@ -153,8 +154,12 @@ export function buildProgram(): Command {
   const pull = state.command('pull').description('print the state document of a stack').requiredOption('--stack <name>', 'stack');
   pull.action(() => run(program, pull, (out) => statePull(pull.opts(), out)));
   const push = state.command('push <file>').description('write a state document (from state pull) into the current backend')
-    .option('--stack <name>', 'stack (default: the one in the document)').option('--force', 'skip the lineage and serial checks');
+    .option('--stack <name>', 'stack (default: the one in the document)').option('--force', 'skip the lineage and serial checks')
+    .option('--rename-from <stack>', 'the document was pulled from this stack: seal it again to --stack (needs the state key)');
   push.action((f: string) => run(program, push, (out) => statePush(f, push.opts(), out)));
+  const migrate = state.command('migrate').description('seal, once, a state written by a release that did not seal state records')
+    .option('--stack <name>', 'stack').option('--auto-approve', 'do not ask for confirmation (check the records it lists first)');
+  migrate.action(() => run(program, migrate, (out) => stateMigrate(migrate.opts(), out)));
 
   const output = program.command('output').description("show objects' outputs")
     .option('--stack <name>', 'stack').option('--show-sensitive', 'show sensitive outputs in clear').option('--json', 'as JSON');

@@ -57,6 +57,8 @@ export interface SessionOptions {
   readonly checkEarly?: readonly ProviderConfig[];
   /** Open a state whose records were changed outside converge (`state rm` forgets them). @default false */
   readonly tolerateTampered?: boolean;
+  /** Opens a state that was never sealed, for `converge state migrate`. */
+  readonly migrate?: boolean;
 }
 
 /**
@@ -79,7 +81,7 @@ export async function withLockedState<T>(stack: string, operation: string, t: Ru
       const lock = await lockWaiting(backend, stack, operation, { timeoutMs: t.lockTimeoutMs, log: (m) => out.warn(m) });
       interrupts.holding(lock);
       try {
-        const state = await StateStore.open(backend, stack, { tolerateTampered: options.tolerateTampered });
+        const state = await StateStore.open(backend, stack, { tolerateTampered: options.tolerateTampered, migrate: options.migrate });
         return await fn(state, clients, backend, interrupts);
       } finally {
         interrupts.holding(undefined);

@@ -1,4 +1,5 @@
 import { isAttrRef, isSecretRef } from '../core/model';
+import { POLICY_UNSAFE_CHARS } from './engine-fields';
 
 /** One `path` block of a secrets-service ACL policy. */
 export interface PolicyPath {
@@ -9,14 +10,48 @@ export interface PolicyPath {
 type Spec = Record<string, unknown>;
 type PolicyOf = (spec: Spec) => PolicyPath[];
 
+/**
+ * A path part read from the synthesized output, which whoever opened a pull request may have written
+ * by hand: one holding a character that would end the quoted path or act as an ACL wildcard or
+ * template is refused (the constructs refuse it at synth), so that a policy grants only the paths declared.
+ */
+function literal(v: string, field: string): string {
+  if (POLICY_UNSAFE_CHARS.test(v) || v.split('/').some((x) => x === '..')) {
+    throw new Error(`${field}: ${JSON.stringify(v)} holds a control character, a quote, a backslash, "*", "+", "{", "}" or a ".." segment: ` +
+      'converge policy does not print a policy for it (it would grant more than that path)');
+  }
+  return v;
+}
+
+/** Whether a spec value is only known at apply time (a reference to another construct's attribute, a secret). */
+function late(v: unknown): boolean {
+  return isAttrRef(v) || isSecretRef(v);
+}
+
+/** A path part that is neither a string nor known only at apply time: a hand-written output widening the policy. */
+function notAPath(v: unknown, field: string): Error {
+  return new Error(`${field}: must be a string (got ${v === undefined ? 'nothing' : Array.isArray(v) ? 'a list' : v === null ? 'null' : typeof v}): ` +
+    'converge policy does not print a policy for it (a wildcard in its place would grant more than the path)');
+}
+
 /** A path segment from the spec; `+` (any one segment) when it is only known at apply time. */
-function seg(v: unknown): string {
-  return typeof v === 'string' && !isAttrRef(v) && !isSecretRef(v) ? v : '+';
+function seg(v: unknown, field = 'mount'): string {
+  if (late(v)) return '+';
+  if (typeof v !== 'string') throw notAPath(v, field);
+  return literal(v, field);
 }
 
 /** A KV key path from the spec; `*` (any suffix) when it is only known at apply time. */
 function keyPath(v: unknown): string {
-  return typeof v === 'string' ? v : '*';
+  if (late(v)) return '*';
+  if (typeof v !== 'string') throw notAPath(v, 'path');
+  return literal(v, 'path');
+}
+
+/** A lookup's id (the object's API path), as given in the spec. */
+function apiPath(v: unknown): string {
+  if (typeof v !== 'string') throw notAPath(v, 'id');
+  return literal(v, 'id');
 }
 
 const p = (path: string, ...capabilities: string[]): PolicyPath => ({ path, capabilities });
@@ -54,36 +89,36 @@ export const SECRETS_POLICY: Record<string, PolicyOf> = {
   'secrets.KvSecretData': (s) => [p(`${seg(s.mount)}/data/${keyPath(s.path)}`, 'read')],
   'secrets.KvSecretSubkeys': (s) => [p(`${seg(s.mount)}/subkeys/${keyPath(s.path)}`, 'read')],
   'secrets.DatabaseConnection': (s) => [
-    p(`${seg(s.mount)}/config/${seg(s.name)}`, 'create', 'read', 'update', 'delete'),
-    ...(s.rotateRootOnCreate === true ? [p(`${seg(s.mount)}/rotate-root/${seg(s.name)}`, 'update')] : []),
+    p(`${seg(s.mount)}/config/${seg(s.name, 'name')}`, 'create', 'read', 'update', 'delete'),
+    ...(s.rotateRootOnCreate === true ? [p(`${seg(s.mount)}/rotate-root/${seg(s.name, 'name')}`, 'update')] : []),
   ],
-  'secrets.DatabaseRole': (s) => [p(`${seg(s.mount)}/roles/${seg(s.name)}`, 'create', 'read', 'update', 'delete')],
-  'secrets.DatabaseStaticRole': (s) => [p(`${seg(s.mount)}/static-roles/${seg(s.name)}`, 'create', 'read', 'update', 'delete')],
+  'secrets.DatabaseRole': (s) => [p(`${seg(s.mount)}/roles/${seg(s.name, 'name')}`, 'create', 'read', 'update', 'delete')],
+  'secrets.DatabaseStaticRole': (s) => [p(`${seg(s.mount)}/static-roles/${seg(s.name, 'name')}`, 'create', 'read', 'update', 'delete')],
   'secrets.DirectoryConfig': (s) => [p(`${seg(s.mount)}/config`, 'read', 'update', 'delete')],
-  'secrets.DirectoryRole': (s) => [p(`${seg(s.mount)}/roles/${seg(s.name)}`, 'read', 'update', 'delete')],
-  'secrets.DirectoryLibrarySet': (s) => [p(`${seg(s.mount)}/library/${seg(s.name)}`, 'read', 'update', 'delete')],
-  'secrets.TotpKey': (s) => [p(`${seg(s.mount)}/keys/${seg(s.name)}`, 'read', 'update', 'delete')],
-  'secrets.TotpKeyInfo': (s) => [p(`${seg(s.mount)}/keys/${seg(s.name)}`, 'read')],
+  'secrets.DirectoryRole': (s) => [p(`${seg(s.mount)}/roles/${seg(s.name, 'name')}`, 'read', 'update', 'delete')],
+  'secrets.DirectoryLibrarySet': (s) => [p(`${seg(s.mount)}/library/${seg(s.name, 'name')}`, 'read', 'update', 'delete')],
+  'secrets.TotpKey': (s) => [p(`${seg(s.mount)}/keys/${seg(s.name, 'name')}`, 'read', 'update', 'delete')],
+  'secrets.TotpKeyInfo': (s) => [p(`${seg(s.mount)}/keys/${seg(s.name, 'name')}`, 'read')],
   'secrets.PlatformTokenConfig': (s) => [p(`${seg(s.mount)}/config`, 'read', 'update', 'delete')],
-  'secrets.PlatformTokenRole': (s) => [p(`${seg(s.mount)}/role/${seg(s.name)}`, 'read', 'update', 'delete')],
-  'secrets.PlatformTokenCredentials': (s) => [p(`${seg(s.mount)}/creds/${seg(s.role)}`, 'read'), ...LEASES],
+  'secrets.PlatformTokenRole': (s) => [p(`${seg(s.mount)}/role/${seg(s.name, 'name')}`, 'read', 'update', 'delete')],
+  'secrets.PlatformTokenCredentials': (s) => [p(`${seg(s.mount)}/creds/${seg(s.role, 'role')}`, 'read'), ...LEASES],
   // Destroy calls nothing (the engine keeps its access configuration).
   'secrets.MeshTokenConfig': (s) => [p(`${seg(s.mount)}/config/access`, 'read', 'update')],
-  'secrets.MeshTokenRole': (s) => [p(`${seg(s.mount)}/roles/${seg(s.name)}`, 'read', 'update', 'delete')],
-  'secrets.MeshTokenCredentials': (s) => [p(`${seg(s.mount)}/creds/${seg(s.role)}`, 'read'), ...LEASES],
+  'secrets.MeshTokenRole': (s) => [p(`${seg(s.mount)}/roles/${seg(s.name, 'name')}`, 'read', 'update', 'delete')],
+  'secrets.MeshTokenCredentials': (s) => [p(`${seg(s.mount)}/creds/${seg(s.role, 'role')}`, 'read'), ...LEASES],
   // Credentials: read (a dynamic user, a static password, a directory account's password); a check-out is a POST.
-  'secrets.DatabaseCredentials': (s) => [p(`${seg(s.mount)}/creds/${seg(s.role)}`, 'read'), ...LEASES],
-  'secrets.DatabaseStaticCredentials': (s) => [p(`${seg(s.mount)}/static-creds/${seg(s.role)}`, 'read')],
-  'secrets.DirectoryCredentials': (s) => [p(`${seg(s.mount)}/creds/${seg(s.role)}`, 'read')],
-  'secrets.DirectoryLibraryCheckOut': (s) => [p(`${seg(s.mount)}/library/${seg(s.setName)}/check-out`, 'update'), ...LEASES],
+  'secrets.DatabaseCredentials': (s) => [p(`${seg(s.mount)}/creds/${seg(s.role, 'role')}`, 'read'), ...LEASES],
+  'secrets.DatabaseStaticCredentials': (s) => [p(`${seg(s.mount)}/static-creds/${seg(s.role, 'role')}`, 'read')],
+  'secrets.DirectoryCredentials': (s) => [p(`${seg(s.mount)}/creds/${seg(s.role, 'role')}`, 'read')],
+  'secrets.DirectoryLibraryCheckOut': (s) => [p(`${seg(s.mount)}/library/${seg(s.setName, 'setName')}/check-out`, 'update'), ...LEASES],
   // Lookups (`PlatformTokenRole.fromName`, …) read the object at its id, its API path.
-  'lookup:secrets.PlatformTokenRole': (s) => [p(String(s.id), 'read')],
-  'lookup:secrets.MeshTokenRole': (s) => [p(String(s.id), 'read')],
-  'lookup:secrets.DatabaseConnection': (s) => [p(String(s.id), 'read')],
-  'lookup:secrets.DatabaseRole': (s) => [p(String(s.id), 'read')],
-  'lookup:secrets.DatabaseStaticRole': (s) => [p(String(s.id), 'read')],
-  'lookup:secrets.DirectoryRole': (s) => [p(String(s.id), 'read')],
-  'lookup:secrets.DirectoryLibrarySet': (s) => [p(String(s.id), 'read')],
+  'lookup:secrets.PlatformTokenRole': (s) => [p(apiPath(s.id), 'read')],
+  'lookup:secrets.MeshTokenRole': (s) => [p(apiPath(s.id), 'read')],
+  'lookup:secrets.DatabaseConnection': (s) => [p(apiPath(s.id), 'read')],
+  'lookup:secrets.DatabaseRole': (s) => [p(apiPath(s.id), 'read')],
+  'lookup:secrets.DatabaseStaticRole': (s) => [p(apiPath(s.id), 'read')],
+  'lookup:secrets.DirectoryRole': (s) => [p(apiPath(s.id), 'read')],
+  'lookup:secrets.DirectoryLibrarySet': (s) => [p(apiPath(s.id), 'read')],
   // A KV secret is read as a KvSecret is: its metadata, then its current version.
   'lookup:secrets.KvSecret': (s) => {
     const known = (s.known ?? {}) as Spec;
@@ -111,7 +146,15 @@ export function mergePolicy(paths: readonly PolicyPath[]): PolicyPath[] {
   }));
 }
 
-/** The policy as the service's HCL: one `path` block per line. */
+/**
+ * The policy as the service's HCL: one `path` block per line, each path a quoted, escaped string
+ * (paths are checked where they are read; escaped all the same, so that no path ends its string).
+ */
 export function policyHcl(paths: readonly PolicyPath[]): string {
-  return paths.map((x) => `path "${x.path}" { capabilities = [${x.capabilities.map((c) => `"${c}"`).join(', ')}] }`).join('\n');
+  return paths.map((x) => `path ${hclString(x.path)} { capabilities = [${x.capabilities.map(hclString).join(', ')}] }`).join('\n');
+}
+
+/** A quoted HCL string: JSON's escapes (which HCL reads alike), and `${`/`%{` escaped as HCL templates would read them. */
+export function hclString(v: string): string {
+  return JSON.stringify(v).replace(/\$\{/g, '$$$${').replace(/%\{/g, '%%{');
 }
