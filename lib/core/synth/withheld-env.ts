@@ -13,6 +13,8 @@ import * as path from 'path';
  * `PYTHONPATH`), a subclass of `os.environ`'s class that notes a missing key. Each notes only reads by
  * the app's own code (not node_modules, site-packages or the standard library, which probe many
  * variables), and writes only the variable's name to a report file. Values never reach the app.
+ * (A getter on the prototype makes `'NAME' in process.env` true for a withheld name, its value still
+ * undefined: a Proxy would change what `process.env` is for every library.)
  */
 
 /** The variables (names, comma-separated) that the preloads watch, and the file they report reads to. */
@@ -34,7 +36,8 @@ const NODE_PRELOAD = `'use strict';
     const frames = holder.stack;
     Error.prepareStackTrace = prepare;
     const file = Array.isArray(frames) && frames[0] ? String(frames[0].getFileName() || '') : '';
-    return !file.startsWith('node:') && !/[\\\\/]node_modules[\\\\/]/.test(file);
+    // Libraries: npm's, and the jsii runtime that a Python app's package embeds.
+    return !file.startsWith('node:') && !/[\\\\/](?:node_modules|site-packages|dist-packages)[\\\\/]/.test(file);
   };
   const getters = {};
   for (const name of names) {
