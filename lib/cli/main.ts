@@ -203,7 +203,8 @@ export function buildProgram(): Command {
   emuStop.action((f: string) => run(program, emuStop, (out) => emulator().emulatorStop(f, out)));
   const init = program.command('init [dir]').description('create a new cdktf app that uses converge (default: here)')
     .option('--stack <name>', 'name of its stack', 'dev')
-    .option('--converge-spec <spec>', "the app's dependency on cdk-converge (default: what this converge was installed from)");
+    .option('--converge-spec <spec>', "the app's dependency on cdk-converge (default: what this converge was installed from; Python: cdk-converge>=VERSION)")
+    .option('--language <language>', 'typescript or python (as cdk init app --language)', 'typescript');
   init.action((dir?: string) => run(program, init, (out) => initCommand(dir, init.opts(), out)));
 
   const keygen = program.command('keygen').description('print a new random state key (32 bytes, hex) for CONVERGE_STATE_KEY');
