@@ -11,7 +11,8 @@ import { cliAsync, startWorld, synthApp, tempDir, TestWorld } from '../support/h
 describe('converge graph', () => {
   let world: TestWorld;
   beforeAll(async () => { world = await startWorld(); });
-  afterAll(async () => { await world.stop(); });
+  const scratch = tempDir('converge-graph-');
+  afterAll(async () => { await world.stop(); fs.rmSync(scratch, { recursive: true, force: true }); });
 
   const app = (stack: string, name: string, v2Weight: number) => synthApp((s: TerraformStack) => {
     new mesh.ServiceDefaults(s, 'defaults', { name, protocol: mesh.MeshProtocol.HTTP });
@@ -66,7 +67,7 @@ describe('converge graph', () => {
     expect(plan.status).toBe(2); // graph applied nothing
 
     // The same as SVG, to a file: a standalone document with the weights and subsets as text.
-    const svgFile = path.join(tempDir('converge-graph-'), 'graph.svg');
+    const svgFile = path.join(scratch, 'graph.svg');
     r = await cliAsync(['graph', '--synth-dir', app('graph-web', 'web', 50), '--format', 'svg', '--out', svgFile], world.env);
     expect(r.status).toBe(0);
     const svg = fs.readFileSync(svgFile, 'utf8');
@@ -77,7 +78,7 @@ describe('converge graph', () => {
     expect(svg).toContain('>traffic web: after the plan</text>');
 
     // plan --summary: the Markdown comment carries the traffic picture as a Mermaid block.
-    const summary = path.join(tempDir('converge-graph-'), 'summary.md');
+    const summary = path.join(scratch, 'summary.md');
     r = await cliAsync(['plan', '--synth-dir', app('graph-web', 'web', 50), '--summary', summary], world.env);
     expect(r.status).toBe(0);
     const md = fs.readFileSync(summary, 'utf8');
@@ -103,7 +104,7 @@ describe('converge graph', () => {
       expect(line.replace(/"[^"]*"/g, '')).not.toMatch(/[`<>%]|click|alert/);
     }
     expect(r.stdout).toContain('x#34;#93;#59;click A call alert#40;#41;#37;#37;#124;#96;#60;b#62;');
-    const svgFile = path.join(tempDir('converge-graph-'), 'hostile.svg');
+    const svgFile = path.join(scratch, 'hostile.svg');
     r = await cliAsync(['graph', '--synth-dir', dir, '--format', 'svg', '--out', svgFile], world.env);
     expect(r.status).toBe(0);
     const svg = fs.readFileSync(svgFile, 'utf8');
