@@ -91,7 +91,7 @@ describe('converge graph', () => {
     expect((await cliAsync(['graph', '--synth-dir', dir, '--format', 'png'], world.env)).stderr).toMatch(/--format must be mermaid or svg \(got png\)/);
   });
 
-  test('names with quotes, brackets, pipes and backticks stay inside their labels (Mermaid and SVG)', async () => {
+  test('names with quotes, brackets, pipes and backticks stay inside their labels (Mermaid, SVG and the plan summary)', async () => {
     const hostile = 'x"];click A call alert()%%|`<b>';
     const dir = synthApp((s: TerraformStack) => {
       new KvSecret(s, hostile, { path: 'graph-hostile/x', data: { a: '1' } });
@@ -110,5 +110,22 @@ describe('converge graph', () => {
     const svg = fs.readFileSync(svgFile, 'utf8');
     expect(svg).not.toContain('<b>');
     expect(svg).toContain('x&quot;];click A call alert()%%|`&lt;b&gt;');
+
+    // In the pull-request summary: a route whose match quotes a hostile path stays a label in the Mermaid block.
+    const routed = synthApp((s: TerraformStack) => {
+      new mesh.ServiceDefaults(s, 'defaults', { name: 'shop', protocol: mesh.MeshProtocol.HTTP });
+      new mesh.ServiceRouter(s, 'router', { name: 'shop', routes: [{ match: { http: { pathPrefix: '/a"]```|%%<b>' } }, destination: { service: 'shop' } }] });
+    }, 'graph-hostile-route');
+    const summary = path.join(scratch, 'hostile.md');
+    r = await cliAsync(['plan', '--synth-dir', routed, '--summary', summary], world.env);
+    expect(r.status).toBe(0);
+    const md = fs.readFileSync(summary, 'utf8');
+    const traffic = md.slice(md.indexOf('### Traffic'));
+    expect(traffic.match(/```/g)).toHaveLength(2); // the block's own fences only
+    const block = /```mermaid\n([\s\S]*?)```/.exec(traffic)![1];
+    expect(block).toContain('path prefix /a#34;#93;#96;#96;#96;#124;#37;#37;#60;b#62;');
+    for (const line of block.split('\n').slice(1)) {
+      for (const label of line.match(/"[^"]*"/g) ?? []) expect(label.slice(1, -1)).not.toMatch(/["[\]|`<>%]/);
+    }
   });
 });

@@ -70,7 +70,7 @@ export function trafficDrawing(services: readonly ServiceTraffic[], planned: boo
   const group = (label: string, chain: CompiledChain | string | undefined) => {
     const id = `g${++g}`;
     if (chain === undefined || typeof chain === 'string') {
-      const text = chain === undefined ? 'no chain' : `does not compile: ${chain}`;
+      const text = chain === undefined ? 'no entry shapes it: the default chain' : `does not compile: ${chain}`;
       groups.push({ id, label, nodes: [{ id: ids.id(`${id}\u0000none`), label: text, shape: 'box' }], edges: [] });
     } else {
       groups.push(chainGroup(id, label, chain, ids));
