@@ -7,6 +7,7 @@ import { setSecretFileDirs } from '../core/crypto/secret-sources';
 import { setProviderAddresses, setProviderEnv } from '../core/synth/check-synth-input';
 import { registerAllKinds } from '../kinds';
 import { applyCommand } from './commands/apply';
+import { graphCommand } from './commands/graph';
 import { bridgeApply, bridgeDestroy } from './commands/bridge';
 import { importCommand } from './commands/import';
 import { initCommand } from './commands/init';
@@ -106,6 +107,14 @@ export function buildProgram(): Command {
     .option('--summary <file>', 'also write a Markdown summary (for a pull-request comment)')
     .option('--detailed-exitcode', 'exit 0 when nothing changes, 2 when something does, 1 on error');
   plan.action(() => run(program, plan, (out) => planCommand({ ...plan.opts(), refresh: plan.opts().refresh !== 'false' }, out)));
+
+  const graph = appOptions(program.command('graph').description("draw the stacks' objects and dependencies and the mesh's traffic before and after a plan (docs/graph.md)"), true)
+    .option('--format <format>', 'mermaid (default) or svg')
+    .option('--out <file>', 'write the drawing to this file instead of stdout')
+    .option('--no-traffic', 'only the objects and their dependencies (no API is contacted)')
+    .option('--parallelism <n>', 'operations at once against each API (default 10; CONVERGE_PARALLELISM)')
+    .option('--lock-timeout <duration>', 'wait this long for a lock another run holds (e.g. 30s)');
+  graph.action(() => run(program, graph, (out) => graphCommand(graph.opts(), out)));
 
   const showPlan = program.command('show <planfile>').description('print a saved plan (plan --out) without contacting any API')
     .option('--json', 'as plan --json prints it').option('--compact', 'one line per object and a summary per kind');

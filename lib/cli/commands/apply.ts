@@ -20,6 +20,8 @@ import { PlanCommandOptions } from './plan';
 
 export interface ApplyCommandOptions extends PlanCommandOptions {
   readonly autoApprove?: boolean;
+  /** The plan is not printed (the Terraform bridge: Terraform's plan showed it, and its error would repeat it). */
+  readonly planShownElsewhere?: boolean;
 }
 
 async function confirm(question: string, operation: 'apply' | 'destroy'): Promise<boolean> {
@@ -109,7 +111,7 @@ async function applyStack({ desired, saved, opts, out, state, ctx, interrupts, a
   } else {
     plan = withStackInImportHints(await planReconciled(desired, state, ctx, { refresh: opts.refresh !== false, destroy: opts.destroy }), several);
   }
-  renderPlan(plan, out, { compact: opts.compact });
+  if (!opts.planShownElsewhere || !hasChanges(plan)) renderPlan(plan, out, { compact: opts.compact });
   const conflicts = conflictsOf(plan);
   if (conflicts.length) {
     throw new Error(`${conflicts.length} object(s) exist on the API and are not managed by converge; nothing was applied:\n` +
