@@ -15,6 +15,7 @@ import { policyCommand } from './commands/policy';
 import { statePull, statePush } from './commands/state-transfer';
 import { refreshCommand } from './commands/refresh';
 import { showCommand } from './commands/show';
+import { validateCommand } from './commands/validate';
 import { forceUnlock, outputCommand, stateList, stateRm, stateShow } from './commands/state';
 import { watchCommand } from './commands/watch';
 import { condenseAppFailure } from './app-failure';
@@ -105,6 +106,9 @@ export function buildProgram(): Command {
     .option('--summary <file>', 'also write a Markdown summary (for a pull-request comment)')
     .option('--detailed-exitcode', 'exit 0 when nothing changes, 2 when something does, 1 on error');
   plan.action(() => run(program, plan, (out) => planCommand({ ...plan.opts(), refresh: plan.opts().refresh !== 'false' }, out)));
+
+  const validate = appOptions(program.command('validate').description('check the app\'s constructs and print every error at once, without contacting any API'));
+  validate.action(() => run(program, validate, (out) => validateCommand(validate.opts(), out)));
 
   const showPlan = program.command('show <planfile>').description('print a saved plan (plan --out) without contacting any API')
     .option('--json', 'as plan --json prints it').option('--compact', 'one line per object and a summary per kind');
