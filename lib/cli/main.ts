@@ -42,11 +42,18 @@ function writeStats(): void {
   }));
 }
 
+/** `--log-level debug` or `trace` (which includes debug). */
+function debugWanted(level: string | undefined): boolean {
+  return level === 'debug' || level === 'trace';
+}
+
 /** Runs a command body; an error prints one clear line (never a stack trace, never a secret) and exits 1. */
 async function run(program: Command, cmd: Command, body: Handler): Promise<void> {
   const g = program.opts<{ color?: boolean; quiet?: boolean; logLevel?: string }>();
   const local = cmd.opts<{ json?: boolean }>();
-  const out = new Output({ color: colorWanted(g.color), quiet: g.quiet, json: local.json, debug: g.logLevel === 'debug' });
+  const out = new Output({ color: colorWanted(g.color), quiet: g.quiet, json: local.json, debug: debugWanted(g.logLevel) });
+  // As TF_LOG=DEBUG: one line per request and per answer, never a header or a body (HttpStats.onTrace).
+  if (g.logLevel === 'trace') HttpStats.onTrace = (line) => process.stderr.write(`${out.c.dim(`[trace] ${line}`)}\n`);
   try {
     // What the synthesized output may name (docs/security.md): given by the command line, never by the app.
     const trust = cmd.opts<{ providerEnv?: string[]; providerAddress?: string[]; secretFileDir?: string[] }>();
@@ -56,7 +63,7 @@ async function run(program: Command, cmd: Command, body: Handler): Promise<void>
     process.exitCode = await body(out);
     writeStats();
   } catch (e) {
-    out.error(g.logLevel === 'debug' ? (e as Error).message : condenseAppFailure((e as Error).message));
+    out.error(debugWanted(g.logLevel) ? (e as Error).message : condenseAppFailure((e as Error).message));
     out.debug((e as Error).stack ?? '');
     // A reader of `plan --json` gets a document on stdout either way (docs/plan-json.md).
     if (local.json && cmd.name() === 'plan') out.json({ format_version: PLAN_FORMAT_VERSION, error: { message: (e as Error).message } });
@@ -95,7 +102,8 @@ export function buildProgram(): Command {
     .description('Plan and apply CDK constructs of the platform, secrets and mesh APIs')
     .option('--no-color', 'no colours (NO_COLOR is honoured too)')
     .option('--quiet', 'print only results')
-    .option('--log-level <level>', 'debug prints internal detail to stderr (never a secret)')
+    .option('--log-level <level>', 'debug prints internal detail to stderr; trace also each request and answer '
+      + '(method, URL, status, duration; never a header or a body). Never a secret')
     .version(packageVersion(), '-V, --version', 'print the version of converge')
     .showHelpAfterError();
 
@@ -140,7 +148,7 @@ export function buildProgram(): Command {
     .option('--parallelism <n>', 'operations at once against each API (default 10)')
     .option('--heartbeat <seconds>', 'with PostgreSQL state: lease heartbeat; a dead replica\'s stacks are taken over within two', '5')
     .option('--mesh-wait <seconds>', 'how long a mesh blocking query waits before asking again', '30');
-  watch.action(() => run(program, watch, (out) => watchCommand(watch.opts(), out, program.opts().logLevel === 'debug')));
+  watch.action(() => run(program, watch, (out) => watchCommand(watch.opts(), out, debugWanted(program.opts().logLevel))));
 
   const policy = appOptions(program.command('policy').description('print the least-privilege secrets policy and the platform and mesh permissions a stack needs'))
     .option('--json', 'as JSON');
