@@ -19,6 +19,7 @@ import { validateCommand } from './commands/validate';
 import { forceUnlock, outputCommand, stateList, stateRm, stateShow } from './commands/state';
 import { watchCommand } from './commands/watch';
 import { condenseAppFailure } from './app-failure';
+import { emitError } from './apply-events';
 import { endWithLauncher } from './launcher-exit';
 import { colorWanted, Output } from './output';
 
@@ -67,6 +68,7 @@ async function run(program: Command, cmd: Command, body: Handler): Promise<void>
     out.debug((e as Error).stack ?? '');
     // A reader of `plan --json` gets a document on stdout either way (docs/plan-json.md).
     if (local.json && cmd.name() === 'plan') out.json({ format_version: PLAN_FORMAT_VERSION, error: { message: (e as Error).message } });
+    if (local.json && (cmd.name() === 'apply' || cmd.name() === 'destroy')) emitError((e as Error).message);
     process.exitCode = 1;
   }
 }
@@ -123,11 +125,13 @@ export function buildProgram(): Command {
   showPlan.action((file: string) => run(program, showPlan, (out) => showCommand(file, showPlan.opts(), out)));
 
   const apply = runOptions(program.command('apply [planfile]').description('plan (or take a saved plan), confirm and converge'))
-    .option('--auto-approve', 'do not ask for confirmation');
+    .option('--auto-approve', 'do not ask for confirmation')
+    .option('--json', 'one JSON event per line: each object started, done, failed or skipped, and a summary (docs/apply-json.md)');
   apply.action((planfile?: string) => run(program, apply, (out) => applyCommand(planfile, { ...apply.opts(), refresh: apply.opts().refresh !== 'false' }, out)));
 
   const destroy = runOptions(program.command('destroy').description('delete every object of the stack (retained objects are only forgotten)'))
-    .option('--auto-approve', 'do not ask for confirmation');
+    .option('--auto-approve', 'do not ask for confirmation')
+    .option('--json', 'one JSON event per line, as apply --json (docs/apply-json.md)');
   destroy.action(() => run(program, destroy, (out) => applyCommand(undefined, { ...destroy.opts(), refresh: destroy.opts().refresh !== 'false', destroy: true }, out)));
 
   const refresh = appOptions(program.command('refresh').description('read every object in state: forget deleted ones, report drift'))
