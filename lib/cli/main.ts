@@ -19,6 +19,7 @@ import { validateCommand } from './commands/validate';
 import { forceUnlock, outputCommand, stateList, stateRm, stateShow } from './commands/state';
 import { watchCommand } from './commands/watch';
 import { condenseAppFailure } from './app-failure';
+import { completionScript } from './completion';
 import { emitError } from './apply-events';
 import { endWithLauncher } from './launcher-exit';
 import { colorWanted, Output } from './output';
@@ -216,6 +217,13 @@ export function buildProgram(): Command {
     .option('--stack <name>', 'name of its stack', 'dev')
     .option('--converge-spec <spec>', "the app's dependency on cdk-converge (default: what this converge was installed from)");
   init.action((dir?: string) => run(program, init, (out) => initCommand(dir, init.opts(), out)));
+
+  const completion = program.command('completion <shell>')
+    .description('print a completion script for bash, zsh or fish (install: docs/completion.md)');
+  completion.action((shell: string) => run(program, completion, async () => {
+    process.stdout.write(completionScript(program, shell));
+    return 0;
+  }));
 
   const keygen = program.command('keygen').description('print a new random state key (32 bytes, hex) for CONVERGE_STATE_KEY');
   keygen.action(() => run(program, keygen, async (out) => { out.result(generateKey()); return 0; }));
