@@ -68,6 +68,19 @@ new secrets.KvSecret(stack, 'fine', { path: 'app/fine', data: { a: '1' } });
     expect(alone.stderr).not.toContain('checked/kv');
   });
 
+  test('an app that fails for another reason after its mistakes: the mistakes, then why it stopped', async () => {
+    writeApp(`
+new platform.Organization(stack, 'org', { name: 'acme', email: 'ops@acme.io', sessionTimeout: 0 });
+const missing = undefined;
+missing.boom();
+`);
+    const r = await cliAsync(['validate'], env, dir);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/^Error: checked\/org: sessionTimeout must be an integer/m);
+    expect(r.stderr).toMatch(/the app stopped after these errors.*reading 'boom'/);
+    expect(requests).toBe(0);
+  });
+
   test('a valid app: exit 0, no request', async () => {
     writeApp(`new secrets.KvSecret(stack, 'fine', { path: 'app/fine', data: { a: '1' } });`);
     const r = await cliAsync(['validate'], env, dir);
