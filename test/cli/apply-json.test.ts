@@ -1,3 +1,4 @@
+import * as path from 'path';
 import { SecretValue } from '../../lib';
 import { Organization } from '../../lib/platform/organization/organization';
 import { KvSecret } from '../../lib/secrets/kv/kv-secret';
@@ -39,6 +40,27 @@ describe('apply --json', () => {
     // An organization is retained by default: forgotten, not deleted.
     expect(Object.fromEntries(gone.filter((e) => e.type === 'done').map((e) => [e.address, e.action]))).toEqual({ org: 'forget', db: 'delete', svc: 'delete' });
     expect(gone[gone.length - 1]).toMatchObject({ type: 'summary', operation: 'destroy', done: 3 });
+  });
+
+  test('a failed object and the one that needs it: failed and skipped events, the summary counts them', async () => {
+    const dir = synthApp((stack) => {
+      const first = new ServiceDefaults(stack, 'first', { name: 'json-raced' });
+      const after = new ServiceDefaults(stack, 'after', { name: 'json-after' });
+      after.node.addDependency(first);
+    }, 'jsonfail');
+    const file = path.join(world.dir, 'jsonfail.plan');
+    expect((await cliAsync(['plan', '--synth-dir', dir, '--out', file], world.env)).status).toBe(0);
+    // Written by someone else between the plan and the apply: the create (check-and-set 0) fails.
+    const put = await fetch(`${world.env.MESH_HTTP_ADDR}/v1/config`, {
+      method: 'PUT', headers: { 'x-mesh-token': world.env.MESH_HTTP_TOKEN! }, body: JSON.stringify({ Kind: 'service-defaults', Name: 'json-raced' }),
+    });
+    expect(put.status).toBe(200);
+    const r = await cliAsync(['apply', file, '--json'], world.env);
+    expect(r.status).toBe(1);
+    const all = events(r.stdout);
+    expect(all.find((e) => e.type === 'failed')).toMatchObject({ address: 'first', action: 'create', error: expect.any(String) });
+    expect(all.find((e) => e.type === 'skipped')).toMatchObject({ address: 'after', action: 'create', reason: expect.any(String) });
+    expect(all[all.length - 1]).toMatchObject({ type: 'summary', done: 0, failed: 1, skipped: 1 });
   });
 
   test('without --auto-approve: an error event and exit 1, nothing applied', async () => {
