@@ -68,6 +68,22 @@ new secrets.KvSecret(stack, 'fine', { path: 'app/fine', data: { a: '1' } });
     expect(alone.stderr).not.toContain('checked/kv');
   });
 
+  test('mesh entries checked as a whole (split weights) and a discovery chain: each named, nothing else said', async () => {
+    writeApp(`
+new mesh.ServiceSplitter(stack, 'split', { name: 'web', splits: [{ weight: 30 }, { weight: 30, serviceSubset: 'v2' }] });
+new mesh.DiscoveryChain(stack, 'chain', { service: '' });
+new secrets.KvSecret(stack, 'kv', { path: 'app/db', data: { user: 'app' }, maxVersions: -1 });
+`);
+    const r = await cliAsync(['validate'], env, dir);
+    expect(r.status).toBe(1);
+    expect(r.stderr.split('\n').filter((l) => l.startsWith('Error: '))).toEqual([
+      expect.stringMatching(/^Error: checked\/split: splits .*must be 100/),
+      'Error: checked/chain: service is required',
+      expect.stringMatching(/^Error: checked\/kv: maxVersions must be an integer from 0/),
+    ]);
+    expect(requests).toBe(0);
+  });
+
   test('an app that fails for another reason after its mistakes: the mistakes, then why it stopped', async () => {
     writeApp(`
 new platform.Organization(stack, 'org', { name: 'acme', email: 'ops@acme.io', sessionTimeout: 0 });

@@ -47,7 +47,8 @@ export async function validateCommand(opts: AppOptions, out: Output): Promise<nu
   for (const e of errors) out.error(`${e.path}: ${e.field} ${e.rule}`);
   // The synthesis fails on the recorded errors themselves (cdktf's validations); anything else stopped the app early.
   const condensed = failure ? condenseAppFailure(failure.message) : '';
-  const other = failure && !/Validation failed|validation fail/i.test(failure.message) && !errors.some((e) => condensed.includes(`${e.path}: ${e.field}`));
+  // cdktf's two messages (stack and app validations) both end with the skipValidation advice.
+  const other = failure && !/validation failed|skipValidation/i.test(failure.message) && !errors.some((e) => condensed.includes(`${e.path}: ${e.field}`));
   if (other) out.error(`the app stopped after these errors, so later constructs were not checked: ${condensed}`);
   out.warn(`${errors.length} error${errors.length === 1 ? '' : 's'} found; no API was contacted.`);
   return 1;
