@@ -17,9 +17,12 @@ import { policyCommand } from './commands/policy';
 import { statePull, statePush } from './commands/state-transfer';
 import { refreshCommand } from './commands/refresh';
 import { showCommand } from './commands/show';
+import { validateCommand } from './commands/validate';
 import { forceUnlock, outputCommand, stateList, stateRm, stateShow } from './commands/state';
 import { watchCommand } from './commands/watch';
 import { condenseAppFailure } from './app-failure';
+import { completionScript } from './completion';
+import { emitError } from './apply-events';
 import { endWithLauncher } from './launcher-exit';
 import { colorWanted, Output } from './output';
 
@@ -43,11 +46,18 @@ function writeStats(): void {
   }));
 }
 
+/** `--log-level debug` or `trace` (which includes debug). */
+function debugWanted(level: string | undefined): boolean {
+  return level === 'debug' || level === 'trace';
+}
+
 /** Runs a command body; an error prints one clear line (never a stack trace, never a secret) and exits 1. */
 async function run(program: Command, cmd: Command, body: Handler): Promise<void> {
   const g = program.opts<{ color?: boolean; quiet?: boolean; logLevel?: string }>();
   const local = cmd.opts<{ json?: boolean }>();
-  const out = new Output({ color: colorWanted(g.color), quiet: g.quiet, json: local.json, debug: g.logLevel === 'debug' });
+  const out = new Output({ color: colorWanted(g.color), quiet: g.quiet, json: local.json, debug: debugWanted(g.logLevel) });
+  // As TF_LOG=DEBUG: one line per request and per answer, never a header or a body (HttpStats.onTrace).
+  if (g.logLevel === 'trace') HttpStats.onTrace = (line) => process.stderr.write(`${out.c.dim(`[trace] ${line}`)}\n`);
   try {
     // What the synthesized output may name (docs/security.md): given by the command line, never by the app.
     const trust = cmd.opts<{ providerEnv?: string[]; providerAddress?: string[]; secretFileDir?: string[] }>();
@@ -57,10 +67,11 @@ async function run(program: Command, cmd: Command, body: Handler): Promise<void>
     process.exitCode = await body(out);
     writeStats();
   } catch (e) {
-    out.error(g.logLevel === 'debug' ? (e as Error).message : condenseAppFailure((e as Error).message));
+    out.error(debugWanted(g.logLevel) ? (e as Error).message : condenseAppFailure((e as Error).message));
     out.debug((e as Error).stack ?? '');
     // A reader of `plan --json` gets a document on stdout either way (docs/plan-json.md).
     if (local.json && cmd.name() === 'plan') out.json({ format_version: PLAN_FORMAT_VERSION, error: { message: (e as Error).message } });
+    if (local.json && (cmd.name() === 'apply' || cmd.name() === 'destroy')) emitError((e as Error).message);
     process.exitCode = 1;
   }
 }
@@ -96,7 +107,8 @@ export function buildProgram(): Command {
     .description('Plan and apply CDK constructs of the platform, secrets and mesh APIs')
     .option('--no-color', 'no colours (NO_COLOR is honoured too)')
     .option('--quiet', 'print only results')
-    .option('--log-level <level>', 'debug prints internal detail to stderr (never a secret)')
+    .option('--log-level <level>', 'debug prints internal detail to stderr; trace also each request and answer '
+      + '(method, URL, status, duration; never a header or a body). Never a secret')
     .version(packageVersion(), '-V, --version', 'print the version of converge')
     .showHelpAfterError();
 
@@ -116,16 +128,21 @@ export function buildProgram(): Command {
     .option('--lock-timeout <duration>', 'wait this long for a lock another run holds (e.g. 30s)');
   graph.action(() => run(program, graph, (out) => graphCommand(graph.opts(), out)));
 
+  const validate = appOptions(program.command('validate').description('check the app\'s constructs and print every error at once, without contacting any API'));
+  validate.action(() => run(program, validate, (out) => validateCommand(validate.opts(), out)));
+
   const showPlan = program.command('show <planfile>').description('print a saved plan (plan --out) without contacting any API')
     .option('--json', 'as plan --json prints it').option('--compact', 'one line per object and a summary per kind');
   showPlan.action((file: string) => run(program, showPlan, (out) => showCommand(file, showPlan.opts(), out)));
 
   const apply = runOptions(program.command('apply [planfile]').description('plan (or take a saved plan), confirm and converge'))
-    .option('--auto-approve', 'do not ask for confirmation');
+    .option('--auto-approve', 'do not ask for confirmation')
+    .option('--json', 'one JSON event per line: each object started, done, failed or skipped, and a summary (docs/apply-json.md)');
   apply.action((planfile?: string) => run(program, apply, (out) => applyCommand(planfile, { ...apply.opts(), refresh: apply.opts().refresh !== 'false' }, out)));
 
   const destroy = runOptions(program.command('destroy').description('delete every object of the stack (retained objects are only forgotten)'))
-    .option('--auto-approve', 'do not ask for confirmation');
+    .option('--auto-approve', 'do not ask for confirmation')
+    .option('--json', 'one JSON event per line, as apply --json (docs/apply-json.md)');
   destroy.action(() => run(program, destroy, (out) => applyCommand(undefined, { ...destroy.opts(), refresh: destroy.opts().refresh !== 'false', destroy: true }, out)));
 
   const refresh = appOptions(program.command('refresh').description('read every object in state: forget deleted ones, report drift'))
@@ -146,7 +163,7 @@ export function buildProgram(): Command {
     .option('--parallelism <n>', 'operations at once against each API (default 10)')
     .option('--heartbeat <seconds>', 'with PostgreSQL state: lease heartbeat; a dead replica\'s stacks are taken over within two', '5')
     .option('--mesh-wait <seconds>', 'how long a mesh blocking query waits before asking again', '30');
-  watch.action(() => run(program, watch, (out) => watchCommand(watch.opts(), out, program.opts().logLevel === 'debug')));
+  watch.action(() => run(program, watch, (out) => watchCommand(watch.opts(), out, debugWanted(program.opts().logLevel))));
 
   const policy = appOptions(program.command('policy').description('print the least-privilege secrets policy and the platform and mesh permissions a stack needs'))
     .option('--json', 'as JSON');
@@ -215,6 +232,13 @@ export function buildProgram(): Command {
     .option('--converge-spec <spec>', "the app's dependency on cdk-converge (default: what this converge was installed from; Python: cdk-converge>=VERSION)")
     .option('--language <language>', 'typescript or python (as cdk init app --language)', 'typescript');
   init.action((dir?: string) => run(program, init, (out) => initCommand(dir, init.opts(), out)));
+
+  const completion = program.command('completion <shell>')
+    .description('print a completion script for bash, zsh or fish (install: docs/completion.md)');
+  completion.action((shell: string) => run(program, completion, async () => {
+    process.stdout.write(completionScript(program, shell));
+    return 0;
+  }));
 
   const keygen = program.command('keygen').description('print a new random state key (32 bytes, hex) for CONVERGE_STATE_KEY');
   keygen.action(() => run(program, keygen, async (out) => { out.result(generateKey()); return 0; }));
