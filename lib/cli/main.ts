@@ -1,4 +1,5 @@
 import * as fs from 'fs';
+import * as path from 'path';
 import { Command, Option } from 'commander';
 import { PLAN_FORMAT_VERSION } from '../core/engine/plan-model';
 import { HttpStats } from '../core/http/http-client';
@@ -110,7 +111,9 @@ export function buildProgram(): Command {
     .option('--log-level <level>', 'debug prints internal detail to stderr; trace also each request and answer '
       + '(method, URL, status, duration; never a header or a body). Never a secret')
     .version(packageVersion(), '-V, --version', 'print the version of converge')
-    .showHelpAfterError();
+    .showHelpAfterError()
+    // The docs/ pages the help names ship in the package: say where they are, for a tarball or registry install too.
+    .addHelpText('after', () => `\nThe docs/ pages named in the help: ${path.resolve(__dirname, '..', '..', 'docs')}`);
 
   const plan = runOptions(program.command('plan').description('synthesize, read every object and show what would change'))
     .option('--out <file>', 'save the plan, to apply exactly it later')

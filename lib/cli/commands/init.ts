@@ -87,7 +87,8 @@ test('the stack holds an organization and a KV secret', () => {
 `,
     'README.md': `# ${name}
 
-A cdktf app whose constructs converge applies (https://www.npmjs.com/package/cdk-converge).
+A cdktf app whose constructs converge applies (https://www.npmjs.com/package/cdk-converge). converge's
+documentation ships with it: \`node_modules/cdk-converge/docs/\` (\`npx converge --help\` prints where).
 
 \`\`\`sh
 npm install
