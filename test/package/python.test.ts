@@ -204,4 +204,36 @@ describe('Python package', () => {
     expect(r.status).not.toBe(0);
     expect(r.stderr).toContain('s/router: routes[0].match.http.path_prefx is not a field of mesh.RouteHttpMatch (did you mean path_prefix?)');
   });
+
+  // `converge validate` on a Python app (issue 34 item 4): the constructs record each invalid prop in the jsii JS
+  // runtime the Python app runs, so every mistake is reported at once, as for TypeScript. Same wheel, same venv.
+  test('converge validate: three mistakes in three constructs, three errors with their paths and fields, exit 1', async () => {
+    const app = fs.mkdtempSync(path.join(work, 'validate-'));
+    fs.writeFileSync(path.join(app, 'cdktf.json'), JSON.stringify({ language: 'python', app: `${path.join(venvBin, 'python')} main.py` }));
+    fs.writeFileSync(path.join(app, 'main.py'), [
+      'from cdktf import App, TerraformStack',
+      'from cdk_converge import platform, secrets, mesh',
+      'app = App()',
+      'stack = TerraformStack(app, "pychecked")',
+      'platform.Organization(stack, "org", name="acme", email="ops@acme.io", session_timeout=0)',
+      'secrets.KvSecret(stack, "kv", path="app/db", data={"user": "app"}, max_versions=-1)',
+      'mesh.ServiceDefaults(stack, "web", name="web/v2")',
+      'app.synth()',
+      '',
+    ].join('\n'));
+    const env = {
+      PATH: `${venvBin}:${process.env.PATH}`, HOME: process.env.HOME, TMPDIR: process.env.TMPDIR, NO_COLOR: '1', ...silence,
+      CONVERGE_DIR: path.join(work, '.converge-validate'),
+      // Closed ports: validate contacts no API.
+      PLATFORM_ADDRESS: 'http://127.0.0.1:9', SECRETS_ADDR: 'http://127.0.0.1:9', MESH_HTTP_ADDR: 'http://127.0.0.1:9',
+    };
+    const r = await cliAsync(['validate'], env, app);
+    expect(r.status).toBe(1);
+    const errors = r.stderr.split('\n').filter((l) => l.startsWith('Error: pychecked/'));
+    expect(errors).toEqual([
+      expect.stringMatching(/^Error: pychecked\/org: sessionTimeout must be an integer/),
+      expect.stringMatching(/^Error: pychecked\/kv: maxVersions must be an integer from 0/),
+      expect.stringMatching(/^Error: pychecked\/web: name "web\/v2" must not contain "\/"/),
+    ]);
+  });
 });
