@@ -25,3 +25,6 @@ export * from './mesh-token/mesh-token-credentials';
 export * from './push-mfa/push-mfa-method';
 export * from './kv/kv-secret-data';
 export * from './kv/kv-secret-subkeys';
+export * from './sys/secrets-mount';
+export * from './sys/secrets-policy';
+export * from './sys/least-privilege-policy';

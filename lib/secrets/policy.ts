@@ -89,6 +89,10 @@ export const SECRETS_POLICY: Record<string, PolicyOf> = {
     const known = (s.known ?? {}) as Spec;
     return [p(`${seg(known.mount)}/metadata/${keyPath(known.path)}`, 'read'), p(`${seg(known.mount)}/data/${keyPath(known.path)}`, 'read')];
   },
+  // sys/mounts has no existence check: enabling a mount is an update, as is a tune. Read is the mount's own entry.
+  'secrets.SecretsMount': (s) => [p(`sys/mounts/${seg(s.path)}`, 'read', 'update', 'delete'), p(`sys/mounts/${seg(s.path)}/tune`, 'update')],
+  // One write creates or replaces the document (no existence check: update).
+  'secrets.SecretsPolicy': (s) => [p(`sys/policies/acl/${seg(s.name)}`, 'read', 'update', 'delete')],
   // Created at the collection (update), then addressed by the server-assigned id; listed to recover after a crash.
   'secrets.PushMfaMethod': () => [
     p('identity/mfa/method/pushmfa', 'list', 'update'),

@@ -13,6 +13,7 @@ import { PUSH_MFA_PATH, PushMfaMethods } from '../push-mfa/push-mfa.emulator';
 import { errors, notFound, objectBody, RequestError } from './responses';
 import { sysHealth } from './sys-health';
 import { sysLeases } from './sys-leases';
+import { defaultMountMeta, MountMeta, MountTable, SYS_MOUNTS, sysMounts } from './sys-mounts';
 
 /** Options of the secrets service emulator. */
 export interface SecretsEmulatorOptions {
@@ -31,11 +32,13 @@ export interface SecretsEmulatorOptions {
 interface Mount {
   readonly type: string;
   readonly engine: Engine;
+  /** Description, lease TTLs, options, accessor: what `sys/mounts` keeps besides the engine. */
+  readonly meta: MountMeta;
 }
 
 /** The serialised state: engine type and sealed engine state per mount (`state`: unsealed, accepted on restore). */
 interface SecretsSnapshot {
-  mounts: Record<string, { type: string; sealed?: string; state?: unknown }>;
+  mounts: Record<string, { type: string; sealed?: string; state?: unknown; meta?: MountMeta }>;
   /** Sealed push-MFA methods and login enforcements. */
   identity?: string;
   /** Sealed ACL policies and issued tokens. */
@@ -141,6 +144,9 @@ export class SecretsEmulator implements ApiEmulator {
       if (target.path === CAPABILITIES_SELF) {
         return capabilitiesSelf(target.operation, parseJsonBody(req), (p) => (caller.root ? 'root' : this.access.capabilities(caller, p, false)));
       }
+      if (target.path === SYS_MOUNTS || target.path.startsWith(`${SYS_MOUNTS}/`)) {
+        return sysMounts(this.mountTable(), target.operation, target.path, parseJsonBody(req));
+      }
       if (target.path.startsWith('sys/leases/')) {
         const answer = await sysLeases(target.path.slice('sys/leases/'.length), target.operation, parseJsonBody(req), (id) => this.leasesOf(id), this.clock.now());
         if (answer) return answer;
@@ -168,7 +174,7 @@ export class SecretsEmulator implements ApiEmulator {
   public snapshot(): unknown {
     const raw = <T>(v: T): T => (this.tracker ? this.tracker.raw(v) : v);
     const out: SecretsSnapshot = { mounts: {} };
-    for (const [path, m] of this.mounts) out.mounts[path] = { type: m.type, sealed: this.barrier.seal(raw(m.engine.snapshot())) };
+    for (const [path, m] of this.mounts) out.mounts[path] = { type: m.type, sealed: this.barrier.seal(raw(m.engine.snapshot())), meta: m.meta };
     out.identity = this.barrier.seal(raw(this.pushMfa.snapshot()));
     out.access = this.barrier.seal(raw(this.access.snapshot()));
     return out;
@@ -188,7 +194,7 @@ export class SecretsEmulator implements ApiEmulator {
     for (const path of this.mounts.keys()) this.tracker?.untrack(`mount:${path}`);
     this.mounts = new Map();
     for (const [path, m] of Object.entries(snap.mounts)) {
-      this.mount(path, m.type);
+      this.mount(path, m.type, m.meta);
       this.mounts.get(path)!.engine.restore(m.sealed !== undefined ? this.barrier.open(m.sealed) : m.state);
       this.trackScope(`mount:${path}`);
     }
@@ -345,13 +351,41 @@ export class SecretsEmulator implements ApiEmulator {
     return best === undefined ? undefined : this.mounts.get(best)!.engine.exists?.(rest.slice(best.length + 1));
   }
 
-  private mount(path: string, type: string): void {
+  /** The mount table as `sys/mounts` serves it. */
+  private mountTable(): MountTable {
+    return {
+      types: () => Object.keys(ENGINE_FACTORIES),
+      entries: () => [...this.mounts].map(([p, m]) => [p, { type: m.type, meta: m.meta }]),
+      get: (p) => this.mounts.get(p),
+      add: (p, type, meta) => {
+        this.mount(p, type, meta);
+        this.mountsChanged(p);
+      },
+      remove: (p) => this.unmount(p),
+      // A tune changes the table, not the engine: the next journal entry is a whole snapshot.
+      changed: () => {
+        if (!this.tracker) return;
+        this.structureChanged = true;
+        this.onChange?.();
+      },
+    };
+  }
+
+  /** Unmounts and drops the engine's data. */
+  private unmount(clean: string): void {
+    this.tracker?.untrack(`mount:${clean}`);
+    void this.mounts.get(clean)?.engine.close?.();
+    this.mounts.delete(clean);
+    this.mountsChanged(clean);
+  }
+
+  private mount(path: string, type: string, meta?: MountMeta): void {
     const clean = path.replace(/^\/+|\/+$/g, '');
     const factory = ENGINE_FACTORIES[type];
     if (!factory) throw new RequestError(400, `unknown engine type "${type}"`);
     if (!clean) throw new RequestError(400, 'mount path is empty');
     if (this.mounts.has(clean)) throw new RequestError(400, `path is already in use at ${clean}/`);
-    this.mounts.set(clean, { type, engine: factory(clean, this.clock) });
+    this.mounts.set(clean, { type, engine: factory(clean, this.clock), meta: meta ?? defaultMountMeta(type) });
   }
 
   private route(req: EmuRequest, target: RequestTarget, displayName: string): EmuResponse | Promise<EmuResponse> {
@@ -401,10 +435,7 @@ export class SecretsEmulator implements ApiEmulator {
       return { status: 204 };
     }
     if (req.method === 'DELETE') {
-      const clean = path.replace(/^\/+|\/+$/g, '');
-      this.tracker?.untrack(`mount:${clean}`);
-      this.mounts.delete(clean);
-      this.mountsChanged(clean);
+      this.unmount(path.replace(/^\/+|\/+$/g, ''));
       return { status: 204 };
     }
     return errors(405, 'unsupported operation');
