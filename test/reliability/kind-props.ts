@@ -52,6 +52,11 @@ export function exportedConstructClasses(): Map<string, ConstructClass> {
 export const ABSTRACT_BASES = ['mesh.MeshConfigEntry', 'secrets.SecretsEngineRole', 'secrets.SecretsEngineCredentials',
   'secrets.LeasedSecretsEngineCredentials', 'secrets.DatabaseRoleBase'];
 
+/** Exported construct classes that make an object of another kind (a `LeastPrivilegePolicy` is a `SecretsPolicy`). */
+export const KIND_VARIANTS: Record<string, string> = {
+  'secrets.LeastPrivilegePolicy': 'secrets.SecretsPolicy',
+};
+
 export function allKinds(): string[] {
   const k = registeredKinds();
   return [...k.resources, ...k.dataSources].sort();
@@ -168,6 +173,23 @@ export const KIND_PROPS: Record<string, KindProps> = {
       mount: fc.constantFrom('', '/kv', 'kv/', 'a/../b'), maxVersions: fc.integer({ max: -1 }),
       deleteVersionAfter: badDuration,
     },
+  },
+  // The system backend's mount table and policies.
+  'secrets.SecretsMount': {
+    base: { path: 'team-kv', type: 'kv' },
+    valid: { path: fc.constantFrom('team-kv', 'team/kv', 'a.b', 'kv_2') },
+    optional: { description: 'team secrets', defaultLeaseTtl: '1h', maxLeaseTtl: '24h', options: { version: '2' } },
+    invalid: {
+      path: fc.constantFrom('/kv', 'kv/', 'a//b', 'a/../b', '..'),
+      type: fc.constantFrom('KV', 'kv v2', '-kv', 'kv/2'),
+      defaultLeaseTtl: badDuration, maxLeaseTtl: badDuration,
+      options: fc.constantFrom({ version: 2 }, { version: null }),
+    },
+  },
+  'secrets.SecretsPolicy': {
+    base: { name: 'app-read', policy: 'path "secret/data/app/*" { capabilities = ["read"] }' },
+    valid: { name: fc.constantFrom('app-read', 'ci.prod', 'team_a-2', '_x') },
+    invalid: { name: fc.constantFrom('App', 'root', 'default', 'a/b', 'a b', '-a', 'a-'), policy: fc.constantFrom('', '  ') },
   },
   // Secrets engines (names are one path segment of the service: see badSegmentName).
   'secrets.DatabaseConnection': {

@@ -27,6 +27,8 @@ import { PlatformTokenConfig } from '../../lib/secrets/platform-token/platform-t
 import { PlatformTokenRole } from '../../lib/secrets/platform-token/platform-token-role';
 import { PushMfaMethod } from '../../lib/secrets/push-mfa/push-mfa-method';
 import { TotpKey } from '../../lib/secrets/totp/totp-key';
+import { SecretsMount } from '../../lib/secrets/sys/secrets-mount';
+import { SecretsPolicy } from '../../lib/secrets/sys/secrets-policy';
 
 /** The emulator's addresses and tokens (`EmulatorProcess.env`, `Emulator.env`). */
 export type ApiEnv = Record<string, string>;
@@ -142,6 +144,16 @@ export const KIND_SAMPLES: Record<string, KindSample> = {
     // A mount's configuration always exists (its defaults): taking it over is adopting it.
     build: (stack, i) => { new KvEngineConfig(stack, `kvcfg${i}`, { mount: `t-kv-${i}`, maxVersions: 7, deleteVersionAfter: '60m' }); },
     count: (env, n) => countWhere(n, async (i) => (await secretsGet(env, `t-kv-${i}/config`))?.data?.max_versions === 7),
+  },
+  'secrets.SecretsMount': {
+    weight: 3,
+    build: (stack, i) => { new SecretsMount(stack, `mnt${i}`, { path: `t-mnt-${i}`, type: 'totp', description: `sample ${i}`, defaultLeaseTtl: '1h' }); },
+    count: async (env) => Object.keys((await secretsGet(env, 'sys/mounts'))?.data ?? {}).filter((p) => p.startsWith('t-mnt-')).length,
+  },
+  'secrets.SecretsPolicy': {
+    weight: 5,
+    build: (stack, i) => { new SecretsPolicy(stack, `pol${i}`, { name: `t-pol-${i}`, policy: `path "secret/data/t/${i}/*" { capabilities = ["read"] }` }); },
+    count: async (env) => (await secretsKeys(env, 'sys/policies/acl')).filter((k) => k.startsWith('t-pol-')).length,
   },
   'secrets.TotpKey': {
     weight: 5,
