@@ -28,3 +28,6 @@ export * from './kv/kv-secret-subkeys';
 export * from './sys/secrets-mount';
 export * from './sys/secrets-policy';
 export * from './sys/least-privilege-policy';
+export * from './sys/auth-backend';
+export * from './approle/approle-role';
+export * from './approle/approle-secret-id';

@@ -93,6 +93,19 @@ export const SECRETS_POLICY: Record<string, PolicyOf> = {
   'secrets.SecretsMount': (s) => [p(`sys/mounts/${seg(s.path)}`, 'read', 'update', 'delete'), p(`sys/mounts/${seg(s.path)}/tune`, 'update')],
   // One write creates or replaces the document (no existence check: update).
   'secrets.SecretsPolicy': (s) => [p(`sys/policies/acl/${seg(s.name)}`, 'read', 'update', 'delete')],
+  // The service asks `sudo` for every request to an auth method's entry and its tune.
+  'secrets.AuthBackend': (s) => [p(`sys/auth/${seg(s.path)}`, 'read', 'update', 'delete', 'sudo'), p(`sys/auth/${seg(s.path)}/tune`, 'update', 'sudo')],
+  // A role's path has an existence check (its first write is a `create`); its role id is read after each write.
+  'secrets.AppRoleRole': (s) => [
+    p(`auth/${seg(s.mount)}/role/${seg(s.name)}`, 'create', 'read', 'update', 'delete'),
+    p(`auth/${seg(s.mount)}/role/${seg(s.name)}/role-id`, 'read'),
+  ],
+  // Issued by a POST; a plan looks the kept one up by accessor, destroy destroys it (both POSTs).
+  'secrets.AppRoleSecretId': (s) => [
+    p(`auth/${seg(s.mount)}/role/${seg(s.role)}/secret-id`, 'update'),
+    p(`auth/${seg(s.mount)}/role/${seg(s.role)}/secret-id-accessor/lookup`, 'update'),
+    p(`auth/${seg(s.mount)}/role/${seg(s.role)}/secret-id-accessor/destroy`, 'update'),
+  ],
   // Created at the collection (update), then addressed by the server-assigned id; listed to recover after a crash.
   'secrets.PushMfaMethod': () => [
     p('identity/mfa/method/pushmfa', 'list', 'update'),

@@ -13,7 +13,8 @@ import { PUSH_MFA_PATH, PushMfaMethods } from '../push-mfa/push-mfa.emulator';
 import { errors, notFound, objectBody, RequestError } from './responses';
 import { sysHealth } from './sys-health';
 import { sysLeases } from './sys-leases';
-import { defaultMountMeta, MountMeta, MountTable, SYS_MOUNTS, sysMounts } from './sys-mounts';
+import { defaultMountMeta, MountMeta, MountTable, SYS_AUTH, SYS_MOUNTS, sysMounts } from './sys-mounts';
+import { AUTH_ENGINE_FACTORIES } from './engines';
 
 /** Options of the secrets service emulator. */
 export interface SecretsEmulatorOptions {
@@ -56,6 +57,8 @@ export const DEFAULT_MOUNTS: Record<string, string> = {
 };
 
 const READ_METHODS = new Set(['GET', 'LIST', 'HEAD']);
+/** Where auth methods are mounted (`sys/auth/<path>` mounts one at `auth/<path>`). */
+const AUTH_PREFIX = 'auth/';
 
 /**
  * The token of a request: `X-Secrets-Token` (the spec's header), else what the real service reads,
@@ -146,6 +149,9 @@ export class SecretsEmulator implements ApiEmulator {
       }
       if (target.path === SYS_MOUNTS || target.path.startsWith(`${SYS_MOUNTS}/`)) {
         return sysMounts(this.mountTable(), target.operation, target.path, parseJsonBody(req));
+      }
+      if (target.path === SYS_AUTH || target.path.startsWith(`${SYS_AUTH}/`)) {
+        return sysMounts(this.mountTable(AUTH_PREFIX), target.operation, target.path, parseJsonBody(req), SYS_AUTH);
       }
       if (target.path.startsWith('sys/leases/')) {
         const answer = await sysLeases(target.path.slice('sys/leases/'.length), target.operation, parseJsonBody(req), (id) => this.leasesOf(id), this.clock.now());
@@ -339,7 +345,10 @@ export class SecretsEmulator implements ApiEmulator {
     const { path: rest, operation: method } = target;
     const needed: Record<string, Capability> = { GET: 'read', HEAD: 'read', LIST: 'list', DELETE: 'delete', PATCH: 'patch' };
     const capability = needed[method] ?? (this.existsForWrite(rest) === false ? 'create' : 'update');
-    return this.access.capabilities(caller, rest, method === 'LIST').has(capability);
+    const held = this.access.capabilities(caller, rest, method === 'LIST');
+    // As on the real service, enabling, reading, tuning and disabling an auth method needs `sudo` too.
+    if (/^sys\/auth\/./.test(rest) && !held.has('sudo')) return false;
+    return held.has(capability);
   }
 
   /** The existence check of the engine a write goes to: false (a create), true, or undefined (no check: an update). */
@@ -351,17 +360,23 @@ export class SecretsEmulator implements ApiEmulator {
     return best === undefined ? undefined : this.mounts.get(best)!.engine.exists?.(rest.slice(best.length + 1));
   }
 
-  /** The mount table as `sys/mounts` serves it. */
-  private mountTable(): MountTable {
+  /**
+   * The mount table as `sys/mounts` serves it (secrets engines), or with `prefix` `auth/` as
+   * `sys/auth` does (auth methods, mounted at `auth/<path>` among the engines).
+   */
+  private mountTable(prefix = ''): MountTable {
+    const auth = prefix !== '';
     return {
-      types: () => Object.keys(ENGINE_FACTORIES),
-      entries: () => [...this.mounts].map(([p, m]) => [p, { type: m.type, meta: m.meta }]),
-      get: (p) => this.mounts.get(p),
+      reserved: !auth,
+      types: () => Object.keys(auth ? AUTH_ENGINE_FACTORIES : ENGINE_FACTORIES),
+      entries: () => [...this.mounts].filter(([p]) => p.startsWith(AUTH_PREFIX) === auth)
+        .map(([p, m]) => [p.slice(prefix.length), { type: m.type, meta: m.meta }]),
+      get: (p) => this.mounts.get(prefix + p),
       add: (p, type, meta) => {
-        this.mount(p, type, meta);
-        this.mountsChanged(p);
+        this.mount(prefix + p, type, meta);
+        this.mountsChanged(prefix + p);
       },
-      remove: (p) => this.unmount(p),
+      remove: (p) => this.unmount(prefix + p),
       // A tune changes the table, not the engine: the next journal entry is a whole snapshot.
       changed: () => {
         if (!this.tracker) return;
@@ -381,7 +396,7 @@ export class SecretsEmulator implements ApiEmulator {
 
   private mount(path: string, type: string, meta?: MountMeta): void {
     const clean = path.replace(/^\/+|\/+$/g, '');
-    const factory = ENGINE_FACTORIES[type];
+    const factory = clean.startsWith(AUTH_PREFIX) ? AUTH_ENGINE_FACTORIES[type] : ENGINE_FACTORIES[type];
     if (!factory) throw new RequestError(400, `unknown engine type "${type}"`);
     if (!clean) throw new RequestError(400, 'mount path is empty');
     if (this.mounts.has(clean)) throw new RequestError(400, `path is already in use at ${clean}/`);

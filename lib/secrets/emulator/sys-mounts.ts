@@ -21,11 +21,25 @@ export interface MountTable {
   get(path: string): { type: string; meta: MountMeta } | undefined;
   add(path: string, type: string, meta: MountMeta): void;
   remove(path: string): void;
+  /** Whether `sys`, `auth`, `cubbyhole` and `identity` are refused (the secrets engines' table). */
+  readonly reserved: boolean;
   /** The entry's meta changed (a tune): persisted. */
   changed(path: string): void;
 }
 
 export const SYS_MOUNTS = 'sys/mounts';
+export const SYS_AUTH = 'sys/auth';
+
+/** What differs between the secrets engines' table (`sys/mounts`) and the auth methods' (`sys/auth`, mounted at `auth/<path>`). */
+interface TableKind {
+  readonly prefix: string;
+  readonly absent: (path: string) => string;
+  readonly tuneExtra: Record<string, unknown>;
+}
+const KINDS: Record<string, TableKind> = {
+  [SYS_MOUNTS]: { prefix: SYS_MOUNTS, absent: (p) => `No secret engine mount at ${p}/`, tuneExtra: {} },
+  [SYS_AUTH]: { prefix: SYS_AUTH, absent: (p) => `No auth engine at ${p}/`, tuneExtra: { token_type: 'default-service' } },
+};
 
 /** The system's default and maximum lease TTL (768h), as the real service's dev server has it. */
 const SYSTEM_MAX_TTL = 768 * 3600;
@@ -58,9 +72,9 @@ function optionsOf(v: unknown): Record<string, string> {
   return Object.fromEntries(Object.entries(v as Record<string, unknown>).map(([k, x]) => [k, String(x)]));
 }
 
-function view(type: string, m: MountMeta): Record<string, unknown> {
+function view(type: string, m: MountMeta, kind: TableKind = KINDS[SYS_MOUNTS]): Record<string, unknown> {
   return {
-    accessor: m.accessor, config: { default_lease_ttl: m.defaultLeaseTtl, force_no_cache: false, max_lease_ttl: m.maxLeaseTtl },
+    accessor: m.accessor, config: { default_lease_ttl: m.defaultLeaseTtl, force_no_cache: false, max_lease_ttl: m.maxLeaseTtl, ...kind.tuneExtra },
     deprecation_status: 'supported', description: m.description, external_entropy_access: false, local: false,
     options: m.options, plugin_version: '', running_plugin_version: '', running_sha256: '', seal_wrap: false, type, uuid: m.uuid,
   };
@@ -73,22 +87,23 @@ function view(type: string, m: MountMeta): Record<string, unknown> {
  * 400 `path is already in use at <path>/`. The emulator's key-value engine is version 2 only: a `kv`
  * mount must say `options.version` "2" (OpenBao would mount version 1).
  */
-export function sysMounts(table: MountTable, method: string, path: string, body: unknown): EmuResponse {
-  if (path === SYS_MOUNTS) {
+export function sysMounts(table: MountTable, method: string, path: string, body: unknown, tableOf: typeof SYS_MOUNTS | typeof SYS_AUTH = SYS_MOUNTS): EmuResponse {
+  const kind = KINDS[tableOf];
+  if (path === kind.prefix) {
     if (method !== 'GET') return errors(405, 'unsupported operation');
-    return envelope(Object.fromEntries(table.entries().map(([p, e]) => [`${p}/`, view(e.type, e.meta)])));
+    return envelope(Object.fromEntries(table.entries().map(([p, e]) => [`${p}/`, view(e.type, e.meta, kind)])));
   }
-  const rest = path.slice(SYS_MOUNTS.length + 1).replace(/\/+$/, '');
+  const rest = path.slice(kind.prefix.length + 1).replace(/\/+$/, '');
   if (rest.endsWith('/tune')) {
     const mount = rest.slice(0, -'/tune'.length);
     if (!table.get(mount)) return errors(400, `cannot fetch sysview for path "${mount}/"`);
-    return tuneMount(table, method, mount, body);
+    return tuneMount(table, method, mount, body, kind);
   }
   const mount = rest;
   switch (method) {
     case 'GET': {
       const e = table.get(mount);
-      return e ? envelope(view(e.type, e.meta)) : errors(400, `No secret engine mount at ${mount}/`);
+      return e ? envelope(view(e.type, e.meta, kind)) : errors(400, kind.absent(mount));
     }
     case 'POST': return enable(table, mount, objectBody(body));
     case 'DELETE':
@@ -101,7 +116,7 @@ export function sysMounts(table: MountTable, method: string, path: string, body:
 
 function enable(table: MountTable, path: string, b: Record<string, unknown>): EmuResponse {
   if (!path) return errors(400, 'path is empty');
-  if (RESERVED.some((r) => path === r || path.startsWith(`${r}/`))) return errors(400, `cannot mount "${path}/"`);
+  if (table.reserved && RESERVED.some((r) => path === r || path.startsWith(`${r}/`))) return errors(400, `cannot mount "${path}/"`);
   const type = typeof b.type === 'string' ? b.type : '';
   if (!type) return errors(400, 'backend type must be specified as a string');
   if (!table.types().includes(type)) return errors(400, `plugin not found in the catalog: ${type}`);
@@ -122,13 +137,13 @@ function enable(table: MountTable, path: string, b: Record<string, unknown>): Em
   return noContent();
 }
 
-function tuneMount(table: MountTable, method: string, path: string, body: unknown): EmuResponse {
+function tuneMount(table: MountTable, method: string, path: string, body: unknown, kind: TableKind): EmuResponse {
   const e = table.get(path)!;
   if (method === 'GET') {
     const m = e.meta;
     return envelope({
       default_lease_ttl: m.defaultLeaseTtl || SYSTEM_MAX_TTL, description: m.description, force_no_cache: false,
-      max_lease_ttl: m.maxLeaseTtl || SYSTEM_MAX_TTL, ...(Object.keys(m.options).length ? { options: m.options } : {}),
+      max_lease_ttl: m.maxLeaseTtl || SYSTEM_MAX_TTL, ...(Object.keys(m.options).length ? { options: m.options } : {}), ...kind.tuneExtra,
     });
   }
   if (method !== 'POST') return errors(405, 'unsupported operation');

@@ -29,6 +29,9 @@ export interface MountTuneInput {
   readonly options?: Record<string, string>;
 }
 
+/** The secrets engines' table (`sys/mounts`) or the auth methods' (`sys/auth`). */
+export type MountTableName = 'mounts' | 'auth';
+
 /** An ACL policy as `GET sys/policies/acl/<name>` answers it. */
 export interface AclPolicyInfo {
   readonly name: string;
@@ -37,9 +40,9 @@ export interface AclPolicyInfo {
 
 /**
  * OpenBao's answer for a path where nothing is mounted: 400 `No secret engine mount at <path>/`
- * (not a 404): read as absent.
+ * (`No auth engine at <path>/` for an auth method), not a 404: read as absent.
  */
-const NO_MOUNT = /^No (secret engine|auth) mount at /;
+const NO_MOUNT = /^No (secret engine mount|auth engine) at /;
 
 /**
  * The system backend's mount table and ACL policies (`sys/mounts`, `sys/policies/acl`), served
@@ -48,11 +51,11 @@ const NO_MOUNT = /^No (secret engine|auth) mount at /;
 export class SysClient {
   constructor(private readonly client: SecretsClient, private readonly constructPath?: string) {}
 
-  /** The mount at `path`, or undefined when nothing is mounted there. */
-  public async readMount(path: string): Promise<MountInfo | undefined> {
+  /** The mount at `path` (`table` `auth`: the auth method), or undefined when nothing is mounted there. */
+  public async readMount(path: string, table: MountTableName = 'mounts'): Promise<MountInfo | undefined> {
     try {
       const res = await this.client.request<SecretsEnvelope<MountInfo>>({
-        method: 'GET', path: `sys/mounts/${encodePath(path)}`, accept: [404], constructPath: this.constructPath,
+        method: 'GET', path: `sys/${table}/${encodePath(path)}`, accept: [404], constructPath: this.constructPath,
       });
       return res.status === 404 ? undefined : res.body.data;
     } catch (e) {
@@ -61,17 +64,17 @@ export class SysClient {
     }
   }
 
-  public async enableMount(path: string, body: MountInput): Promise<void> {
-    await this.client.request({ method: 'POST', path: `sys/mounts/${encodePath(path)}`, body, constructPath: this.constructPath });
+  public async enableMount(path: string, body: MountInput, table: MountTableName = 'mounts'): Promise<void> {
+    await this.client.request({ method: 'POST', path: `sys/${table}/${encodePath(path)}`, body, constructPath: this.constructPath });
   }
 
-  public async tuneMount(path: string, body: MountTuneInput): Promise<void> {
-    await this.client.request({ method: 'POST', path: `sys/mounts/${encodePath(path)}/tune`, body, constructPath: this.constructPath });
+  public async tuneMount(path: string, body: MountTuneInput, table: MountTableName = 'mounts'): Promise<void> {
+    await this.client.request({ method: 'POST', path: `sys/${table}/${encodePath(path)}/tune`, body, constructPath: this.constructPath });
   }
 
-  /** Unmounts (and drops every secret below it); nothing mounted there is success, as on the service. */
-  public async disableMount(path: string): Promise<void> {
-    await this.client.request({ method: 'DELETE', path: `sys/mounts/${encodePath(path)}`, accept: [404], constructPath: this.constructPath });
+  /** Unmounts (and drops everything below it); nothing mounted there is success, as on the service. */
+  public async disableMount(path: string, table: MountTableName = 'mounts'): Promise<void> {
+    await this.client.request({ method: 'DELETE', path: `sys/${table}/${encodePath(path)}`, accept: [404], constructPath: this.constructPath });
   }
 
   /** The policy named `name`, or undefined (404). */
