@@ -113,6 +113,29 @@ export const SECRETS_POLICY: Record<string, PolicyOf> = {
   ],
 };
 
+/** Kinds whose output `mountedPath` is their spec's `path` (a `SecretsMount`, an `AuthBackend`). */
+const PATH_OUTPUT_KINDS = new Set(['secrets.SecretsMount', 'secrets.AuthBackend']);
+
+/**
+ * The spec with each reference to a mount's `path` output (a construct placed in a mount by reference)
+ * (`mountedPath`) replaced by the path the mount's own spec holds: known at synth, so the policy names the exact
+ * path instead of `+`. `resources`: the stack's desired resources by address.
+ */
+export function withKnownMountPaths(spec: Spec, resources: Readonly<Record<string, { kind: string; spec: Spec }>>): Spec {
+  const known = (v: unknown): unknown => {
+    if (!isAttrRef(v) || v.attr !== 'mountedPath' || (v as { $stack?: string }).$stack !== undefined) return v;
+    const target = resources[v.$ref];
+    return target && PATH_OUTPUT_KINDS.has(target.kind) && typeof target.spec.path === 'string' && !isAttrRef(target.spec.path) ? target.spec.path : v;
+  };
+  return Object.fromEntries(Object.entries(spec).map(([k, v]) => [k, known(v)]));
+}
+
+/** The paths a desired resource needs (undefined for a kind of another API), mount references resolved. */
+export function secretsPolicyOf(kind: string, spec: Spec, resources: Readonly<Record<string, { kind: string; spec: Spec }>>): PolicyPath[] | undefined {
+  const of = SECRETS_POLICY[kind];
+  return of ? of(withKnownMountPaths(spec, resources)) : undefined;
+}
+
 const ORDER = ['create', 'read', 'update', 'patch', 'delete', 'list', 'sudo'];
 
 /** Joins the paths of several kinds: one block per path, capabilities merged and ordered, paths sorted. */

@@ -2,6 +2,7 @@ import * as path from 'path';
 import { cliAsync, startWorld, synthApp, tempDir, TestWorld } from '../support/harness';
 import * as secrets from '../../lib/secrets';
 import { sysScenario, SysTarget } from './sys-kinds-scenario';
+import { appRoleScenario } from './approle-scenario';
 
 jest.setTimeout(180_000);
 
@@ -26,6 +27,10 @@ describe('secrets mounts and policies through the CLI, against the emulator', ()
 
   test('plan, apply, tune in place, drift, replace, least privilege, import, destroy', async () => {
     await sysScenario(target(), 'emu');
+  });
+
+  test('AppRole: method, role, secret id: apply, keep, update by the least-privilege token, reissue, import, destroy', async () => {
+    await appRoleScenario(target(), 'emu');
   });
 
   test('a kv mount other than version 2 is refused by the emulator with the reason, nothing mounted', async () => {

@@ -1,7 +1,7 @@
 import { DesiredStack } from '../../core/model';
 import { MESH_PERMISSIONS, meshAclPolicy } from '../../mesh/permissions';
 import { PLATFORM_PERMISSIONS } from '../../platform/permissions';
-import { PolicyPath, policyHcl, SECRETS_POLICY, stackSecretsPolicy } from '../../secrets/policy';
+import { PolicyPath, policyHcl, secretsPolicyOf, stackSecretsPolicy } from '../../secrets/policy';
 import { Output } from '../output';
 import { AppOptions, loadStacks, selectStacks } from '../workspace';
 
@@ -23,8 +23,8 @@ export function stackPolicy(desired: DesiredStack): StackPolicy {
   const platform: StackPolicy['platform'] = [];
   const mesh: StackPolicy['mesh'] = [];
   for (const [address, r] of Object.entries(desired.resources).sort(([a], [b]) => a.localeCompare(b))) {
-    const secrets = SECRETS_POLICY[r.kind];
-    if (secrets) paths.push(...secrets(r.spec));
+    const secrets = secretsPolicyOf(r.kind, r.spec, desired.resources);
+    if (secrets) paths.push(...secrets);
     const p = PLATFORM_PERMISSIONS[r.kind];
     if (p) platform.push({ address, kind: r.kind, needs: p(r.spec) });
     const m = MESH_PERMISSIONS[r.kind];

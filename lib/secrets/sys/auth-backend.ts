@@ -54,17 +54,22 @@ export interface AuthBackendProps extends ResourceProps {
  * new secrets.AppRoleRole(stack, 'ci', { authBackend: approle, name: 'ci', tokenPolicies: ['ci-app'] });
  */
 export class AuthBackend extends Resource implements IAuthBackend {
-  /** Where the method is mounted below `auth/`. */
-  public readonly mountPath: string;
 
   constructor(scope: Construct, id: string, props: AuthBackendProps) {
     super(scope, id, AUTH_BACKEND.kind, AUTH_BACKEND.api, props, props.provider);
-    this.mountPath = props.path;
   }
 
   /** The method's accessor (`auth_approle_1a2b3c4d`), resolved when converge applies. */
   public get accessor(): string {
     return this._attrString('accessor');
+  }
+
+  /**
+   * Where it is mounted, as a reference: a construct given this mount waits for it (planned as new
+   * until the mount exists, created after it).
+   */
+  public get mountPath(): string {
+    return this._attrString('mountedPath');
   }
 
   /** @internal */

@@ -1,7 +1,7 @@
 import { TerraformStack } from 'cdktf';
 import { Construct } from 'constructs';
 import { convergeElementsOf, ResourceProps } from '../../core/constructs/resource';
-import { PolicyPath, policyHcl, SECRETS_POLICY, stackSecretsPolicy } from '../policy';
+import { PolicyPath, policyHcl, SECRETS_POLICY, secretsPolicyOf, stackSecretsPolicy } from '../policy';
 import { SecretsProvider } from '../provider';
 import { SecretsPolicy } from './secrets-policy';
 
@@ -42,16 +42,18 @@ export class LeastPrivilegePolicy extends SecretsPolicy {
   /** The policy's paths and capabilities, as `converge policy` computes them for the stack. */
   private stackPaths(): PolicyPath[] {
     const paths: PolicyPath[] = [];
+    const desired: Record<string, { kind: string; spec: Record<string, unknown> }> = {};
+    const own: string[] = [];
     for (const el of convergeElementsOf(TerraformStack.of(this))) {
       // Another policy of this kind renders from the stack too: its own path alone (no recursion).
       if (el instanceof LeastPrivilegePolicy) {
-        paths.push(...SECRETS_POLICY['secrets.SecretsPolicy']({ name: el.name }));
+        own.push(el.name);
         continue;
       }
-      const desired = el.toMetadata().converge.resources[el.address];
-      const of = SECRETS_POLICY[desired.kind];
-      if (of) paths.push(...of(desired.spec));
+      desired[el.address] = el.toMetadata().converge.resources[el.address];
     }
+    for (const name of own) paths.push(...SECRETS_POLICY['secrets.SecretsPolicy']({ name }));
+    for (const r of Object.values(desired)) paths.push(...secretsPolicyOf(r.kind, r.spec, desired) ?? []);
     return stackSecretsPolicy(paths);
   }
 

@@ -23,7 +23,7 @@ function observed(path: string, m: MountInfo): Observed {
         maxLeaseTtl: normalDuration(m.config?.max_lease_ttl ?? 0),
         options: m.options ?? {},
       },
-      outputs: { accessor: m.accessor ?? '' },
+      outputs: { accessor: m.accessor ?? '', mountedPath: path },
   };
 }
 
@@ -35,7 +35,7 @@ export function mountTableHandler(schema: KindSchema, table: MountTableName, des
   /** The mount as read after a write: its accessor is the service's. */
   async function written(ctx: HandlerContext, path: string): Promise<Written> {
     const m = await sys(ctx).readMount(path, table);
-    return { id: path, outputs: { accessor: m?.accessor ?? '' } };
+    return { id: path, outputs: { accessor: m?.accessor ?? '', mountedPath: path } };
   }
   return {
     ...resourceMetadata(schema),

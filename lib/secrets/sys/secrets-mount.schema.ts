@@ -23,6 +23,8 @@ export const SECRETS_MOUNT: KindSchema = {
   },
   outputs: {
     accessor: { type: 'string' },
+    /** The path, as an output of another name than the field (a reference to the field would be known at plan): a construct placed in the mount by reference waits for it, planned as new until the mount exists. */
+    mountedPath: { type: 'string' },
   },
   unmanaged: {
     config: 'the lease TTLs (`default_lease_ttl`, `max_lease_ttl`) travel in it: `defaultLeaseTtl` and `maxLeaseTtl`',

@@ -61,20 +61,25 @@ export interface SecretsMountProps extends ResourceProps {
  * new secrets.KvSecret(stack, 'db', { mountRef: kv, path: 'app/db', data: { user: 'app' } });
  */
 export class SecretsMount extends Resource implements ISecretsMount {
-  /** Where the engine is mounted. */
-  public readonly mountPath: string;
   /** The engine type. */
   public readonly type: string;
 
   constructor(scope: Construct, id: string, props: SecretsMountProps) {
     super(scope, id, SECRETS_MOUNT.kind, SECRETS_MOUNT.api, props, props.provider);
-    this.mountPath = props.path;
     this.type = props.type;
   }
 
   /** The mount's accessor (`kv_1a2b3c4d`), assigned by the service, resolved when converge applies. */
   public get accessor(): string {
     return this._attrString('accessor');
+  }
+
+  /**
+   * Where it is mounted, as a reference: a construct given this mount waits for it (planned as new
+   * until the mount exists, created after it).
+   */
+  public get mountPath(): string {
+    return this._attrString('mountedPath');
   }
 
   /** @internal */
