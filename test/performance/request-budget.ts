@@ -70,6 +70,8 @@ export const NOT_MEASURED_YET: Record<string, string> = {
   // Issue 35's system-backend kinds: one read, one write (a mount: + a read of its accessor), one delete each; not measured yet.
   'secrets.SecretsMount': 'not measured yet: 1 read each to plan, 1 enable + 1 read each to apply, 1 tune + 1 read to update, 1 delete each',
   'secrets.SecretsPolicy': 'not measured yet: 1 read each to plan, 1 write each to apply or update, 1 delete each',
+  'secrets.AuthBackend': 'not measured yet: as secrets.SecretsMount (sys/auth)',
+  'secrets.AppRoleRole': 'not measured yet: 2 reads each to plan (role, role id), 1 write + 1 role-id read each to apply or update, 1 delete each',
   ...Object.fromEntries([
   'platform.DataRetentionPolicy', 'platform.NoCodeModule', 'platform.NoCodeWorkspace', 'secrets.KvEngineConfig',
   'secrets.TotpKey', 'secrets.PlatformTokenConfig', 'secrets.PlatformTokenRole', 'secrets.MeshTokenConfig',

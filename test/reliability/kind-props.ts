@@ -191,6 +191,19 @@ export const KIND_PROPS: Record<string, KindProps> = {
     valid: { name: fc.constantFrom('app-read', 'ci.prod', 'team_a-2', '_x') },
     invalid: { name: fc.constantFrom('App', 'root', 'default', 'a/b', 'a b', '-a', 'a-'), policy: fc.constantFrom('', '  ') },
   },
+  'secrets.AuthBackend': {
+    base: { path: 'approle', type: 'approle' },
+    optional: { description: 'machines', defaultLeaseTtl: '1h', maxLeaseTtl: '24h', options: { a: 'b' } },
+    invalid: { path: fc.constantFrom('/a', 'a/', 'a//b', '..'), type: fc.constantFrom('AppRole', 'app role'), defaultLeaseTtl: badDuration },
+  },
+  'secrets.AppRoleRole': {
+    base: { name: 'ci' },
+    optional: { mount: 'approle', tokenPolicies: ['ci-app'], tokenTtl: '1h', tokenMaxTtl: '2h', tokenNumUses: 1, tokenType: 'batch', bindSecretId: true, secretIdTtl: '24h', secretIdNumUses: 3 },
+    invalid: {
+      name: fc.constantFrom('CI', 'a/b', 'a b', '-a'), tokenTtl: badDuration, secretIdTtl: badDuration, tokenType: fc.constantFrom('token', 'Service'),
+      tokenPolicies: fc.constantFrom(['Admin'], ['a b']), secretIdNumUses: fc.integer({ max: -1 }),
+    },
+  },
   // Secrets engines (names are one path segment of the service: see badSegmentName).
   'secrets.DatabaseConnection': {
     base: { name: 'pg', connectionUrl: 'postgresql://{{username}}:{{password}}@db:5432/app' },
@@ -258,6 +271,10 @@ export const KIND_PROPS: Record<string, KindProps> = {
   'secrets.MeshTokenCredentials': {
     base: { role: { mount: 'mesh', roleName: 'web' } },
     invalid: { role: fc.constantFrom({ mount: 'mesh', roleName: 'a b' }, { roleName: 'web' }) },
+  },
+  'secrets.AppRoleSecretId': {
+    base: { role: { mount: 'approle', roleName: 'ci' } },
+    invalid: { role: fc.constantFrom({ mount: 'approle', roleName: 'a/b' }, { mount: 'approle', roleName: '' }, { mount: 'approle' }) },
   },
   'secrets.DatabaseCredentials': {
     base: { role: { mount: 'database', roleName: 'app' } },

@@ -13,6 +13,16 @@ export const SECRETS_SYS_SPEC_FIELDS: Record<string, () => SpecField[]> = {
     { name: 'plugin_version', default: '' },
     { name: 'default_lease_ttl', default: '0s' }, { name: 'max_lease_ttl', default: '0s' },
   ],
+  // `POST sys/auth/<path>` and `POST sys/auth/<path>/tune`: as a secrets engine's mount.
+  'secrets.AuthBackend': () => SECRETS_SYS_SPEC_FIELDS['secrets.SecretsMount'](),
+  // `POST auth/<mount>/role/<name>` of the AppRole method.
+  'secrets.AppRoleRole': () => [
+    { name: 'bind_secret_id', default: true }, { name: 'secret_id_bound_cidrs' }, { name: 'secret_id_num_uses', default: 0 },
+    { name: 'secret_id_ttl', default: '0s' }, { name: 'local_secret_ids', default: false }, { name: 'token_ttl', default: '0s' },
+    { name: 'token_max_ttl', default: '0s' }, { name: 'token_policies', default: [] }, { name: 'token_bound_cidrs' },
+    { name: 'token_explicit_max_ttl' }, { name: 'token_no_default_policy', default: false }, { name: 'token_num_uses', default: 0 },
+    { name: 'token_period' }, { name: 'token_type', default: 'default' }, { name: 'token_strictly_bind_ip' },
+  ],
   // `POST sys/policies/acl/<name>`.
   'secrets.SecretsPolicy': () => [{ name: 'policy' }],
 };

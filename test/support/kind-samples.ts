@@ -29,6 +29,8 @@ import { PushMfaMethod } from '../../lib/secrets/push-mfa/push-mfa-method';
 import { TotpKey } from '../../lib/secrets/totp/totp-key';
 import { SecretsMount } from '../../lib/secrets/sys/secrets-mount';
 import { SecretsPolicy } from '../../lib/secrets/sys/secrets-policy';
+import { AuthBackend } from '../../lib/secrets/sys/auth-backend';
+import { AppRoleRole } from '../../lib/secrets/approle/approle-role';
 
 /** The emulator's addresses and tokens (`EmulatorProcess.env`, `Emulator.env`). */
 export type ApiEnv = Record<string, string>;
@@ -149,6 +151,16 @@ export const KIND_SAMPLES: Record<string, KindSample> = {
     weight: 3,
     build: (stack, i) => { new SecretsMount(stack, `mnt${i}`, { path: `t-mnt-${i}`, type: 'totp', description: `sample ${i}`, defaultLeaseTtl: '1h' }); },
     count: async (env) => Object.keys((await secretsGet(env, 'sys/mounts'))?.data ?? {}).filter((p) => p.startsWith('t-mnt-')).length,
+  },
+  'secrets.AuthBackend': {
+    weight: 3,
+    build: (stack, i) => { authBackend(stack, i); },
+    count: async (env) => Object.keys((await secretsGet(env, 'sys/auth'))?.data ?? {}).filter((p) => p.startsWith('t-auth-')).length,
+  },
+  'secrets.AppRoleRole': {
+    weight: 5,
+    build: (stack, i) => { new AppRoleRole(stack, `arole${i}`, { authBackend: authBackend(stack, i), name: `t-arole-${i}`, tokenPolicies: ['b', 'a'], secretIdTtl: '1h' }); },
+    count: async (env, n) => (await Promise.all(range(n).map(async (i) => (await secretsKeys(env, `auth/t-auth-${i}/role`)).length))).reduce((a, b) => a + b, 0),
   },
   'secrets.SecretsPolicy': {
     weight: 5,
@@ -309,6 +321,10 @@ function databaseConnection(stack: TerraformStack, i: number): DatabaseConnectio
     name: `t-db-${i}`, connectionUrl: `postgresql://{{username}}:{{password}}@${postgresHost}`, username: `t_root_${i}`,
     password: SecretValue.fromEnv('PLANTED_ENGINE_SECRET'), allowedRoles: [`t-dbrole-${i}`, `t-dbstatic-${i}`, `t-dbrole-${i}`],
   }));
+}
+
+function authBackend(stack: TerraformStack, i: number): AuthBackend {
+  return once(stack, `auth${i}`, () => new AuthBackend(stack, `auth${i}`, { path: `t-auth-${i}`, type: 'approle', description: `sample ${i}` }));
 }
 
 function directoryConfig(stack: TerraformStack, i: number): DirectoryConfig {
