@@ -146,3 +146,43 @@ export async function sysScenario(t: SysTarget, prefix: string): Promise<void> {
   expect((await t.api('GET', `sys/policies/acl/${prefix}-readers`)).status).toBe(404);
   expect((await t.api('GET', `sys/policies/acl/${prefix}-ci`)).status).toBe(404);
 }
+
+/**
+ * Constructs placed in mounts by reference (`secretsMount`), created by the same apply: planned as
+ * new (nothing read under a mount that does not exist yet), created after the mount; `converge
+ * policy` names the exact paths; both forms at once are refused at synth.
+ */
+export async function mountRefScenario(t: SysTarget, prefix: string): Promise<void> {
+  const app = synthApp((st: TerraformStack) => {
+    const kv = new secrets.SecretsMount(st, 'kv', { path: `${prefix}-refkv`, type: 'kv', options: { version: '2' } });
+    const totp = new secrets.SecretsMount(st, 'totp', { path: `${prefix}-reftotp`, type: 'totp' });
+    new secrets.KvSecret(st, 'key', { secretsMount: kv, path: 'app/db', data: { user: 'app' } });
+    new secrets.KvEngineConfig(st, 'config', { secretsMount: kv, maxVersions: 4 });
+    new secrets.TotpKey(st, 'mfa', { secretsMount: totp, name: 'ann', issuer: 'Acme', accountName: 'ann@acme.test' });
+  });
+  let r = await run(t, 'policy', '--synth-dir', app, '--json');
+  const printed = JSON.parse(r.stdout).secretsPolicy as string;
+  expect(printed).toContain(`path "${prefix}-refkv/data/app/db"`);
+  expect(printed).toContain(`path "${prefix}-reftotp/keys/ann"`);
+  expect(printed).not.toContain('+');
+  r = await run(t, 'plan', '--synth-dir', app, '--detailed-exitcode');
+  expect(r.stderr).toBe('');
+  expect(r.status).toBe(2);
+  r = await run(t, 'apply', '--synth-dir', app, '--auto-approve');
+  expect(r.stderr).toBe('');
+  expect(r.status).toBe(0);
+  expect((await t.api('GET', `${prefix}-refkv/data/app/db`)).body.data.data).toEqual({ user: 'app' });
+  expect((await t.api('GET', `${prefix}-refkv/config`)).body.data.max_versions).toBe(4);
+  expect((await t.api('GET', `${prefix}-reftotp/keys/ann`)).body.data.issuer).toBe('Acme');
+  r = await run(t, 'plan', '--synth-dir', app, '--detailed-exitcode');
+  expect(r.stdout).toMatch(/No changes/);
+  expect(r.status).toBe(0);
+  r = await run(t, 'destroy', '--synth-dir', app, '--auto-approve');
+  expect(r.stderr).toBe('');
+  expect(r.status).toBe(0);
+  expect((await t.api('GET', `sys/mounts/${prefix}-refkv`)).status).toBe(400);
+  expect(() => synthApp((st: TerraformStack) => {
+    const kv = new secrets.SecretsMount(st, 'kv', { path: 'x', type: 'kv', options: { version: '2' } });
+    new secrets.KvSecret(st, 'key', { secretsMount: kv, mount: 'x', path: 'a', data: { a: '1' } });
+  })).toThrow(/key: secretsMount cannot be given with mount/);
+}

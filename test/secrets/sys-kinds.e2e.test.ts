@@ -1,7 +1,7 @@
 import * as path from 'path';
 import { cliAsync, startWorld, synthApp, tempDir, TestWorld } from '../support/harness';
 import * as secrets from '../../lib/secrets';
-import { sysScenario, SysTarget } from './sys-kinds-scenario';
+import { mountRefScenario, sysScenario, SysTarget } from './sys-kinds-scenario';
 import { appRoleScenario } from './approle-scenario';
 
 jest.setTimeout(180_000);
@@ -27,6 +27,10 @@ describe('secrets mounts and policies through the CLI, against the emulator', ()
 
   test('plan, apply, tune in place, drift, replace, least privilege, import, destroy', async () => {
     await sysScenario(target(), 'emu');
+  });
+
+  test('constructs placed in mounts by reference, all created by one apply', async () => {
+    await mountRefScenario(target(), 'emu');
   });
 
   test('AppRole: method, role, secret id: apply, keep, update by the least-privilege token, reissue, import, destroy', async () => {

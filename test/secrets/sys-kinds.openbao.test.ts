@@ -2,7 +2,7 @@ import * as path from 'path';
 import { startOpenBao, TestOpenBao } from '../support/openbao';
 import { describeWithTool, realTools } from '../support/real-tools';
 import { tempDir } from '../support/harness';
-import { sysScenario, SysTarget } from './sys-kinds-scenario';
+import { mountRefScenario, sysScenario, SysTarget } from './sys-kinds-scenario';
 import { appRoleScenario } from './approle-scenario';
 
 jest.setTimeout(300_000);
@@ -24,6 +24,10 @@ describeWithTool('BAO', 'secrets mounts and policies through the CLI, against a 
 
   test('plan, apply, tune in place, drift, replace, least privilege, import, destroy', async () => {
     await sysScenario(target(), 'bao');
+  });
+
+  test('constructs placed in mounts by reference, all created by one apply', async () => {
+    await mountRefScenario(target(), 'bao');
   });
 
   test('AppRole: method, role, secret id: apply, keep, update by the least-privilege token, reissue, import, destroy', async () => {

@@ -153,9 +153,13 @@ export const KIND_SAMPLES: Record<string, KindSample> = {
     count: async (env) => Object.keys((await secretsGet(env, 'sys/mounts'))?.data ?? {}).filter((p) => p.startsWith('t-mnt-')).length,
   },
   'secrets.AuthBackend': {
-    weight: 3,
+    // As many as the AppRole role samples, which are placed in them (the same i).
+    weight: 5,
     build: (stack, i) => { authBackend(stack, i); },
-    count: async (env) => Object.keys((await secretsGet(env, 'sys/auth'))?.data ?? {}).filter((p) => p.startsWith('t-auth-')).length,
+    count: async (env, n) => {
+      const paths = Object.keys((await secretsGet(env, 'sys/auth'))?.data ?? {});
+      return range(n).filter((i) => paths.includes(`t-auth-${i}/`)).length;
+    },
   },
   'secrets.AppRoleRole': {
     weight: 5,

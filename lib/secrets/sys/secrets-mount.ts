@@ -5,7 +5,7 @@ import { SecretsProvider } from '../provider';
 import { SECRETS_MOUNT } from './secrets-mount.schema';
 
 /**
- * A secrets engine mount other constructs may be placed in: the `mountRef` of an engine's
+ * A secrets engine mount other constructs may be placed in: the `secretsMount` of an engine's
  * constructs takes one, and they then depend on it (created after it, deleted before it).
  */
 export interface ISecretsMount extends IConstruct {
@@ -58,7 +58,7 @@ export interface SecretsMountProps extends ResourceProps {
  *
  * @example
  * const kv = new secrets.SecretsMount(stack, 'team-kv', { path: 'team-kv', type: 'kv', options: { version: '2' } });
- * new secrets.KvSecret(stack, 'db', { mountRef: kv, path: 'app/db', data: { user: 'app' } });
+ * new secrets.KvSecret(stack, 'db', { secretsMount: kv, path: 'app/db', data: { user: 'app' } });
  */
 export class SecretsMount extends Resource implements ISecretsMount {
   /** The engine type. */
