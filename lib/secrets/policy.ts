@@ -124,12 +124,52 @@ export const SECRETS_POLICY: Record<string, PolicyOf> = {
     const known = (s.known ?? {}) as Spec;
     return [p(`${seg(known.mount)}/metadata/${keyPath(known.path)}`, 'read'), p(`${seg(known.mount)}/data/${keyPath(known.path)}`, 'read')];
   },
+  // sys/mounts has no existence check: enabling a mount is an update, as is a tune. Read is the mount's own entry.
+  'secrets.SecretsMount': (s) => [p(`sys/mounts/${seg(s.path)}`, 'read', 'update', 'delete'), p(`sys/mounts/${seg(s.path)}/tune`, 'update')],
+  // One write creates or replaces the document (no existence check: update).
+  'secrets.SecretsPolicy': (s) => [p(`sys/policies/acl/${seg(s.name)}`, 'read', 'update', 'delete')],
+  // The service asks `sudo` for every request to an auth method's entry and its tune.
+  'secrets.AuthBackend': (s) => [p(`sys/auth/${seg(s.path)}`, 'read', 'update', 'delete', 'sudo'), p(`sys/auth/${seg(s.path)}/tune`, 'update', 'sudo')],
+  // A role's path has an existence check (its first write is a `create`); its role id is read after each write.
+  'secrets.AppRoleRole': (s) => [
+    p(`auth/${seg(s.mount)}/role/${seg(s.name)}`, 'create', 'read', 'update', 'delete'),
+    p(`auth/${seg(s.mount)}/role/${seg(s.name)}/role-id`, 'read'),
+  ],
+  // Issued by a POST; a plan looks the kept one up by accessor, destroy destroys it (both POSTs).
+  'secrets.AppRoleSecretId': (s) => [
+    p(`auth/${seg(s.mount)}/role/${seg(s.role)}/secret-id`, 'update'),
+    p(`auth/${seg(s.mount)}/role/${seg(s.role)}/secret-id-accessor/lookup`, 'update'),
+    p(`auth/${seg(s.mount)}/role/${seg(s.role)}/secret-id-accessor/destroy`, 'update'),
+  ],
   // Created at the collection (update), then addressed by the server-assigned id; listed to recover after a crash.
   'secrets.PushMfaMethod': () => [
     p('identity/mfa/method/pushmfa', 'list', 'update'),
     p('identity/mfa/method/pushmfa/*', 'read', 'update', 'delete'),
   ],
 };
+
+/** Kinds whose output `mountedPath` is their spec's `path` (a `SecretsMount`, an `AuthBackend`). */
+const PATH_OUTPUT_KINDS = new Set(['secrets.SecretsMount', 'secrets.AuthBackend']);
+
+/**
+ * The spec with each reference to a mount's `path` output (a construct placed in a mount by reference)
+ * (`mountedPath`) replaced by the path the mount's own spec holds: known at synth, so the policy names the exact
+ * path instead of `+`. `resources`: the stack's desired resources by address.
+ */
+export function withKnownMountPaths(spec: Spec, resources: Readonly<Record<string, { kind: string; spec: Spec }>>): Spec {
+  const known = (v: unknown): unknown => {
+    if (!isAttrRef(v) || v.attr !== 'mountedPath' || (v as { $stack?: string }).$stack !== undefined) return v;
+    const target = resources[v.$ref];
+    return target && PATH_OUTPUT_KINDS.has(target.kind) && typeof target.spec.path === 'string' && !isAttrRef(target.spec.path) ? target.spec.path : v;
+  };
+  return Object.fromEntries(Object.entries(spec).map(([k, v]) => [k, known(v)]));
+}
+
+/** The paths a desired resource needs (undefined for a kind of another API), mount references resolved. */
+export function secretsPolicyOf(kind: string, spec: Spec, resources: Readonly<Record<string, { kind: string; spec: Spec }>>): PolicyPath[] | undefined {
+  const of = SECRETS_POLICY[kind];
+  return of ? of(withKnownMountPaths(spec, resources)) : undefined;
+}
 
 const ORDER = ['create', 'read', 'update', 'patch', 'delete', 'list', 'sudo'];
 

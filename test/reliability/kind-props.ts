@@ -52,6 +52,11 @@ export function exportedConstructClasses(): Map<string, ConstructClass> {
 export const ABSTRACT_BASES = ['mesh.MeshConfigEntry', 'secrets.SecretsEngineRole', 'secrets.SecretsEngineCredentials',
   'secrets.LeasedSecretsEngineCredentials', 'secrets.DatabaseRoleBase'];
 
+/** Exported construct classes that make an object of another kind (a `LeastPrivilegePolicy` is a `SecretsPolicy`). */
+export const KIND_VARIANTS: Record<string, string> = {
+  'secrets.LeastPrivilegePolicy': 'secrets.SecretsPolicy',
+};
+
 export function allKinds(): string[] {
   const k = registeredKinds();
   return [...k.resources, ...k.dataSources].sort();
@@ -169,6 +174,36 @@ export const KIND_PROPS: Record<string, KindProps> = {
       deleteVersionAfter: badDuration,
     },
   },
+  // The system backend's mount table and policies.
+  'secrets.SecretsMount': {
+    base: { path: 'team-kv', type: 'kv' },
+    valid: { path: fc.constantFrom('team-kv', 'team/kv', 'a.b', 'kv_2') },
+    optional: { description: 'team secrets', defaultLeaseTtl: '1h', maxLeaseTtl: '24h', options: { version: '2' } },
+    invalid: {
+      path: fc.constantFrom('/kv', 'kv/', 'a//b', 'a/../b', '..'),
+      type: fc.constantFrom('KV', 'kv v2', '-kv', 'kv/2'),
+      defaultLeaseTtl: badDuration, maxLeaseTtl: badDuration,
+      options: fc.constantFrom({ version: 2 }, { version: null }),
+    },
+  },
+  'secrets.SecretsPolicy': {
+    base: { name: 'app-read', policy: 'path "secret/data/app/*" { capabilities = ["read"] }' },
+    valid: { name: fc.constantFrom('app-read', 'ci.prod', 'team_a-2', '_x') },
+    invalid: { name: fc.constantFrom('App', 'root', 'default', 'a/b', 'a b', '-a', 'a-'), policy: fc.constantFrom('', '  ') },
+  },
+  'secrets.AuthBackend': {
+    base: { path: 'approle', type: 'approle' },
+    optional: { description: 'machines', defaultLeaseTtl: '1h', maxLeaseTtl: '24h', options: { a: 'b' } },
+    invalid: { path: fc.constantFrom('/a', 'a/', 'a//b', '..'), type: fc.constantFrom('AppRole', 'app role'), defaultLeaseTtl: badDuration },
+  },
+  'secrets.AppRoleRole': {
+    base: { name: 'ci' },
+    optional: { mount: 'approle', tokenPolicies: ['ci-app'], tokenTtl: '1h', tokenMaxTtl: '2h', tokenNumUses: 1, tokenType: 'batch', bindSecretId: true, secretIdTtl: '24h', secretIdNumUses: 3 },
+    invalid: {
+      name: fc.constantFrom('CI', 'a/b', 'a b', '-a'), tokenTtl: badDuration, secretIdTtl: badDuration, tokenType: fc.constantFrom('token', 'Service'),
+      tokenPolicies: fc.constantFrom(['Admin'], ['a b']), secretIdNumUses: fc.integer({ max: -1 }),
+    },
+  },
   // Secrets engines (names are one path segment of the service: see badSegmentName).
   'secrets.DatabaseConnection': {
     base: { name: 'pg', connectionUrl: 'postgresql://{{username}}:{{password}}@db:5432/app' },
@@ -236,6 +271,10 @@ export const KIND_PROPS: Record<string, KindProps> = {
   'secrets.MeshTokenCredentials': {
     base: { role: { mount: 'mesh', roleName: 'web' } },
     invalid: { role: fc.constantFrom({ mount: 'mesh', roleName: 'a b' }, { roleName: 'web' }) },
+  },
+  'secrets.AppRoleSecretId': {
+    base: { role: { mount: 'approle', roleName: 'ci' } },
+    invalid: { role: fc.constantFrom({ mount: 'approle', roleName: 'a/b' }, { mount: 'approle', roleName: '' }, { mount: 'approle' }) },
   },
   'secrets.DatabaseCredentials': {
     base: { role: { mount: 'database', roleName: 'app' } },

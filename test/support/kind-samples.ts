@@ -27,6 +27,10 @@ import { PlatformTokenConfig } from '../../lib/secrets/platform-token/platform-t
 import { PlatformTokenRole } from '../../lib/secrets/platform-token/platform-token-role';
 import { PushMfaMethod } from '../../lib/secrets/push-mfa/push-mfa-method';
 import { TotpKey } from '../../lib/secrets/totp/totp-key';
+import { SecretsMount } from '../../lib/secrets/sys/secrets-mount';
+import { SecretsPolicy } from '../../lib/secrets/sys/secrets-policy';
+import { AuthBackend } from '../../lib/secrets/sys/auth-backend';
+import { AppRoleRole } from '../../lib/secrets/approle/approle-role';
 
 /** The emulator's addresses and tokens (`EmulatorProcess.env`, `Emulator.env`). */
 export type ApiEnv = Record<string, string>;
@@ -142,6 +146,30 @@ export const KIND_SAMPLES: Record<string, KindSample> = {
     // A mount's configuration always exists (its defaults): taking it over is adopting it.
     build: (stack, i) => { new KvEngineConfig(stack, `kvcfg${i}`, { mount: `t-kv-${i}`, maxVersions: 7, deleteVersionAfter: '60m' }); },
     count: (env, n) => countWhere(n, async (i) => (await secretsGet(env, `t-kv-${i}/config`))?.data?.max_versions === 7),
+  },
+  'secrets.SecretsMount': {
+    weight: 3,
+    build: (stack, i) => { new SecretsMount(stack, `mnt${i}`, { path: `t-mnt-${i}`, type: 'totp', description: `sample ${i}`, defaultLeaseTtl: '1h' }); },
+    count: async (env) => Object.keys((await secretsGet(env, 'sys/mounts'))?.data ?? {}).filter((p) => p.startsWith('t-mnt-')).length,
+  },
+  'secrets.AuthBackend': {
+    // As many as the AppRole role samples, which are placed in them (the same i).
+    weight: 5,
+    build: (stack, i) => { authBackend(stack, i); },
+    count: async (env, n) => {
+      const paths = Object.keys((await secretsGet(env, 'sys/auth'))?.data ?? {});
+      return range(n).filter((i) => paths.includes(`t-auth-${i}/`)).length;
+    },
+  },
+  'secrets.AppRoleRole': {
+    weight: 5,
+    build: (stack, i) => { new AppRoleRole(stack, `arole${i}`, { authBackend: authBackend(stack, i), name: `t-arole-${i}`, tokenPolicies: ['b', 'a'], secretIdTtl: '1h' }); },
+    count: async (env, n) => (await Promise.all(range(n).map(async (i) => (await secretsKeys(env, `auth/t-auth-${i}/role`)).length))).reduce((a, b) => a + b, 0),
+  },
+  'secrets.SecretsPolicy': {
+    weight: 5,
+    build: (stack, i) => { new SecretsPolicy(stack, `pol${i}`, { name: `t-pol-${i}`, policy: `path "secret/data/t/${i}/*" { capabilities = ["read"] }` }); },
+    count: async (env) => (await secretsKeys(env, 'sys/policies/acl')).filter((k) => k.startsWith('t-pol-')).length,
   },
   'secrets.TotpKey': {
     weight: 5,
@@ -297,6 +325,10 @@ function databaseConnection(stack: TerraformStack, i: number): DatabaseConnectio
     name: `t-db-${i}`, connectionUrl: `postgresql://{{username}}:{{password}}@${postgresHost}`, username: `t_root_${i}`,
     password: SecretValue.fromEnv('PLANTED_ENGINE_SECRET'), allowedRoles: [`t-dbrole-${i}`, `t-dbstatic-${i}`, `t-dbrole-${i}`],
   }));
+}
+
+function authBackend(stack: TerraformStack, i: number): AuthBackend {
+  return once(stack, `auth${i}`, () => new AuthBackend(stack, `auth${i}`, { path: `t-auth-${i}`, type: 'approle', description: `sample ${i}` }));
 }
 
 function directoryConfig(stack: TerraformStack, i: number): DirectoryConfig {

@@ -1,7 +1,7 @@
 import { DesiredStack } from '../../core/model';
 import { MESH_PERMISSIONS, meshAclPolicy } from '../../mesh/permissions';
 import { PLATFORM_PERMISSIONS } from '../../platform/permissions';
-import { PolicyPath, policyHcl, SECRETS_POLICY, stackSecretsPolicy } from '../../secrets/policy';
+import { PolicyPath, policyHcl, secretsPolicyOf, stackSecretsPolicy } from '../../secrets/policy';
 import { Output } from '../output';
 import { AppOptions, loadStacks, selectStacks } from '../workspace';
 
@@ -23,12 +23,12 @@ export function stackPolicy(desired: DesiredStack): StackPolicy {
   const platform: StackPolicy['platform'] = [];
   const mesh: StackPolicy['mesh'] = [];
   for (const [address, r] of Object.entries(desired.resources).sort(([a], [b]) => a.localeCompare(b))) {
-    const secrets = SECRETS_POLICY[r.kind];
     const p = PLATFORM_PERMISSIONS[r.kind];
     const m = MESH_PERMISSIONS[r.kind];
-    if (!secrets && !p && !m) throw new Error(`${r.path}: converge policy does not know what ${r.kind} needs`);
     try {
-      if (secrets) paths.push(...secrets(r.spec));
+      const secrets = secretsPolicyOf(r.kind, r.spec, desired.resources);
+      if (!secrets && !p && !m) throw new Error(`converge policy does not know what ${r.kind} needs`);
+      if (secrets) paths.push(...secrets);
       if (p) platform.push({ address, kind: r.kind, needs: p(r.spec) });
       if (m) mesh.push({ address, kind: r.kind, needs: m(r.spec) });
     } catch (e) {
