@@ -4,15 +4,18 @@ import { meshPreflight } from './preflight';
 import { proxyDefaultsHandler } from './proxy-defaults/proxy-defaults.handler';
 import { serviceDefaultsHandler } from './service-defaults/service-defaults.handler';
 import { serviceResolverHandler } from './service-resolver/service-resolver.handler';
+import { serviceIntentionsHandler } from './service-intentions/service-intentions.handler';
 import { serviceRouterHandler } from './service-router/service-router.handler';
 import { serviceSplitterHandler } from './service-splitter/service-splitter.handler';
 import { subsetRenameHook } from './traffic/subset-rename';
+import { intentionsDiffHook } from './traffic/intentions-diff';
 import { trafficDiffHook } from './traffic/traffic-diff';
 
 /** The mesh API's kinds: each resource and data source handler (each declares its kind once, in its schema), the subset-rename check and the traffic plan hook. */
 export const MESH_KINDS: DomainKinds = {
-  resources: [serviceDefaultsHandler, proxyDefaultsHandler, serviceResolverHandler, serviceSplitterHandler, serviceRouterHandler],
+  resources: [serviceDefaultsHandler, proxyDefaultsHandler, serviceResolverHandler, serviceSplitterHandler, serviceRouterHandler,
+    serviceIntentionsHandler],
   dataSources: [discoveryChainHandler],
-  planHooks: [subsetRenameHook, trafficDiffHook],
+  planHooks: [subsetRenameHook, trafficDiffHook, intentionsDiffHook],
   preflight: { api: 'mesh', check: meshPreflight },
 };

@@ -6,12 +6,27 @@ export const MESH_PERMISSIONS: Record<string, (spec: Record<string, unknown>) =>
   'mesh.ServiceSplitter': (s) => `service "${String(s.name)}" { policy = "write" }`,
   'mesh.ServiceRouter': (s) => `service "${String(s.name)}" { policy = "write" }`,
   'mesh.DiscoveryChain': (s) => `service "${String(s.service)}" { policy = "read" }`,
+  // Intentions are written with the destination's `intentions` rule (every service's for `*`).
+  'mesh.ServiceIntentions': (s) => `${serviceRuleHead(String(s.name))} { intentions = "write" }`,
   // A lookup reads the entry (`ServiceDefaults.fromName`): its id is `[namespace/]service-defaults/<name>`.
   'lookup:mesh.ServiceDefaults': (s) => `service "${String(s.id).split('/').pop()}" { policy = "read" }`,
 };
 
-/** The ACL rules of one kind, as data: the services it reads or writes, and whether it writes mesh-wide entries. */
-export interface MeshRule { readonly service?: string; readonly policy: 'read' | 'write'; readonly mesh?: boolean }
+/** `service "<name>"`, or `service_prefix ""` for `*` (every service). */
+function serviceRuleHead(name: string): string {
+  return name === '*' ? 'service_prefix ""' : `service ${JSON.stringify(name)}`;
+}
+
+/**
+ * The ACL rules of one kind, as data: the services it reads or writes, whether it writes mesh-wide
+ * entries, and whether what it writes is the service's intentions (its `intentions` rule, not its `policy`).
+ */
+export interface MeshRule {
+  readonly service?: string;
+  readonly policy: 'read' | 'write';
+  readonly mesh?: boolean;
+  readonly intentions?: boolean;
+}
 
 /** The ACL rule a kind needs (undefined for a kind that is no mesh kind): what `converge policy` prints and the preflight asks. */
 export function meshRuleOf(kind: string, spec: Record<string, unknown>): MeshRule | undefined {
@@ -25,6 +40,7 @@ const MESH_RULES: Record<string, (spec: Record<string, unknown>) => MeshRule> = 
   'mesh.ServiceSplitter': (s) => ({ service: String(s.name), policy: 'write' }),
   'mesh.ServiceRouter': (s) => ({ service: String(s.name), policy: 'write' }),
   'mesh.DiscoveryChain': (s) => ({ service: String(s.service), policy: 'read' }),
+  'mesh.ServiceIntentions': (s) => ({ service: String(s.name), policy: 'write', intentions: true }),
   'lookup:mesh.ServiceDefaults': (s) => ({ service: String(s.id).split('/').pop(), policy: 'read' }),
 };
 
@@ -34,14 +50,20 @@ const MESH_RULES: Record<string, (spec: Record<string, unknown>) => MeshRule> = 
  */
 export function meshAclPolicy(resources: { kind: string; spec: Record<string, unknown> }[]): string {
   const services = new Map<string, 'read' | 'write'>();
+  const intentions = new Set<string>();
   let mesh = false;
   for (const r of resources) {
     const rule = MESH_RULES[r.kind]?.(r.spec);
     if (!rule) continue;
     if (rule.mesh) mesh = true;
-    if (rule.service !== undefined && services.get(rule.service) !== 'write') services.set(rule.service, rule.policy);
+    if (rule.intentions && rule.service !== undefined) intentions.add(rule.service);
+    else if (rule.service !== undefined && services.get(rule.service) !== 'write') services.set(rule.service, rule.policy);
   }
-  const lines = [...services].sort(([a], [b]) => a.localeCompare(b)).map(([name, policy]) => `service ${JSON.stringify(name)} { policy = "${policy}" }`);
+  const names = [...new Set([...services.keys(), ...intentions])].sort((a, b) => a.localeCompare(b));
+  const lines = names.map((name) => {
+    const parts = [services.has(name) ? `policy = "${services.get(name)}"` : '', intentions.has(name) ? 'intentions = "write"' : ''].filter(Boolean);
+    return `${serviceRuleHead(name)} { ${parts.join(' ')} }`;
+  });
   if (mesh) lines.push('mesh = "write"');
   return lines.join('\n');
 }
