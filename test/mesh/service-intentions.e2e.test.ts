@@ -29,7 +29,7 @@ describe.each(['spec', 'consul-1.16'] as const)('ServiceIntentions through the C
     expect(r.status).toBe(2);
     expect(r.stdout).toMatch(/api-intentions \(mesh\.ServiceIntentions\) will be created/);
     expect(r.stdout).toContain('traffic api: web may now call api (no intention decided it)');
-    expect(r.stdout).toContain('traffic api: every service without an intention of its own is now denied calling api by intention (no intention decided it)');
+    expect(r.stdout).toContain('traffic api: every other service is now denied calling api (no intention decided it)');
 
     r = await cliAsync(['apply', '--synth-dir', v1, '--auto-approve'], world.env);
     expect(r.stderr).toBe('');

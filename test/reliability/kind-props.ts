@@ -306,6 +306,29 @@ export const KIND_PROPS: Record<string, KindProps> = {
       ),
     },
   },
+  'mesh.ServiceIntentions': {
+    base: { name: 'api', sources: [{ name: 'web', action: mesh.IntentionAction.ALLOW }] },
+    optional: {
+      meta: { owner: 'team' },
+      sources: [{ name: 'web', permissions: [{ action: mesh.IntentionAction.ALLOW, http: { pathPrefix: '/v1', methods: ['GET'] } }] }, { name: '*', action: mesh.IntentionAction.DENY }],
+    },
+    valid: { name: goodName },
+    invalid: {
+      name: badMeshName,
+      sources: fc.constantFrom(
+        [],
+        [{ name: 'web' }],
+        [{ name: 'web', action: 'maybe' }],
+        [{ name: 'we*b', action: 'allow' }],
+        [{ name: 'web', action: 'allow' }, { name: 'web', action: 'deny' }],
+        [{ name: 'web', action: 'allow', permissions: [{ action: 'allow', http: { pathPrefix: '/a' } }] }],
+        [{ name: 'web', permissions: [{ action: 'allow', http: {} }] }],
+        [{ name: 'web', permissions: [{ action: 'allow', http: { pathPrefix: 'a' } }] }],
+        [{ name: 'web', permissions: [{ action: 'allow', http: { methods: ['FETCH'] } }] }],
+        [{ name: 'web', permissions: [{ action: 'allow', http: { header: [{ name: 'x', exact: 'a', present: true }] } }] }],
+      ),
+    },
+  },
   'mesh.DiscoveryChain': {
     base: { service: 'web' },
     optional: { namespace: 'default', compileDatacenter: 'dc2', overrides: { connectTimeout: '5s', protocol: mesh.MeshProtocol.HTTP } },

@@ -2,6 +2,8 @@ import { MeshGatewayMode, MeshProtocol } from '../../lib/mesh/config-entry/mesh-
 import { ProxyDefaults } from '../../lib/mesh/proxy-defaults/proxy-defaults';
 import { ServiceDefaults } from '../../lib/mesh/service-defaults/service-defaults';
 import { ServiceResolver } from '../../lib/mesh/service-resolver/service-resolver';
+import { IntentionAction } from '../../lib/mesh/service-intentions/intention-types';
+import { ServiceIntentions } from '../../lib/mesh/service-intentions/service-intentions';
 import { ServiceRouter } from '../../lib/mesh/service-router/service-router';
 import { ServiceSplitter } from '../../lib/mesh/service-splitter/service-splitter';
 import { FullSample } from './full-samples';
@@ -70,5 +72,25 @@ export const MESH_FULL_SAMPLES: Record<string, FullSample> = {
         ],
       });
     },
+  },
+  'mesh.ServiceIntentions': {
+    address: 'full-service-intentions',
+    build: (stack) => {
+      new ServiceIntentions(stack, 'full-service-intentions', {
+        name: 'full-web', namespace, meta,
+        sources: [
+          {
+            name: 'full-web-backup', description: 'L7',
+            permissions: [
+              { action: IntentionAction.ALLOW, http: { pathPrefix: '/v1', methods: ['GET', 'POST'], header: [{ name: 'x-env', exact: 'prod', invert: true }, { name: 'x-a', present: true }] } },
+              { action: IntentionAction.DENY, http: { pathExact: '/admin', header: [{ name: 'x-b', prefix: 'p' }, { name: 'x-c', suffix: 's' }, { name: 'x-d', regex: 'r.*' }] } },
+              { action: IntentionAction.DENY, http: { pathRegex: '/x/.*' } },
+            ],
+          },
+          { name: '*', action: IntentionAction.DENY },
+        ],
+      });
+    },
+    defaultsKept: { action: 'a source has an L4 action or L7 permissions, not both: the `*` source sets the action' },
   },
 };

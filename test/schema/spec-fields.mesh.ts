@@ -41,4 +41,6 @@ export const MESH_SPEC_FIELDS: Record<string, () => SpecField[]> = {
   'mesh.ServiceResolver': fields('service-resolver'),
   'mesh.ServiceSplitter': fields('service-splitter'),
   'mesh.ServiceRouter': fields('service-router'),
+  // The spec names no service-intentions: Consul 1.16's entry (`Sources`; `Precedence` and `Type` are the server's, unmanaged).
+  'mesh.ServiceIntentions': () => [...COMMON, 'Sources'].map((name) => ({ name })),
 };

@@ -96,7 +96,7 @@ function noteOf(caller: string, callee: string, b: Decision, a: Decision): strin
     case 'allow': return `${caller} may now call ${callee} (${was(b)})`;
     case 'deny': return b.kind === 'allow' || b.kind === 'l7'
       ? `${caller} may no longer call ${callee} (${was(b)})`
-      : `${caller} is now denied calling ${callee} by intention (${was(b)})`;
+      : `${caller} is now denied calling ${callee} (${was(b)})`;
     case 'l7': return b.kind === 'l7'
       ? `${caller} calling ${callee}: the permissions change to: ${a.permissions} (were: ${b.permissions})`
       : `${caller} may call ${callee} only as permitted per request: ${a.permissions} (${was(b)})`;
@@ -134,8 +134,9 @@ export function intentionsDiff(items: readonly PlanHookItem[], current: ServiceI
         const b = decide([...before.values()], namespace, source, destination);
         const a = decide([...after.values()], namespace, source, destination);
         if (same(a, b)) continue;
-        const caller = source === '*' ? 'every service without an intention of its own' : source;
-        const callee = destination === '*' ? 'any service without an intention of its own' : destination;
+        // `*` stands for the services no exact name covers.
+        const caller = source === '*' ? 'every other service' : source;
+        const callee = destination === '*' ? 'any other service' : destination;
         notes.add(`traffic ${label(destination)}: ${noteOf(caller, callee, b, a)}`);
       }
     }
