@@ -9,5 +9,6 @@ export * from './service-router/service-router';
 export * from './service-intentions/intention-types';
 export * from './service-intentions/service-intentions';
 export * from './discovery-chain/discovery-chain';
+export * from './acl-policy/acl-policy';
 // The discovery-chain compiler, for TypeScript users (jsii leaves functions out of other languages' bindings).
 export { compileDiscoveryChain } from './compiler/compile';

@@ -1,4 +1,5 @@
 import { DomainKinds } from '../core/engine/registry';
+import { aclPolicyHandler } from './acl-policy/acl-policy.handler';
 import { discoveryChainHandler } from './discovery-chain/discovery-chain.handler';
 import { meshPreflight } from './preflight';
 import { proxyDefaultsHandler } from './proxy-defaults/proxy-defaults.handler';
@@ -14,7 +15,7 @@ import { trafficDiffHook } from './traffic/traffic-diff';
 /** The mesh API's kinds: each resource and data source handler (each declares its kind once, in its schema), the subset-rename check and the traffic plan hook. */
 export const MESH_KINDS: DomainKinds = {
   resources: [serviceDefaultsHandler, proxyDefaultsHandler, serviceResolverHandler, serviceSplitterHandler, serviceRouterHandler,
-    serviceIntentionsHandler],
+    serviceIntentionsHandler, aclPolicyHandler],
   dataSources: [discoveryChainHandler],
   planHooks: [subsetRenameHook, trafficDiffHook, intentionsDiffHook],
   preflight: { api: 'mesh', check: meshPreflight },

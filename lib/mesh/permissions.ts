@@ -8,6 +8,7 @@ export const MESH_PERMISSIONS: Record<string, (spec: Record<string, unknown>) =>
   'mesh.DiscoveryChain': (s) => `service "${String(s.service)}" { policy = "read" }`,
   // Intentions are written with the destination's `intentions` rule (every service's for `*`).
   'mesh.ServiceIntentions': (s) => `${serviceRuleHead(String(s.name))} { intentions = "write" }`,
+  'mesh.AclPolicy': () => 'acl = "write"',
   // A lookup reads the entry (`ServiceDefaults.fromName`): its id is `[namespace/]service-defaults/<name>`.
   'lookup:mesh.ServiceDefaults': (s) => `service "${String(s.id).split('/').pop()}" { policy = "read" }`,
 };
@@ -26,6 +27,8 @@ export interface MeshRule {
   readonly policy: 'read' | 'write';
   readonly mesh?: boolean;
   readonly intentions?: boolean;
+  /** Writes ACL objects (`acl = "write"`). */
+  readonly acl?: boolean;
 }
 
 /** The ACL rule a kind needs (undefined for a kind that is no mesh kind): what `converge policy` prints and the preflight asks. */
@@ -41,6 +44,7 @@ const MESH_RULES: Record<string, (spec: Record<string, unknown>) => MeshRule> = 
   'mesh.ServiceRouter': (s) => ({ service: String(s.name), policy: 'write' }),
   'mesh.DiscoveryChain': (s) => ({ service: String(s.service), policy: 'read' }),
   'mesh.ServiceIntentions': (s) => ({ service: String(s.name), policy: 'write', intentions: true }),
+  'mesh.AclPolicy': () => ({ policy: 'write', acl: true }),
   'lookup:mesh.ServiceDefaults': (s) => ({ service: String(s.id).split('/').pop(), policy: 'read' }),
 };
 
@@ -52,10 +56,12 @@ export function meshAclPolicy(resources: { kind: string; spec: Record<string, un
   const services = new Map<string, 'read' | 'write'>();
   const intentions = new Set<string>();
   let mesh = false;
+  let acl = false;
   for (const r of resources) {
     const rule = MESH_RULES[r.kind]?.(r.spec);
     if (!rule) continue;
     if (rule.mesh) mesh = true;
+    if (rule.acl) acl = true;
     if (rule.intentions && rule.service !== undefined) intentions.add(rule.service);
     else if (rule.service !== undefined && services.get(rule.service) !== 'write') services.set(rule.service, rule.policy);
   }
@@ -65,5 +71,6 @@ export function meshAclPolicy(resources: { kind: string; spec: Record<string, un
     return `${serviceRuleHead(name)} { ${parts.join(' ')} }`;
   });
   if (mesh) lines.push('mesh = "write"');
+  if (acl) lines.push('acl = "write"');
   return lines.join('\n');
 }

@@ -1,1 +1,2 @@
 export * from './mesh-client';
+export * from './acl-policies';

@@ -15,6 +15,13 @@ export interface PolicyRecord {
   readonly serviceWrite: string[];
   /** May write proxy-defaults (the mesh system's `operator:write`). */
   readonly operatorWrite: boolean;
+  /** Written through `/v1/acl/policy`: its UUID, description, rules text as given, datacenters and raft indexes. */
+  readonly id?: string;
+  readonly description?: string;
+  readonly rules?: string;
+  readonly datacenters?: string[];
+  readonly createIndex?: number;
+  readonly modifyIndex?: number;
 }
 
 export interface TokenRecord {
