@@ -329,6 +329,12 @@ export const KIND_PROPS: Record<string, KindProps> = {
       ),
     },
   },
+  'mesh.AclPolicy': {
+    base: { name: 'web-write' },
+    optional: { rules: 'service "web" { policy = "write" }', description: 'the web team', datacenters: ['dc1'] },
+    valid: { name: goodName },
+    invalid: { name: fc.constantFrom('', 'bad name', 'a/b/c', 'x'.repeat(129), 'é') },
+  },
   'mesh.DiscoveryChain': {
     base: { service: 'web' },
     optional: { namespace: 'default', compileDatacenter: 'dc2', overrides: { connectTimeout: '5s', protocol: mesh.MeshProtocol.HTTP } },

@@ -2,6 +2,7 @@ import { MeshGatewayMode, MeshProtocol } from '../../lib/mesh/config-entry/mesh-
 import { ProxyDefaults } from '../../lib/mesh/proxy-defaults/proxy-defaults';
 import { ServiceDefaults } from '../../lib/mesh/service-defaults/service-defaults';
 import { ServiceResolver } from '../../lib/mesh/service-resolver/service-resolver';
+import { AclPolicy } from '../../lib/mesh/acl-policy/acl-policy';
 import { IntentionAction } from '../../lib/mesh/service-intentions/intention-types';
 import { ServiceIntentions } from '../../lib/mesh/service-intentions/service-intentions';
 import { ServiceRouter } from '../../lib/mesh/service-router/service-router';
@@ -92,5 +93,13 @@ export const MESH_FULL_SAMPLES: Record<string, FullSample> = {
       });
     },
     defaultsKept: { action: 'a source has an L4 action or L7 permissions, not both: the `*` source sets the action' },
+  },
+  'mesh.AclPolicy': {
+    address: 'full-acl-policy',
+    build: (stack) => {
+      new AclPolicy(stack, 'full-acl-policy', {
+        name: 'full-web-write', description: 'full sample', rules: 'service "full-web" { policy = "write" }', datacenters: ['dc1'],
+      });
+    },
   },
 };

@@ -43,4 +43,6 @@ export const MESH_SPEC_FIELDS: Record<string, () => SpecField[]> = {
   'mesh.ServiceRouter': fields('service-router'),
   // The spec names no service-intentions: Consul 1.16's entry (`Sources`; `Precedence` and `Type` are the server's, unmanaged).
   'mesh.ServiceIntentions': () => [...COMMON, 'Sources'].map((name) => ({ name })),
+  // The spec names no ACL endpoints: Consul 1.16's policy body (`ID` is the server's).
+  'mesh.AclPolicy': () => ['Name', 'Description', 'Rules', 'Datacenters'].map((name) => ({ name })),
 };
