@@ -10,5 +10,7 @@ export * from './service-intentions/intention-types';
 export * from './service-intentions/service-intentions';
 export * from './discovery-chain/discovery-chain';
 export * from './acl-policy/acl-policy';
+export * from './acl-role/acl-identities';
+export * from './acl-role/acl-role';
 // The discovery-chain compiler, for TypeScript users (jsii leaves functions out of other languages' bindings).
 export { compileDiscoveryChain } from './compiler/compile';

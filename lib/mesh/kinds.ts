@@ -1,5 +1,6 @@
 import { DomainKinds } from '../core/engine/registry';
 import { aclPolicyHandler } from './acl-policy/acl-policy.handler';
+import { aclRoleHandler } from './acl-role/acl-role.handler';
 import { discoveryChainHandler } from './discovery-chain/discovery-chain.handler';
 import { meshPreflight } from './preflight';
 import { proxyDefaultsHandler } from './proxy-defaults/proxy-defaults.handler';
@@ -15,7 +16,7 @@ import { trafficDiffHook } from './traffic/traffic-diff';
 /** The mesh API's kinds: each resource and data source handler (each declares its kind once, in its schema), the subset-rename check and the traffic plan hook. */
 export const MESH_KINDS: DomainKinds = {
   resources: [serviceDefaultsHandler, proxyDefaultsHandler, serviceResolverHandler, serviceSplitterHandler, serviceRouterHandler,
-    serviceIntentionsHandler, aclPolicyHandler],
+    serviceIntentionsHandler, aclPolicyHandler, aclRoleHandler],
   dataSources: [discoveryChainHandler],
   planHooks: [subsetRenameHook, trafficDiffHook, intentionsDiffHook],
   preflight: { api: 'mesh', check: meshPreflight },

@@ -9,6 +9,7 @@ export const MESH_PERMISSIONS: Record<string, (spec: Record<string, unknown>) =>
   // Intentions are written with the destination's `intentions` rule (every service's for `*`).
   'mesh.ServiceIntentions': (s) => `${serviceRuleHead(String(s.name))} { intentions = "write" }`,
   'mesh.AclPolicy': () => 'acl = "write"',
+  'mesh.AclRole': () => 'acl = "write"',
   // A lookup reads the entry (`ServiceDefaults.fromName`): its id is `[namespace/]service-defaults/<name>`.
   'lookup:mesh.ServiceDefaults': (s) => `service "${String(s.id).split('/').pop()}" { policy = "read" }`,
 };
@@ -45,6 +46,7 @@ const MESH_RULES: Record<string, (spec: Record<string, unknown>) => MeshRule> = 
   'mesh.DiscoveryChain': (s) => ({ service: String(s.service), policy: 'read' }),
   'mesh.ServiceIntentions': (s) => ({ service: String(s.name), policy: 'write', intentions: true }),
   'mesh.AclPolicy': () => ({ policy: 'write', acl: true }),
+  'mesh.AclRole': () => ({ policy: 'write', acl: true }),
   'lookup:mesh.ServiceDefaults': (s) => ({ service: String(s.id).split('/').pop(), policy: 'read' }),
 };
 

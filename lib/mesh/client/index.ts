@@ -1,2 +1,3 @@
 export * from './mesh-client';
 export * from './acl-policies';
+export * from './acl-roles';

@@ -19,15 +19,15 @@ export const GLOBAL_MANAGEMENT_ID = '00000000-0000-0000-0000-000000000001';
 const POLICY_FIELDS = ['ID', 'Name', 'Description', 'Rules', 'Datacenters', 'Hash', 'CreateIndex', 'ModifyIndex', 'Namespace', 'Partition'];
 /** Consul's policy name rule. */
 const NAME = /^[A-Za-z0-9\-_]{1,128}(\/[A-Za-z0-9\-_]{1,128})?$/;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-function denied(ctx: RequestContext, permission: 'acl:read' | 'acl:write'): EmuResponse | undefined {
+export function denied(ctx: RequestContext, permission: 'acl:read' | 'acl:write'): EmuResponse | undefined {
   if (ctx.caller.management) return undefined;
   const who = ctx.caller.accessorId === 'anonymous' ? 'anonymous token' : `token with AccessorID '${ctx.caller.accessorId}'`;
   return text(403, `Permission denied: ${who} lacks permission '${permission}'`);
 }
 
-function idOf(p: PolicyRecord): string {
+export function idOf(p: PolicyRecord): string {
   return p.management ? GLOBAL_MANAGEMENT_ID : String(p.id);
 }
 
@@ -61,7 +61,7 @@ function decodePolicy(req: EmuRequest): { Name?: unknown; Description?: unknown;
   return { Name: get('Name'), Description: get('Description'), Rules: get('Rules'), Datacenters: get('Datacenters') };
 }
 
-function isResponse(x: unknown): x is EmuResponse {
+export function isResponse(x: unknown): x is EmuResponse {
   return typeof x === 'object' && x !== null && 'status' in x && 'body' in x;
 }
 

@@ -8,6 +8,7 @@ import { Router } from '../../core/emulator-kit/router';
 import { EmuRequest, json, parseJsonBody } from '../../core/emulator-kit/types';
 import { TokenRecord } from './acl';
 import { registerAclPolicyRoutes } from './acl-policy-routes';
+import { registerAclRoleRoutes } from './acl-role-routes';
 import { RequestContext, text } from './context';
 
 function body(req: EmuRequest): Record<string, unknown> {
@@ -74,16 +75,7 @@ export function registerAclRoutes(router: Router<RequestContext>, version: strin
   };
   router.add('PUT', '/v1/namespace', scope('namespaces', 'namespace'));
   router.add('PUT', '/v1/partition', scope('partitions', 'partition'));
-  router.add('PUT', '/v1/acl/role', (req, _p, ctx) => {
-    if (!ctx.caller.management) return text(403, 'Permission denied: creating a role needs acl:write');
-    const b = body(req);
-    const policies = Array.isArray(b.Policies) ? b.Policies.map((x) => String((x as { Name?: unknown })?.Name ?? '')) : [];
-    if (typeof b.Name !== 'string' || !b.Name) return text(400, 'Invalid Role: no Name is set');
-    const acl = ctx.core.state.acl;
-    for (const p of policies) if (!acl.policies.some((x) => x.name === p)) return text(400, `cannot find policy "${p}"`);
-    acl.roles = [...(acl.roles ?? []).filter((r) => r.name !== b.Name), { name: b.Name, policies }];
-    return json(200, { Name: b.Name, Policies: policies.map((Name) => ({ Name })) });
-  });
+  registerAclRoleRoutes(router);
   registerAclPolicyRoutes(router);
   router.add('GET', '/v1/agent/self', (_req, _p, ctx) => (ctx.caller.accessorId === 'anonymous'
     ? text(403, 'Permission denied: anonymous token lacks permission \'agent:read\' on "emulator"')

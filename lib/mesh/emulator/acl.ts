@@ -45,7 +45,15 @@ export interface TokenRecord {
 /** A role: a named set of policies tokens can hold. */
 export interface RoleRecord {
   readonly name: string;
+  /** Policy names. */
   readonly policies: string[];
+  /** Written through `/v1/acl/role`: its UUID, description, identities and raft indexes. */
+  readonly id?: string;
+  readonly description?: string;
+  readonly serviceIdentities?: { ServiceName: string; Datacenters?: string[] }[];
+  readonly nodeIdentities?: { NodeName: string; Datacenter: string }[];
+  readonly createIndex?: number;
+  readonly modifyIndex?: number;
 }
 
 export interface AclState {
