@@ -7,9 +7,10 @@ import { cliAsync, startWorld, synthApp, tempDir, TestWorld } from '../support/h
 import { describeWithTool, realTools } from '../support/real-tools';
 
 test('AclRole: refused names and identities name the construct and field; a policy of the stack it names is ordered first', () => {
+  const bad = new TerraformStack(new App(), 'prod');
+  expect(() => new mesh.AclRole(bad, 'r', { name: 'a/b' })).toThrow(/prod\/r: name "a\/b" may hold only letters, digits, '-' and '_'/);
+  expect(() => new mesh.AclRole(bad, 's', { name: 's', serviceIdentities: [{ serviceName: 'We b' }] })).toThrow(/prod\/s: serviceIdentities\[0\]\.serviceName/);
   const stack = new TerraformStack(new App(), 'prod');
-  expect(() => new mesh.AclRole(stack, 'r', { name: 'a/b' })).toThrow(/prod\/r: name "a\/b" may hold only letters, digits, '-' and '_'/);
-  expect(() => new mesh.AclRole(stack, 's', { name: 's', serviceIdentities: [{ serviceName: 'We b' }] })).toThrow(/prod\/s: serviceIdentities\[0\]\.serviceName/);
   const policy = new mesh.AclPolicy(stack, 'p', { name: 'web-write' });
   const role = new mesh.AclRole(stack, 'ok', { name: 'web-team', policies: [policy.policyName, 'builtin/global-read-only'] });
   expect(ConvergeTesting.desiredState(stack).resources.ok.spec.policies).toEqual(['builtin/global-read-only', 'web-write']);
