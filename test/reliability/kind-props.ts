@@ -335,6 +335,16 @@ export const KIND_PROPS: Record<string, KindProps> = {
     valid: { name: goodName },
     invalid: { name: fc.constantFrom('', 'bad name', 'a/b/c', 'x'.repeat(129), 'é') },
   },
+  'mesh.AclRole': {
+    base: { name: 'web-team' },
+    optional: { description: 'the web team', policies: ['web-write'], serviceIdentities: [{ serviceName: 'web', datacenters: ['dc1'] }], nodeIdentities: [{ nodeName: 'n1', datacenter: 'dc1' }] },
+    valid: { name: goodName },
+    invalid: {
+      name: fc.constantFrom('', 'bad name', 'a/b', 'x'.repeat(257)),
+      serviceIdentities: fc.constantFrom([{ serviceName: 'We b' }], [{ serviceName: '' }], [{ datacenters: ['dc1'] }]),
+      nodeIdentities: fc.constantFrom([{ nodeName: 'n1' }], [{ datacenter: 'dc1' }]),
+    },
+  },
   'mesh.DiscoveryChain': {
     base: { service: 'web' },
     optional: { namespace: 'default', compileDatacenter: 'dc2', overrides: { connectTimeout: '5s', protocol: mesh.MeshProtocol.HTTP } },

@@ -3,6 +3,7 @@ import { ProxyDefaults } from '../../lib/mesh/proxy-defaults/proxy-defaults';
 import { ServiceDefaults } from '../../lib/mesh/service-defaults/service-defaults';
 import { ServiceResolver } from '../../lib/mesh/service-resolver/service-resolver';
 import { AclPolicy } from '../../lib/mesh/acl-policy/acl-policy';
+import { AclRole } from '../../lib/mesh/acl-role/acl-role';
 import { IntentionAction } from '../../lib/mesh/service-intentions/intention-types';
 import { ServiceIntentions } from '../../lib/mesh/service-intentions/service-intentions';
 import { ServiceRouter } from '../../lib/mesh/service-router/service-router';
@@ -99,6 +100,16 @@ export const MESH_FULL_SAMPLES: Record<string, FullSample> = {
     build: (stack) => {
       new AclPolicy(stack, 'full-acl-policy', {
         name: 'full-web-write', description: 'full sample', rules: 'service "full-web" { policy = "write" }', datacenters: ['dc1'],
+      });
+    },
+  },
+  'mesh.AclRole': {
+    address: 'full-acl-role',
+    build: (stack) => {
+      new AclPolicy(stack, 'full-acl-role-policy', { name: 'full-role-policy', rules: 'service "full-web" { policy = "read" }' });
+      new AclRole(stack, 'full-acl-role', {
+        name: 'full-web-team', description: 'full sample', policies: ['full-role-policy'],
+        serviceIdentities: [{ serviceName: 'full-web', datacenters: ['dc1'] }], nodeIdentities: [{ nodeName: 'full-node', datacenter: 'dc1' }],
       });
     },
   },

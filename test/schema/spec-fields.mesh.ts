@@ -45,4 +45,6 @@ export const MESH_SPEC_FIELDS: Record<string, () => SpecField[]> = {
   'mesh.ServiceIntentions': () => [...COMMON, 'Sources'].map((name) => ({ name })),
   // The spec names no ACL endpoints: Consul 1.16's policy body (`ID` is the server's).
   'mesh.AclPolicy': () => ['Name', 'Description', 'Rules', 'Datacenters'].map((name) => ({ name })),
+  // Consul 1.16's role body (`ID` is the server's).
+  'mesh.AclRole': () => ['Name', 'Description', 'Policies', 'ServiceIdentities', 'NodeIdentities'].map((name) => ({ name })),
 };

@@ -27,7 +27,7 @@ export const ACL_ROLE: KindSchema = {
     },
     nodeIdentities: {
       type: 'object-list', default: [],
-      fields: { nodeName: { type: 'string', required: true }, datacenter: { type: 'string', required: true } },
+      fields: { nodeName: { type: 'string', required: true, pattern: /./, patternRule: 'must not be empty' }, datacenter: { type: 'string', required: true, pattern: /./, patternRule: 'must not be empty' } },
     },
   },
   outputs: {
