@@ -12,5 +12,6 @@ export * from './discovery-chain/discovery-chain';
 export * from './acl-policy/acl-policy';
 export * from './acl-role/acl-identities';
 export * from './acl-role/acl-role';
+export * from './acl-token/acl-token';
 // The discovery-chain compiler, for TypeScript users (jsii leaves functions out of other languages' bindings).
 export { compileDiscoveryChain } from './compiler/compile';

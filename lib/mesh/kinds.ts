@@ -1,6 +1,7 @@
 import { DomainKinds } from '../core/engine/registry';
 import { aclPolicyHandler } from './acl-policy/acl-policy.handler';
 import { aclRoleHandler } from './acl-role/acl-role.handler';
+import { aclTokenHandler } from './acl-token/acl-token.handler';
 import { discoveryChainHandler } from './discovery-chain/discovery-chain.handler';
 import { meshPreflight } from './preflight';
 import { proxyDefaultsHandler } from './proxy-defaults/proxy-defaults.handler';
@@ -16,7 +17,7 @@ import { trafficDiffHook } from './traffic/traffic-diff';
 /** The mesh API's kinds: each resource and data source handler (each declares its kind once, in its schema), the subset-rename check and the traffic plan hook. */
 export const MESH_KINDS: DomainKinds = {
   resources: [serviceDefaultsHandler, proxyDefaultsHandler, serviceResolverHandler, serviceSplitterHandler, serviceRouterHandler,
-    serviceIntentionsHandler, aclPolicyHandler, aclRoleHandler],
+    serviceIntentionsHandler, aclPolicyHandler, aclRoleHandler, aclTokenHandler],
   dataSources: [discoveryChainHandler],
   planHooks: [subsetRenameHook, trafficDiffHook, intentionsDiffHook],
   preflight: { api: 'mesh', check: meshPreflight },

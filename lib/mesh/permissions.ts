@@ -10,6 +10,7 @@ export const MESH_PERMISSIONS: Record<string, (spec: Record<string, unknown>) =>
   'mesh.ServiceIntentions': (s) => `${serviceRuleHead(String(s.name))} { intentions = "write" }`,
   'mesh.AclPolicy': () => 'acl = "write"',
   'mesh.AclRole': () => 'acl = "write"',
+  'mesh.AclToken': () => 'acl = "write"',
   // A lookup reads the entry (`ServiceDefaults.fromName`): its id is `[namespace/]service-defaults/<name>`.
   'lookup:mesh.ServiceDefaults': (s) => `service "${String(s.id).split('/').pop()}" { policy = "read" }`,
 };
@@ -47,6 +48,7 @@ const MESH_RULES: Record<string, (spec: Record<string, unknown>) => MeshRule> = 
   'mesh.ServiceIntentions': (s) => ({ service: String(s.name), policy: 'write', intentions: true }),
   'mesh.AclPolicy': () => ({ policy: 'write', acl: true }),
   'mesh.AclRole': () => ({ policy: 'write', acl: true }),
+  'mesh.AclToken': () => ({ policy: 'write', acl: true }),
   'lookup:mesh.ServiceDefaults': (s) => ({ service: String(s.id).split('/').pop(), policy: 'read' }),
 };
 

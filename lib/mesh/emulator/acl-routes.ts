@@ -9,6 +9,7 @@ import { EmuRequest, json, parseJsonBody } from '../../core/emulator-kit/types';
 import { TokenRecord } from './acl';
 import { registerAclPolicyRoutes } from './acl-policy-routes';
 import { registerAclRoleRoutes } from './acl-role-routes';
+import { registerAclTokenRoutes } from './acl-token-routes';
 import { RequestContext, text } from './context';
 
 function body(req: EmuRequest): Record<string, unknown> {
@@ -77,6 +78,8 @@ export function registerAclRoutes(router: Router<RequestContext>, version: strin
   router.add('PUT', '/v1/partition', scope('partitions', 'partition'));
   registerAclRoleRoutes(router);
   registerAclPolicyRoutes(router);
+  // After `acl/token/self`, which the token routes' `:id` would otherwise take.
+  registerAclTokenRoutes(router);
   router.add('GET', '/v1/agent/self', (_req, _p, ctx) => (ctx.caller.accessorId === 'anonymous'
     ? text(403, 'Permission denied: anonymous token lacks permission \'agent:read\' on "emulator"')
     : json(200, {

@@ -40,6 +40,10 @@ export interface TokenRecord {
   /** `<service>[:<dc>,…]` identities, as given. */
   readonly serviceIdentities?: string[];
   readonly partition?: string;
+  /** Written through `/v1/acl/token`: local to the datacenter, and its raft indexes. */
+  readonly local?: boolean;
+  readonly createIndex?: number;
+  readonly modifyIndex?: number;
 }
 
 /** A role: a named set of policies tokens can hold. */
