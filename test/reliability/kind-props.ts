@@ -345,6 +345,14 @@ export const KIND_PROPS: Record<string, KindProps> = {
       nodeIdentities: fc.constantFrom([{ nodeName: 'n1' }], [{ datacenter: 'dc1' }]),
     },
   },
+  'mesh.AclToken': {
+    base: {},
+    optional: { description: 'ci', policies: ['web-write'], roles: ['web-team'], serviceIdentities: [{ serviceName: 'web' }], nodeIdentities: [{ nodeName: 'n1', datacenter: 'dc1' }], local: true },
+    invalid: {
+      serviceIdentities: fc.constantFrom([{ serviceName: 'We b' }], [{ serviceName: '' }]),
+      nodeIdentities: fc.constantFrom([{ nodeName: 'n1' }], [{ datacenter: 'dc1' }]),
+    },
+  },
   'mesh.DiscoveryChain': {
     base: { service: 'web' },
     optional: { namespace: 'default', compileDatacenter: 'dc2', overrides: { connectTimeout: '5s', protocol: mesh.MeshProtocol.HTTP } },

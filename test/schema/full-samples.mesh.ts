@@ -4,6 +4,7 @@ import { ServiceDefaults } from '../../lib/mesh/service-defaults/service-default
 import { ServiceResolver } from '../../lib/mesh/service-resolver/service-resolver';
 import { AclPolicy } from '../../lib/mesh/acl-policy/acl-policy';
 import { AclRole } from '../../lib/mesh/acl-role/acl-role';
+import { AclToken } from '../../lib/mesh/acl-token/acl-token';
 import { IntentionAction } from '../../lib/mesh/service-intentions/intention-types';
 import { ServiceIntentions } from '../../lib/mesh/service-intentions/service-intentions';
 import { ServiceRouter } from '../../lib/mesh/service-router/service-router';
@@ -109,6 +110,17 @@ export const MESH_FULL_SAMPLES: Record<string, FullSample> = {
       new AclPolicy(stack, 'full-acl-role-policy', { name: 'full-role-policy', rules: 'service "full-web" { policy = "read" }' });
       new AclRole(stack, 'full-acl-role', {
         name: 'full-web-team', description: 'full sample', policies: ['full-role-policy'],
+        serviceIdentities: [{ serviceName: 'full-web', datacenters: ['dc1'] }], nodeIdentities: [{ nodeName: 'full-node', datacenter: 'dc1' }],
+      });
+    },
+  },
+  'mesh.AclToken': {
+    address: 'full-acl-token',
+    build: (stack) => {
+      new AclPolicy(stack, 'full-acl-token-policy', { name: 'full-token-policy', rules: 'service "full-web" { policy = "read" }' });
+      new AclRole(stack, 'full-acl-token-role', { name: 'full-token-role', policies: ['full-token-policy'] });
+      new AclToken(stack, 'full-acl-token', {
+        description: 'full sample', policies: ['full-token-policy'], roles: ['full-token-role'], local: true,
         serviceIdentities: [{ serviceName: 'full-web', datacenters: ['dc1'] }], nodeIdentities: [{ nodeName: 'full-node', datacenter: 'dc1' }],
       });
     },

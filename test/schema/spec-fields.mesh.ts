@@ -47,4 +47,6 @@ export const MESH_SPEC_FIELDS: Record<string, () => SpecField[]> = {
   'mesh.AclPolicy': () => ['Name', 'Description', 'Rules', 'Datacenters'].map((name) => ({ name })),
   // Consul 1.16's role body (`ID` is the server's).
   'mesh.AclRole': () => ['Name', 'Description', 'Policies', 'ServiceIdentities', 'NodeIdentities'].map((name) => ({ name })),
+  // Consul 1.16's token body (`AccessorID` and `SecretID` are the server's; the SecretID is never kept).
+  'mesh.AclToken': () => ['Description', 'Policies', 'Roles', 'ServiceIdentities', 'NodeIdentities', 'Local'].map((name) => ({ name })),
 };
