@@ -1,0 +1,69 @@
+import * as path from 'path';
+import { App, TerraformStack } from 'cdktf';
+import { ConvergeTesting } from '../../lib/core/constructs/testing';
+import * as mesh from '../../lib/mesh';
+import { startConsul, RealConsul } from '../support/consul';
+import { cliAsync, synthApp, tempDir } from '../support/harness';
+import { describeWithTool, realTools } from '../support/real-tools';
+
+const { ALLOW, DENY } = mesh.IntentionAction;
+
+/** The stack: mesh entries, its own policy (rendered from them) and its CI token holding it. */
+function buildStack(st: TerraformStack, o: { billing?: boolean } = {}): void {
+  new mesh.ServiceDefaults(st, 'api-defaults', { name: 'api', protocol: mesh.MeshProtocol.HTTP });
+  new mesh.ServiceIntentions(st, 'api-intentions', { name: 'api', sources: [{ name: 'web', action: ALLOW }, { name: '*', action: DENY }] });
+  if (o.billing) new mesh.ServiceDefaults(st, 'billing-defaults', { name: 'billing', protocol: mesh.MeshProtocol.GRPC });
+  const policy = mesh.AclPolicy.meshPolicy(st, 'ci-policy', { name: 'prod-converge' });
+  new mesh.AclToken(st, 'ci-token', { description: 'CI of prod', policies: [policy.policyName] });
+}
+
+test('meshPolicy renders, from the stack itself, the mesh policy `converge policy` prints, and follows the stack', async () => {
+  const stack = new TerraformStack(new App(), 'prod');
+  buildStack(stack);
+  const spec = ConvergeTesting.desiredState(stack).resources['ci-policy'].spec;
+  expect(spec).toMatchObject({
+    name: 'prod-converge', description: 'the mesh rules stack prod needs to plan, apply and destroy (converge policy)',
+    rules: 'service "api" { policy = "write" intentions = "write" }\nacl = "write"',
+  });
+  const dir = synthApp((st) => buildStack(st, { billing: true }), 'prod');
+  const r = await cliAsync(['policy', '--synth-dir', dir, '--json'], { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1' });
+  expect(r.stderr).toBe('');
+  const printed = JSON.parse(r.stdout).meshPolicy;
+  expect(printed).toBe('service "api" { policy = "write" intentions = "write" }\nservice "billing" { policy = "write" }\nacl = "write"');
+  const billing = new TerraformStack(new App(), 'prod');
+  buildStack(billing, { billing: true });
+  expect(ConvergeTesting.desiredState(billing).resources['ci-policy'].spec.rules).toBe(printed);
+});
+
+describeWithTool('CONSUL', 'meshPolicy against a real Consul 1.16 with ACLs', () => {
+  let consul: RealConsul;
+  beforeAll(async () => { consul = await startConsul(realTools().CONSUL!, { acls: true }); }, 60_000);
+  afterAll(async () => { await consul?.stop(); });
+
+  test('the stack applies its own policy and CI token; that token alone then plans the stack as a no-op and applies its next change', async () => {
+    const env = (token: string) => ({
+      PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1', MESH_HTTP_ADDR: consul.address, MESH_HTTP_TOKEN: token,
+      MESH_TOKEN_HEADER: 'X-Consul-Token', CONVERGE_DIR: path.join(stateDir, '.converge'), CONVERGE_STATE_KEY: process.env.CONVERGE_STATE_KEY,
+    });
+    const stateDir = tempDir('converge-meshpolicy-');
+    const v1 = synthApp((st) => buildStack(st), 'prod');
+    let r = await cliAsync(['apply', '--synth-dir', v1, '--auto-approve'], env(consul.managementToken!));
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    // The CI token's secret, read from the mesh by whoever holds acl = "write" (converge never kept it).
+    const headers = { 'X-Consul-Token': consul.managementToken! };
+    const tokens = await (await fetch(`${consul.address}/v1/acl/tokens`, { headers })).json() as { AccessorID: string; Description: string }[];
+    const accessor = tokens.find((t) => t.Description === 'CI of prod')!.AccessorID;
+    const secret = (await (await fetch(`${consul.address}/v1/acl/token/${accessor}`, { headers })).json() as { SecretID: string }).SecretID;
+    r = await cliAsync(['plan', '--synth-dir', v1, '--detailed-exitcode'], env(secret));
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    // The next change (a new service) widens the policy in the same apply; the token applies it.
+    const v2 = synthApp((st) => buildStack(st, { billing: true }), 'prod');
+    r = await cliAsync(['apply', '--synth-dir', v2, '--auto-approve'], env(secret));
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    r = await cliAsync(['plan', '--synth-dir', v2, '--detailed-exitcode'], env(secret));
+    expect(r.status).toBe(0);
+  }, 120_000);
+});
