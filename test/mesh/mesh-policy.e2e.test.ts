@@ -9,9 +9,9 @@ import { describeWithTool, realTools } from '../support/real-tools';
 const { ALLOW, DENY } = mesh.IntentionAction;
 
 /** The stack: mesh entries, its own policy (rendered from them) and its CI token holding it. */
-function buildStack(st: TerraformStack, o: { billing?: boolean } = {}): void {
+function buildStack(st: TerraformStack, o: { billing?: boolean; webDenied?: boolean } = {}): void {
   new mesh.ServiceDefaults(st, 'api-defaults', { name: 'api', protocol: mesh.MeshProtocol.HTTP });
-  new mesh.ServiceIntentions(st, 'api-intentions', { name: 'api', sources: [{ name: 'web', action: ALLOW }, { name: '*', action: DENY }] });
+  new mesh.ServiceIntentions(st, 'api-intentions', { name: 'api', sources: [{ name: 'web', action: o.webDenied ? DENY : ALLOW }, { name: '*', action: DENY }] });
   if (o.billing) new mesh.ServiceDefaults(st, 'billing-defaults', { name: 'billing', protocol: mesh.MeshProtocol.GRPC });
   const policy = mesh.AclPolicy.meshPolicy(st, 'ci-policy', { name: 'prod-converge' });
   new mesh.AclToken(st, 'ci-token', { description: 'CI of prod', policies: [policy.policyName] });
@@ -40,7 +40,7 @@ describeWithTool('CONSUL', 'meshPolicy against a real Consul 1.16 with ACLs', ()
   beforeAll(async () => { consul = await startConsul(realTools().CONSUL!, { acls: true }); }, 60_000);
   afterAll(async () => { await consul?.stop(); });
 
-  test('the stack applies its own policy and CI token; that token alone then plans the stack as a no-op and applies its next change', async () => {
+  test('the stack applies its own policy and CI token; that token alone then plans the stack as a no-op and applies changes within it', async () => {
     const env = (token: string) => ({
       PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1', MESH_HTTP_ADDR: consul.address, MESH_HTTP_TOKEN: token,
       MESH_TOKEN_HEADER: 'X-Consul-Token', CONVERGE_DIR: path.join(stateDir, '.converge'), CONVERGE_STATE_KEY: process.env.CONVERGE_STATE_KEY,
@@ -58,12 +58,23 @@ describeWithTool('CONSUL', 'meshPolicy against a real Consul 1.16 with ACLs', ()
     r = await cliAsync(['plan', '--synth-dir', v1, '--detailed-exitcode'], env(secret));
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
-    // The next change (a new service) widens the policy in the same apply; the token applies it.
-    const v2 = synthApp((st) => buildStack(st, { billing: true }), 'prod');
+    // A change within the policy: the token applies it.
+    const v2 = synthApp((st) => buildStack(st, { webDenied: true }), 'prod');
     r = await cliAsync(['apply', '--synth-dir', v2, '--auto-approve'], env(secret));
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
-    r = await cliAsync(['plan', '--synth-dir', v2, '--detailed-exitcode'], env(secret));
+    expect(r.stdout).toContain('traffic api: web may no longer call api (it was allowed)');
+    // A change that widens it (a new service) needs the wider policy first: the preflight says so and nothing is written;
+    // a token that may (the management token) applies it, and the CI token then plans it as a no-op.
+    const v3 = synthApp((st) => buildStack(st, { webDenied: true, billing: true }), 'prod');
+    r = await cliAsync(['apply', '--synth-dir', v3, '--auto-approve'], env(secret));
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain('the mesh token lacks service "billing" { policy = "write" } (needed by prod/billing-defaults)');
+    expect((await fetch(`${consul.address}/v1/config/service-defaults/billing`, { headers })).status).toBe(404);
+    r = await cliAsync(['apply', '--synth-dir', v3, '--auto-approve'], env(consul.managementToken!));
+    expect(r.status).toBe(0);
+    r = await cliAsync(['plan', '--synth-dir', v3, '--detailed-exitcode'], env(secret));
+    expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
   }, 120_000);
 });
