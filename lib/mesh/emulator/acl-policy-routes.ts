@@ -89,6 +89,7 @@ function write(ctx: RequestContext, req: EmuRequest, existing: PolicyRecord | un
     serviceRead: [...names(parsed.service, ['read', 'write']), ...(prefixAll === 'read' || prefixAll === 'write' ? ['*'] : [])],
     serviceWrite: [...names(parsed.service, ['write']), ...(prefixAll === 'write' ? ['*'] : [])],
     operatorWrite: parsed.operator === 'write' || parsed.mesh === 'write',
+    intentionsWrite: [...names(parsed.serviceIntentions ?? new Map(), ['write']), ...(parsed.servicePrefixIntentions?.get('') === 'write' ? ['*'] : [])],
     id: existing?.id ?? crypto.randomUUID(),
     description: typeof b.Description === 'string' ? b.Description : '',
     rules: rulesText,

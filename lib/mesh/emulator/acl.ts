@@ -15,6 +15,8 @@ export interface PolicyRecord {
   readonly serviceWrite: string[];
   /** May write proxy-defaults (the mesh system's `operator:write`). */
   readonly operatorWrite: boolean;
+  /** Service names (or `*`) whose intentions the policy may write (`intentions = "write"`). */
+  readonly intentionsWrite?: string[];
   /** Written through `/v1/acl/policy`: its UUID, description, rules text as given, datacenters and raft indexes. */
   readonly id?: string;
   readonly description?: string;
@@ -87,12 +89,15 @@ export interface Caller {
   readonly accessorId: string;
   canReadService(namespace: string, service: string): boolean;
   canWriteService(namespace: string, service: string): boolean;
+  /** May write the service's intentions (`*`: every service's). */
+  canWriteIntentions(namespace: string, service: string): boolean;
   readonly operatorWrite: boolean;
 }
 
 /** A request without a token: the anonymous token, which may do nothing (ACLs deny by default). */
 export const ANONYMOUS: Caller = {
-  management: false, accessorId: 'anonymous', canReadService: () => false, canWriteService: () => false, operatorWrite: false,
+  management: false, accessorId: 'anonymous', canReadService: () => false, canWriteService: () => false, canWriteIntentions: () => false,
+  operatorWrite: false,
 };
 
 /** The caller of a request (anonymous without a token); `'unknown'` for a token the store does not know. */
@@ -101,14 +106,14 @@ export function resolveCaller(secret: string | undefined, managementDigest: stri
   const d = digest(secret);
   const all = (): boolean => true;
   if (d === managementDigest) {
-    return { management: true, accessorId: 'management', canReadService: all, canWriteService: all, operatorWrite: true };
+    return { management: true, accessorId: 'management', canReadService: all, canWriteService: all, canWriteIntentions: all, operatorWrite: true };
   }
   const token = acl.tokens.find((t) => t.secretDigest === d);
   if (!token) return 'unknown';
   const names = [...token.policies, ...(token.roles ?? []).flatMap((r) => acl.roles?.find((x) => x.name === r)?.policies ?? [])];
   const policies = names.map((p) => acl.policies.find((x) => x.name === p)).filter((p): p is PolicyRecord => !!p);
   if (policies.some((p) => p.management)) {
-    return { management: true, accessorId: token.accessorId, canReadService: all, canWriteService: all, operatorWrite: true };
+    return { management: true, accessorId: token.accessorId, canReadService: all, canWriteService: all, canWriteIntentions: all, operatorWrite: true };
   }
   const matches = (names: string[], service: string) => names.includes('*') || names.includes(service);
   const write = policies.flatMap((p) => p.serviceWrite);
@@ -120,6 +125,7 @@ export function resolveCaller(secret: string | undefined, managementDigest: stri
     accessorId: token.accessorId,
     canReadService: (ns, s) => inNs(ns) && matches(read, s),
     canWriteService: (ns, s) => inNs(ns) && matches(write, s),
+    canWriteIntentions: (ns, s) => inNs(ns) && matches(policies.flatMap((p) => p.intentionsWrite ?? []), s),
     operatorWrite: policies.some((p) => p.operatorWrite),
   };
 }

@@ -31,13 +31,14 @@ export function registerConfigEntryRoutes(router: Router<RequestContext>): void 
 }
 
 function canRead(caller: Caller, kind: string, ns: string, name: string): boolean {
-  // Every token may read proxy-defaults, as in the mesh system.
+  // Every token may read proxy-defaults, as in the mesh system; intentions with the service's read or its intentions rule.
+  if (kind === SERVICE_INTENTIONS && caller.canWriteIntentions(ns, name)) return true;
   return kind === PROXY_DEFAULTS || caller.canReadService(ns, name);
 }
 
 function checkWrite(caller: Caller, kind: string, ns: string, name: string): EmuResponse | undefined {
-  // Intentions on every destination (`*`) need write on every service.
-  if (kind === SERVICE_INTENTIONS) return caller.canWriteService(ns, name) ? undefined : permissionDenied(caller, 'intention:write', name);
+  // The destination's `intentions = "write"` (every service's for `*`), as the mesh checks it.
+  if (kind === SERVICE_INTENTIONS) return caller.canWriteIntentions(ns, name) ? undefined : permissionDenied(caller, 'intention:write', name);
   if (kind === PROXY_DEFAULTS) return caller.operatorWrite ? undefined : permissionDenied(caller, 'operator:write', name);
   return caller.canWriteService(ns, name) ? undefined : permissionDenied(caller, 'service:write', name);
 }
