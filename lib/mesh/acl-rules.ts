@@ -14,6 +14,8 @@ export interface ParsedRules {
   readonly servicePrefixIntentions?: Map<string, string>;
   mesh?: string;
   operator?: string;
+  /** The `acl` rule: read, write or deny. */
+  acl?: string;
 }
 
 export function emptyRules(): ParsedRules {
@@ -41,6 +43,7 @@ export function parseRules(text: string, into: ParsedRules = emptyRules()): Pars
   blocks('service_prefix', into.servicePrefix, into.servicePrefixIntentions);
   if (typeof doc.mesh === 'string') into.mesh = stronger(into.mesh, doc.mesh);
   if (typeof doc.operator === 'string') into.operator = stronger(into.operator, doc.operator);
+  if (typeof doc.acl === 'string') into.acl = stronger(into.acl, doc.acl);
   return into;
 }
 

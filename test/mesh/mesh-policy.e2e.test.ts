@@ -3,7 +3,7 @@ import { App, TerraformStack } from 'cdktf';
 import { ConvergeTesting } from '../../lib/core/constructs/testing';
 import * as mesh from '../../lib/mesh';
 import { startConsul, RealConsul } from '../support/consul';
-import { cliAsync, synthApp, tempDir } from '../support/harness';
+import { cliAsync, startWorld, synthApp, tempDir, TestWorld } from '../support/harness';
 import { describeWithTool, realTools } from '../support/real-tools';
 
 const { ALLOW, DENY } = mesh.IntentionAction;
@@ -35,46 +35,68 @@ test('meshPolicy renders, from the stack itself, the mesh policy `converge polic
   expect(ConvergeTesting.desiredState(billing).resources['ci-policy'].spec.rules).toBe(printed);
 });
 
+/** Applies the stack with an admin token, then works with the CI token alone (its secret read from the mesh by the admin). */
+async function ciTokenWorks(address: string, adminToken: string): Promise<void> {
+  const stateDir = tempDir('converge-meshpolicy-');
+  const env = (token: string) => ({
+    PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1', MESH_HTTP_ADDR: address, MESH_HTTP_TOKEN: token,
+    MESH_TOKEN_HEADER: 'X-Consul-Token', CONVERGE_DIR: path.join(stateDir, '.converge'), CONVERGE_STATE_KEY: process.env.CONVERGE_STATE_KEY,
+  });
+  const headers = { 'X-Consul-Token': adminToken };
+  const v1 = synthApp((st) => buildStack(st), 'prod');
+  let r = await cliAsync(['apply', '--synth-dir', v1, '--auto-approve'], env(adminToken));
+  expect(r.stderr).toBe('');
+  expect(r.status).toBe(0);
+  const tokens = await (await fetch(`${address}/v1/acl/tokens`, { headers })).json() as { AccessorID: string; Description: string }[];
+  const accessor = tokens.find((t) => t.Description === 'CI of prod')!.AccessorID;
+  // The real server answers the secret to acl:write holders; the emulator, which keeps only digests, lets the admin mint one the same way.
+  const read = await (await fetch(`${address}/v1/acl/token/${accessor}`, { headers })).json() as { SecretID?: string };
+  const secret = read.SecretID ?? await emulatorSecret(address, adminToken);
+  r = await cliAsync(['plan', '--synth-dir', v1, '--detailed-exitcode'], env(secret));
+  expect(r.stderr).toBe('');
+  expect(r.status).toBe(0);
+  // A change within the policy: the token applies it.
+  const v2 = synthApp((st) => buildStack(st, { webDenied: true }), 'prod');
+  r = await cliAsync(['apply', '--synth-dir', v2, '--auto-approve'], env(secret));
+  expect(r.stderr).toBe('');
+  expect(r.status).toBe(0);
+  expect(r.stdout).toContain('traffic api: web may no longer call api (it was allowed)');
+  // A change that widens it (a new service) needs the wider policy first: the preflight says so and nothing is written;
+  // a token that may (the admin) applies it, and the CI token then plans it as a no-op.
+  const v3 = synthApp((st) => buildStack(st, { webDenied: true, billing: true }), 'prod');
+  r = await cliAsync(['apply', '--synth-dir', v3, '--auto-approve'], env(secret));
+  expect(r.status).toBe(1);
+  expect(r.stderr).toContain('the mesh token lacks service "billing" { policy = "write" } (needed by prod/billing-defaults)');
+  expect((await fetch(`${address}/v1/config/service-defaults/billing`, { headers })).status).toBe(404);
+  r = await cliAsync(['apply', '--synth-dir', v3, '--auto-approve'], env(adminToken));
+  expect(r.status).toBe(0);
+  r = await cliAsync(['plan', '--synth-dir', v3, '--detailed-exitcode'], env(secret));
+  expect(r.stderr).toBe('');
+  expect(r.status).toBe(0);
+}
+
+/** A token holding the stack's policy, minted through the emulator's admin interface (it keeps no secrets to read back). */
+async function emulatorSecret(address: string, adminToken: string): Promise<string> {
+  const r = await fetch(`${address}/__admin/tokens`, { method: 'POST', headers: { 'X-Mesh-Token': adminToken }, body: JSON.stringify({ policies: ['prod-converge'] }) });
+  return (await r.json() as { secretId: string }).secretId;
+}
+
+describe('meshPolicy against the emulator', () => {
+  let world: TestWorld;
+  beforeAll(async () => { world = await startWorld(); });
+  afterAll(async () => { await world.stop(); });
+
+  test('the stack applies its own policy and CI token; a token holding that policy alone plans the stack as a no-op and applies changes within it', async () => {
+    await ciTokenWorks(world.env.MESH_HTTP_ADDR!, world.env.MESH_HTTP_TOKEN!);
+  }, 120_000);
+});
+
 describeWithTool('CONSUL', 'meshPolicy against a real Consul 1.16 with ACLs', () => {
   let consul: RealConsul;
   beforeAll(async () => { consul = await startConsul(realTools().CONSUL!, { acls: true }); }, 60_000);
   afterAll(async () => { await consul?.stop(); });
 
   test('the stack applies its own policy and CI token; that token alone then plans the stack as a no-op and applies changes within it', async () => {
-    const env = (token: string) => ({
-      PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1', MESH_HTTP_ADDR: consul.address, MESH_HTTP_TOKEN: token,
-      MESH_TOKEN_HEADER: 'X-Consul-Token', CONVERGE_DIR: path.join(stateDir, '.converge'), CONVERGE_STATE_KEY: process.env.CONVERGE_STATE_KEY,
-    });
-    const stateDir = tempDir('converge-meshpolicy-');
-    const v1 = synthApp((st) => buildStack(st), 'prod');
-    let r = await cliAsync(['apply', '--synth-dir', v1, '--auto-approve'], env(consul.managementToken!));
-    expect(r.stderr).toBe('');
-    expect(r.status).toBe(0);
-    // The CI token's secret, read from the mesh by whoever holds acl = "write" (converge never kept it).
-    const headers = { 'X-Consul-Token': consul.managementToken! };
-    const tokens = await (await fetch(`${consul.address}/v1/acl/tokens`, { headers })).json() as { AccessorID: string; Description: string }[];
-    const accessor = tokens.find((t) => t.Description === 'CI of prod')!.AccessorID;
-    const secret = (await (await fetch(`${consul.address}/v1/acl/token/${accessor}`, { headers })).json() as { SecretID: string }).SecretID;
-    r = await cliAsync(['plan', '--synth-dir', v1, '--detailed-exitcode'], env(secret));
-    expect(r.stderr).toBe('');
-    expect(r.status).toBe(0);
-    // A change within the policy: the token applies it.
-    const v2 = synthApp((st) => buildStack(st, { webDenied: true }), 'prod');
-    r = await cliAsync(['apply', '--synth-dir', v2, '--auto-approve'], env(secret));
-    expect(r.stderr).toBe('');
-    expect(r.status).toBe(0);
-    expect(r.stdout).toContain('traffic api: web may no longer call api (it was allowed)');
-    // A change that widens it (a new service) needs the wider policy first: the preflight says so and nothing is written;
-    // a token that may (the management token) applies it, and the CI token then plans it as a no-op.
-    const v3 = synthApp((st) => buildStack(st, { webDenied: true, billing: true }), 'prod');
-    r = await cliAsync(['apply', '--synth-dir', v3, '--auto-approve'], env(secret));
-    expect(r.status).toBe(1);
-    expect(r.stderr).toContain('the mesh token lacks service "billing" { policy = "write" } (needed by prod/billing-defaults)');
-    expect((await fetch(`${consul.address}/v1/config/service-defaults/billing`, { headers })).status).toBe(404);
-    r = await cliAsync(['apply', '--synth-dir', v3, '--auto-approve'], env(consul.managementToken!));
-    expect(r.status).toBe(0);
-    r = await cliAsync(['plan', '--synth-dir', v3, '--detailed-exitcode'], env(secret));
-    expect(r.stderr).toBe('');
-    expect(r.status).toBe(0);
+    await ciTokenWorks(consul.address, consul.managementToken!);
   }, 120_000);
 });

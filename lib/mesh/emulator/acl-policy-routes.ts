@@ -22,7 +22,7 @@ const NAME = /^[A-Za-z0-9\-_]{1,128}(\/[A-Za-z0-9\-_]{1,128})?$/;
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function denied(ctx: RequestContext, permission: 'acl:read' | 'acl:write'): EmuResponse | undefined {
-  if (ctx.caller.management) return undefined;
+  if (ctx.caller.management || ctx.caller.acl === 'write' || (ctx.caller.acl === 'read' && permission === 'acl:read')) return undefined;
   const who = ctx.caller.accessorId === 'anonymous' ? 'anonymous token' : `token with AccessorID '${ctx.caller.accessorId}'`;
   return text(403, `Permission denied: ${who} lacks permission '${permission}'`);
 }
@@ -89,6 +89,7 @@ function write(ctx: RequestContext, req: EmuRequest, existing: PolicyRecord | un
     serviceRead: [...names(parsed.service, ['read', 'write']), ...(prefixAll === 'read' || prefixAll === 'write' ? ['*'] : [])],
     serviceWrite: [...names(parsed.service, ['write']), ...(prefixAll === 'write' ? ['*'] : [])],
     operatorWrite: parsed.operator === 'write' || parsed.mesh === 'write',
+    ...(parsed.acl === 'read' || parsed.acl === 'write' ? { acl: parsed.acl } : {}),
     intentionsWrite: [...names(parsed.serviceIntentions ?? new Map(), ['write']), ...(parsed.servicePrefixIntentions?.get('') === 'write' ? ['*'] : [])],
     id: existing?.id ?? crypto.randomUUID(),
     description: typeof b.Description === 'string' ? b.Description : '',

@@ -17,6 +17,8 @@ export interface PolicyRecord {
   readonly operatorWrite: boolean;
   /** Service names (or `*`) whose intentions the policy may write (`intentions = "write"`). */
   readonly intentionsWrite?: string[];
+  /** The policy's `acl` rule: may read, or write, ACL policies, roles and tokens. */
+  readonly acl?: 'read' | 'write';
   /** Written through `/v1/acl/policy`: its UUID, description, rules text as given, datacenters and raft indexes. */
   readonly id?: string;
   readonly description?: string;
@@ -92,6 +94,8 @@ export interface Caller {
   /** May write the service's intentions (`*`: every service's). */
   canWriteIntentions(namespace: string, service: string): boolean;
   readonly operatorWrite: boolean;
+  /** The `acl` rule its policies grant (management tokens may do anything anyway). */
+  readonly acl?: 'read' | 'write';
 }
 
 /** A request without a token: the anonymous token, which may do nothing (ACLs deny by default). */
@@ -126,6 +130,7 @@ export function resolveCaller(secret: string | undefined, managementDigest: stri
     canReadService: (ns, s) => inNs(ns) && matches(read, s),
     canWriteService: (ns, s) => inNs(ns) && matches(write, s),
     canWriteIntentions: (ns, s) => inNs(ns) && matches(policies.flatMap((p) => p.intentionsWrite ?? []), s),
+    acl: policies.some((p) => p.acl === 'write') ? 'write' : policies.some((p) => p.acl === 'read') ? 'read' : undefined,
     operatorWrite: policies.some((p) => p.operatorWrite),
   };
 }
