@@ -88,11 +88,8 @@ function write(ctx: RequestContext, req: EmuRequest, existing: RoleRecord | unde
 
 export function registerAclRoleRoutes(router: Router<RequestContext>): void {
   const roles = (ctx: RequestContext) => ctx.core.state.acl.roles ?? [];
-  // Roles seeded before roles had ids (older snapshots) get one when first addressed.
-  const withId = (ctx: RequestContext) => {
-    ctx.core.state.acl.roles = roles(ctx).map((r) => (r.id ? r : { ...r, id: crypto.randomUUID() }));
-    return ctx.core.state.acl.roles;
-  };
+  // (Roles of older snapshots have no id: they are listed and found by name, never by id.)
+  const withId = roles;
   router.add('PUT', '/v1/acl/role', (req, _p, ctx) => denied(ctx, 'acl:write') ?? write(ctx, req, undefined));
   router.add('GET', '/v1/acl/roles', (_req, _p, ctx) => denied(ctx, 'acl:read') ?? json(200, withId(ctx).map((r) => roleDocument(ctx, r))));
   router.add('GET', '/v1/acl/role/name/:name', (_req, p, ctx) => {
