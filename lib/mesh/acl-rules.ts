@@ -8,12 +8,18 @@ export interface ParsedRules {
   readonly service: Map<string, string>;
   /** Service prefix rules: prefix -> read, write or deny. */
   readonly servicePrefix: Map<string, string>;
+  /** The `intentions` of exact service rules: name -> read, write or deny. */
+  readonly serviceIntentions?: Map<string, string>;
+  /** The `intentions` of service prefix rules: prefix -> read, write or deny. */
+  readonly servicePrefixIntentions?: Map<string, string>;
   mesh?: string;
   operator?: string;
+  /** The `acl` rule: read, write or deny. */
+  acl?: string;
 }
 
 export function emptyRules(): ParsedRules {
-  return { service: new Map(), servicePrefix: new Map() };
+  return { service: new Map(), servicePrefix: new Map(), serviceIntentions: new Map(), servicePrefixIntentions: new Map() };
 }
 
 /** Deny wins over write, write over read: how the mesh merges the same rule of several policies. */
@@ -26,16 +32,18 @@ function stronger(a: string | undefined, b: string): string {
 export function parseRules(text: string, into: ParsedRules = emptyRules()): ParsedRules {
   const trimmed = text.trim();
   const doc = trimmed.startsWith('{') ? JSON.parse(trimmed) as Record<string, unknown> : hclToObject(trimmed);
-  const blocks = (key: string, target: Map<string, string>) => {
+  const blocks = (key: string, target: Map<string, string>, intentions: Map<string, string> | undefined) => {
     for (const [name, body] of Object.entries((doc[key] ?? {}) as Record<string, unknown>)) {
-      const policy = (Array.isArray(body) ? body[0] : body as { policy?: unknown })?.policy;
-      if (typeof policy === 'string') target.set(name, stronger(target.get(name), policy));
+      const rule = (Array.isArray(body) ? body[0] : body) as { policy?: unknown; intentions?: unknown } | undefined;
+      if (typeof rule?.policy === 'string') target.set(name, stronger(target.get(name), rule.policy));
+      if (typeof rule?.intentions === 'string' && intentions) intentions.set(name, stronger(intentions.get(name), rule.intentions));
     }
   };
-  blocks('service', into.service);
-  blocks('service_prefix', into.servicePrefix);
+  blocks('service', into.service, into.serviceIntentions);
+  blocks('service_prefix', into.servicePrefix, into.servicePrefixIntentions);
   if (typeof doc.mesh === 'string') into.mesh = stronger(into.mesh, doc.mesh);
   if (typeof doc.operator === 'string') into.operator = stronger(into.operator, doc.operator);
+  if (typeof doc.acl === 'string') into.acl = stronger(into.acl, doc.acl);
   return into;
 }
 

@@ -11,6 +11,9 @@ function serviceName(v: unknown, field: string): string {
   return name;
 }
 
+/** An intentions entry's destination: a service name, or exactly `*` (every service: `service_prefix ""`). */
+const intentionsDestination = (v: unknown): string => (v === '*' ? '*' : serviceName(v, 'name'));
+
 const serviceRule = (name: string, policy: string) => `service ${JSON.stringify(name)} { policy = "${policy}" }`;
 
 /** The mesh ACL rules each kind needs through plan, apply and destroy, as text for `converge policy`. */
@@ -21,12 +24,32 @@ export const MESH_PERMISSIONS: Record<string, (spec: Record<string, unknown>) =>
   'mesh.ServiceSplitter': (s) => serviceRule(serviceName(s.name, 'name'), 'write'),
   'mesh.ServiceRouter': (s) => serviceRule(serviceName(s.name, 'name'), 'write'),
   'mesh.DiscoveryChain': (s) => serviceRule(serviceName(s.service, 'service'), 'read'),
+  // Intentions are written with the destination's `intentions` rule (every service's for `*`).
+  'mesh.ServiceIntentions': (s) => `${serviceRuleHead(intentionsDestination(s.name))} { intentions = "write" }`,
+  'mesh.AclPolicy': () => 'acl = "write"',
+  'mesh.AclRole': () => 'acl = "write"',
+  'mesh.AclToken': () => 'acl = "write"',
   // A lookup reads the entry (`ServiceDefaults.fromName`): its id is `[namespace/]service-defaults/<name>`.
   'lookup:mesh.ServiceDefaults': (s) => serviceRule(serviceName(String(s.id).split('/').pop(), 'id'), 'read'),
 };
 
-/** The ACL rules of one kind, as data: the services it reads or writes, and whether it writes mesh-wide entries. */
-export interface MeshRule { readonly service?: string; readonly policy: 'read' | 'write'; readonly mesh?: boolean }
+/** `service "<name>"`, or `service_prefix ""` for `*` (every service). */
+function serviceRuleHead(name: string): string {
+  return name === '*' ? 'service_prefix ""' : `service ${JSON.stringify(name)}`;
+}
+
+/**
+ * The ACL rules of one kind, as data: the services it reads or writes, whether it writes mesh-wide
+ * entries, and whether what it writes is the service's intentions (its `intentions` rule, not its `policy`).
+ */
+export interface MeshRule {
+  readonly service?: string;
+  readonly policy: 'read' | 'write';
+  readonly mesh?: boolean;
+  readonly intentions?: boolean;
+  /** Writes ACL objects (`acl = "write"`). */
+  readonly acl?: boolean;
+}
 
 /** The ACL rule a kind needs (undefined for a kind that is no mesh kind): what `converge policy` prints and the preflight asks. */
 export function meshRuleOf(kind: string, spec: Record<string, unknown>): MeshRule | undefined {
@@ -40,6 +63,10 @@ const MESH_RULES: Record<string, (spec: Record<string, unknown>) => MeshRule> = 
   'mesh.ServiceSplitter': (s) => ({ service: serviceName(s.name, 'name'), policy: 'write' }),
   'mesh.ServiceRouter': (s) => ({ service: serviceName(s.name, 'name'), policy: 'write' }),
   'mesh.DiscoveryChain': (s) => ({ service: serviceName(s.service, 'service'), policy: 'read' }),
+  'mesh.ServiceIntentions': (s) => ({ service: intentionsDestination(s.name), policy: 'write', intentions: true }),
+  'mesh.AclPolicy': () => ({ policy: 'write', acl: true }),
+  'mesh.AclRole': () => ({ policy: 'write', acl: true }),
+  'mesh.AclToken': () => ({ policy: 'write', acl: true }),
   'lookup:mesh.ServiceDefaults': (s) => ({ service: serviceName(String(s.id).split('/').pop(), 'id'), policy: 'read' }),
 };
 
@@ -49,14 +76,23 @@ const MESH_RULES: Record<string, (spec: Record<string, unknown>) => MeshRule> = 
  */
 export function meshAclPolicy(resources: { kind: string; spec: Record<string, unknown> }[]): string {
   const services = new Map<string, 'read' | 'write'>();
+  const intentions = new Set<string>();
   let mesh = false;
+  let acl = false;
   for (const r of resources) {
     const rule = MESH_RULES[r.kind]?.(r.spec);
     if (!rule) continue;
     if (rule.mesh) mesh = true;
-    if (rule.service !== undefined && services.get(rule.service) !== 'write') services.set(rule.service, rule.policy);
+    if (rule.acl) acl = true;
+    if (rule.intentions && rule.service !== undefined) intentions.add(rule.service);
+    else if (rule.service !== undefined && services.get(rule.service) !== 'write') services.set(rule.service, rule.policy);
   }
-  const lines = [...services].sort(([a], [b]) => a.localeCompare(b)).map(([name, policy]) => `service ${JSON.stringify(name)} { policy = "${policy}" }`);
+  const names = [...new Set([...services.keys(), ...intentions])].sort((a, b) => a.localeCompare(b));
+  const lines = names.map((name) => {
+    const parts = [services.has(name) ? `policy = "${services.get(name)}"` : '', intentions.has(name) ? 'intentions = "write"' : ''].filter(Boolean);
+    return `${serviceRuleHead(name)} { ${parts.join(' ')} }`;
+  });
   if (mesh) lines.push('mesh = "write"');
+  if (acl) lines.push('acl = "write"');
   return lines.join('\n');
 }

@@ -25,7 +25,8 @@ export const meshPreflight: PreflightCheck = async ({ items, http }) => {
   const needed = new Map<string, { label: string; ok: (r: ParsedRules) => boolean; addresses: string[] }>();
   for (const item of items) {
     const rule = meshRuleOf(item.kind, item.spec);
-    if (!rule) continue;
+    // Intentions and ACL rules (`intentions = "write"`, `acl = "write"`) are not among those the preflight reads: the server decides.
+    if (!rule || rule.intentions || rule.acl) continue;
     const [label, ok] = rule.mesh
       ? ['mesh = "write"', (r: ParsedRules) => grants(meshPolicy(r), 'write')] as const
       : [`service "${rule.service}" { policy = "${rule.policy}" }`, (r: ParsedRules) => grants(servicePolicy(r, String(rule.service)), rule.policy)] as const;

@@ -345,6 +345,53 @@ export const KIND_PROPS: Record<string, KindProps> = {
       ),
     },
   },
+  'mesh.ServiceIntentions': {
+    base: { name: 'api', sources: [{ name: 'web', action: mesh.IntentionAction.ALLOW }] },
+    optional: {
+      meta: { owner: 'team' },
+      sources: [{ name: 'web', permissions: [{ action: mesh.IntentionAction.ALLOW, http: { pathPrefix: '/v1', methods: ['GET'] } }] }, { name: '*', action: mesh.IntentionAction.DENY }],
+    },
+    valid: { name: goodName },
+    invalid: {
+      name: badMeshName,
+      sources: fc.constantFrom(
+        [],
+        [{ name: 'web' }],
+        [{ name: 'web', action: 'maybe' }],
+        [{ name: 'we*b', action: 'allow' }],
+        [{ name: 'web', action: 'allow' }, { name: 'web', action: 'deny' }],
+        [{ name: 'web', action: 'allow', permissions: [{ action: 'allow', http: { pathPrefix: '/a' } }] }],
+        [{ name: 'web', permissions: [{ action: 'allow', http: {} }] }],
+        [{ name: 'web', permissions: [{ action: 'allow', http: { pathPrefix: 'a' } }] }],
+        [{ name: 'web', permissions: [{ action: 'allow', http: { methods: ['FETCH'] } }] }],
+        [{ name: 'web', permissions: [{ action: 'allow', http: { header: [{ name: 'x', exact: 'a', present: true }] } }] }],
+      ),
+    },
+  },
+  'mesh.AclPolicy': {
+    base: { name: 'web-write' },
+    optional: { rules: 'service "web" { policy = "write" }', description: 'the web team', datacenters: ['dc1'] },
+    valid: { name: goodName },
+    invalid: { name: fc.constantFrom('', 'bad name', 'a/b/c', 'x'.repeat(129), 'é') },
+  },
+  'mesh.AclRole': {
+    base: { name: 'web-team' },
+    optional: { description: 'the web team', policies: ['web-write'], serviceIdentities: [{ serviceName: 'web', datacenters: ['dc1'] }], nodeIdentities: [{ nodeName: 'n1', datacenter: 'dc1' }] },
+    valid: { name: goodName },
+    invalid: {
+      name: fc.constantFrom('', 'bad name', 'a/b', 'x'.repeat(257)),
+      serviceIdentities: fc.constantFrom([{ serviceName: 'We b' }], [{ serviceName: '' }], [{ datacenters: ['dc1'] }]),
+      nodeIdentities: fc.constantFrom([{ nodeName: 'n1' }], [{ datacenter: 'dc1' }]),
+    },
+  },
+  'mesh.AclToken': {
+    base: {},
+    optional: { description: 'ci', policies: ['web-write'], roles: ['web-team'], serviceIdentities: [{ serviceName: 'web' }], nodeIdentities: [{ nodeName: 'n1', datacenter: 'dc1' }], local: true },
+    invalid: {
+      serviceIdentities: fc.constantFrom([{ serviceName: 'We b' }], [{ serviceName: '' }]),
+      nodeIdentities: fc.constantFrom([{ nodeName: 'n1' }], [{ datacenter: 'dc1' }]),
+    },
+  },
   'mesh.DiscoveryChain': {
     base: { service: 'web' },
     optional: { namespace: 'default', compileDatacenter: 'dc2', overrides: { connectTimeout: '5s', protocol: mesh.MeshProtocol.HTTP } },

@@ -2,6 +2,11 @@ import { MeshGatewayMode, MeshProtocol } from '../../lib/mesh/config-entry/mesh-
 import { ProxyDefaults } from '../../lib/mesh/proxy-defaults/proxy-defaults';
 import { ServiceDefaults } from '../../lib/mesh/service-defaults/service-defaults';
 import { ServiceResolver } from '../../lib/mesh/service-resolver/service-resolver';
+import { AclPolicy } from '../../lib/mesh/acl-policy/acl-policy';
+import { AclRole } from '../../lib/mesh/acl-role/acl-role';
+import { AclToken } from '../../lib/mesh/acl-token/acl-token';
+import { IntentionAction } from '../../lib/mesh/service-intentions/intention-types';
+import { ServiceIntentions } from '../../lib/mesh/service-intentions/service-intentions';
 import { ServiceRouter } from '../../lib/mesh/service-router/service-router';
 import { ServiceSplitter } from '../../lib/mesh/service-splitter/service-splitter';
 import { FullSample } from './full-samples';
@@ -68,6 +73,55 @@ export const MESH_FULL_SAMPLES: Record<string, FullSample> = {
           },
           { match: { http: { pathExact: '/v2', header: [{ name: 'x-v', prefix: 'b' }, { name: 'x-w', suffix: 'a' }] } }, destination: { serviceSubset: 'v2' } },
         ],
+      });
+    },
+  },
+  'mesh.ServiceIntentions': {
+    address: 'full-service-intentions',
+    build: (stack) => {
+      new ServiceIntentions(stack, 'full-service-intentions', {
+        name: 'full-web', namespace, meta,
+        sources: [
+          {
+            name: 'full-web-backup', description: 'L7',
+            permissions: [
+              { action: IntentionAction.ALLOW, http: { pathPrefix: '/v1', methods: ['GET', 'POST'], header: [{ name: 'x-env', exact: 'prod', invert: true }, { name: 'x-a', present: true }] } },
+              { action: IntentionAction.DENY, http: { pathExact: '/admin', header: [{ name: 'x-b', prefix: 'p' }, { name: 'x-c', suffix: 's' }, { name: 'x-d', regex: 'r.*' }] } },
+              { action: IntentionAction.DENY, http: { pathRegex: '/x/.*' } },
+            ],
+          },
+          { name: '*', action: IntentionAction.DENY },
+        ],
+      });
+    },
+    defaultsKept: { action: 'a source has an L4 action or L7 permissions, not both: the `*` source sets the action' },
+  },
+  'mesh.AclPolicy': {
+    address: 'full-acl-policy',
+    build: (stack) => {
+      new AclPolicy(stack, 'full-acl-policy', {
+        name: 'full-web-write', description: 'full sample', rules: 'service "full-web" { policy = "write" }', datacenters: ['dc1'],
+      });
+    },
+  },
+  'mesh.AclRole': {
+    address: 'full-acl-role',
+    build: (stack) => {
+      new AclPolicy(stack, 'full-acl-role-policy', { name: 'full-role-policy', rules: 'service "full-web" { policy = "read" }' });
+      new AclRole(stack, 'full-acl-role', {
+        name: 'full-web-team', description: 'full sample', policies: ['full-role-policy'],
+        serviceIdentities: [{ serviceName: 'full-web', datacenters: ['dc1'] }], nodeIdentities: [{ nodeName: 'full-node', datacenter: 'dc1' }],
+      });
+    },
+  },
+  'mesh.AclToken': {
+    address: 'full-acl-token',
+    build: (stack) => {
+      new AclPolicy(stack, 'full-acl-token-policy', { name: 'full-token-policy', rules: 'service "full-web" { policy = "read" }' });
+      new AclRole(stack, 'full-acl-token-role', { name: 'full-token-role', policies: ['full-token-policy'] });
+      new AclToken(stack, 'full-acl-token', {
+        description: 'full sample', policies: ['full-token-policy'], roles: ['full-token-role'], local: true,
+        serviceIdentities: [{ serviceName: 'full-web', datacenters: ['dc1'] }], nodeIdentities: [{ nodeName: 'full-node', datacenter: 'dc1' }],
       });
     },
   },

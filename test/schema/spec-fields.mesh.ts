@@ -41,4 +41,12 @@ export const MESH_SPEC_FIELDS: Record<string, () => SpecField[]> = {
   'mesh.ServiceResolver': fields('service-resolver'),
   'mesh.ServiceSplitter': fields('service-splitter'),
   'mesh.ServiceRouter': fields('service-router'),
+  // The spec names no service-intentions: Consul 1.16's entry (`Sources`; `Precedence` and `Type` are the server's, unmanaged).
+  'mesh.ServiceIntentions': () => [...COMMON, 'Sources'].map((name) => ({ name })),
+  // The spec names no ACL endpoints: Consul 1.16's policy body (`ID` is the server's).
+  'mesh.AclPolicy': () => ['Name', 'Description', 'Rules', 'Datacenters'].map((name) => ({ name })),
+  // Consul 1.16's role body (`ID` is the server's).
+  'mesh.AclRole': () => ['Name', 'Description', 'Policies', 'ServiceIdentities', 'NodeIdentities'].map((name) => ({ name })),
+  // Consul 1.16's token body (`AccessorID` and `SecretID` are the server's; the SecretID is never kept).
+  'mesh.AclToken': () => ['Description', 'Policies', 'Roles', 'ServiceIdentities', 'NodeIdentities', 'Local'].map((name) => ({ name })),
 };

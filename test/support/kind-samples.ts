@@ -1,9 +1,14 @@
 import { TerraformStack } from 'cdktf';
 import { Client } from 'pg';
 import { RemovalPolicy, SecretValue } from '../../lib';
+import { AclPolicy } from '../../lib/mesh/acl-policy/acl-policy';
+import { AclRole } from '../../lib/mesh/acl-role/acl-role';
+import { AclToken } from '../../lib/mesh/acl-token/acl-token';
 import { MeshProtocol } from '../../lib/mesh/config-entry/mesh-types';
 import { ProxyDefaults } from '../../lib/mesh/proxy-defaults/proxy-defaults';
 import { ServiceDefaults } from '../../lib/mesh/service-defaults/service-defaults';
+import { IntentionAction } from '../../lib/mesh/service-intentions/intention-types';
+import { ServiceIntentions } from '../../lib/mesh/service-intentions/service-intentions';
 import { ServiceResolver } from '../../lib/mesh/service-resolver/service-resolver';
 import { ServiceRouter } from '../../lib/mesh/service-router/service-router';
 import { ServiceSplitter } from '../../lib/mesh/service-splitter/service-splitter';
@@ -80,6 +85,8 @@ const secretsGet = (env: ApiEnv, path: string) => get(`${env.SECRETS_ADDR}/v1/${
 const secretsKeys = async (env: ApiEnv, path: string) => ((await secretsGet(env, `${path}?list=true`))?.data?.keys ?? []) as string[];
 const meshEntries = async (env: ApiEnv, kind: string, query = '') =>
   ((await get(`${env.MESH_HTTP_ADDR}/v1/config/${kind}${query}`, { 'x-mesh-token': env.MESH_HTTP_TOKEN })) ?? []) as { Name: string; Namespace?: string }[];
+const meshAcl = async (env: ApiEnv, what: 'policies' | 'roles' | 'tokens') =>
+  ((await get(`${env.MESH_HTTP_ADDR}/v1/acl/${what}`, { 'x-mesh-token': env.MESH_HTTP_TOKEN })) ?? []) as unknown[];
 const countWhere = async (n: number, exists: (i: number) => Promise<boolean>) => (await Promise.all(range(n).map(exists))).filter(Boolean).length;
 
 export const KIND_SAMPLES: Record<string, KindSample> = {
@@ -285,6 +292,32 @@ export const KIND_SAMPLES: Record<string, KindSample> = {
       });
     },
     count: async (env) => (await meshEntries(env, 'service-router')).filter((e) => e.Name.startsWith('t-svc-')).length,
+  },
+  'mesh.ServiceIntentions': {
+    weight: 10,
+    // The exact source first in the entry, `*` ranked after it: given in the other order here.
+    build: (stack, i) => {
+      new ServiceIntentions(stack, `intentions${i}`, {
+        name: `t-svc-${i}`, sources: [{ name: '*', action: IntentionAction.DENY }, { name: `t-web-${i}`, action: IntentionAction.ALLOW }],
+      });
+    },
+    count: async (env) => (await meshEntries(env, 'service-intentions')).filter((e) => e.Name.startsWith('t-svc-')).length,
+  },
+  'mesh.AclPolicy': {
+    weight: 5,
+    build: (stack, i) => { new AclPolicy(stack, `aclpol${i}`, { name: `t-pol-${i}`, rules: `service "t-svc-${i}" { policy = "read" }` }); },
+    count: async (env) => ((await meshAcl(env, 'policies')) as { Name: string }[]).filter((p) => p.Name.startsWith('t-pol-')).length,
+  },
+  'mesh.AclRole': {
+    weight: 3,
+    build: (stack, i) => { new AclRole(stack, `aclrole${i}`, { name: `t-aclrole-${i}`, serviceIdentities: [{ serviceName: `t-svc-${i}` }] }); },
+    count: async (env) => ((await meshAcl(env, 'roles')) as { Name: string }[]).filter((r) => r.Name.startsWith('t-aclrole-')).length,
+  },
+  'mesh.AclToken': {
+    weight: 3,
+    // Found again after a crash by its description: one per token.
+    build: (stack, i) => { new AclToken(stack, `acltok${i}`, { description: `t-tok-${i}`, serviceIdentities: [{ serviceName: `t-svc-${i}` }] }); },
+    count: async (env) => ((await meshAcl(env, 'tokens')) as { Description: string }[]).filter((t) => t.Description.startsWith('t-tok-')).length,
   },
   'mesh.ProxyDefaults': {
     weight: 1,

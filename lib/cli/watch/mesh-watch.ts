@@ -96,6 +96,7 @@ function entryKindOf(kind: string): string | undefined {
   const known: Record<string, string> = {
     'mesh.ServiceDefaults': 'service-defaults', 'mesh.ProxyDefaults': 'proxy-defaults', 'mesh.ServiceResolver': 'service-resolver',
     'mesh.ServiceSplitter': 'service-splitter', 'mesh.ServiceRouter': 'service-router',
+    'mesh.ServiceIntentions': 'service-intentions',
   };
   return known[kind];
 }

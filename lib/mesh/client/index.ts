@@ -1,1 +1,4 @@
 export * from './mesh-client';
+export * from './acl-policies';
+export * from './acl-roles';
+export * from './acl-tokens';

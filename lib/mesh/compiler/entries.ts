@@ -12,7 +12,11 @@ export const PROXY_DEFAULTS = 'proxy-defaults';
 export const SERVICE_RESOLVER = 'service-resolver';
 export const SERVICE_SPLITTER = 'service-splitter';
 export const SERVICE_ROUTER = 'service-router';
-export const ENTRY_KINDS = [SERVICE_DEFAULTS, PROXY_DEFAULTS, SERVICE_RESOLVER, SERVICE_SPLITTER, SERVICE_ROUTER] as const;
+export const SERVICE_INTENTIONS = 'service-intentions';
+/** The kinds that compile into discovery chains. */
+export const CHAIN_ENTRY_KINDS = [SERVICE_DEFAULTS, PROXY_DEFAULTS, SERVICE_RESOLVER, SERVICE_SPLITTER, SERVICE_ROUTER] as const;
+/** Every kind converge manages: the chain kinds, and intentions (which decide who may call, not where calls go). */
+export const ENTRY_KINDS = [...CHAIN_ENTRY_KINDS, SERVICE_INTENTIONS] as const;
 export type EntryKind = typeof ENTRY_KINDS[number];
 
 export const DEFAULT_NAMESPACE = 'default';
@@ -51,7 +55,21 @@ export interface ServiceRouterEntry {
   Kind: 'service-router'; Name: string; Namespace?: string; Routes?: ServiceRoute[]; Meta?: Record<string, string>;
 }
 
-export type ConfigEntry = ServiceDefaultsEntry | ProxyDefaultsEntry | ServiceResolverEntry | ServiceSplitterEntry | ServiceRouterEntry;
+export interface IntentionHeaderMatch {
+  Name?: string; Present?: boolean; Exact?: string; Prefix?: string; Suffix?: string; Regex?: string; Invert?: boolean;
+}
+export interface IntentionHttpMatch { PathExact?: string; PathPrefix?: string; PathRegex?: string; Header?: IntentionHeaderMatch[]; Methods?: string[] }
+export interface IntentionPermission { Action?: string; HTTP?: IntentionHttpMatch }
+export interface IntentionSource {
+  Name?: string; Action?: string; Permissions?: IntentionPermission[]; Description?: string;
+  /** Set by the server: the source's rank (higher first), and `consul`. */
+  Precedence?: number; Type?: string;
+}
+export interface ServiceIntentionsEntry {
+  Kind: 'service-intentions'; Name: string; Namespace?: string; Sources?: IntentionSource[]; Meta?: Record<string, string>;
+}
+
+export type ConfigEntry = ServiceDefaultsEntry | ProxyDefaultsEntry | ServiceResolverEntry | ServiceSplitterEntry | ServiceRouterEntry | ServiceIntentionsEntry;
 
 /** A body the mesh system cannot decode (answered 400 "Request decoding failed: …"). */
 export class DecodeError extends Error {}
@@ -101,7 +119,43 @@ export const SCHEMAS: Record<EntryKind, Schema> = {
       },
     },
   },
+  [SERVICE_INTENTIONS]: {
+    ...COMMON,
+    Sources: {
+      list: {
+        obj: {
+          Name: 'string', Action: 'string', Description: 'string', Precedence: 'int', Type: 'string',
+          Permissions: {
+            list: {
+              obj: {
+                Action: 'string',
+                HTTP: {
+                  obj: {
+                    PathExact: 'string', PathPrefix: 'string', PathRegex: 'string', Methods: { list: 'string' },
+                    Header: {
+                      list: {
+                        obj: { Name: 'string', Present: 'bool', Exact: 'string', Prefix: 'string', Suffix: 'string', Regex: 'string', Invert: 'bool' },
+                      },
+                    },
+                  },
+                },
+              },
+            },
+          },
+        },
+      },
+    },
+  },
 };
+
+/**
+ * A source's precedence as the mesh ranks it (Community Edition: one namespace): an exact
+ * destination and source 9, an exact destination and any source 8, any destination and an exact
+ * source 6, any and any 5.
+ */
+export function intentionPrecedence(destination: string, source: string): number {
+  return (destination === '*' ? 6 : 9) - (source === '*' ? 1 : 0);
+}
 
 const norm = (k: string) => k.replace(/_/g, '').toLowerCase();
 
@@ -151,6 +205,14 @@ function decode(raw: unknown, ignoreUnknown: boolean): ConfigEntry {
   out.Kind = kind;
   out.Name ??= '';
   if (kind === SERVICE_DEFAULTS && typeof out.Protocol === 'string') out.Protocol = out.Protocol.toLowerCase();
+  if (kind === SERVICE_INTENTIONS && Array.isArray(out.Sources)) {
+    // As the mesh stores them: the highest precedence first (a stable sort: sources of equal rank keep their order).
+    const name = String(out.Name ?? '');
+    out.Sources = (out.Sources as IntentionSource[])
+      .map((s, i) => ({ s, i, p: intentionPrecedence(name, s.Name ?? '') }))
+      .sort((a, b) => b.p - a.p || a.i - b.i)
+      .map((x) => x.s);
+  }
   if (kind === SERVICE_SPLITTER && Array.isArray(out.Splits)) {
     for (const s of out.Splits as ServiceSplit[]) if (typeof s.Weight === 'number') s.Weight = normalizeWeight(s.Weight);
   }

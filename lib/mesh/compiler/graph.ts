@@ -13,6 +13,8 @@ export function servicesNamedBy(entries: readonly ConfigEntry[]): { namespace: s
     if (service) out.set(`${namespace}/${service}`, { namespace, service });
   };
   for (const e of entries) {
+    // Intentions decide who may call a service, not where its calls go: no chain compiles them.
+    if (e.Kind === 'service-intentions') continue;
     const ns = entryNamespace(e);
     add(ns, e.Name === 'global' && e.Kind === 'proxy-defaults' ? undefined : e.Name);
     if (e.Kind === 'service-resolver') {

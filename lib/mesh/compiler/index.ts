@@ -7,3 +7,4 @@ export { checkFilterSyntax } from './filter';
 export * from './graph';
 export { customizationHash } from './hash';
 export * from './validate';
+export * from './intentions';

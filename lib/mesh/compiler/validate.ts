@@ -7,6 +7,7 @@ import { checkFilterSyntax } from './filter';
 import {
   ConfigEntry, MESH_GATEWAY_MODES, MeshGatewayConfig, PROXY_DEFAULTS, ProxyDefaultsEntry, SERVICE_DEFAULTS, SERVICE_RESOLVER,
   SERVICE_ROUTER, SERVICE_SPLITTER, ServiceDefaultsEntry, ServiceResolverEntry, ServiceRouterEntry, ServiceSplitterEntry,
+  SERVICE_INTENTIONS, ServiceIntentionsEntry,
 } from './entries';
 
 /** An entry the mesh system refuses. */
@@ -34,7 +35,67 @@ export function validateEntry(e: ConfigEntry, o: ValidateOptions = {}): void {
     case SERVICE_RESOLVER: return validateResolver(e);
     case SERVICE_SPLITTER: return validateSplitter(e, !!o.asServer);
     case SERVICE_ROUTER: return validateRouter(e, !!o.asServer);
+    case SERVICE_INTENTIONS: return validateIntentions(e);
   }
+}
+
+/** The HTTP methods an intention permission may name (Go's `net/http` method constants). */
+export const HTTP_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'CONNECT', 'OPTIONS', 'TRACE'];
+
+/** `*` alone, or a name without `*`: the mesh refuses a partial wildcard. */
+function checkWildcard(name: string, prefix: string): void {
+  if (name.includes('*') && name !== '*') fail(`${prefix}wildcard character '*' cannot be used with partial values`);
+}
+
+/** As the mesh (Consul 1.16) validates a `service-intentions` entry, with its messages. */
+function validateIntentions(e: ServiceIntentionsEntry): void {
+  checkWildcard(e.Name, 'Name: ');
+  const sources = e.Sources ?? [];
+  if (!sources.length) fail('At least one source is required');
+  const seen = new Set<string>();
+  sources.forEach((src, i) => {
+    if (!src.Name) fail(`Sources[${i}].Name is required`);
+    checkWildcard(src.Name!, `Sources[${i}].Name: `);
+    if (seen.has(src.Name!)) fail(`Sources[${i}] defines "${src.Name}" more than once`);
+    seen.add(src.Name!);
+    if (src.Type !== undefined && src.Type !== 'consul') fail(`Sources[${i}].Type must be set to 'consul'`);
+    const permissions = src.Permissions ?? [];
+    if (!permissions.length) {
+      if (src.Action !== 'allow' && src.Action !== 'deny') fail(`Sources[${i}].Action must be set to 'allow' or 'deny'`);
+    } else if (src.Action) {
+      fail(`Sources[${i}].Action must be omitted if Permissions are specified`);
+    }
+    permissions.forEach((perm, j) => {
+      if (perm.Action !== 'allow' && perm.Action !== 'deny') fail(`Sources[${i}].Permissions[${j}].Action must be set to 'allow' or 'deny'`);
+      const prefix = `Sources[${i}].Permissions[${j}].HTTP`;
+      const http = perm.HTTP;
+      if (!http) return fail(`${prefix} is required`);
+      let pathParts = 0;
+      for (const [field, path] of [['PathExact', http.PathExact], ['PathPrefix', http.PathPrefix]] as const) {
+        if (!path) continue;
+        pathParts++;
+        if (!path.startsWith('/')) fail(`${prefix}.${field} doesn't start with '/': ${JSON.stringify(path)}`);
+      }
+      if (http.PathRegex) pathParts++;
+      if (pathParts > 1) fail(`${prefix} should only contain at most one of PathExact, PathPrefix, or PathRegex`);
+      let permParts = 0;
+      (http.Header ?? []).forEach((h, k) => {
+        if (!h.Name) fail(`${prefix}.Header[${k}] missing required Name field`);
+        const parts = [h.Present, h.Exact, h.Prefix, h.Suffix, h.Regex].filter((x) => x !== undefined && x !== false && x !== '').length;
+        if (parts !== 1) fail(`${prefix}.Header[${k}] should only contain one of Present, Exact, Prefix, Suffix, or Regex`);
+        permParts++;
+      });
+      const methods = http.Methods ?? [];
+      const found = new Set<string>();
+      for (const m of methods) {
+        if (!HTTP_METHODS.includes(m.toUpperCase())) fail(`${prefix}.Methods contains an invalid method ${JSON.stringify(m)}`);
+        if (found.has(m)) fail(`${prefix}.Methods contains ${JSON.stringify(m)} more than once`);
+        found.add(m);
+      }
+      if (methods.length) permParts++;
+      if (pathParts === 0 && permParts === 0) fail(`${prefix} should not be empty`);
+    });
+  });
 }
 
 function validateMeshGateway(mg: MeshGatewayConfig | undefined): void {

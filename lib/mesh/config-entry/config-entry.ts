@@ -156,7 +156,7 @@ function fieldOf(message: string, schema: ConfigEntrySchema): string {
   const candidates: [RegExp, string][] = [
     [/^Route\[/, 'routes'], [/split/i, 'splits'], [/Redirect/, 'redirect'], [/Failover/, 'failover'],
     [/DefaultSubset/, 'defaultSubset'], [/Subset|Filter/, 'subsets'], [/ConnectTimeout/, 'connectTimeout'],
-    [/Mesh Gateway/, 'meshGateway'], [/^Name is required|name/, 'name'],
+    [/Mesh Gateway/, 'meshGateway'], [/^Sources|source is required/, 'sources'], [/^Name is required|name/, 'name'],
   ];
   if (m) return m[1].charAt(0).toLowerCase() + m[1].slice(1);
   for (const [re, field] of candidates) if (re.test(message) && (field === 'name' || field in schema.fields)) return field;

@@ -6,7 +6,10 @@
  */
 import { Router } from '../../core/emulator-kit/router';
 import { EmuRequest, json, parseJsonBody } from '../../core/emulator-kit/types';
-import { GLOBAL_MANAGEMENT, PolicyRecord, TokenRecord } from './acl';
+import { TokenRecord } from './acl';
+import { registerAclPolicyRoutes } from './acl-policy-routes';
+import { registerAclRoleRoutes } from './acl-role-routes';
+import { registerAclTokenRoutes } from './acl-token-routes';
 import { RequestContext, text } from './context';
 
 function body(req: EmuRequest): Record<string, unknown> {
@@ -73,40 +76,14 @@ export function registerAclRoutes(router: Router<RequestContext>, version: strin
   };
   router.add('PUT', '/v1/namespace', scope('namespaces', 'namespace'));
   router.add('PUT', '/v1/partition', scope('partitions', 'partition'));
-  router.add('PUT', '/v1/acl/role', (req, _p, ctx) => {
-    if (!ctx.caller.management) return text(403, 'Permission denied: creating a role needs acl:write');
-    const b = body(req);
-    const policies = Array.isArray(b.Policies) ? b.Policies.map((x) => String((x as { Name?: unknown })?.Name ?? '')) : [];
-    if (typeof b.Name !== 'string' || !b.Name) return text(400, 'Invalid Role: no Name is set');
-    const acl = ctx.core.state.acl;
-    for (const p of policies) if (!acl.policies.some((x) => x.name === p)) return text(400, `cannot find policy "${p}"`);
-    acl.roles = [...(acl.roles ?? []).filter((r) => r.name !== b.Name), { name: b.Name, policies }];
-    return json(200, { Name: b.Name, Policies: policies.map((Name) => ({ Name })) });
-  });
-  // A policy's rules (`acl = "read"`: the management token here), rendered from what the emulator keeps.
-  const policyRead = (find: (p: PolicyRecord) => boolean) => (_req: EmuRequest, _p: unknown, ctx: RequestContext) => {
-    if (!ctx.caller.management) return text(403, `Permission denied: token with AccessorID '${ctx.caller.accessorId}' lacks permission 'acl:read'`);
-    const policy = [GLOBAL_MANAGEMENT, ...ctx.core.state.acl.policies].find(find);
-    if (!policy) return text(403, 'ACL not found');
-    return json(200, { Name: policy.name, Description: '', Rules: policyRules(policy), Datacenters: null });
-  };
-  router.add('GET', '/v1/acl/policy/name/:name', (req, p, ctx) => policyRead((x) => x.name === (p as { name: string }).name)(req, p, ctx));
+  registerAclRoleRoutes(router);
+  registerAclPolicyRoutes(router);
+  // After `acl/token/self`, which the token routes' `:id` would otherwise take.
+  registerAclTokenRoutes(router);
   router.add('GET', '/v1/agent/self', (_req, _p, ctx) => (ctx.caller.accessorId === 'anonymous'
     ? text(403, 'Permission denied: anonymous token lacks permission \'agent:read\' on "emulator"')
     : json(200, {
     Config: { Datacenter: ctx.core.datacenter, NodeName: 'emulator', Version: version, Server: true },
     Member: { Name: 'emulator', Tags: { dc: ctx.core.datacenter, build: version } },
   })));
-}
-
-/** A policy's rules as the mesh's HCL: `*` is every service (a `service_prefix ""`). */
-function policyRules(p: PolicyRecord): string {
-  if (p.management) return '';
-  const lines: string[] = [];
-  const write = new Set(p.serviceWrite);
-  const rule = (name: string, policy: string) => (name === '*' ? `service_prefix "" { policy = "${policy}" }` : `service ${JSON.stringify(name)} { policy = "${policy}" }`);
-  for (const name of p.serviceWrite) lines.push(rule(name, 'write'));
-  for (const name of p.serviceRead) if (!write.has(name)) lines.push(rule(name, 'read'));
-  if (p.operatorWrite) lines.push('operator = "write"');
-  return lines.join('\n');
 }

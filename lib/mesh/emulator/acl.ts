@@ -15,6 +15,17 @@ export interface PolicyRecord {
   readonly serviceWrite: string[];
   /** May write proxy-defaults (the mesh system's `operator:write`). */
   readonly operatorWrite: boolean;
+  /** Service names (or `*`) whose intentions the policy may write (`intentions = "write"`). */
+  readonly intentionsWrite?: string[];
+  /** The policy's `acl` rule: may read, or write, ACL policies, roles and tokens. */
+  readonly acl?: 'read' | 'write';
+  /** Written through `/v1/acl/policy`: its UUID, description, rules text as given, datacenters and raft indexes. */
+  readonly id?: string;
+  readonly description?: string;
+  readonly rules?: string;
+  readonly datacenters?: string[];
+  readonly createIndex?: number;
+  readonly modifyIndex?: number;
 }
 
 export interface TokenRecord {
@@ -33,12 +44,24 @@ export interface TokenRecord {
   /** `<service>[:<dc>,…]` identities, as given. */
   readonly serviceIdentities?: string[];
   readonly partition?: string;
+  /** Written through `/v1/acl/token`: local to the datacenter, and its raft indexes. */
+  readonly local?: boolean;
+  readonly createIndex?: number;
+  readonly modifyIndex?: number;
 }
 
 /** A role: a named set of policies tokens can hold. */
 export interface RoleRecord {
   readonly name: string;
+  /** Policy names. */
   readonly policies: string[];
+  /** Written through `/v1/acl/role`: its UUID, description, identities and raft indexes. */
+  readonly id?: string;
+  readonly description?: string;
+  readonly serviceIdentities?: { ServiceName: string; Datacenters?: string[] }[];
+  readonly nodeIdentities?: { NodeName: string; Datacenter: string }[];
+  readonly createIndex?: number;
+  readonly modifyIndex?: number;
 }
 
 export interface AclState {
@@ -68,12 +91,17 @@ export interface Caller {
   readonly accessorId: string;
   canReadService(namespace: string, service: string): boolean;
   canWriteService(namespace: string, service: string): boolean;
+  /** May write the service's intentions (`*`: every service's). */
+  canWriteIntentions(namespace: string, service: string): boolean;
   readonly operatorWrite: boolean;
+  /** The `acl` rule its policies grant (management tokens may do anything anyway). */
+  readonly acl?: 'read' | 'write';
 }
 
 /** A request without a token: the anonymous token, which may do nothing (ACLs deny by default). */
 export const ANONYMOUS: Caller = {
-  management: false, accessorId: 'anonymous', canReadService: () => false, canWriteService: () => false, operatorWrite: false,
+  management: false, accessorId: 'anonymous', canReadService: () => false, canWriteService: () => false, canWriteIntentions: () => false,
+  operatorWrite: false,
 };
 
 /** The caller of a request (anonymous without a token); `'unknown'` for a token the store does not know. */
@@ -82,14 +110,14 @@ export function resolveCaller(secret: string | undefined, managementDigest: stri
   const d = digest(secret);
   const all = (): boolean => true;
   if (d === managementDigest) {
-    return { management: true, accessorId: 'management', canReadService: all, canWriteService: all, operatorWrite: true };
+    return { management: true, accessorId: 'management', canReadService: all, canWriteService: all, canWriteIntentions: all, operatorWrite: true };
   }
   const token = acl.tokens.find((t) => t.secretDigest === d);
   if (!token) return 'unknown';
   const names = [...token.policies, ...(token.roles ?? []).flatMap((r) => acl.roles?.find((x) => x.name === r)?.policies ?? [])];
   const policies = names.map((p) => acl.policies.find((x) => x.name === p)).filter((p): p is PolicyRecord => !!p);
   if (policies.some((p) => p.management)) {
-    return { management: true, accessorId: token.accessorId, canReadService: all, canWriteService: all, operatorWrite: true };
+    return { management: true, accessorId: token.accessorId, canReadService: all, canWriteService: all, canWriteIntentions: all, operatorWrite: true };
   }
   const matches = (names: string[], service: string) => names.includes('*') || names.includes(service);
   const write = policies.flatMap((p) => p.serviceWrite);
@@ -101,6 +129,8 @@ export function resolveCaller(secret: string | undefined, managementDigest: stri
     accessorId: token.accessorId,
     canReadService: (ns, s) => inNs(ns) && matches(read, s),
     canWriteService: (ns, s) => inNs(ns) && matches(write, s),
+    canWriteIntentions: (ns, s) => inNs(ns) && matches(policies.flatMap((p) => p.intentionsWrite ?? []), s),
+    acl: policies.some((p) => p.acl === 'write') ? 'write' : policies.some((p) => p.acl === 'read') ? 'read' : undefined,
     operatorWrite: policies.some((p) => p.operatorWrite),
   };
 }

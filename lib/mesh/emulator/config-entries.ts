@@ -19,7 +19,8 @@ import { blockingOf } from './discovery-chain';
 import { StoredEntry } from './state';
 import {
   CompileError, compileDiscoveryChain, ConfigEntry, decodeEntry, DecodeError, entryKey, EntryValidationError, isEntryKind,
-  PROXY_DEFAULTS, servicesNamedBy, servicesReaching, validateEntry, withEntry, ChainShape,
+  PROXY_DEFAULTS, servicesNamedBy, servicesReaching, validateEntry, withEntry, ChainShape, SERVICE_INTENTIONS,
+  intentionPrecedence, newL7IntentionError,
 } from '../compiler';
 
 export function registerConfigEntryRoutes(router: Router<RequestContext>): void {
@@ -30,11 +31,14 @@ export function registerConfigEntryRoutes(router: Router<RequestContext>): void 
 }
 
 function canRead(caller: Caller, kind: string, ns: string, name: string): boolean {
-  // Every token may read proxy-defaults, as in the mesh system.
+  // Every token may read proxy-defaults, as in the mesh system; intentions with the service's read or its intentions rule.
+  if (kind === SERVICE_INTENTIONS && caller.canWriteIntentions(ns, name)) return true;
   return kind === PROXY_DEFAULTS || caller.canReadService(ns, name);
 }
 
 function checkWrite(caller: Caller, kind: string, ns: string, name: string): EmuResponse | undefined {
+  // The destination's `intentions = "write"` (every service's for `*`), as the mesh checks it.
+  if (kind === SERVICE_INTENTIONS) return caller.canWriteIntentions(ns, name) ? undefined : permissionDenied(caller, 'intention:write', name);
   if (kind === PROXY_DEFAULTS) return caller.operatorWrite ? undefined : permissionDenied(caller, 'operator:write', name);
   return caller.canWriteService(ns, name) ? undefined : permissionDenied(caller, 'service:write', name);
 }
@@ -103,6 +107,10 @@ function graphError(ctx: RequestContext, before: ConfigEntry[], after: ConfigEnt
       throw e;
     }
   };
+  const l7 = newL7IntentionError(before, after);
+  if (l7) return l7;
+  // Intentions compile into no chain.
+  if (changed?.Kind === SERVICE_INTENTIONS) return undefined;
   const all = [...after, ...before];
   const candidates = !changed || changed.Kind === PROXY_DEFAULTS
     ? servicesNamedBy(all)
@@ -137,6 +145,11 @@ function putEntry(req: EmuRequest, _p: unknown, ctx: RequestContext): EmuRespons
   entry = { ...entry, Namespace: namespace } as ConfigEntry;
   try {
     validateEntry(entry, { asServer: true });
+    if (entry.Kind === SERVICE_INTENTIONS) {
+      // As the mesh stores sources: typed `consul`, each with its precedence (whatever the body said).
+      const name = entry.Name;
+      entry = { ...entry, Sources: (entry.Sources ?? []).map((s) => ({ ...s, Precedence: intentionPrecedence(name, s.Name ?? ''), Type: 'consul' })) };
+    }
   } catch (e) {
     if (e instanceof EntryValidationError) return text(500, e.message);
     throw e;

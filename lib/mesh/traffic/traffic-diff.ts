@@ -13,7 +13,7 @@ import { diffChains } from './chain-diff';
 import { MeshClient } from '../client/mesh-client';
 import { CompiledChain, CompileError } from '../compiler/chain';
 import { ChainShape, compileWithTrace } from '../compiler/compile';
-import { ConfigEntry, decodeReadEntry, ENTRY_KINDS, entryKey } from '../compiler/entries';
+import { CHAIN_ENTRY_KINDS, ConfigEntry, decodeReadEntry, entryKey } from '../compiler/entries';
 import { servicesNamedBy } from '../compiler/graph';
 import { EntryValidationError, validateEntry } from '../compiler/validate';
 import { ConfigEntrySchema } from '../config-entry/config-entry.schema';
@@ -53,7 +53,7 @@ export function apiView(http: HttpClient | undefined): MeshView {
         // Every namespace (`ns=*`); a Community Edition server refuses any `ns` (400) and has one namespace.
         // The first kind's list tells which; the other kinds' lists then go out together.
         const list = (kind: string, namespace: string | undefined) => client.listConfigEntries(kind, namespace ? { namespace } : {});
-        const [first, ...rest] = ENTRY_KINDS;
+        const [first, ...rest] = CHAIN_ENTRY_KINDS;
         let namespace: string | undefined = '*';
         let firstListed;
         try {
