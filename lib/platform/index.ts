@@ -8,3 +8,6 @@ export * from './no-code/no-code-module';
 export * from './no-code/no-code-workspace';
 export * from './organization/data-retention-policy';
 export * from './no-code/module-producers';
+export * from './project/project';
+export * from './workspace/workspace';
+export * from './variable/variable';

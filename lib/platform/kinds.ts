@@ -9,10 +9,14 @@ import { oauthClientHandler } from './oauth-client/oauth-client.handler';
 import { organizationEntitlementsHandler } from './organization/organization-entitlements.handler';
 import { organizationHandler } from './organization/organization.handler';
 import { platformPreflight } from './preflight';
+import { projectHandler } from './project/project.handler';
+import { variableHandler } from './variable/variable.handler';
+import { workspaceHandler } from './workspace/workspace.handler';
 
 /** The platform API's kinds: each resource and data source handler (each declares its kind once, in its schema). */
 export const PLATFORM_KINDS: DomainKinds = {
-  resources: [organizationHandler, oauthClientHandler, agentPoolHandler, noCodeModuleHandler, noCodeWorkspaceHandler, dataRetentionPolicyHandler],
+  resources: [organizationHandler, oauthClientHandler, agentPoolHandler, noCodeModuleHandler, noCodeWorkspaceHandler, dataRetentionPolicyHandler,
+    projectHandler, workspaceHandler, variableHandler],
   dataSources: [organizationEntitlementsHandler, agentsHandler, moduleProducersHandler],
   planHooks: [],
   preflight: { api: 'platform', check: platformPreflight },

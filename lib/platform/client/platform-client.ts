@@ -6,6 +6,9 @@ import { OAuthClientsClient } from './oauth-clients';
 import { OrganizationsClient } from './organizations';
 import { SelfHostedClient } from './self-hosted';
 import { PlatformTransport } from './transport';
+import { ProjectsClient } from './projects';
+import { VariablesClient } from './variables';
+import { WorkspacesClient } from './workspaces';
 
 
 /** The platform's published limit: 30 requests per second per user. */
@@ -55,6 +58,10 @@ export class PlatformClient extends PlatformTransport {
   public readonly oauthClients: OAuthClientsClient;
   public readonly agentPools: AgentPoolsClient;
   public readonly noCodeModules: NoCodeModulesClient;
+  public readonly projects: ProjectsClient;
+  public readonly workspaces: WorkspacesClient;
+  /** Workspace variables. */
+  public readonly variables: VariablesClient;
   /** Module producers and the data retention policy (self-hosted edition). */
   public readonly selfHosted: SelfHostedClient;
 
@@ -66,6 +73,9 @@ export class PlatformClient extends PlatformTransport {
     this.agentPools = new AgentPoolsClient(this);
     this.noCodeModules = new NoCodeModulesClient(this);
     this.selfHosted = new SelfHostedClient(this);
+    this.projects = new ProjectsClient(this);
+    this.workspaces = new WorkspacesClient(this);
+    this.variables = new VariablesClient(this);
   }
 
   public close(): Promise<void> {

@@ -77,9 +77,12 @@ export interface ProjectRecord {
   readonly id: string;
   name: string;
   readonly organizationId: string;
+  description?: string;
 }
 
 export interface VarRecord {
+  /** `var-…`; absent for the variables of a no-code workspace (their id is derived from workspace, category and key). */
+  readonly id?: string;
   key: string;
   /** Empty for a sensitive variable is never returned; the value is kept (the emulator is no vault). */
   value: string;
@@ -99,6 +102,13 @@ export interface WorkspaceRecord {
   description: string;
   autoApply: boolean;
   agentPoolId: string | null;
+  /** Set by the workspace endpoints; absent: `agent` with a pool, else `remote`. */
+  executionMode?: string;
+  /** The Terraform version (the spec's `engine-version`); absent: the platform's default. */
+  engineVersion?: string;
+  /** Absent: null (no-code workspaces). */
+  workingDirectory?: string;
+  tagNames?: string[];
   /** Set for workspaces created from a no-code module. */
   noCodeModuleId?: string;
   /** The module version the workspace runs (no-code workspaces). */

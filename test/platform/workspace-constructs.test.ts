@@ -1,0 +1,81 @@
+import { App, TerraformStack } from 'cdktf';
+import { ConvergeTesting } from '../../lib/core/constructs/testing';
+import { SecretValue } from '../../lib/core/constructs/secret-value';
+import { AgentPool, ExecutionMode, IProject, Organization, Project, Variable, VariableCategory, Workspace } from '../../lib/platform';
+
+function stack(): TerraformStack {
+  return new TerraformStack(new App(), 'test');
+}
+const acme = (s: TerraformStack) => (s.node.tryFindChild('acme') as Organization | undefined) ?? Organization.fromName(s, 'acme', 'acme');
+const resources = (s: TerraformStack) => ConvergeTesting.desiredState(s).resources;
+
+describe('Project', () => {
+  test('renders name and description, the organization by reference', () => {
+    const s = stack();
+    new Project(s, 'apps', { organization: acme(s), name: 'my apps' });
+    expect(resources(s).apps).toMatchObject({ kind: 'platform.Project', spec: { organization: 'acme', name: 'my apps', description: '' } });
+  });
+
+  test.each([['ab'], [' apps'], ['a'.repeat(41)], ['bad/name']])('a name the platform refuses (%s) is refused at synth, naming the field', (name) => {
+    const s = stack();
+    expect(() => new Project(s, 'p', { organization: acme(s), name })).toThrow(/p.*name/);
+  });
+});
+
+describe('Workspace', () => {
+  test('defaults; project and agent pool by reference (ids, and a dependency)', () => {
+    const s = stack();
+    new Workspace(s, 'plain', { organization: acme(s), name: 'plain' });
+    expect(resources(s).plain.spec).toEqual({
+      organization: 'acme', name: 'plain', description: '', projectId: null, executionMode: 'remote', agentPoolId: null,
+      terraformVersion: null, workingDirectory: '', autoApply: false, tags: [],
+    });
+    const prj = new Project(s, 'prj', { organization: acme(s), name: 'apps' });
+    const pool = new AgentPool(s, 'pool', { organization: acme(s), name: 'pool' });
+    new Workspace(s, 'agent', { organization: acme(s), name: 'agent', project: prj, executionMode: ExecutionMode.AGENT, agentPool: pool, tags: ['b', 'a', 'a'] });
+    const spec = resources(s).agent.spec;
+    expect(spec.projectId).toEqual({ $ref: 'prj', attr: 'id' });
+    expect(spec.agentPoolId).toEqual({ $ref: 'pool', attr: 'id' });
+    expect(spec.tags).toEqual(['a', 'b']);
+    const looked: IProject = Project.fromName(s, 'existing', acme(s), 'shared');
+    new Workspace(s, 'inShared', { organization: acme(s), name: 'in-shared', project: looked });
+    expect(resources(s).inShared.spec.projectId).toEqual({ $ref: 'existing', attr: 'id' });
+  });
+
+  test('an agent pool goes with the agent mode, and the agent mode needs one', () => {
+    const s = stack();
+    const pool = AgentPool.fromName(s, 'pool', acme(s), 'pool');
+    expect(() => new Workspace(s, 'a', { organization: acme(s), name: 'a', executionMode: ExecutionMode.AGENT })).toThrow(/a.*agentPool.*required/);
+    expect(() => new Workspace(s, 'b', { organization: acme(s), name: 'b', agentPool: pool })).toThrow(/b.*agentPool.*only/);
+  });
+
+  test.each([
+    ['name', { name: 'bad name' }],
+    ['tags', { tags: ['Upper'] }],
+    ['terraformVersion', { terraformVersion: '~> 1.5' }],
+    ['project', { project: 'prj-1' as any }],
+  ])('bad %s is refused, naming the field', (field, props) => {
+    const s = stack();
+    expect(() => new Workspace(s, 'w', { organization: acme(s), name: 'w', ...props })).toThrow(new RegExp(`w.*${field}`));
+  });
+});
+
+describe('Variable', () => {
+  test('a plain value in clear; a sensitive value as its source only, and the variable sensitive', () => {
+    const s = stack();
+    const ws = Workspace.fromName(s, 'web', acme(s), 'web');
+    new Variable(s, 'plain', { workspace: ws, key: 'region', value: 'eu' });
+    new Variable(s, 'secret', { workspace: ws, key: 'TOKEN', category: VariableCategory.ENV, sensitiveValue: SecretValue.fromEnv('TOKEN') });
+    expect(resources(s).plain.spec).toMatchObject({ workspace: { $ref: 'web', attr: 'id' }, key: 'region', value: 'eu', sensitive: false, category: 'engine', hcl: false });
+    expect(resources(s).secret.spec).toMatchObject({ key: 'TOKEN', value: '', sensitive: true, category: 'env', sensitiveValue: { $secret: { env: 'TOKEN' } } });
+  });
+
+  test('validation', () => {
+    const s = stack();
+    const ws = Workspace.fromName(s, 'web', acme(s), 'web');
+    expect(() => new Variable(s, 'both', { workspace: ws, key: 'k', value: 'v', sensitiveValue: SecretValue.fromEnv('X') })).toThrow(/both.*value/);
+    expect(() => new Variable(s, 'hcl', { workspace: ws, key: 'k', hcl: true, category: VariableCategory.ENV })).toThrow(/hcl.*hcl/);
+    expect(() => new Variable(s, 'key', { workspace: ws, key: 'bad key' })).toThrow(/key.*key/);
+    expect(() => new Variable(s, 'ws', { workspace: 'ws-1' as any, key: 'k' })).toThrow(/ws.*workspace/);
+  });
+});
