@@ -141,6 +141,29 @@ export const KIND_PROPS: Record<string, KindProps> = {
     optional: { deleteOlderThanNDays: 30 },
     invalid: { organization: orgNamed(badName), deleteOlderThanNDays: fc.oneof(fc.integer({ max: 0 }), fc.constant(1.5)) },
   },
+  'platform.Project': {
+    base: { organization: ACME, name: 'apps' },
+    optional: { description: 'd' },
+    invalid: { organization: orgNamed(badName), name: fc.constantFrom('ab', ' apps', 'a/b', 'x'.repeat(41)) },
+  },
+  'platform.Workspace': {
+    base: { organization: ACME, name: 'web' },
+    optional: {
+      description: 'd', project: { projectId: 'prj-1', projectName: 'apps' }, terraformVersion: '1.9.5', workingDirectory: 'infra',
+      autoApply: true, tags: ['team:web'],
+    },
+    valid: { name: goodName },
+    invalid: {
+      organization: orgNamed(badName), name: badName, tags: fc.constant(['Upper Case']), terraformVersion: fc.constantFrom('~> 1.5', 'x'),
+      project: fc.constant({ projectId: 'ws-1', projectName: 'p' }), executionMode: notEnum,
+    },
+  },
+  'platform.Variable': {
+    base: { workspace: { workspaceId: 'ws-1', workspaceName: 'web' }, key: 'region' },
+    optional: { value: 'eu', description: 'd', category: platform.VariableCategory.ENV },
+    secretVariants: [{ workspace: { workspaceId: 'ws-1', workspaceName: 'web' }, key: 'TOKEN', sensitiveValue: SecretValue.unsafePlainText('s') }],
+    invalid: { workspace: fc.constant({ workspaceId: 'prj-1', workspaceName: 'web' }), key: fc.constantFrom('bad key', 'a/b'), category: notEnum },
+  },
   'platform.OrganizationEntitlements': { base: { organization: ACME }, invalid: { organization: orgNamed(badName) } },
   'platform.ModuleProducers': { base: { organization: ACME }, invalid: { organization: orgNamed(badName) } },
   'platform.Agents': {

@@ -6,7 +6,10 @@ import { NoCodeModule } from '../../lib/platform/no-code/no-code-module';
 import { NoCodeWorkspace, VariableCategory } from '../../lib/platform/no-code/no-code-workspace';
 import { OAuthClient, VcsServiceProvider } from '../../lib/platform/oauth-client/oauth-client';
 import { DataRetentionPolicy } from '../../lib/platform/organization/data-retention-policy';
-import { IOrganization, Organization } from '../../lib/platform/organization/organization';
+import { ExecutionMode, IOrganization, Organization } from '../../lib/platform/organization/organization';
+import { Project } from '../../lib/platform/project/project';
+import { Variable } from '../../lib/platform/variable/variable';
+import { Workspace } from '../../lib/platform/workspace/workspace';
 import { FullSample, SampleWorld } from './full-samples';
 
 /** The organization the OAuth client and no-code samples live in: seeded, with a project and two registry modules. */
@@ -70,6 +73,35 @@ export const PLATFORM_FULL_SAMPLES: Record<string, FullSample> = {
         organizationScoped: false, projects: [projectId],
       });
     },
+  },
+  'platform.Project': {
+    address: 'full-project',
+    build: (stack) => {
+      const org = new Organization(stack, 'full-project-org', { name: 'full-project-org', email: 'full@acme.io', removalPolicy: RemovalPolicy.DESTROY });
+      new Project(stack, 'full-project', { organization: org, name: 'full apps', description: 'every field' });
+    },
+  },
+  'platform.Workspace': {
+    address: 'full-workspace',
+    build: (stack) => {
+      const org = new Organization(stack, 'full-ws-org', { name: 'full-ws-org', email: 'full@acme.io', removalPolicy: RemovalPolicy.DESTROY });
+      const project = new Project(stack, 'full-ws-project', { organization: org, name: 'full-ws' });
+      new Workspace(stack, 'full-workspace', {
+        organization: org, name: 'full-ws', description: 'every field', project, executionMode: ExecutionMode.LOCAL, terraformVersion: '1.9.5',
+        workingDirectory: 'infra', autoApply: true, tags: ['full', 'team:ops'],
+      });
+    },
+    defaultsKept: { agentPoolId: 'only with the agent mode, which needs a pool (the organization\'s one pool is the AgentPool sample\'s)' },
+  },
+  'platform.Variable': {
+    address: 'full-variable',
+    env: ENV,
+    build: (stack) => {
+      const org = new Organization(stack, 'full-var-org', { name: 'full-var-org', email: 'full@acme.io', removalPolicy: RemovalPolicy.DESTROY });
+      const workspace = new Workspace(stack, 'full-var-ws', { organization: org, name: 'full-var-ws' });
+      new Variable(stack, 'full-variable', { workspace, key: 'TOKEN', description: 'every field', category: VariableCategory.ENV, sensitiveValue: SecretValue.fromEnv('FULL_SAMPLE_SECRET') });
+    },
+    defaultsKept: { value: 'a sensitive variable (sensitiveValue) has no plain value', hcl: 'HCL is for input variables; this one is an environment variable (and sensitive)' },
   },
   'platform.AgentPool': {
     address: 'full-agent-pool',

@@ -10,9 +10,12 @@ import { ServiceSplitter } from '../../lib/mesh/service-splitter/service-splitte
 import { AgentPool } from '../../lib/platform/agent-pool/agent-pool';
 import { DataRetentionPolicy } from '../../lib/platform/organization/data-retention-policy';
 import { NoCodeModule } from '../../lib/platform/no-code/no-code-module';
-import { NoCodeWorkspace } from '../../lib/platform/no-code/no-code-workspace';
+import { NoCodeWorkspace, VariableCategory } from '../../lib/platform/no-code/no-code-workspace';
 import { OAuthClient, VcsServiceProvider } from '../../lib/platform/oauth-client/oauth-client';
 import { IOrganization, Organization } from '../../lib/platform/organization/organization';
+import { Project } from '../../lib/platform/project/project';
+import { Variable } from '../../lib/platform/variable/variable';
+import { Workspace } from '../../lib/platform/workspace/workspace';
 import { DatabaseConnection } from '../../lib/secrets/database/database-connection';
 import { DatabaseRole } from '../../lib/secrets/database/database-role';
 import { DatabaseStaticRole } from '../../lib/secrets/database/database-static-role';
@@ -109,6 +112,27 @@ export const KIND_SAMPLES: Record<string, KindSample> = {
     count: (env, n) => countWhere(n, async (i) => {
       const p = await platformGet(env, `/organizations/${orgName(i)}/relationships/data-retention-policy`);
       return p?.data?.attributes?.['delete-older-than-n-days'] === 30 + i;
+    }),
+  },
+  'platform.Project': {
+    weight: 5,
+    build: (stack, i) => { project(stack, i); },
+    count: (env, n) => countWhere(n, async (i) => ((await platformGet(env, `/organizations/${orgName(i)}/projects?filter[names]=apps-${i}`))?.data ?? []).length === 1),
+  },
+  'platform.Workspace': {
+    weight: 5,
+    build: (stack, i) => { workspace(stack, i); },
+    count: (env, n) => countWhere(n, async (i) => (await platformGet(env, `/organizations/${orgName(i)}/workspaces/ws-${i}`)) !== undefined),
+  },
+  'platform.Variable': {
+    weight: 5,
+    build: (stack, i) => {
+      new Variable(stack, `var${i}`, { workspace: workspace(stack, i), key: 'TOKEN', category: VariableCategory.ENV, sensitiveValue: SecretValue.fromEnv('PLANTED_ENGINE_SECRET') });
+    },
+    count: (env, n) => countWhere(n, async (i) => {
+      const ws = await platformGet(env, `/organizations/${orgName(i)}/workspaces/ws-${i}`);
+      const vars = ws ? (await platformGet(env, `/workspaces/${ws.data.id}/vars`))?.data ?? [] : [];
+      return vars.some((v: any) => v.attributes.key === 'TOKEN');
     }),
   },
   'platform.NoCodeModule': {
@@ -275,6 +299,16 @@ function once<T>(stack: TerraformStack, id: string, make: () => T): T {
 /** The i-th managed organization (the Organization sample; the OAuth client, agent pool and retention samples belong to it). */
 function organization(stack: TerraformStack, i: number): Organization {
   return once(stack, `org${i}`, () => new Organization(stack, `org${i}`, { name: orgName(i), email: `o${i}@torture.io`, removalPolicy: RemovalPolicy.DESTROY }));
+}
+
+/** The i-th managed project (of the i-th organization). */
+function project(stack: TerraformStack, i: number): Project {
+  return once(stack, `prj${i}`, () => new Project(stack, `prj${i}`, { organization: organization(stack, i), name: `apps-${i}` }));
+}
+
+/** The i-th managed workspace, in the i-th project. */
+function workspace(stack: TerraformStack, i: number): Workspace {
+  return once(stack, `ws${i}`, () => new Workspace(stack, `ws${i}`, { organization: organization(stack, i), name: `ws-${i}`, project: project(stack, i), tags: ['torture'] }));
 }
 
 /** The i-th seeded no-code organization, looked up. */
