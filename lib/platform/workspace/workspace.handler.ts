@@ -12,8 +12,8 @@ function versionOf(w: WorkspaceDoc): string | undefined {
 }
 
 /**
- * A workspace as the plan compares it. Where the app leaves the project or the Terraform version to
- * the platform (null, in the app and in the last apply), what the platform chose is not compared.
+ * A workspace as the plan compares it. Where the app (else the last apply) leaves the project or the
+ * Terraform version to the platform (null), what the platform chose is not compared.
  */
 function observedOf(w: WorkspaceDoc, hint?: Spec): Observed {
   const fields: Spec = {
@@ -28,8 +28,8 @@ function observedOf(w: WorkspaceDoc, hint?: Spec): Observed {
     autoApply: w.autoApply,
     tags: stringSet(w.tagNames ?? []),
   };
-  if (hint?.projectId === null || hint?.projectId === undefined) delete fields.projectId;
-  if (hint?.terraformVersion === null || hint?.terraformVersion === undefined) delete fields.terraformVersion;
+  if (hint && (hint.projectId === null || hint.projectId === undefined)) delete fields.projectId;
+  if (hint && (hint.terraformVersion === null || hint.terraformVersion === undefined)) delete fields.terraformVersion;
   return { fields, outputs: outputsOf(w), id: w.id };
 }
 
