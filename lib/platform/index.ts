@@ -11,3 +11,5 @@ export * from './no-code/module-producers';
 export * from './project/project';
 export * from './workspace/workspace';
 export * from './variable/variable';
+export * from './team/team';
+export * from './team/team-access';

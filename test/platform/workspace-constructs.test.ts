@@ -1,7 +1,9 @@
 import { App, TerraformStack } from 'cdktf';
 import { ConvergeTesting } from '../../lib/core/constructs/testing';
 import { SecretValue } from '../../lib/core/constructs/secret-value';
-import { AgentPool, ExecutionMode, IProject, Organization, Project, Variable, VariableCategory, Workspace } from '../../lib/platform';
+import {
+  AgentPool, ExecutionMode, IProject, Organization, Project, Team, TeamAccess, TeamAccessLevel, Variable, VariableCategory, Workspace,
+} from '../../lib/platform';
 
 function stack(): TerraformStack {
   return new TerraformStack(new App(), 'test');
@@ -77,5 +79,28 @@ describe('Variable', () => {
     expect(() => new Variable(s, 'hcl', { workspace: ws, key: 'k', hcl: true, category: VariableCategory.ENV })).toThrow(/hcl.*hcl/);
     expect(() => new Variable(s, 'key', { workspace: ws, key: 'bad key' })).toThrow(/key.*key/);
     expect(() => new Variable(s, 'ws', { workspace: 'ws-1' as any, key: 'k' })).toThrow(/ws.*workspace/);
+  });
+});
+
+describe('Team and TeamAccess', () => {
+  test('a team with its organization access (every key rendered, false unless granted); an access by reference', () => {
+    const s = stack();
+    const ops = new Team(s, 'ops', { organization: acme(s), name: 'ops', organizationAccess: { manageWorkspaces: true } });
+    const spec = resources(s).ops.spec;
+    expect(spec).toMatchObject({ organization: 'acme', name: 'ops', visibility: 'secret' });
+    expect(spec.organizationAccess.manageWorkspaces).toBe(true);
+    expect(Object.values(spec.organizationAccess).filter((v) => v === false)).toHaveLength(14);
+    const web = Workspace.fromName(s, 'web', acme(s), 'web');
+    new TeamAccess(s, 'ops-web', { team: ops, workspace: web, access: TeamAccessLevel.WRITE });
+    expect(resources(s)['ops-web'].spec).toEqual({ teamId: { $ref: 'ops', attr: 'id' }, workspaceId: { $ref: 'web', attr: 'id' }, access: 'write' });
+  });
+
+  test('validation', () => {
+    const s = stack();
+    expect(() => new Team(s, 'bad', { organization: acme(s), name: 'bad name' })).toThrow(/bad.*name/);
+    expect(() => new Team(s, 'vis', { organization: acme(s), name: 'v', visibility: 'public' as any })).toThrow(/vis.*visibility/);
+    const web = Workspace.fromName(s, 'web', acme(s), 'web');
+    expect(() => new TeamAccess(s, 'a', { team: 'team-1' as any, workspace: web, access: TeamAccessLevel.READ })).toThrow(/a.*team/);
+    expect(() => new TeamAccess(s, 'b', { team: Team.fromName(s, 't', acme(s), 't'), workspace: web, access: 'owner' as any })).toThrow(/b.*access/);
   });
 });

@@ -5,6 +5,8 @@ import { SecretValue } from '../../lib/core/constructs/secret-value';
 import { VariableCategory } from '../../lib/platform/no-code/no-code-workspace';
 import { IOrganization, Organization } from '../../lib/platform/organization/organization';
 import { Project } from '../../lib/platform/project/project';
+import { Team } from '../../lib/platform/team/team';
+import { TeamAccess, TeamAccessLevel } from '../../lib/platform/team/team-access';
 import { Variable } from '../../lib/platform/variable/variable';
 import { Workspace } from '../../lib/platform/workspace/workspace';
 import { cliAsync, startWorld, synthApp, TestWorld } from '../support/harness';
@@ -149,5 +151,57 @@ describe('Project, Workspace and Variable', () => {
     r = await cliAsync(['plan', '--synth-dir', missing], env);
     expect(r.status).not.toBe(0);
     expect(r.stdout + r.stderr).toMatch(/nope/);
+  });
+
+  test('Team with its organization access and TeamAccess to a workspace: apply, drift, import, destroy', async () => {
+    const env = { ...world.env, CONVERGE_DIR: path.join(world.dir, 'teams') };
+    const teamApp = (access: TeamAccessLevel) => synthApp((s) => {
+      const org = orgNamed(s, ORG);
+      const ws = new Workspace(s, 'tws', { organization: org, name: 'team-ws' });
+      const ops = new Team(s, 'ops', { organization: org, name: 'ops', visibility: 'organization' as any, organizationAccess: { manageWorkspaces: true, readProjects: true } });
+      new TeamAccess(s, 'ops-ws', { team: ops, workspace: ws, access });
+    }, 'teams');
+    let dir = teamApp(TeamAccessLevel.WRITE);
+    let r = await cliAsync(['apply', '--synth-dir', dir, '--auto-approve'], env);
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    const team = (await call('GET', `/organizations/${ORG}/teams?filter[names]=ops`)).body.data[0];
+    expect(team.attributes.visibility).toBe('organization');
+    expect(team.attributes['organization-access']).toMatchObject({ 'manage-workspaces': true, 'read-projects': true, 'manage-teams': false });
+    const ws = (await call('GET', `/organizations/${ORG}/workspaces/team-ws`)).body.data;
+    const accesses = (await call('GET', `/team-workspaces?filter[workspace][id]=${ws.id}`)).body.data;
+    expect(accesses.map((a: any) => [a.relationships.team.data.id, a.attributes.access])).toEqual([[team.id, 'write']]);
+
+    // Changed by hand: the team's access and its organization access.
+    await call('PATCH', `/team-workspaces/${accesses[0].id}`, { data: { type: 'team-workspaces', attributes: { access: 'read' } } });
+    await call('PATCH', `/teams/${team.id}`, { data: { type: 'teams', attributes: { 'organization-access': { 'manage-teams': true } } } });
+    r = await cliAsync(['plan', '--synth-dir', dir, '--detailed-exitcode'], env);
+    expect(r.status).toBe(2);
+    expect(r.stdout).toMatch(/access/);
+    expect(r.stdout).toMatch(/manageTeams/);
+    r = await cliAsync(['apply', '--synth-dir', dir, '--auto-approve'], env);
+    expect(r.status).toBe(0);
+    expect((await call('GET', `/team-workspaces/${accesses[0].id}`)).body.data.attributes.access).toBe('write');
+    expect((await call('GET', `/teams/${team.id}`)).body.data.attributes['organization-access']['manage-teams']).toBe(false);
+
+    // The level changes in place (the same access).
+    dir = teamApp(TeamAccessLevel.ADMIN);
+    r = await cliAsync(['apply', '--synth-dir', dir, '--auto-approve'], env);
+    expect(r.status).toBe(0);
+    expect((await call('GET', `/team-workspaces/${accesses[0].id}`)).body.data.attributes.access).toBe('admin');
+
+    // Imported elsewhere: the plan after is a no-op.
+    const imported = { ...world.env, CONVERGE_DIR: path.join(world.dir, 'teams-imported') };
+    for (const [address, id] of [['tws', `${ORG}/team-ws`], ['ops', `${ORG}/ops`], ['ops-ws', accesses[0].id]]) {
+      r = await cliAsync(['import', address, id, '--synth-dir', dir], imported);
+      expect({ address, status: r.status, stderr: r.stderr }).toEqual({ address, status: 0, stderr: '' });
+    }
+    r = await cliAsync(['plan', '--synth-dir', dir, '--detailed-exitcode'], imported);
+    expect(r.status).toBe(0);
+
+    r = await cliAsync(['destroy', '--synth-dir', dir, '--auto-approve'], env);
+    expect(r.status).toBe(0);
+    expect((await call('GET', `/teams/${team.id}`)).status).toBe(404);
+    expect((await call('GET', `/team-workspaces/${accesses[0].id}`)).status).toBe(404);
   });
 });

@@ -164,6 +164,18 @@ export const KIND_PROPS: Record<string, KindProps> = {
     secretVariants: [{ workspace: { workspaceId: 'ws-1', workspaceName: 'web' }, key: 'TOKEN', sensitiveValue: SecretValue.unsafePlainText('s') }],
     invalid: { workspace: fc.constant({ workspaceId: 'prj-1', workspaceName: 'web' }), key: fc.constantFrom('bad key', 'a/b'), category: notEnum },
   },
+  'platform.Team': {
+    base: { organization: ACME, name: 'ops' },
+    optional: { visibility: platform.TeamVisibility.ORGANIZATION, organizationAccess: { manageWorkspaces: true, readProjects: true } },
+    valid: { name: goodName },
+    invalid: { organization: orgNamed(badName), name: badName, visibility: notEnum },
+  },
+  'platform.TeamAccess': {
+    base: { team: { teamId: 'team-1', teamName: 'ops' }, workspace: { workspaceId: 'ws-1', workspaceName: 'web' }, access: platform.TeamAccessLevel.READ },
+    invalid: {
+      team: fc.constant({ teamId: 'ws-1', teamName: 'ops' }), workspace: fc.constant({ workspaceId: 'team-1', workspaceName: 'web' }), access: notEnum,
+    },
+  },
   'platform.OrganizationEntitlements': { base: { organization: ACME }, invalid: { organization: orgNamed(badName) } },
   'platform.ModuleProducers': { base: { organization: ACME }, invalid: { organization: orgNamed(badName) } },
   'platform.Agents': {

@@ -8,6 +8,8 @@ import { OAuthClient, VcsServiceProvider } from '../../lib/platform/oauth-client
 import { DataRetentionPolicy } from '../../lib/platform/organization/data-retention-policy';
 import { ExecutionMode, IOrganization, Organization } from '../../lib/platform/organization/organization';
 import { Project } from '../../lib/platform/project/project';
+import { Team, TeamVisibility } from '../../lib/platform/team/team';
+import { TeamAccess, TeamAccessLevel } from '../../lib/platform/team/team-access';
 import { Variable } from '../../lib/platform/variable/variable';
 import { Workspace } from '../../lib/platform/workspace/workspace';
 import { FullSample, SampleWorld } from './full-samples';
@@ -102,6 +104,29 @@ export const PLATFORM_FULL_SAMPLES: Record<string, FullSample> = {
       new Variable(stack, 'full-variable', { workspace, key: 'TOKEN', description: 'every field', category: VariableCategory.ENV, sensitiveValue: SecretValue.fromEnv('FULL_SAMPLE_SECRET') });
     },
     defaultsKept: { value: 'a sensitive variable (sensitiveValue) has no plain value', hcl: 'HCL is for input variables; this one is an environment variable (and sensitive)' },
+  },
+  'platform.Team': {
+    address: 'full-team',
+    build: (stack) => {
+      const org = new Organization(stack, 'full-team-org', { name: 'full-team-org', email: 'full@acme.io', removalPolicy: RemovalPolicy.DESTROY });
+      new Team(stack, 'full-team', {
+        organization: org, name: 'full-team', visibility: TeamVisibility.ORGANIZATION,
+        organizationAccess: {
+          managePolicies: true, managePolicyOverrides: true, manageWorkspaces: true, manageVcsSettings: true, manageProviders: true, manageModules: true,
+          manageRunTasks: true, manageProjects: true, readWorkspaces: true, readProjects: true, manageMembership: true, manageTeams: true,
+          manageOrganizationAccess: true, accessSecretTeams: true, manageAgentPools: true,
+        },
+      });
+    },
+  },
+  'platform.TeamAccess': {
+    address: 'full-team-access',
+    build: (stack) => {
+      const org = new Organization(stack, 'full-access-org', { name: 'full-access-org', email: 'full@acme.io', removalPolicy: RemovalPolicy.DESTROY });
+      const team = new Team(stack, 'full-access-team', { organization: org, name: 'full-access-team' });
+      const workspace = new Workspace(stack, 'full-access-ws', { organization: org, name: 'full-access-ws' });
+      new TeamAccess(stack, 'full-team-access', { team, workspace, access: TeamAccessLevel.ADMIN });
+    },
   },
   'platform.AgentPool': {
     address: 'full-agent-pool',

@@ -50,4 +50,6 @@ export const PLATFORM_SPEC_FIELDS: Record<string, () => SpecField[]> = {
     { name: 'key' }, { name: 'value' }, { name: 'description', default: '' }, { name: 'category', default: 'engine' },
     { name: 'hcl', default: false }, { name: 'sensitive' },
   ],
+  'platform.Team': () => [{ name: 'name' }, { name: 'visibility', default: 'secret' }, { name: 'organization-access', default: {} }],
+  'platform.TeamAccess': () => [{ name: 'access' }, { name: 'team' }, { name: 'workspace' }],
 };

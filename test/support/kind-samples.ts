@@ -14,6 +14,8 @@ import { NoCodeWorkspace, VariableCategory } from '../../lib/platform/no-code/no
 import { OAuthClient, VcsServiceProvider } from '../../lib/platform/oauth-client/oauth-client';
 import { IOrganization, Organization } from '../../lib/platform/organization/organization';
 import { Project } from '../../lib/platform/project/project';
+import { Team } from '../../lib/platform/team/team';
+import { TeamAccess, TeamAccessLevel } from '../../lib/platform/team/team-access';
 import { Variable } from '../../lib/platform/variable/variable';
 import { Workspace } from '../../lib/platform/workspace/workspace';
 import { DatabaseConnection } from '../../lib/secrets/database/database-connection';
@@ -133,6 +135,19 @@ export const KIND_SAMPLES: Record<string, KindSample> = {
       const ws = await platformGet(env, `/organizations/${orgName(i)}/workspaces/ws-${i}`);
       const vars = ws ? (await platformGet(env, `/workspaces/${ws.data.id}/vars`))?.data ?? [] : [];
       return vars.some((v: any) => v.attributes.key === 'TOKEN');
+    }),
+  },
+  'platform.Team': {
+    weight: 5,
+    build: (stack, i) => { team(stack, i); },
+    count: (env, n) => countWhere(n, async (i) => ((await platformGet(env, `/organizations/${orgName(i)}/teams?filter[names]=team-${i}`))?.data ?? []).length === 1),
+  },
+  'platform.TeamAccess': {
+    weight: 5,
+    build: (stack, i) => { new TeamAccess(stack, `access${i}`, { team: team(stack, i), workspace: workspace(stack, i), access: TeamAccessLevel.PLAN }); },
+    count: (env, n) => countWhere(n, async (i) => {
+      const ws = await platformGet(env, `/organizations/${orgName(i)}/workspaces/ws-${i}`);
+      return ws ? ((await platformGet(env, `/team-workspaces?filter[workspace][id]=${ws.data.id}`))?.data ?? []).length === 1 : false;
     }),
   },
   'platform.NoCodeModule': {
@@ -309,6 +324,11 @@ function project(stack: TerraformStack, i: number): Project {
 /** The i-th managed workspace, in the i-th project. */
 function workspace(stack: TerraformStack, i: number): Workspace {
   return once(stack, `ws${i}`, () => new Workspace(stack, `ws${i}`, { organization: organization(stack, i), name: `ws-${i}`, project: project(stack, i), tags: ['torture'] }));
+}
+
+/** The i-th managed team (of the i-th organization). */
+function team(stack: TerraformStack, i: number): Team {
+  return once(stack, `team${i}`, () => new Team(stack, `team${i}`, { organization: organization(stack, i), name: `team-${i}`, organizationAccess: { readWorkspaces: true } }));
 }
 
 /** The i-th seeded no-code organization, looked up. */

@@ -7,6 +7,7 @@ import { OrganizationsClient } from './organizations';
 import { SelfHostedClient } from './self-hosted';
 import { PlatformTransport } from './transport';
 import { ProjectsClient } from './projects';
+import { TeamsClient } from './teams';
 import { VariablesClient } from './variables';
 import { WorkspacesClient } from './workspaces';
 
@@ -59,6 +60,8 @@ export class PlatformClient extends PlatformTransport {
   public readonly agentPools: AgentPoolsClient;
   public readonly noCodeModules: NoCodeModulesClient;
   public readonly projects: ProjectsClient;
+  /** Teams and their access to workspaces. */
+  public readonly teams: TeamsClient;
   public readonly workspaces: WorkspacesClient;
   /** Workspace variables. */
   public readonly variables: VariablesClient;
@@ -74,6 +77,7 @@ export class PlatformClient extends PlatformTransport {
     this.noCodeModules = new NoCodeModulesClient(this);
     this.selfHosted = new SelfHostedClient(this);
     this.projects = new ProjectsClient(this);
+    this.teams = new TeamsClient(this);
     this.workspaces = new WorkspacesClient(this);
     this.variables = new VariablesClient(this);
   }

@@ -203,7 +203,7 @@ export function organizationResource(org: OrganizationRecord, ctx: PlatformConte
   };
   for (const k of PERMISSION_KEYS) {
     permissions[k] = k === 'can-start-trial' ? false : granted[k] ? canDo(ctx, org, granted[k])
-      : k === 'can-update' || k === 'can-destroy' || k.startsWith('can-manage') || k.startsWith('can-update') ? manage : true;
+      : k === 'can-update' || k === 'can-destroy' || k === 'can-create-team' || k.startsWith('can-manage') || k.startsWith('can-update') ? manage : true;
   }
   const attributes: Record<string, unknown> = {
     'external-id': org.externalId,

@@ -12,6 +12,7 @@ import { registerNoCodeRoutes, registerRegistryModuleRoutes, registerWorkspaceRo
 import { registerOAuthClientRoutes } from './oauth-clients';
 import { registerOrganizationRoutes } from './organizations';
 import { registerProjectRoutes } from './projects';
+import { registerTeamRoutes } from './teams';
 import { registerVariableRoutes } from './variables';
 import { registerWorkspaceManagementRoutes } from './workspaces';
 import { ping } from './ping';
@@ -82,6 +83,7 @@ export class PlatformEmulator implements ApiEmulator {
     registerWorkspaceManagementRoutes(this.router, workspaceResource);
     registerProjectRoutes(this.router);
     registerVariableRoutes(this.router);
+    registerTeamRoutes(this.router);
     registerRegistryModuleRoutes(this.router);
     registerSelfHostedRoutes(this.router);
     registerAdminRoutes(this.admin);

@@ -34,8 +34,20 @@ export interface TokenRecord {
 /** A team of an organization (only what team tokens need: the organization a team id belongs to). */
 export interface TeamRecord {
   readonly id: string;
-  readonly name: string;
+  name: string;
   readonly organizationId: string;
+  /** `secret` (absent) or `organization`. */
+  visibility?: string;
+  /** go-tfe's organization access keys (kebab-case) granted; absent ones are false. */
+  organizationAccess?: Record<string, boolean>;
+}
+
+/** A team's access to a workspace (`tws-…`). */
+export interface TeamAccessRecord {
+  readonly id: string;
+  readonly teamId: string;
+  readonly workspaceId: string;
+  access: string;
 }
 
 export interface OrganizationRecord {
@@ -216,6 +228,8 @@ export interface PlatformState {
   /** Monotonic counter for generated ids. */
   serial: number;
   teams: Record<string, TeamRecord>;
+  /** Teams' access to workspaces, by `tws-…` id. */
+  teamAccess: Record<string, TeamAccessRecord>;
 }
 
 export function emptyState(): PlatformState {
@@ -223,7 +237,7 @@ export function emptyState(): PlatformState {
     users: {}, tokens: {}, organizations: {}, agentPools: {}, agents: {}, projects: {}, workspaces: {}, oauthClients: {},
     registryModules: {}, noCodeModules: {}, variableOptions: {}, upgradeRuns: {}, dataRetentionPolicies: {},
     installationDataRetentionPolicy: { id: 'drp-installation', type: 'data-retention-policy-dont-deletes' },
-    moduleProducers: {}, upgradeStepMs: 500, serial: 0, teams: {},
+    moduleProducers: {}, upgradeStepMs: 500, serial: 0, teams: {}, teamAccess: {},
   };
 }
 
@@ -240,6 +254,8 @@ export function purgeOrganization(state: PlatformState, externalId: string): voi
   drop(state.variableOptions, (v) => modules.has(v.noCodeModuleId));
   drop(state.noCodeModules, (m) => modules.has(m.id));
   drop(state.upgradeRuns, (r) => workspaces.has(r.workspaceId));
+  drop(state.teamAccess ?? {}, (a) => workspaces.has(a.workspaceId));
+  drop(state.teams, (t) => t.organizationId === externalId);
   drop(state.workspaces, (w) => workspaces.has(w.id));
   drop(state.projects, (p) => p.organizationId === externalId);
   drop(state.oauthClients, (c) => c.organizationId === externalId);
