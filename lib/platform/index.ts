@@ -13,3 +13,4 @@ export * from './workspace/workspace';
 export * from './variable/variable';
 export * from './team/team';
 export * from './team/team-access';
+export * from './variable-set/variable-set';

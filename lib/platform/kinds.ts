@@ -13,12 +13,13 @@ import { projectHandler } from './project/project.handler';
 import { teamAccessHandler } from './team/team-access.handler';
 import { teamHandler } from './team/team.handler';
 import { variableHandler } from './variable/variable.handler';
+import { variableSetHandler } from './variable-set/variable-set.handler';
 import { workspaceHandler } from './workspace/workspace.handler';
 
 /** The platform API's kinds: each resource and data source handler (each declares its kind once, in its schema). */
 export const PLATFORM_KINDS: DomainKinds = {
   resources: [organizationHandler, oauthClientHandler, agentPoolHandler, noCodeModuleHandler, noCodeWorkspaceHandler, dataRetentionPolicyHandler,
-    projectHandler, workspaceHandler, variableHandler, teamHandler, teamAccessHandler],
+    projectHandler, workspaceHandler, variableHandler, teamHandler, teamAccessHandler, variableSetHandler],
   dataSources: [organizationEntitlementsHandler, agentsHandler, moduleProducersHandler],
   planHooks: [],
   preflight: { api: 'platform', check: platformPreflight },

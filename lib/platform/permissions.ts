@@ -17,6 +17,7 @@ export const PLATFORM_PERMISSIONS: Record<string, (spec: Record<string, unknown>
   'platform.Variable': (s) => `read and write the variables of workspace ${String(s.workspace)}`,
   'platform.Team': (s) => `owners team of "${String(s.organization)}" (manage teams and their organization access)`,
   'platform.TeamAccess': (s) => `admin access to workspace ${String(s.workspaceId)} (manage its team access), and read team ${String(s.teamId)}`,
+  'platform.VariableSet': (s) => `manage variable sets of organization "${String(s.organization)}"`,
   // Lookups (`Organization.fromName`, …): read at plan time by the id `converge import` takes.
   'lookup:platform.Organization': (s) => `read organization "${String(s.id)}"`,
   'lookup:platform.OAuthClient': (s) => `read OAuth client ${String(s.id)} (manage VCS settings in its organization)`,
@@ -53,6 +54,7 @@ export const PLATFORM_ORGANIZATION_PERMISSIONS: Record<string, (spec: Record<str
   'platform.Project': (s) => org(s, 'can-create-project'),
   'platform.Workspace': (s) => org(s, 'can-create-workspace'),
   'platform.Team': (s) => org(s, 'can-create-team'),
+  'platform.VariableSet': (s) => org(s, 'can-manage-varsets'),
 };
 
 function org(s: Record<string, unknown>, permission: string): OrganizationPermission[] {

@@ -2,7 +2,7 @@ import { App, TerraformStack } from 'cdktf';
 import { ConvergeTesting } from '../../lib/core/constructs/testing';
 import { SecretValue } from '../../lib/core/constructs/secret-value';
 import {
-  AgentPool, ExecutionMode, IProject, Organization, Project, Team, TeamAccess, TeamAccessLevel, Variable, VariableCategory, Workspace,
+  AgentPool, ExecutionMode, IProject, Organization, Project, Team, TeamAccess, TeamAccessLevel, Variable, VariableCategory, VariableSet, Workspace,
 } from '../../lib/platform';
 
 function stack(): TerraformStack {
@@ -102,5 +102,25 @@ describe('Team and TeamAccess', () => {
     const web = Workspace.fromName(s, 'web', acme(s), 'web');
     expect(() => new TeamAccess(s, 'a', { team: 'team-1' as any, workspace: web, access: TeamAccessLevel.READ })).toThrow(/a.*team/);
     expect(() => new TeamAccess(s, 'b', { team: Team.fromName(s, 't', acme(s), 't'), workspace: web, access: 'owner' as any })).toThrow(/b.*access/);
+  });
+});
+
+describe('VariableSet', () => {
+  test('workspaces and projects by reference (ids, and dependencies)', () => {
+    const s = stack();
+    const prj = new Project(s, 'prj', { organization: acme(s), name: 'apps' });
+    const ws = Workspace.fromName(s, 'web', acme(s), 'web');
+    new VariableSet(s, 'set', { organization: acme(s), name: 'cloud creds', workspaces: [ws], projects: [prj] });
+    expect(resources(s).set.spec).toEqual({
+      organization: 'acme', name: 'cloud creds', description: '', global: false, priority: false,
+      workspaceIds: [{ $ref: 'web', attr: 'id' }], projectIds: [{ $ref: 'prj', attr: 'id' }],
+    });
+  });
+
+  test('a global set takes no workspaces; a workspace must be one', () => {
+    const s = stack();
+    const ws = Workspace.fromName(s, 'web', acme(s), 'web');
+    expect(() => new VariableSet(s, 'g', { organization: acme(s), name: 'g', global: true, workspaces: [ws] })).toThrow(/g.*global/);
+    expect(() => new VariableSet(s, 'w', { organization: acme(s), name: 'w', workspaces: ['ws-1' as any] })).toThrow(/w.*workspaces\[0\]/);
   });
 });

@@ -8,6 +8,7 @@ import { Project } from '../../lib/platform/project/project';
 import { Team } from '../../lib/platform/team/team';
 import { TeamAccess, TeamAccessLevel } from '../../lib/platform/team/team-access';
 import { Variable } from '../../lib/platform/variable/variable';
+import { VariableSet } from '../../lib/platform/variable-set/variable-set';
 import { Workspace } from '../../lib/platform/workspace/workspace';
 import { cliAsync, startWorld, synthApp, TestWorld } from '../support/harness';
 
@@ -203,5 +204,55 @@ describe('Project, Workspace and Variable', () => {
     expect(r.status).toBe(0);
     expect((await call('GET', `/teams/${team.id}`)).status).toBe(404);
     expect((await call('GET', `/team-workspaces/${accesses[0].id}`)).status).toBe(404);
+  });
+
+  test('VariableSet applied to workspaces and projects: kept in sync, drift converged, imported, destroyed', async () => {
+    const env = { ...world.env, CONVERGE_DIR: path.join(world.dir, 'varsets') };
+    const setApp = (withProject: boolean) => synthApp((s) => {
+      const org = orgNamed(s, ORG);
+      const a = new Workspace(s, 'set-a', { organization: org, name: 'set-a' });
+      const b = new Workspace(s, 'set-b', { organization: org, name: 'set-b' });
+      const prj = new Project(s, 'set-prj', { organization: org, name: 'set-prj' });
+      new VariableSet(s, 'set', { organization: org, name: 'cloud creds', priority: true, workspaces: withProject ? [a] : [a, b], projects: withProject ? [prj] : [] });
+    }, 'varsets');
+    let dir = setApp(false);
+    let r = await cliAsync(['apply', '--synth-dir', dir, '--auto-approve'], env);
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    const set = (await call('GET', `/organizations/${ORG}/varsets`)).body.data.find((v: any) => v.attributes.name === 'cloud creds');
+    const ids = async (kind: string) => ((await call('GET', `/varsets/${set.id}`)).body.data.relationships[kind].data as any[]).map((x) => x.id).sort();
+    const wsA = (await call('GET', `/organizations/${ORG}/workspaces/set-a`)).body.data.id;
+    const wsB = (await call('GET', `/organizations/${ORG}/workspaces/set-b`)).body.data.id;
+    expect(await ids('workspaces')).toEqual([wsA, wsB].sort());
+    expect(set.attributes.priority).toBe(true);
+
+    // Removed from a workspace by hand: drift, converged.
+    await call('DELETE', `/varsets/${set.id}/relationships/workspaces`, { data: [{ type: 'workspaces', id: wsB }] });
+    r = await cliAsync(['plan', '--synth-dir', dir, '--detailed-exitcode'], env);
+    expect(r.status).toBe(2);
+    expect(r.stdout).toContain(wsB);
+    r = await cliAsync(['apply', '--synth-dir', dir, '--auto-approve'], env);
+    expect(r.status).toBe(0);
+    expect(await ids('workspaces')).toEqual([wsA, wsB].sort());
+
+    // One workspace and a project instead of two workspaces.
+    dir = setApp(true);
+    r = await cliAsync(['apply', '--synth-dir', dir, '--auto-approve'], env);
+    expect(r.status).toBe(0);
+    const prj = (await call('GET', `/organizations/${ORG}/projects?filter[names]=set-prj`)).body.data[0].id;
+    expect(await ids('workspaces')).toEqual([wsA]);
+    expect(await ids('projects')).toEqual([prj]);
+
+    const imported = { ...world.env, CONVERGE_DIR: path.join(world.dir, 'varsets-imported') };
+    for (const [address, id] of [['set-a', `${ORG}/set-a`], ['set-b', `${ORG}/set-b`], ['set-prj', `${ORG}/set-prj`], ['set', set.id]]) {
+      r = await cliAsync(['import', address, id, '--synth-dir', dir], imported);
+      expect({ address, status: r.status, stderr: r.stderr }).toEqual({ address, status: 0, stderr: '' });
+    }
+    r = await cliAsync(['plan', '--synth-dir', dir, '--detailed-exitcode'], imported);
+    expect(r.status).toBe(0);
+
+    r = await cliAsync(['destroy', '--synth-dir', dir, '--auto-approve'], env);
+    expect(r.status).toBe(0);
+    expect((await call('GET', `/varsets/${set.id}`)).status).toBe(404);
   });
 });

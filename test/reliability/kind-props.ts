@@ -176,6 +176,16 @@ export const KIND_PROPS: Record<string, KindProps> = {
       team: fc.constant({ teamId: 'ws-1', teamName: 'ops' }), workspace: fc.constant({ workspaceId: 'team-1', workspaceName: 'web' }), access: notEnum,
     },
   },
+  'platform.VariableSet': {
+    base: { organization: ACME, name: 'cloud' },
+    optional: {
+      description: 'd', priority: true, workspaces: [{ workspaceId: 'ws-1', workspaceName: 'web' }], projects: [{ projectId: 'prj-1', projectName: 'apps' }],
+    },
+    invalid: {
+      organization: orgNamed(badName), name: fc.constantFrom(' lead', 'x'.repeat(129)),
+      workspaces: fc.constant([{ workspaceId: 'prj-1', workspaceName: 'web' }]), projects: fc.constant([{ projectId: 'ws-1', projectName: 'apps' }]),
+    },
+  },
   'platform.OrganizationEntitlements': { base: { organization: ACME }, invalid: { organization: orgNamed(badName) } },
   'platform.ModuleProducers': { base: { organization: ACME }, invalid: { organization: orgNamed(badName) } },
   'platform.Agents': {

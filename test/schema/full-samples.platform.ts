@@ -11,6 +11,7 @@ import { Project } from '../../lib/platform/project/project';
 import { Team, TeamVisibility } from '../../lib/platform/team/team';
 import { TeamAccess, TeamAccessLevel } from '../../lib/platform/team/team-access';
 import { Variable } from '../../lib/platform/variable/variable';
+import { VariableSet } from '../../lib/platform/variable-set/variable-set';
 import { Workspace } from '../../lib/platform/workspace/workspace';
 import { FullSample, SampleWorld } from './full-samples';
 
@@ -127,6 +128,16 @@ export const PLATFORM_FULL_SAMPLES: Record<string, FullSample> = {
       const workspace = new Workspace(stack, 'full-access-ws', { organization: org, name: 'full-access-ws' });
       new TeamAccess(stack, 'full-team-access', { team, workspace, access: TeamAccessLevel.ADMIN });
     },
+  },
+  'platform.VariableSet': {
+    address: 'full-variable-set',
+    build: (stack) => {
+      const org = new Organization(stack, 'full-varset-org', { name: 'full-varset-org', email: 'full@acme.io', removalPolicy: RemovalPolicy.DESTROY });
+      const project = new Project(stack, 'full-varset-project', { organization: org, name: 'full-varset' });
+      const workspace = new Workspace(stack, 'full-varset-ws', { organization: org, name: 'full-varset-ws' });
+      new VariableSet(stack, 'full-variable-set', { organization: org, name: 'full set', description: 'every field', priority: true, workspaces: [workspace], projects: [project] });
+    },
+    defaultsKept: { global: 'a global set applies to every workspace and takes no workspaces nor projects (those are set here)' },
   },
   'platform.AgentPool': {
     address: 'full-agent-pool',

@@ -52,4 +52,8 @@ export const PLATFORM_SPEC_FIELDS: Record<string, () => SpecField[]> = {
   ],
   'platform.Team': () => [{ name: 'name' }, { name: 'visibility', default: 'secret' }, { name: 'organization-access', default: {} }],
   'platform.TeamAccess': () => [{ name: 'access' }, { name: 'team' }, { name: 'workspace' }],
+  'platform.VariableSet': () => [
+    { name: 'name' }, { name: 'description', default: '' }, { name: 'global', default: false }, { name: 'priority', default: false },
+    { name: 'workspaces', default: [] }, { name: 'projects', default: [] },
+  ],
 };

@@ -17,6 +17,7 @@ import { Project } from '../../lib/platform/project/project';
 import { Team } from '../../lib/platform/team/team';
 import { TeamAccess, TeamAccessLevel } from '../../lib/platform/team/team-access';
 import { Variable } from '../../lib/platform/variable/variable';
+import { VariableSet } from '../../lib/platform/variable-set/variable-set';
 import { Workspace } from '../../lib/platform/workspace/workspace';
 import { DatabaseConnection } from '../../lib/secrets/database/database-connection';
 import { DatabaseRole } from '../../lib/secrets/database/database-role';
@@ -149,6 +150,14 @@ export const KIND_SAMPLES: Record<string, KindSample> = {
       const ws = await platformGet(env, `/organizations/${orgName(i)}/workspaces/ws-${i}`);
       return ws ? ((await platformGet(env, `/team-workspaces?filter[workspace][id]=${ws.data.id}`))?.data ?? []).length === 1 : false;
     }),
+  },
+  'platform.VariableSet': {
+    weight: 5,
+    build: (stack, i) => {
+      new VariableSet(stack, `varset${i}`, { organization: organization(stack, i), name: `set-${i}`, workspaces: [workspace(stack, i)], projects: [project(stack, i)] });
+    },
+    count: async (env, n) => (await Promise.all(range(n).map(async (i) => ((await platformGet(env, `/organizations/${orgName(i)}/varsets`))?.data ?? []).length)))
+      .reduce((a, b) => a + b, 0),
   },
   'platform.NoCodeModule': {
     weight: 3,

@@ -9,6 +9,7 @@ import { PlatformTransport } from './transport';
 import { ProjectsClient } from './projects';
 import { TeamsClient } from './teams';
 import { VariablesClient } from './variables';
+import { VariableSetsClient } from './variable-sets';
 import { WorkspacesClient } from './workspaces';
 
 
@@ -65,6 +66,8 @@ export class PlatformClient extends PlatformTransport {
   public readonly workspaces: WorkspacesClient;
   /** Workspace variables. */
   public readonly variables: VariablesClient;
+  /** Variable sets and what they apply to. */
+  public readonly variableSets: VariableSetsClient;
   /** Module producers and the data retention policy (self-hosted edition). */
   public readonly selfHosted: SelfHostedClient;
 
@@ -80,6 +83,7 @@ export class PlatformClient extends PlatformTransport {
     this.teams = new TeamsClient(this);
     this.workspaces = new WorkspacesClient(this);
     this.variables = new VariablesClient(this);
+    this.variableSets = new VariableSetsClient(this);
   }
 
   public close(): Promise<void> {

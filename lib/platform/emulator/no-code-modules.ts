@@ -485,6 +485,7 @@ export function registerWorkspaceRoutes(router: Router<PlatformContext>): void {
     delete ctx.state.workspaces[ws.id];
     for (const r of Object.values(ctx.state.upgradeRuns)) if (r.workspaceId === ws.id) delete ctx.state.upgradeRuns[r.id];
     for (const a of Object.values(ctx.state.teamAccess)) if (a.workspaceId === ws.id) delete ctx.state.teamAccess[a.id];
+    for (const v of Object.values(ctx.state.variableSets)) v.workspaces = v.workspaces.filter((id) => id !== ws.id);
     for (const pool of Object.values(ctx.state.agentPools)) {
       if (pool.allowedWorkspaces) pool.allowedWorkspaces = pool.allowedWorkspaces.filter((id) => id !== ws.id);
     }

@@ -13,6 +13,7 @@ import { registerOAuthClientRoutes } from './oauth-clients';
 import { registerOrganizationRoutes } from './organizations';
 import { registerProjectRoutes } from './projects';
 import { registerTeamRoutes } from './teams';
+import { registerVariableSetRoutes } from './variable-sets';
 import { registerVariableRoutes } from './variables';
 import { registerWorkspaceManagementRoutes } from './workspaces';
 import { ping } from './ping';
@@ -84,6 +85,7 @@ export class PlatformEmulator implements ApiEmulator {
     registerProjectRoutes(this.router);
     registerVariableRoutes(this.router);
     registerTeamRoutes(this.router);
+    registerVariableSetRoutes(this.router);
     registerRegistryModuleRoutes(this.router);
     registerSelfHostedRoutes(this.router);
     registerAdminRoutes(this.admin);

@@ -56,6 +56,7 @@ export function registerProjectRoutes(router: Router<PlatformContext>): void {
     }
     delete ctx.state.projects[project.id];
     for (const c of Object.values(ctx.state.oauthClients)) c.projects = c.projects.filter((id) => id !== project.id);
+    for (const v of Object.values(ctx.state.variableSets)) v.projects = v.projects.filter((id) => id !== project.id);
     return { status: 204 };
   });
 }

@@ -42,6 +42,18 @@ export interface TeamRecord {
   organizationAccess?: Record<string, boolean>;
 }
 
+/** A variable set (`varset-…`) and what it applies to. */
+export interface VariableSetRecord {
+  readonly id: string;
+  readonly organizationId: string;
+  name: string;
+  description: string;
+  global: boolean;
+  priority: boolean;
+  workspaces: string[];
+  projects: string[];
+}
+
 /** A team's access to a workspace (`tws-…`). */
 export interface TeamAccessRecord {
   readonly id: string;
@@ -230,6 +242,8 @@ export interface PlatformState {
   teams: Record<string, TeamRecord>;
   /** Teams' access to workspaces, by `tws-…` id. */
   teamAccess: Record<string, TeamAccessRecord>;
+  /** Variable sets by `varset-…` id. */
+  variableSets: Record<string, VariableSetRecord>;
 }
 
 export function emptyState(): PlatformState {
@@ -237,7 +251,7 @@ export function emptyState(): PlatformState {
     users: {}, tokens: {}, organizations: {}, agentPools: {}, agents: {}, projects: {}, workspaces: {}, oauthClients: {},
     registryModules: {}, noCodeModules: {}, variableOptions: {}, upgradeRuns: {}, dataRetentionPolicies: {},
     installationDataRetentionPolicy: { id: 'drp-installation', type: 'data-retention-policy-dont-deletes' },
-    moduleProducers: {}, upgradeStepMs: 500, serial: 0, teams: {}, teamAccess: {},
+    moduleProducers: {}, upgradeStepMs: 500, serial: 0, teams: {}, teamAccess: {}, variableSets: {},
   };
 }
 
@@ -256,6 +270,7 @@ export function purgeOrganization(state: PlatformState, externalId: string): voi
   drop(state.upgradeRuns, (r) => workspaces.has(r.workspaceId));
   drop(state.teamAccess ?? {}, (a) => workspaces.has(a.workspaceId));
   drop(state.teams, (t) => t.organizationId === externalId);
+  drop(state.variableSets ?? {}, (v) => v.organizationId === externalId);
   drop(state.workspaces, (w) => workspaces.has(w.id));
   drop(state.projects, (p) => p.organizationId === externalId);
   drop(state.oauthClients, (c) => c.organizationId === externalId);
