@@ -1,4 +1,5 @@
 import { Construct } from 'constructs';
+import { Project } from '../../lib/platform/project/project';
 import { SecretValue } from '../../lib';
 import { AgentPool } from '../../lib/platform/agent-pool/agent-pool';
 import { NoCodeModule } from '../../lib/platform/no-code/no-code-module';
@@ -40,7 +41,8 @@ describe('platform constructs through the CLI', () => {
     });
     new OAuthClient(stack, 'vcs', {
       organization: orgNamed(stack, 'e2e-nc'), name: 'main', serviceProvider: VcsServiceProvider.PROVIDER_A, key: 'k', httpUrl: 'https://vcs.example.com',
-      apiUrl: 'https://api.vcs.example.com', oauthToken: SecretValue.fromEnv('VCS_TOKEN'), organizationScoped: false, projects: [project],
+      apiUrl: 'https://api.vcs.example.com', oauthToken: SecretValue.fromEnv('VCS_TOKEN'), organizationScoped: false,
+      projects: [Project.fromName(stack, 'apps', orgNamed(stack, 'e2e-nc'), 'apps')],
     });
     new AgentPool(stack, 'pool', { organization: orgNamed(stack, 'e2e-nc'), name: 'onprem' });
   }, 'nc');

@@ -107,18 +107,18 @@ export const KIND_PROPS: Record<string, KindProps> = {
       organization: ACME, serviceProvider: platform.VcsServiceProvider.PROVIDER_A,
       httpUrl: 'https://vcs.example.com', apiUrl: 'https://api.vcs.example.com', oauthToken: SecretValue.unsafePlainText('t'),
     },
-    optional: { name: 'vcs', key: 'k', organizationScoped: false, projects: ['prj-1'], secret: SecretValue.unsafePlainText('s') },
+    optional: { name: 'vcs', key: 'k', organizationScoped: false, projects: [{ projectId: 'prj-1', projectName: 'p' }], secret: SecretValue.unsafePlainText('s') },
     secretVariants: [{
       organization: ACME, name: 'vcs-c', serviceProvider: platform.VcsServiceProvider.PROVIDER_C_SERVER, key: 'k', httpUrl: 'https://vcs.example.com',
       apiUrl: 'https://api.vcs.example.com', oauthToken: SecretValue.unsafePlainText('t'), privateKey: SecretValue.unsafePlainText('pk'),
     }],
-    invalid: { organization: orgNamed(badName), serviceProvider: notEnum, httpUrl: badUrl, apiUrl: badUrl, projects: fc.constant(['abc']) },
+    invalid: { organization: orgNamed(badName), serviceProvider: notEnum, httpUrl: badUrl, apiUrl: badUrl, projects: fc.constant([{ projectId: 'abc', projectName: 'p' }]) },
   },
   'platform.AgentPool': {
     base: { organization: ACME, name: 'pool' },
-    optional: { organizationScoped: false, allowedWorkspaces: ['ws-1'], deleteInactiveAgents: true },
+    optional: { organizationScoped: false, allowedWorkspaces: [{ workspaceId: 'ws-1', workspaceName: 'web' }], deleteInactiveAgents: true },
     valid: { name: goodName },
-    invalid: { organization: orgNamed(badName), name: badName, allowedWorkspaces: fc.constant(['x-1']) },
+    invalid: { organization: orgNamed(badName), name: badName, allowedWorkspaces: fc.constant([{ workspaceId: 'x-1', workspaceName: 'web' }]) },
   },
   'platform.NoCodeModule': {
     base: { organization: ACME, moduleName: 'net', moduleProvider: 'aws' },

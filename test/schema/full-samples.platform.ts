@@ -73,7 +73,7 @@ export const PLATFORM_FULL_SAMPLES: Record<string, FullSample> = {
         organization: seededOrganization(stack), name: 'full-vcs', serviceProvider: VcsServiceProvider.PROVIDER_C_SERVER, key: 'full-key',
         httpUrl: 'https://vcs.full.example.com', apiUrl: 'https://api.vcs.full.example.com', oauthToken: SecretValue.fromEnv('FULL_SAMPLE_SECRET'),
         privateKey: SecretValue.fromEnv('FULL_SAMPLE_SECRET'), secret: SecretValue.fromEnv('FULL_SAMPLE_SECRET'), rsaPublicKey: 'ssh-rsa AAAAfull',
-        organizationScoped: false, projects: [projectId],
+        organizationScoped: false, projects: [Project.fromName(stack, 'full-oauth-project', seededOrganization(stack), 'full')],
       });
     },
   },
