@@ -35,12 +35,11 @@ describe('OAuthClient', () => {
       expect(Object.keys(r.spec)).toContain(key);
     }
     expect(r.spec).toMatchObject({ organizationScoped: true, projects: [{ $ref: 'prj-b', attr: 'id' }, { $ref: 'prj-a', attr: 'id' }], privateKey: null, secret: null, rsaPublicKey: null });
-    expect(r.dependsOn).toEqual(expect.arrayContaining(['prj-a', 'prj-b']));
     expect(r.spec.oauthToken).toEqual({ $secret: { env: 'VCS_TOKEN' } });
     expect(typeof c.oauthClientId).toBe('string');
     expect(resources(s).fed.spec.ownersTeamSamlRoleId).toEqual({ $ref: 'vcs', attr: 'oauthTokenId' });
     expect(resources(s).fed2.spec.ownersTeamSamlRoleId).toEqual({ $ref: 'vcs', attr: 'id' });
-    expect(r.dependsOn).toEqual(['acme']);
+    expect(r.dependsOn).toEqual(['acme', 'prj-a', 'prj-b']);
     expect(r.spec.organization).toBe('acme');
   });
 

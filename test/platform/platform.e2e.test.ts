@@ -61,7 +61,8 @@ describe('platform constructs through the CLI', () => {
     let r = await cliAsync(['apply', '--synth-dir', v1, '--auto-approve'], world.env);
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
-    expect(r.stdout).toMatch(/Apply complete: 5 done, 0 failed, 0 skipped/);
+    // The project is looked up (read) as well.
+    expect(r.stdout).toMatch(/Apply complete: 6 done, 0 failed, 0 skipped/);
     r = await cliAsync(['plan', '--synth-dir', v1, '--detailed-exitcode'], world.env);
     expect(r.stdout).toMatch(/No changes/);
     expect(r.status).toBe(0);

@@ -113,7 +113,7 @@ describe('VariableSet', () => {
     new VariableSet(s, 'set', { organization: acme(s), name: 'cloud creds', workspaces: [ws], projects: [prj] });
     expect(resources(s).set.spec).toEqual({
       organization: 'acme', name: 'cloud creds', description: '', global: false, priority: false,
-      workspaceIds: [{ $ref: 'web', attr: 'id' }], projectIds: [{ $ref: 'prj', attr: 'id' }],
+      workspaces: [{ $ref: 'web', attr: 'id' }], projects: [{ $ref: 'prj', attr: 'id' }],
     });
   });
 

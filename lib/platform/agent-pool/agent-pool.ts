@@ -73,7 +73,7 @@ export class AgentPool extends Resource implements IAgentPool {
   constructor(scope: Construct, id: string, props: AgentPoolProps) {
     super(scope, id, AGENT_POOL.kind, AGENT_POOL.api, props, props.provider);
     useReference(this, 'organization', props.organization, 'organizationName', 'an organization (an Organization, or Organization.fromName)');
-    (props.allowedWorkspaces ?? []).forEach((w, i) => useReference(this, `allowedWorkspaces[${i}]`, w, 'workspaceId', 'a workspace (a Workspace, or Workspace.fromName)'));
+    (Array.isArray(props.allowedWorkspaces) ? props.allowedWorkspaces : []).forEach((w, i) => useReference(this, `allowedWorkspaces[${i}]`, w, 'workspaceId', 'a workspace (a Workspace, or Workspace.fromName)'));
     this.name = props.name;
     this.agentPoolName = props.name;
   }
@@ -99,7 +99,7 @@ export class AgentPool extends Resource implements IAgentPool {
     return {
       ...rest,
       organization: refKey(props.organization, 'organizationName'),
-      ...(allowedWorkspaces !== undefined ? { allowedWorkspaces: (allowedWorkspaces as unknown[]).map((w) => refKey(w, 'workspaceId')) } : {}),
+      ...(allowedWorkspaces !== undefined ? { allowedWorkspaces: (Array.isArray(allowedWorkspaces) ? allowedWorkspaces.map((w) => refKey(w, 'workspaceId')) : allowedWorkspaces) } : {}),
     };
   }
 }

@@ -138,7 +138,7 @@ export class OAuthClient extends Resource implements IOAuthClient {
   constructor(scope: Construct, id: string, props: OAuthClientProps) {
     super(scope, id, OAUTH_CLIENT.kind, OAUTH_CLIENT.api, props, props.provider);
     useReference(this, 'organization', props.organization, 'organizationName', 'an organization (an Organization, or Organization.fromName)');
-    (props.projects ?? []).forEach((p, i) => useReference(this, `projects[${i}]`, p, 'projectId', 'a project (a Project, or Project.fromName)'));
+    (Array.isArray(props.projects) ? props.projects : []).forEach((p, i) => useReference(this, `projects[${i}]`, p, 'projectId', 'a project (a Project, or Project.fromName)'));
     if (props.serviceProvider === VcsServiceProvider.PROVIDER_C_SERVER || props.serviceProvider === VcsServiceProvider.ADO_SERVER) {
       check(props.privateKey !== undefined, this, 'privateKey', `is required for ${props.serviceProvider === VcsServiceProvider.ADO_SERVER ? 'ADO_SERVER' : 'PROVIDER_C_SERVER'} (a SecretValue)`);
     }
@@ -166,7 +166,7 @@ export class OAuthClient extends Resource implements IOAuthClient {
     return {
       ...rest,
       organization: refKey(props.organization, 'organizationName'),
-      ...(projects !== undefined ? { projects: (projects as unknown[]).map((p) => refKey(p, 'projectId')) } : {}),
+      ...(projects !== undefined ? { projects: (Array.isArray(projects) ? projects.map((p) => refKey(p, 'projectId')) : projects) } : {}),
     };
   }
 }

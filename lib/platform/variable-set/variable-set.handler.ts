@@ -9,7 +9,7 @@ import { VARIABLE_SET } from './variable-set.schema';
 function observedOf(v: VariableSetDoc): Observed {
   const fields: Spec = {
     name: v.name, description: v.description ?? '', global: v.global, priority: v.priority === true,
-    workspaceIds: stringSet((v.workspaces ?? []).map((w) => w.id)), projectIds: stringSet((v.projects ?? []).map((p) => p.id)),
+    workspaces: stringSet((v.workspaces ?? []).map((w) => w.id)), projects: stringSet((v.projects ?? []).map((p) => p.id)),
   };
   if (typeof v.organization?.id === 'string') fields.organization = v.organization.id;
   return { fields, outputs: { id: v.id }, id: v.id };
@@ -22,7 +22,7 @@ function attributesOf(spec: Spec): VariableSetAttributes {
 /** Applies the set to what the app lists and removes it from the rest. */
 async function syncTargets(ctx: HandlerContext, id: string, current: VariableSetDoc, spec: Spec): Promise<void> {
   const api = platformClient(ctx).variableSets;
-  for (const [kind, field, have] of [['workspaces', 'workspaceIds', current.workspaces], ['projects', 'projectIds', current.projects]] as const) {
+  for (const [kind, field, have] of [['workspaces', 'workspaces', current.workspaces], ['projects', 'projects', current.projects]] as const) {
     const held = (have ?? []).map((x) => x.id);
     const wanted = stringSet((spec[field] ?? []) as string[]);
     const add = wanted.filter((x) => !held.includes(x));

@@ -16,8 +16,8 @@ export const VARIABLE_SET: KindSchema = {
     description: { type: 'string', default: '' },
     global: { type: 'boolean', default: false },
     priority: { type: 'boolean', default: false },
-    workspaceIds: { type: 'string-set', default: [], wire: 'workspaces', pattern: /^ws-/, patternRule: 'is not a workspace id (ws-…)' },
-    projectIds: { type: 'string-set', default: [], wire: 'projects', pattern: /^prj-/, patternRule: 'is not a project id (prj-…)' },
+    workspaces: { type: 'string-set', default: [], pattern: /^ws-/, patternRule: 'is not a workspace id (ws-…)' },
+    projects: { type: 'string-set', default: [], pattern: /^prj-/, patternRule: 'is not a project id (prj-…)' },
   },
   outputs: {
     id: { type: 'string' },

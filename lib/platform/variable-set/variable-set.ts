@@ -59,8 +59,8 @@ export class VariableSet extends Resource {
   constructor(scope: Construct, id: string, props: VariableSetProps) {
     super(scope, id, VARIABLE_SET.kind, VARIABLE_SET.api, props, props.provider);
     useReference(this, 'organization', props.organization, 'organizationName', 'an organization (an Organization, or Organization.fromName)');
-    (props.workspaces ?? []).forEach((w, i) => useReference(this, `workspaces[${i}]`, w, 'workspaceId', 'a workspace (a Workspace, or Workspace.fromName)'));
-    (props.projects ?? []).forEach((p, i) => useReference(this, `projects[${i}]`, p, 'projectId', 'a project (a Project, or Project.fromName)'));
+    (Array.isArray(props.workspaces) ? props.workspaces : []).forEach((w, i) => useReference(this, `workspaces[${i}]`, w, 'workspaceId', 'a workspace (a Workspace, or Workspace.fromName)'));
+    (Array.isArray(props.projects) ? props.projects : []).forEach((p, i) => useReference(this, `projects[${i}]`, p, 'projectId', 'a project (a Project, or Project.fromName)'));
     check(!props.global || (!props.workspaces?.length && !props.projects?.length), this, 'global', 'applies to every workspace: leave workspaces and projects empty');
   }
 
@@ -76,12 +76,13 @@ export class VariableSet extends Resource {
 
   /** @internal */
   protected _schemaProps(props: Record<string, any>): Record<string, any> {
-    const { workspaces, projects, ...rest } = props;
+    // A value that is no list is passed on as it is, for the schema to refuse naming the field.
+    const ids = (list: unknown, key: string) => (Array.isArray(list) ? list.map((x) => refKey(x, key)) : list);
     return {
-      ...rest,
+      ...props,
       organization: refKey(props.organization, 'organizationName'),
-      ...(workspaces !== undefined ? { workspaceIds: (workspaces as unknown[]).map((w) => refKey(w, 'workspaceId')) } : {}),
-      ...(projects !== undefined ? { projectIds: (projects as unknown[]).map((p) => refKey(p, 'projectId')) } : {}),
+      ...(props.workspaces !== undefined ? { workspaces: ids(props.workspaces, 'workspaceId') } : {}),
+      ...(props.projects !== undefined ? { projects: ids(props.projects, 'projectId') } : {}),
     };
   }
 }
