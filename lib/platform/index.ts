@@ -9,6 +9,7 @@ export * from './no-code/no-code-workspace';
 export * from './organization/data-retention-policy';
 export * from './no-code/module-producers';
 export * from './project/project';
+export * from './workspace/i-workspace';
 export * from './workspace/workspace';
 export * from './variable/variable';
 export * from './team/team';

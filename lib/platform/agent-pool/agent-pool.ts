@@ -5,7 +5,7 @@ import { KindSchema } from '../../core/schema';
 import { IOrganization } from '../organization/organization';
 import { PlatformProvider } from '../provider';
 import { refKey, useReference } from '../references';
-import { IWorkspace } from '../workspace/workspace';
+import { IWorkspace } from '../workspace/i-workspace';
 import { AGENT_POOL } from './agent-pool.schema';
 
 /** An agent pool: one this app manages, or one looked up with `AgentPool.fromName`. */

@@ -1,7 +1,7 @@
 import { createHash } from 'crypto';
 import { Router } from '../../core/emulator-kit/router';
 import { EmuRequest, EmuResponse } from '../../core/emulator-kit/types';
-import { keyProblems } from './variables';
+import { keyProblems, varId, varResource } from './variables';
 import { DEFAULT_ENGINE_VERSION, patchWorkspace } from './workspaces';
 import { canDo, PlatformContext, visibleOrganization, visibleOrganizationById } from './context';
 import {
@@ -406,25 +406,6 @@ export function workspaceResource(ctx: PlatformContext, ws: WorkspaceRecord): Re
       vars: { data: ws.vars.map((v) => ({ id: varId(ws, v), type: 'vars' })), ...related('vars') },
     },
     links: { self, 'self-html': `/app/${orgName}/workspaces/${encodeURIComponent(ws.name)}` },
-  };
-}
-
-/** A variable's id (`var-…`): stable per workspace, category and key. */
-export function varId(ws: WorkspaceRecord, v: VarRecord): string {
-  if (v.id) return v.id;
-  return `var-${createHash('sha256').update(`${ws.id}/${v.category}/${v.key}`).digest('hex').slice(0, 16)}`;
-}
-
-export function varResource(ws: WorkspaceRecord, v: VarRecord): Record<string, unknown> {
-  return {
-    id: varId(ws, v),
-    type: 'vars',
-    attributes: {
-      key: v.key, value: v.sensitive ? null : v.value, sensitive: v.sensitive, category: v.category, hcl: v.hcl,
-      description: v.description, 'created-at': ws.createdAt, 'version-id': createHash('sha256').update(JSON.stringify(v)).digest('hex').slice(0, 40),
-    },
-    relationships: { configurable: { data: { id: ws.id, type: 'workspaces' }, links: { related: `${BASE}/workspaces/${ws.id}` } } },
-    links: { self: `${BASE}/workspaces/${ws.id}/vars/${varId(ws, v)}` },
   };
 }
 

@@ -8,7 +8,10 @@ import { newId, OrganizationRecord, PlatformState, ProjectRecord } from './state
 const PROJECT_NAME_RE = /^[A-Za-z0-9_-][A-Za-z0-9 _-]{1,38}[A-Za-z0-9_-]$/;
 export const DEFAULT_PROJECT = 'Default Project';
 
-/** The organization's default project, created on first use (the platform creates it with the organization). */
+/**
+ * The organization's default project, created on the first write that needs it (the platform creates it
+ * with the organization; a list before any write does not show it).
+ */
 export function defaultProject(state: PlatformState, org: OrganizationRecord): ProjectRecord {
   const found = Object.values(state.projects).find((p) => p.organizationId === org.externalId && p.name === DEFAULT_PROJECT);
   if (found) return found;
@@ -28,9 +31,9 @@ export function registerProjectRoutes(router: Router<PlatformContext>): void {
   router.add('POST', `${BASE}/organizations/:org/projects`, (req, p, ctx) => {
     const org = visibleOrganization(ctx, p.org);
     if (!org || !canDo(ctx, org, 'create-workspaces')) return notFound();
-    defaultProject(ctx.state, org);
     const { attributes } = readData(req, 'projects');
     const v = validate(ctx, org, attributes, undefined);
+    defaultProject(ctx.state, org);
     const project: ProjectRecord = { id: newId(ctx.state, 'prj'), name: v.name, organizationId: org.externalId, description: v.description };
     ctx.state.projects[project.id] = project;
     return doc(201, { data: projectDocument(ctx, project) });
@@ -76,7 +79,6 @@ function managed(ctx: PlatformContext, id: string): { project: ProjectRecord; or
 function list(req: EmuRequest, p: Record<string, string>, ctx: PlatformContext): EmuResponse {
   const org = visibleOrganization(ctx, p.org);
   if (!org) return notFound();
-  defaultProject(ctx.state, org);
   const q = req.query.get('q');
   const names = req.query.get('filter[names]');
   const wanted = names === null ? undefined : names.split(',');

@@ -1,7 +1,7 @@
+import { createHash } from 'crypto';
 import { Router } from '../../core/emulator-kit/router';
 import { canDo, PlatformContext, visibleOrganizationById } from './context';
 import { BASE, doc, notFound, readData, unprocessable } from './jsonapi';
-import { varId, varResource } from './no-code-modules';
 import { newId, VarRecord, WorkspaceRecord } from './state';
 
 /** The categories of a workspace variable: the spec's `engine` (input variables of the configuration) and `env`. */
@@ -60,4 +60,23 @@ export function registerVariableRoutes(router: Router<PlatformContext>): void {
     ws.vars = ws.vars.filter((x) => x !== v);
     return { status: 204 };
   });
+}
+
+/** A variable's id (`var-…`): stable per workspace, category and key. */
+export function varId(ws: WorkspaceRecord, v: VarRecord): string {
+  if (v.id) return v.id;
+  return `var-${createHash('sha256').update(`${ws.id}/${v.category}/${v.key}`).digest('hex').slice(0, 16)}`;
+}
+
+export function varResource(ws: WorkspaceRecord, v: VarRecord): Record<string, unknown> {
+  return {
+    id: varId(ws, v),
+    type: 'vars',
+    attributes: {
+      key: v.key, value: v.sensitive ? null : v.value, sensitive: v.sensitive, category: v.category, hcl: v.hcl,
+      description: v.description, 'created-at': ws.createdAt, 'version-id': createHash('sha256').update(JSON.stringify(v)).digest('hex').slice(0, 40),
+    },
+    relationships: { configurable: { data: { id: ws.id, type: 'workspaces' }, links: { related: `${BASE}/workspaces/${ws.id}` } } },
+    links: { self: `${BASE}/workspaces/${ws.id}/vars/${varId(ws, v)}` },
+  };
 }

@@ -47,6 +47,7 @@ export function registerWorkspaceManagementRoutes(router: Router<PlatformContext
     const { attributes, relationships } = readData(req, 'workspaces');
     if (attributes.name === undefined) return unprocessable('Name can\'t be blank');
     const s = workspaceSettings(ctx, org, attributes, relationships, undefined);
+    checkAgentMode({ executionMode: s.executionMode ?? 'remote', agentPoolId: s.agentPoolId ?? null } as WorkspaceRecord);
     const now = new Date(ctx.clock.now()).toISOString();
     const ws: WorkspaceRecord = {
       id: newId(ctx.state, 'ws'), name: s.name!, organizationId: org.externalId, projectId: s.projectId ?? defaultProject(ctx.state, org).id,
@@ -54,7 +55,6 @@ export function registerWorkspaceManagementRoutes(router: Router<PlatformContext
       executionMode: s.executionMode ?? 'remote', engineVersion: s.engineVersion ?? DEFAULT_ENGINE_VERSION, workingDirectory: s.workingDirectory ?? '',
       tagNames: [...new Set(s.tagNames ?? [])].sort(), vars: [],
     };
-    checkAgentMode(ws);
     ctx.state.workspaces[ws.id] = ws;
     return doc(201, { data: render(ctx, ws) });
   });

@@ -6,7 +6,7 @@ import { IOrganization } from '../organization/organization';
 import { IProject } from '../project/project';
 import { PlatformProvider } from '../provider';
 import { refKey, useReference } from '../references';
-import { IWorkspace } from '../workspace/workspace';
+import { IWorkspace } from '../workspace/i-workspace';
 import { VARIABLE_SET } from './variable-set.schema';
 
 /** Props of a variable set. */

@@ -6,7 +6,7 @@ import { KindSchema } from '../../core/schema';
 import { VariableCategory } from '../no-code/no-code-workspace';
 import { PlatformProvider } from '../provider';
 import { refKey, useReference } from '../references';
-import { IWorkspace } from '../workspace/workspace';
+import { IWorkspace } from '../workspace/i-workspace';
 import { VARIABLE } from './variable.schema';
 
 /** Props of a workspace variable: a plain `value`, or a `sensitiveValue` (never in state, never read back). */

@@ -8,15 +8,8 @@ import { ExecutionMode, IOrganization } from '../organization/organization';
 import { IProject } from '../project/project';
 import { PlatformProvider } from '../provider';
 import { refKey, useReference } from '../references';
+import { IWorkspace } from './i-workspace';
 import { WORKSPACE } from './workspace.schema';
-
-/** A workspace: one this app manages, or one looked up with `Workspace.fromName`. */
-export interface IWorkspace {
-  /** The workspace id (`ws-…`), known once read or applied. */
-  readonly workspaceId: string;
-  /** The workspace name. */
-  readonly workspaceName: string;
-}
 
 /** Props of a workspace. */
 export interface WorkspaceProps extends ResourceProps {
