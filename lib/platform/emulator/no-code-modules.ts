@@ -1,4 +1,3 @@
-import { createHash } from 'crypto';
 import { Router } from '../../core/emulator-kit/router';
 import { EmuRequest, EmuResponse } from '../../core/emulator-kit/types';
 import { keyProblems, varId, varResource } from './variables';
