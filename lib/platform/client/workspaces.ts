@@ -38,9 +38,14 @@ export interface WorkspaceDoc extends PlainResource {
 
 const wsPath = (id: string) => `/workspaces/${seg(id)}`;
 
+/**
+ * The version goes under both names: the spec's `engine-version`, and `terraform-version`, which the
+ * real platform and a second server of the API (OTF) read; each server ignores the name it does not know.
+ */
 function workspaceBody(a: WorkspaceAttributes): unknown {
   const { projectId, ...attributes } = a;
-  return toDocument('workspaces', attributes, projectId ? { project: { id: projectId, type: 'projects' } } : undefined);
+  const versioned = a.engineVersion === undefined ? attributes : { ...attributes, terraformVersion: a.engineVersion };
+  return toDocument('workspaces', versioned, projectId ? { project: { id: projectId, type: 'projects' } } : undefined);
 }
 
 function tagsBody(tags: readonly string[]): unknown {
