@@ -84,3 +84,7 @@ export const NOT_MEASURED_YET: Record<string, string> = {
 // config entry (ServiceIntentions) or one ACL object (read by id; create, update and delete one request each).
 Object.assign(NOT_MEASURED_YET, Object.fromEntries(['mesh.ServiceIntentions', 'mesh.AclPolicy', 'mesh.AclRole', 'mesh.AclToken']
   .map((k) => [k, 'not measured yet (issue 35): one request per read and write of the object'])));
+// Issue 35's platform kinds: one read per object (no prefetch by organization yet); not measured yet.
+for (const k of ['platform.Project', 'platform.Workspace', 'platform.Variable', 'platform.Team', 'platform.TeamAccess', 'platform.VariableSet']) {
+  NOT_MEASURED_YET[k] = 'new (issue 35): one read per object, no list prefetch yet; not measured yet';
+}

@@ -112,18 +112,18 @@ export const KIND_PROPS: Record<string, KindProps> = {
       organization: ACME, serviceProvider: platform.VcsServiceProvider.PROVIDER_A,
       httpUrl: 'https://vcs.example.com', apiUrl: 'https://api.vcs.example.com', oauthToken: SecretValue.unsafePlainText('t'),
     },
-    optional: { name: 'vcs', key: 'k', organizationScoped: false, projects: ['prj-1'], secret: SecretValue.unsafePlainText('s') },
+    optional: { name: 'vcs', key: 'k', organizationScoped: false, projects: [{ projectId: 'prj-1', projectName: 'p' }], secret: SecretValue.unsafePlainText('s') },
     secretVariants: [{
       organization: ACME, name: 'vcs-c', serviceProvider: platform.VcsServiceProvider.PROVIDER_C_SERVER, key: 'k', httpUrl: 'https://vcs.example.com',
       apiUrl: 'https://api.vcs.example.com', oauthToken: SecretValue.unsafePlainText('t'), privateKey: SecretValue.unsafePlainText('pk'),
     }],
-    invalid: { organization: orgNamed(badName), serviceProvider: notEnum, httpUrl: badUrl, apiUrl: badUrl, projects: fc.constant(['abc']) },
+    invalid: { organization: orgNamed(badName), serviceProvider: notEnum, httpUrl: badUrl, apiUrl: badUrl, projects: fc.constant([{ projectId: 'abc', projectName: 'p' }]) },
   },
   'platform.AgentPool': {
     base: { organization: ACME, name: 'pool' },
-    optional: { organizationScoped: false, allowedWorkspaces: ['ws-1'], deleteInactiveAgents: true },
+    optional: { organizationScoped: false, allowedWorkspaces: [{ workspaceId: 'ws-1', workspaceName: 'web' }], deleteInactiveAgents: true },
     valid: { name: goodName },
-    invalid: { organization: orgNamed(badName), name: badName, allowedWorkspaces: fc.constant(['x-1']) },
+    invalid: { organization: orgNamed(badName), name: badName, allowedWorkspaces: fc.constant([{ workspaceId: 'x-1', workspaceName: 'web' }]) },
   },
   'platform.NoCodeModule': {
     base: { organization: ACME, moduleName: 'net', moduleProvider: 'aws' },
@@ -145,6 +145,51 @@ export const KIND_PROPS: Record<string, KindProps> = {
     base: { organization: ACME },
     optional: { deleteOlderThanNDays: 30 },
     invalid: { organization: orgNamed(badName), deleteOlderThanNDays: fc.oneof(fc.integer({ max: 0 }), fc.constant(1.5)) },
+  },
+  'platform.Project': {
+    base: { organization: ACME, name: 'apps' },
+    optional: { description: 'd' },
+    invalid: { organization: orgNamed(badName), name: fc.constantFrom('ab', ' apps', 'a/b', 'x'.repeat(41)) },
+  },
+  'platform.Workspace': {
+    base: { organization: ACME, name: 'web' },
+    optional: {
+      description: 'd', project: { projectId: 'prj-1', projectName: 'apps' }, terraformVersion: '1.9.5', workingDirectory: 'infra',
+      autoApply: true, tags: ['team:web'],
+    },
+    valid: { name: goodName },
+    invalid: {
+      organization: orgNamed(badName), name: badName, tags: fc.constant(['Upper Case']), terraformVersion: fc.constantFrom('~> 1.5', 'x'),
+      project: fc.constant({ projectId: 'ws-1', projectName: 'p' }), executionMode: notEnum,
+    },
+  },
+  'platform.Variable': {
+    base: { workspace: { workspaceId: 'ws-1', workspaceName: 'web' }, key: 'region' },
+    optional: { value: 'eu', description: 'd', category: platform.VariableCategory.ENV },
+    secretVariants: [{ workspace: { workspaceId: 'ws-1', workspaceName: 'web' }, key: 'TOKEN', sensitiveValue: SecretValue.unsafePlainText('s') }],
+    invalid: { workspace: fc.constant({ workspaceId: 'prj-1', workspaceName: 'web' }), key: fc.constantFrom('bad key', 'a/b'), category: notEnum },
+  },
+  'platform.Team': {
+    base: { organization: ACME, name: 'ops' },
+    optional: { visibility: platform.TeamVisibility.ORGANIZATION, organizationAccess: { manageWorkspaces: true, readProjects: true } },
+    valid: { name: goodName },
+    invalid: { organization: orgNamed(badName), name: badName, visibility: notEnum },
+  },
+  'platform.TeamAccess': {
+    base: { team: { teamId: 'team-1', teamName: 'ops' }, workspace: { workspaceId: 'ws-1', workspaceName: 'web' }, access: platform.TeamAccessLevel.READ },
+    invalid: {
+      team: fc.constant({ teamId: 'ws-1', teamName: 'ops' }), workspace: fc.constant({ workspaceId: 'team-1', workspaceName: 'web' }), access: notEnum,
+    },
+  },
+  'platform.VariableSet': {
+    base: { organization: ACME, name: 'cloud' },
+    optional: {
+      description: 'd', priority: true, workspaces: [{ workspaceId: 'ws-1', workspaceName: 'web' }], projects: [{ projectId: 'prj-1', projectName: 'apps' }],
+    },
+    invalid: {
+      organization: orgNamed(badName), name: fc.constantFrom(' lead', 'x'.repeat(129)),
+      workspaces: fc.constant([{ workspaceId: 'prj-1', workspaceName: 'web' }]), projects: fc.constant([{ projectId: 'ws-1', projectName: 'apps' }]),
+    },
   },
   'platform.OrganizationEntitlements': { base: { organization: ACME }, invalid: { organization: orgNamed(badName) } },
   'platform.ModuleProducers': { base: { organization: ACME }, invalid: { organization: orgNamed(badName) } },

@@ -15,9 +15,15 @@ import { ServiceSplitter } from '../../lib/mesh/service-splitter/service-splitte
 import { AgentPool } from '../../lib/platform/agent-pool/agent-pool';
 import { DataRetentionPolicy } from '../../lib/platform/organization/data-retention-policy';
 import { NoCodeModule } from '../../lib/platform/no-code/no-code-module';
-import { NoCodeWorkspace } from '../../lib/platform/no-code/no-code-workspace';
+import { NoCodeWorkspace, VariableCategory } from '../../lib/platform/no-code/no-code-workspace';
 import { OAuthClient, VcsServiceProvider } from '../../lib/platform/oauth-client/oauth-client';
 import { IOrganization, Organization } from '../../lib/platform/organization/organization';
+import { Project } from '../../lib/platform/project/project';
+import { Team } from '../../lib/platform/team/team';
+import { TeamAccess, TeamAccessLevel } from '../../lib/platform/team/team-access';
+import { Variable } from '../../lib/platform/variable/variable';
+import { VariableSet } from '../../lib/platform/variable-set/variable-set';
+import { Workspace } from '../../lib/platform/workspace/workspace';
 import { DatabaseConnection } from '../../lib/secrets/database/database-connection';
 import { DatabaseRole } from '../../lib/secrets/database/database-role';
 import { DatabaseStaticRole } from '../../lib/secrets/database/database-static-role';
@@ -121,6 +127,48 @@ export const KIND_SAMPLES: Record<string, KindSample> = {
       const p = await platformGet(env, `/organizations/${orgName(i)}/relationships/data-retention-policy`);
       return p?.data?.attributes?.['delete-older-than-n-days'] === 30 + i;
     }),
+  },
+  'platform.Project': {
+    weight: 5,
+    build: (stack, i) => { project(stack, i); },
+    count: (env, n) => countWhere(n, async (i) => ((await platformGet(env, `/organizations/${orgName(i)}/projects?filter[names]=apps-${i}`))?.data ?? []).length === 1),
+  },
+  'platform.Workspace': {
+    weight: 5,
+    build: (stack, i) => { workspace(stack, i); },
+    count: (env, n) => countWhere(n, async (i) => (await platformGet(env, `/organizations/${orgName(i)}/workspaces/ws-${i}`)) !== undefined),
+  },
+  'platform.Variable': {
+    weight: 5,
+    build: (stack, i) => {
+      new Variable(stack, `var${i}`, { workspace: workspace(stack, i), key: 'TOKEN', category: VariableCategory.ENV, sensitiveValue: SecretValue.fromEnv('PLANTED_ENGINE_SECRET') });
+    },
+    count: (env, n) => countWhere(n, async (i) => {
+      const ws = await platformGet(env, `/organizations/${orgName(i)}/workspaces/ws-${i}`);
+      const vars = ws ? (await platformGet(env, `/workspaces/${ws.data.id}/vars`))?.data ?? [] : [];
+      return vars.some((v: any) => v.attributes.key === 'TOKEN');
+    }),
+  },
+  'platform.Team': {
+    weight: 5,
+    build: (stack, i) => { team(stack, i); },
+    count: (env, n) => countWhere(n, async (i) => ((await platformGet(env, `/organizations/${orgName(i)}/teams?filter[names]=team-${i}`))?.data ?? []).length === 1),
+  },
+  'platform.TeamAccess': {
+    weight: 5,
+    build: (stack, i) => { new TeamAccess(stack, `access${i}`, { team: team(stack, i), workspace: workspace(stack, i), access: TeamAccessLevel.PLAN }); },
+    count: (env, n) => countWhere(n, async (i) => {
+      const ws = await platformGet(env, `/organizations/${orgName(i)}/workspaces/ws-${i}`);
+      return ws ? ((await platformGet(env, `/team-workspaces?filter[workspace][id]=${ws.data.id}`))?.data ?? []).length === 1 : false;
+    }),
+  },
+  'platform.VariableSet': {
+    weight: 5,
+    build: (stack, i) => {
+      new VariableSet(stack, `varset${i}`, { organization: organization(stack, i), name: `set-${i}`, workspaces: [workspace(stack, i)], projects: [project(stack, i)] });
+    },
+    count: async (env, n) => (await Promise.all(range(n).map(async (i) => ((await platformGet(env, `/organizations/${orgName(i)}/varsets`))?.data ?? []).length)))
+      .reduce((a, b) => a + b, 0),
   },
   'platform.NoCodeModule': {
     weight: 3,
@@ -336,6 +384,21 @@ function once<T>(stack: TerraformStack, id: string, make: () => T): T {
 /** The i-th managed organization (the Organization sample; the OAuth client, agent pool and retention samples belong to it). */
 function organization(stack: TerraformStack, i: number): Organization {
   return once(stack, `org${i}`, () => new Organization(stack, `org${i}`, { name: orgName(i), email: `o${i}@torture.io`, removalPolicy: RemovalPolicy.DESTROY }));
+}
+
+/** The i-th managed project (of the i-th organization). */
+function project(stack: TerraformStack, i: number): Project {
+  return once(stack, `prj${i}`, () => new Project(stack, `prj${i}`, { organization: organization(stack, i), name: `apps-${i}` }));
+}
+
+/** The i-th managed workspace, in the i-th project. */
+function workspace(stack: TerraformStack, i: number): Workspace {
+  return once(stack, `ws${i}`, () => new Workspace(stack, `ws${i}`, { organization: organization(stack, i), name: `ws-${i}`, project: project(stack, i), tags: ['torture'] }));
+}
+
+/** The i-th managed team (of the i-th organization). */
+function team(stack: TerraformStack, i: number): Team {
+  return once(stack, `team${i}`, () => new Team(stack, `team${i}`, { organization: organization(stack, i), name: `team-${i}`, organizationAccess: { readWorkspaces: true } }));
 }
 
 /** The i-th seeded no-code organization, looked up. */
