@@ -10,6 +10,7 @@ import { applyCommand } from './commands/apply';
 import { bridgeApply, bridgeDestroy } from './commands/bridge';
 import { importCommand } from './commands/import';
 import { initCommand } from './commands/init';
+import { migrateTerraformCommand } from './commands/migrate';
 import { planCommand } from './commands/plan';
 import { policyCommand } from './commands/policy';
 import { statePull, statePush } from './commands/state-transfer';
@@ -125,6 +126,16 @@ export function buildProgram(): Command {
 
   const imp = appOptions(program.command('import <address> <id>').description('take an existing object under the construct at ADDRESS'));
   imp.action((address: string, id: string) => run(program, imp, (out) => importCommand(address, id, imp.opts(), out)));
+
+  const migrate = program.command('migrate').description('take over what another tool manages');
+  const migrateTf = appOptions(migrate.command('terraform').description("write the code of a Terraform state's tfe, vault and consul resources "
+    + '(secrets read from the environment), import each object, and print how Terraform forgets them (docs/migration.md)'))
+    .requiredOption('--state <file>', 'the Terraform state: a state file (format 4, terraform state pull) or terraform show -json output')
+    .option('--language <language>', 'typescript or python', 'typescript')
+    .option('--out <file>', 'where to write the stack (default imported.ts, or imported.py)')
+    .option('--class-name <name>', 'the generated stack class', 'ImportedStack')
+    .option('--no-import', 'write the code only');
+  migrateTf.action(() => run(program, migrateTf, (out) => migrateTerraformCommand(migrateTf.opts(), out)));
 
   const watch = appOptions(program.command('watch').description('reconcile continuously: report drift (or revert it) until SIGTERM (docs/watch.md)'), true)
     .option('--interval <seconds>', 'seconds between whole plans of a stack (mesh entries are watched as they change)', '60')
