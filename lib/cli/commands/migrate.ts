@@ -54,7 +54,7 @@ export async function migrateTerraformCommand(opts: MigrateOptions, out: Output)
     out.result('Then make Terraform forget them, without destroying them: either run');
     way.stateRm.forEach((l) => out.result(`  ${l}`));
     out.result('or, with Terraform 1.7 and later, add these blocks to its configuration (and remove the resource blocks) before its next apply:');
-    way.removedBlocks.forEach((b) => out.result(b.split('\n').map((l) => `  ${l}`).join('\n')));
+    way.removedBlocks.forEach((b) => out.result(b.split('\n').map((l) => (l ? `  ${l}` : '')).join('\n')));
     if (way.partly.length) out.result(`  (${way.partly.join(', ')}: only some instances are taken; use terraform state rm for them)`);
   }
   if (migration.skipped.length) {
