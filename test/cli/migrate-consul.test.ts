@@ -1,0 +1,68 @@
+import * as fs from 'fs';
+import * as path from 'path';
+import { startWorld, TestWorld } from '../support/harness';
+import { appDir, expectNoSecret, FIXTURES, run, typeCheck } from './migrate-support';
+
+jest.setTimeout(600_000);
+
+interface ShowResource { address: string; mode: string; type: string; values: Record<string, any> }
+interface ShowModule { resources?: ShowResource[]; child_modules?: ShowModule[] }
+
+// A consul provider state as `terraform show -json` prints it (a root module and a child module), taken over
+// by converge: end to end through the real CLI against the emulator.
+describe('converge migrate terraform: a consul state (terraform show -json)', () => {
+  const stateFile = path.join(FIXTURES, 'consul.show.json');
+  const doc = JSON.parse(fs.readFileSync(stateFile, 'utf8')) as { values: { root_module: ShowModule } };
+  const resources: ShowResource[] = [];
+  const walk = (m: ShowModule) => { resources.push(...m.resources ?? []); (m.child_modules ?? []).forEach(walk); };
+  walk(doc.values.root_module);
+  const entries = resources.filter((r) => r.type === 'consul_config_entry');
+  let world: TestWorld;
+
+  beforeAll(async () => {
+    world = await startWorld();
+    // What Terraform made on the server: every entry whose kind the emulator serves, dependencies first.
+    const order = ['proxy-defaults', 'service-defaults', 'service-resolver', 'service-splitter', 'service-router'];
+    for (const kind of order) {
+      for (const r of entries.filter((e) => e.values.kind === kind)) {
+        const res = await fetch(`${world.env.MESH_HTTP_ADDR}/v1/config`, {
+          method: 'PUT', headers: { 'x-mesh-token': world.env.MESH_HTTP_TOKEN!, 'content-type': 'application/json' },
+          body: JSON.stringify({ Kind: r.values.kind, Name: r.values.name, ...JSON.parse(r.values.config_json) }),
+        });
+        if (res.status !== 200) throw new Error(`seeding ${r.address}: ${res.status} ${await res.text()}`);
+      }
+    }
+  });
+  afterAll(async () => { await world?.stop(); });
+
+  test('every entry of a known kind becomes its construct, is imported, and plans no change; the rest is listed with its reason', async () => {
+    expect(resources.length).toBeGreaterThanOrEqual(20);
+    const dir = appDir();
+    const migrated = await run(world, dir, ['migrate', 'terraform', '--state', stateFile, '--out', 'imported.ts']);
+    expect(migrated.stderr).toBe('');
+    expect(migrated.status).toBe(0);
+    expect(migrated.stdout).toMatch(/Imported 17 object\(s\) into stack imported\./);
+    const code = fs.readFileSync(path.join(dir, 'imported.ts'), 'utf8');
+    expect(code).toContain("new mesh.ProxyDefaults(this, 'global', {");
+    expect(code).toContain('meshGateway: {\n        mode: mesh.MeshGatewayMode.LOCAL,');
+    expect(code).toMatch(/new mesh\.ServiceDefaults\(this, 'defaults-billing', \{\n {6}name: 'billing',\n {6}protocol: mesh\.MeshProtocol\.HTTP,/);
+    expect(code).toContain("new mesh.ServiceRouter(this, 'payments-router', {");
+    expect(typeCheck(dir)).toEqual({ status: 0, output: '' });
+    expect(migrated.stdout).toContain('consul_config_entry.web_intentions: config entry kind "service-intentions" has no converge construct');
+    expect(migrated.stdout).toContain('consul_acl_token.ci: no converge kind for consul_acl_token');
+    expect(migrated.stdout).toContain('data.consul_service.web: a data source');
+    expect(migrated.stdout).toContain("terraform state rm 'module.payments.consul_config_entry.router'");
+    expect(migrated.stdout).toMatch(/removed \{\n {4}from = module\.payments\.consul_config_entry\.router\n/);
+
+    const plan = await run(world, dir, ['plan', '--detailed-exitcode']);
+    expect(plan.stderr).toBe('');
+    expect(plan.status).toBe(0);
+    const again = await run(world, dir, ['migrate', 'terraform', '--state', stateFile, '--out', 'imported.ts']);
+    expect(again.status).toBe(0);
+    expect(again.stdout).toMatch(/17 already imported, skipped/);
+
+    // The ACL token's SecretID (sensitive in the state, of a resource not taken) is nowhere.
+    const secretId = resources.find((r) => r.type === 'consul_acl_token')!.values.secret_id;
+    expectNoSecret([secretId], [dir, world.dir], [migrated, plan, again]);
+  });
+});
