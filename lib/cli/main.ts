@@ -27,6 +27,9 @@ type Handler = (out: Output) => Promise<number>;
 /** The emulators' code (three APIs, their engines, a PostgreSQL plugin) is loaded only by the commands that run them. */
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const emulator = (): typeof import('./commands/emulator') => require('./commands/emulator');
+/** `import --generate` reads converge's enums from the library's exports: loaded only when asked for. */
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const generateOne = (): typeof import('./migrate/generate-one') => require('./migrate/generate-one');
 /** The installed package's version (package.json is two levels above both lib/cli and dist/cli). */
 function packageVersion(): string {
   return JSON.parse(fs.readFileSync(require.resolve('../../package.json'), 'utf8')).version;
@@ -124,8 +127,12 @@ export function buildProgram(): Command {
     .option('--lock-timeout <duration>', 'wait this long for a lock another run holds (default: up to 60s for a watch cycle only)');
   refresh.action(() => run(program, refresh, (out) => refreshCommand(refresh.opts(), out)));
 
-  const imp = appOptions(program.command('import <address> <id>').description('take an existing object under the construct at ADDRESS'));
-  imp.action((address: string, id: string) => run(program, imp, (out) => importCommand(address, id, imp.opts(), out)));
+  const imp = appOptions(program.command('import <address> <id>').description('take an existing object under the construct at ADDRESS'))
+    .option('--generate', "print the construct's code for what the server holds (ADDRESS: the app's, or KIND.NAME such as secrets.KvSecret.db); "
+      + 'nothing is imported')
+    .option('--language <language>', 'with --generate: typescript or python', 'typescript');
+  imp.action((address: string, id: string) => run(program, imp, (out) => (imp.opts().generate
+    ? generateOne().generateFromServer(address, id, imp.opts(), out) : importCommand(address, id, imp.opts(), out))));
 
   const migrate = program.command('migrate').description('take over what another tool manages');
   const migrateTf = appOptions(migrate.command('terraform').description("write the code of a Terraform state's tfe, vault and consul resources "
