@@ -41,7 +41,7 @@ function propsOf(fields: FieldsSchema, observed: Record<string, unknown>, addres
     return s;
   };
   for (const [key, f] of Object.entries(fields) as [string, FieldSchema][]) {
-    if (f.local) continue;
+    if (f.local && !f.identity) continue;
     const v = observed[key];
     if (f.type === 'secret' || (f.sensitive && f.type !== 'json')) {
       if (v !== undefined || f.required) out[key] = secret(key);
@@ -66,6 +66,21 @@ function propsOf(fields: FieldsSchema, observed: Record<string, unknown>, addres
     }
   }
   return out;
+}
+
+/**
+ * The identity fields a read leaves out (they are the id: a KV secret's mount and path), from the id:
+ * the split of its segments whose natural id is the id again.
+ */
+function identityFromId(fields: FieldsSchema, observed: Record<string, unknown>, id: string,
+  naturalId: (spec: Record<string, unknown>) => string | undefined): Record<string, unknown> {
+  const missing = Object.entries(fields).filter(([k, f]) => f.identity && observed[k] === undefined).map(([k]) => k);
+  if (!missing.length) return {};
+  const segs = id.split('/');
+  const candidates: Record<string, unknown>[] = missing.length === 1
+    ? segs.map((_, i) => ({ [missing[0]]: segs.slice(i).join('/') }))
+    : segs.slice(1).map((_, i) => ({ [missing[0]]: segs.slice(0, i + 1).join('/'), [missing[1]]: segs.slice(i + 1).join('/') }));
+  return candidates.find((c) => naturalId({ ...observed, ...c }) === id) ?? {};
 }
 
 /** `platform.Organization.acme` -> the kind and the address; else the kind of the app's construct at ADDRESS. */
@@ -95,7 +110,9 @@ export async function generateFromServer(addressArg: string, id: string, opts: A
     const observed = await handler.read({ address, http: clients.for(provider ?? { api: apiName, ...API_DEFAULTS[apiName] }) }, normalised, undefined);
     if (!observed) throw new Error(`${address}: no ${kind} with id "${normalised}" exists`);
     const secrets: SecretFromEnv[] = [];
-    const props = propsOf(handler.schema.fields, observed.fields as Record<string, unknown>, address, secrets, true);
+    const fields = { ...identityFromId(handler.schema.fields, observed.fields as Record<string, unknown>, normalised, (spec) => handler.naturalId?.(spec)),
+      ...observed.fields };
+    const props = propsOf(handler.schema.fields, fields, address, secrets, true);
     if (apiName === 'platform' && typeof props.organization === 'string') {
       props.organization = new ExistingLookup('platform.Organization', 'fromName', `org-${props.organization}`, [props.organization]);
     }
