@@ -1,37 +1,20 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { startWorld, TestWorld } from '../support/harness';
-import { appDir, expectNoSecret, FIXTURES, run, typeCheck } from './migrate-support';
+import { apiCall, appDir, expectNoSecret, FIXTURES, run, seedConsul, showResources, typeCheck } from './migrate-support';
 
 jest.setTimeout(600_000);
-
-interface ShowResource { address: string; mode: string; type: string; values: Record<string, any> }
-interface ShowModule { resources?: ShowResource[]; child_modules?: ShowModule[] }
 
 // A consul provider state as `terraform show -json` prints it (a root module and a child module), taken over
 // by converge: end to end through the real CLI against the emulator.
 describe('converge migrate terraform: a consul state (terraform show -json)', () => {
   const stateFile = path.join(FIXTURES, 'consul.show.json');
-  const doc = JSON.parse(fs.readFileSync(stateFile, 'utf8')) as { values: { root_module: ShowModule } };
-  const resources: ShowResource[] = [];
-  const walk = (m: ShowModule) => { resources.push(...m.resources ?? []); (m.child_modules ?? []).forEach(walk); };
-  walk(doc.values.root_module);
-  const entries = resources.filter((r) => r.type === 'consul_config_entry');
+  const resources = showResources(JSON.parse(fs.readFileSync(stateFile, 'utf8')));
   let world: TestWorld;
 
   beforeAll(async () => {
     world = await startWorld();
-    // What Terraform made on the server: every entry whose kind the emulator serves, dependencies first.
-    const order = ['proxy-defaults', 'service-defaults', 'service-resolver', 'service-splitter', 'service-router'];
-    for (const kind of order) {
-      for (const r of entries.filter((e) => e.values.kind === kind)) {
-        const res = await fetch(`${world.env.MESH_HTTP_ADDR}/v1/config`, {
-          method: 'PUT', headers: { 'x-mesh-token': world.env.MESH_HTTP_TOKEN!, 'content-type': 'application/json' },
-          body: JSON.stringify({ Kind: r.values.kind, Name: r.values.name, ...JSON.parse(r.values.config_json) }),
-        });
-        if (res.status !== 200) throw new Error(`seeding ${r.address}: ${res.status} ${await res.text()}`);
-      }
-    }
+    await seedConsul(resources, apiCall(world.env.MESH_HTTP_ADDR!, 'x-mesh-token', world.env.MESH_HTTP_TOKEN!));
   });
   afterAll(async () => { await world?.stop(); });
 

@@ -76,3 +76,71 @@ function filesUnder(dir: string): { file: string; text: string }[] {
     return e.isDirectory() ? filesUnder(p) : [{ file: p, text: fs.readFileSync(p, 'utf8') }];
   });
 }
+
+/** A request to an API below its root (`/v1/...`): throws unless 2xx. */
+export type ApiCall = (method: string, p: string, body?: unknown) => Promise<void>;
+
+interface StateResource { mode: string; type: string; name: string; instances: { attributes: Record<string, any> }[] }
+
+/** The managed instances' attributes of a type, from a format-4 state document. */
+export function attributesOf(state: { resources: StateResource[] }, type: string): Record<string, any>[] {
+  return state.resources.filter((r) => r.mode === 'managed' && r.type === type).flatMap((r) => r.instances.map((i) => i.attributes));
+}
+
+/** What Terraform made on a secrets server (emulator or OpenBao), as the vault state records it: KV secrets, a connection, a role. */
+export async function seedVault(state: { resources: StateResource[] }, api: ApiCall): Promise<void> {
+  for (const a of attributesOf(state, 'vault_kv_secret_v2')) {
+    if (a.name === 'limits/rate') continue;
+    await api('POST', `/v1/${a.mount}/data/${a.name}`, { data: JSON.parse(a.data_json) });
+    const meta = a.custom_metadata[0];
+    if (meta) {
+      await api('POST', `/v1/${a.mount}/metadata/${a.name}`, {
+        max_versions: meta.max_versions, cas_required: meta.cas_required, delete_version_after: `${meta.delete_version_after}s`, custom_metadata: meta.data,
+      });
+    }
+  }
+  for (const a of attributesOf(state, 'vault_database_secret_backend_connection')) {
+    const pg = a.postgresql[0];
+    await api('POST', `/v1/${a.backend}/config/${a.name}`, {
+      plugin_name: a.plugin_name, connection_url: pg.connection_url, username: pg.username, password: pg.password,
+      allowed_roles: a.allowed_roles, verify_connection: a.verify_connection,
+    });
+  }
+  for (const a of attributesOf(state, 'vault_database_secret_backend_role')) {
+    await api('POST', `/v1/${a.backend}/roles/${a.name}`, {
+      db_name: a.db_name, creation_statements: a.creation_statements, revocation_statements: a.revocation_statements,
+      default_ttl: a.default_ttl, max_ttl: a.max_ttl,
+    });
+  }
+}
+
+interface ShowResource { address: string; type: string; values: Record<string, any> }
+interface ShowModule { resources?: ShowResource[]; child_modules?: ShowModule[] }
+
+/** Every resource of a `terraform show -json` document, child modules included. */
+export function showResources(doc: { values: { root_module: ShowModule } }): ShowResource[] {
+  const out: ShowResource[] = [];
+  const walk = (m: ShowModule) => { out.push(...m.resources ?? []); (m.child_modules ?? []).forEach(walk); };
+  walk(doc.values.root_module);
+  return out;
+}
+
+/** What Terraform made on a mesh server (emulator or Consul): every entry of a kind converge serves, dependencies first. */
+export async function seedConsul(resources: readonly ShowResource[], api: ApiCall): Promise<void> {
+  const entries = resources.filter((r) => r.type === 'consul_config_entry');
+  for (const kind of ['proxy-defaults', 'service-defaults', 'service-resolver', 'service-splitter', 'service-router']) {
+    for (const r of entries.filter((e) => e.values.kind === kind)) {
+      await api('PUT', '/v1/config', { Kind: r.values.kind, Name: r.values.name, ...JSON.parse(r.values.config_json) });
+    }
+  }
+}
+
+/** An ApiCall with a token in a header. */
+export function apiCall(address: string, header: string, token: string): ApiCall {
+  return async (method, p, body) => {
+    const r = await fetch(`${address}${p}`, {
+      method, headers: { [header]: token, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    if (r.status >= 300) throw new Error(`${method} ${p}: ${r.status} ${await r.text()}`);
+  };
+}

@@ -1,7 +1,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { startWorld, TestWorld } from '../support/harness';
-import { appDir, expectNoSecret, FIXTURES, printedVariables, run, typeCheck } from './migrate-support';
+import { apiCall, appDir, expectNoSecret, FIXTURES, printedVariables, run, seedVault, typeCheck } from './migrate-support';
 
 jest.setTimeout(600_000);
 
@@ -22,39 +22,9 @@ describe('converge migrate terraform: a vault state', () => {
   ];
   let world: TestWorld;
 
-  const api = async (method: string, p: string, body?: unknown) => {
-    const r = await fetch(`${world.env.SECRETS_ADDR}/v1/${p}`, {
-      method, headers: { 'x-secrets-token': world.env.SECRETS_TOKEN!, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    if (r.status >= 300) throw new Error(`${method} ${p}: ${r.status} ${await r.text()}`);
-  };
-
   beforeAll(async () => {
     world = await startWorld();
-    // What Terraform made on the server, as the state records it.
-    for (const a of of('vault_kv_secret_v2')) {
-      if (a.name === 'limits/rate') continue;
-      await api('POST', `${a.mount}/data/${a.name}`, { data: JSON.parse(a.data_json) });
-      const meta = a.custom_metadata[0];
-      if (meta) {
-        await api('POST', `${a.mount}/metadata/${a.name}`, {
-          max_versions: meta.max_versions, cas_required: meta.cas_required, delete_version_after: `${meta.delete_version_after}s`, custom_metadata: meta.data,
-        });
-      }
-    }
-    for (const a of of('vault_database_secret_backend_connection')) {
-      const pg = a.postgresql[0];
-      await api('POST', `${a.backend}/config/${a.name}`, {
-        plugin_name: a.plugin_name, connection_url: pg.connection_url, username: pg.username, password: pg.password,
-        allowed_roles: a.allowed_roles, verify_connection: a.verify_connection,
-      });
-    }
-    for (const a of of('vault_database_secret_backend_role')) {
-      await api('POST', `${a.backend}/roles/${a.name}`, {
-        db_name: a.db_name, creation_statements: a.creation_statements, revocation_statements: a.revocation_statements,
-        default_ttl: a.default_ttl, max_ttl: a.max_ttl,
-      });
-    }
+    await seedVault(state, apiCall(world.env.SECRETS_ADDR!, 'x-secrets-token', world.env.SECRETS_TOKEN!));
   });
   afterAll(async () => { await world?.stop(); });
 
