@@ -33,6 +33,7 @@ export async function migrateTerraformCommand(opts: MigrateOptions, out: Output)
   const migration = planMigration(resources);
   const file = path.resolve(opts.out ?? (language === 'python' ? 'imported.py' : 'imported.ts'));
   const className = opts.className ?? 'ImportedStack';
+  if (!/^[A-Z][A-Za-z0-9_]*$/.test(className)) throw new Error(`--class-name "${className}" is not a class name (a capital letter, then letters, digits or _)`);
   fs.mkdirSync(path.dirname(file), { recursive: true });
   fs.writeFileSync(file, generateCode(migration, language, path.basename(opts.state), className));
   out.result(`Wrote ${path.relative(process.cwd(), file) || file}: ${migration.constructs.length} construct(s) in ${className}, `

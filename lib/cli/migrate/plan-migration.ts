@@ -1,4 +1,5 @@
-import { ConstructRef, ExistingLookup, MigrationContext, SecretFromEnv, TerraformMapping, TfResource } from '../../core/migrate/terraform-mapping';
+import { resourceHandler } from '../../core/engine/registry';
+import { ConstructRef, EnumMember, ExistingLookup, MigrationContext, SecretFromEnv, TerraformMapping, TfResource } from '../../core/migrate/terraform-mapping';
 import { convergeOwnVariable, ALL_TOKEN_VARIABLES } from '../../core/reserved-variables';
 import { MIGRATED_PROVIDERS, terraformMappings } from './mappings';
 
@@ -52,6 +53,26 @@ function variableOf(constructId: string, used: Set<string>): string {
 /** The short name of a resource's provider: `registry.terraform.io/hashicorp/tfe` -> `tfe`. */
 function providerName(r: TfResource): string {
   return r.provider.split('/').pop() ?? r.provider;
+}
+
+/**
+ * The props without those that say what the kind's schema renders anyway (its default): the code
+ * reads as a team would write it, and plans the same.
+ */
+function withoutDefaults(kind: string, props: Record<string, unknown>): Record<string, unknown> {
+  let fields;
+  try {
+    fields = resourceHandler(kind).schema?.fields;
+  } catch {
+    return props; // kinds not registered (a test of the mapping alone)
+  }
+  if (!fields) return props;
+  return Object.fromEntries(Object.entries(props).filter(([k, v]) => {
+    const f = fields[k];
+    if (!f || f.required || f.identity || f.default === undefined || typeof f.default === 'function') return true;
+    const plain = v instanceof EnumMember ? v.value : v;
+    return typeof plain === 'object' && plain !== null ? true : JSON.stringify(plain) !== JSON.stringify(f.default);
+  }));
 }
 
 /** Maps every resource of the state through the domains' mappings. */
@@ -116,7 +137,7 @@ export function planMigration(resources: readonly TfResource[]): Migration {
     if ('skip' in mapped) { skipped.push({ address: r.address, reason: mapped.skip }); continue; }
     const constructId = constructIdOf(r, (names.get(constructIdOf(r, false)) ?? 0) > 1);
     const g: GeneratedConstruct = { tfAddress: r.address, constructId, varName: variableOf(constructId, usedVars), className: mapped.className,
-      kind: mapped.kind, props: mapped.props, importId: mapped.importId, secrets };
+      kind: mapped.kind, props: withoutDefaults(mapped.kind, mapped.props), importId: mapped.importId, secrets };
     // One object, one construct: two resources of the state managing the same object are one too many.
     const twin = constructs.find((c) => c.kind === g.kind && c.importId === g.importId);
     if (twin) { skipped.push({ address: r.address, reason: `the same object as ${twin.tfAddress} (${g.importId})` }); continue; }
