@@ -49,3 +49,30 @@ describe('converge migrate terraform: a consul state (terraform show -json)', ()
     expectNoSecret([secretId], [dir, world.dir], [migrated, plan, again]);
   });
 });
+
+describe('converge migrate terraform: an object the state holds but the server does not', () => {
+  const stateFile = path.join(FIXTURES, 'consul.show.json');
+  const resources = showResources(JSON.parse(fs.readFileSync(stateFile, 'utf8')));
+  const missing = 'module.payments.consul_config_entry.defaults_grpc';
+  let world: TestWorld;
+  beforeAll(async () => {
+    world = await startWorld();
+    await seedConsul(resources.filter((r) => r.address !== missing), apiCall(world.env.MESH_HTTP_ADDR!, 'x-mesh-token', world.env.MESH_HTTP_TOKEN!));
+  });
+  afterAll(async () => { await world?.stop(); });
+
+  test('is reported and the run fails, the others imported; once it exists, a rerun imports only it', async () => {
+    const dir = appDir();
+    const first = await run(world, dir, ['migrate', 'terraform', '--state', stateFile, '--out', 'imported.ts']);
+    expect(first.status).toBe(1);
+    expect(first.stderr).toContain(`${missing}: not imported: imported/payments-defaults_grpc: no mesh.ServiceDefaults with id "service-defaults/payments-grpc" exists`);
+    expect(first.stdout).toMatch(/Imported 16 object\(s\) into stack imported; 1 failed \(above\)\./);
+    await seedConsul(resources.filter((r) => r.address === missing), apiCall(world.env.MESH_HTTP_ADDR!, 'x-mesh-token', world.env.MESH_HTTP_TOKEN!));
+    const again = await run(world, dir, ['migrate', 'terraform', '--state', stateFile, '--out', 'imported.ts']);
+    expect(again.stderr).toBe('');
+    expect(again.status).toBe(0);
+    expect(again.stdout).toMatch(/Imported 1 object\(s\) into stack imported; 16 already imported, skipped\./);
+    const plan = await run(world, dir, ['plan', '--detailed-exitcode']);
+    expect(plan.status).toBe(0);
+  });
+});
