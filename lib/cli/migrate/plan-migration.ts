@@ -92,7 +92,8 @@ export function planMigration(resources: readonly TfResource[]): Migration {
   const names = new Map<string, number>();
   for (const { r } of candidates) names.set(constructIdOf(r, false), (names.get(constructIdOf(r, false)) ?? 0) + 1);
 
-  const taken = new Map<string, GeneratedConstruct>();
+  const takenByType = new Map<string, TfResource[]>();
+  const byObject = new Map<string, GeneratedConstruct>();
   const lookups = new Map<string, ExistingLookup>();
   const referenced = new Set<string>();
   const usedVars = new Set<string>();
@@ -114,11 +115,7 @@ export function planMigration(resources: readonly TfResource[]): Migration {
         return s;
       },
       find(type, where) {
-        for (const c of taken.values()) {
-          const hit = candidates.find((x) => x.r.address === c.tfAddress);
-          if (hit && hit.r.type === type && Object.entries(where).every(([k, v]) => hit.r.values[k] === v)) return hit.r;
-        }
-        return undefined;
+        return (takenByType.get(type) ?? []).find((x) => Object.entries(where).every(([k, v]) => x.values[k] === v));
       },
       organization(name) {
         const org = ctx.find('tfe_organization', { name });
@@ -139,9 +136,11 @@ export function planMigration(resources: readonly TfResource[]): Migration {
     const g: GeneratedConstruct = { tfAddress: r.address, constructId, varName: variableOf(constructId, usedVars), className: mapped.className,
       kind: mapped.kind, props: withoutDefaults(mapped.kind, mapped.props), importId: mapped.importId, secrets };
     // One object, one construct: two resources of the state managing the same object are one too many.
-    const twin = constructs.find((c) => c.kind === g.kind && c.importId === g.importId);
+    const twin = byObject.get(`${g.kind} ${g.importId}`);
     if (twin) { skipped.push({ address: r.address, reason: `the same object as ${twin.tfAddress} (${g.importId})` }); continue; }
-    taken.set(r.address, g);
+    byObject.set(`${g.kind} ${g.importId}`, g);
+    if (!takenByType.has(r.type)) takenByType.set(r.type, []);
+    takenByType.get(r.type)!.push(r);
     constructs.push(g);
   }
   const walk = (v: unknown): void => {
