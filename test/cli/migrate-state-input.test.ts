@@ -38,4 +38,12 @@ describe('reading a Terraform state', () => {
     expect(m.constructs.map((c) => c.constructId)).toEqual(['consul_config_entry-api', 'vault_kv_secret_v2-api', 'app-api']);
     expect(m.constructs.flatMap((c) => c.secrets.map((s) => s.name))).toEqual(['VAULT_KV_SECRET_V2_API_K', 'VAULT_KV_SECRET_V2_APP_API_K']);
   });
+
+  test('a second resource managing an object already taken is listed, not made twice', () => {
+    const kv = (name: string) => ({ address: `vault_kv_secret_v2.${name}`, mode: 'managed' as const, type: 'vault_kv_secret_v2', name, module: '',
+      provider: 'registry.terraform.io/hashicorp/vault', values: { mount: 'secret', name: 'shared/db', data_json: '{"k":"v-dup"}' } });
+    const m = planMigration([kv('a'), kv('b')]);
+    expect(m.constructs.map((c) => c.tfAddress)).toEqual(['vault_kv_secret_v2.a']);
+    expect(m.skipped).toEqual([{ address: 'vault_kv_secret_v2.b', reason: 'the same object as vault_kv_secret_v2.a (secret/shared/db)' }]);
+  });
 });
