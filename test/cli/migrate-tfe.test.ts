@@ -47,6 +47,20 @@ describe('converge migrate terraform: a tfe state', () => {
       const made = await call('POST', `/__admin/organizations/${a.organization}/agent-pools`, { name: a.name, organizationScoped: a.organization_scoped });
       text = text.split(`"${a.id}"`).join(`"${made.id ?? made.data.id}"`);
     }
+    // A private-registry module made no-code ready, and its no-code module.
+    for (const reg of of('tfe_registry_module')) {
+      await call('PATCH', `/__admin/organizations/${reg.organization}/entitlement-set`, { 'private-module-registry': true });
+      const made = await call('POST', `/__admin/organizations/${reg.organization}/registry-modules`, {
+        name: reg.name, provider: reg.module_provider, versions: ['1.0.0', '1.1.0'], noCodeReady: true,
+      });
+      const regId = made.id ?? made.data.id;
+      for (const nc of of('tfe_no_code_module').filter((x) => x.registry_module === reg.id)) {
+        const ncMade = await call('POST', `/api/v2/organizations/${nc.organization}/no-code-modules`, { data: { type: 'no-code-modules',
+          attributes: { enabled: nc.enabled, 'version-pin': nc.version_pin }, relationships: { 'registry-module': { data: { id: regId, type: 'registry-modules' } } } } });
+        text = text.split(`"${nc.id}"`).join(`"${ncMade.data.id}"`);
+      }
+      text = text.split(`"${reg.id}"`).join(`"${regId}"`);
+    }
     stateFile = path.join(tempDir('converge-tfstate-'), 'terraform.tfstate');
     fs.writeFileSync(stateFile, text);
   });
@@ -58,7 +72,7 @@ describe('converge migrate terraform: a tfe state', () => {
     const migrated = await run(world, dir, ['migrate', 'terraform', '--state', stateFile, '--out', 'imported.ts']);
     expect(migrated.stderr).toBe('');
     expect(migrated.status).toBe(0);
-    expect(migrated.stdout).toMatch(/Imported 17 object\(s\) into stack imported\./);
+    expect(migrated.stdout).toMatch(/Imported 18 object\(s\) into stack imported\./);
     const code = fs.readFileSync(path.join(dir, 'imported.ts'), 'utf8');
     // The organization a resource names becomes a reference to its construct, or a lookup when the state does not hold it.
     expect(code).toMatch(/new platform\.OAuthClient\(this, 'github', \{\n {6}organization: acme,/);
@@ -67,6 +81,8 @@ describe('converge migrate terraform: a tfe state', () => {
     expect(code).toContain('collaboratorAuthPolicy: platform.CollaboratorAuthPolicy.TWO_FACTOR_MANDATORY,');
     expect(code).toContain("oauthToken: SecretValue.fromEnv('TFE_OAUTH_CLIENT_GITHUB_OAUTH_TOKEN'),");
     expect(typeCheck(dir)).toEqual({ status: 0, output: '' });
+    expect(code).toMatch(/new platform\.NoCodeModule\(this, 'bucket', \{\n {6}organization: acme,\n {6}moduleName: 'bucket',\n {6}moduleProvider: 'aws',\n {6}versionPin: '1\.0\.0',/);
+    expect(migrated.stdout).toContain('tfe_registry_module.bucket: no converge kind for tfe_registry_module');
     expect(migrated.stdout).toContain('tfe_workspace.app: no converge kind for tfe_workspace');
     expect(migrated.stdout).toContain('tfe_variable.db_password: no converge kind for tfe_variable');
     expect(migrated.stdout).toContain('data.tfe_organization.existing: a data source');
@@ -80,7 +96,7 @@ describe('converge migrate terraform: a tfe state', () => {
     expect(plan.status).toBe(0);
     const again = await run(world, dir, ['migrate', 'terraform', '--state', stateFile, '--out', 'imported.ts']);
     expect(again.status).toBe(0);
-    expect(again.stdout).toMatch(/17 already imported, skipped/);
+    expect(again.stdout).toMatch(/18 already imported, skipped/);
     expectNoSecret(secretValues, [dir, world.dir], [migrated, plan, again]);
   });
 });

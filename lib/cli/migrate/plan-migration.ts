@@ -117,6 +117,9 @@ export function planMigration(resources: readonly TfResource[]): Migration {
       find(type, where) {
         return (takenByType.get(type) ?? []).find((x) => Object.entries(where).every(([k, v]) => x.values[k] === v));
       },
+      inState(type, where) {
+        return resources.find((x) => x.mode === 'managed' && x.type === type && Object.entries(where).every(([k, v]) => x.values[k] === v));
+      },
       organization(name) {
         const org = ctx.find('tfe_organization', { name });
         if (org) return new ConstructRef(org.address);

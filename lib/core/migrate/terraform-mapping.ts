@@ -80,6 +80,8 @@ export interface MigrationContext {
   secret(resource: TfResource, attributePath: string, value: unknown): SecretFromEnv;
   /** The resource of `type` whose attributes match `where` (all of them), if the state holds it and it is taken. */
   find(type: string, where: Record<string, unknown>): TfResource | undefined;
+  /** Any managed resource of the state of `type` matching `where`, taken or not (a registry module a no-code module names). */
+  inState(type: string, where: Record<string, unknown>): TfResource | undefined;
   /** The converge organization for a name: the construct made for its tfe_organization, else a lookup of the existing one. */
   organization(name: string): ConstructRef | ExistingLookup;
 }
