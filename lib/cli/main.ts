@@ -13,6 +13,7 @@ import { bridgeApply, bridgeDestroy } from './commands/bridge';
 import { importCommand } from './commands/import';
 import { initCommand } from './commands/init';
 import { stateMigrate } from './commands/state';
+import { migrateTerraformCommand } from './commands/migrate';
 import { planCommand } from './commands/plan';
 import { policyCommand } from './commands/policy';
 import { statePull, statePush } from './commands/state-transfer';
@@ -32,6 +33,9 @@ type Handler = (out: Output) => Promise<number>;
 /** The emulators' code (three APIs, their engines, a PostgreSQL plugin) is loaded only by the commands that run them. */
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const emulator = (): typeof import('./commands/emulator') => require('./commands/emulator');
+/** `import --generate` reads converge's enums from the library's exports: loaded only when asked for. */
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const generateOne = (): typeof import('./migrate/generate-one') => require('./migrate/generate-one');
 /** The installed package's version (package.json is two levels above both lib/cli and dist/cli). */
 function packageVersion(): string {
   return JSON.parse(fs.readFileSync(require.resolve('../../package.json'), 'utf8')).version;
@@ -153,8 +157,22 @@ export function buildProgram(): Command {
     .option('--lock-timeout <duration>', 'wait this long for a lock another run holds (default: up to 60s for a watch cycle only)');
   refresh.action(() => run(program, refresh, (out) => refreshCommand(refresh.opts(), out)));
 
-  const imp = appOptions(program.command('import <address> <id>').description('take an existing object under the construct at ADDRESS'));
-  imp.action((address: string, id: string) => run(program, imp, (out) => importCommand(address, id, imp.opts(), out)));
+  const imp = appOptions(program.command('import <address> <id>').description('take an existing object under the construct at ADDRESS'))
+    .option('--generate', "print the construct's code for what the server holds (ADDRESS: the app's, or KIND.NAME such as secrets.KvSecret.db); "
+      + 'nothing is imported')
+    .option('--language <language>', 'with --generate: typescript or python', 'typescript');
+  imp.action((address: string, id: string) => run(program, imp, (out) => (imp.opts().generate
+    ? generateOne().generateFromServer(address, id, imp.opts(), out) : importCommand(address, id, imp.opts(), out))));
+
+  const migrate = program.command('migrate').description('take over what another tool manages');
+  const migrateTf = appOptions(migrate.command('terraform').description("write the code of a Terraform state's tfe, vault and consul resources "
+    + '(secrets read from the environment), import each object, and print how Terraform forgets them (docs/migration.md)'))
+    .requiredOption('--state <file>', 'the Terraform state: a state file (format 4, terraform state pull) or terraform show -json output')
+    .option('--language <language>', 'typescript or python', 'typescript')
+    .option('--out <file>', 'where to write the stack (default imported.ts, or imported.py)')
+    .option('--class-name <name>', 'the generated stack class', 'ImportedStack')
+    .option('--no-import', 'write the code only');
+  migrateTf.action(() => run(program, migrateTf, (out) => migrateTerraformCommand(migrateTf.opts(), out)));
 
   const watch = appOptions(program.command('watch').description('reconcile continuously: report drift (or revert it) until SIGTERM (docs/watch.md)'), true)
     .option('--interval <seconds>', 'seconds between whole plans of a stack (mesh entries are watched as they change)', '60')
@@ -186,9 +204,9 @@ export function buildProgram(): Command {
     .option('--stack <name>', 'stack (default: the one in the document)').option('--force', 'skip the lineage and serial checks')
     .option('--rename-from <stack>', 'the document was pulled from this stack: seal it again to --stack (needs the state key)');
   push.action((f: string) => run(program, push, (out) => statePush(f, push.opts(), out)));
-  const migrate = state.command('migrate').description('seal, once, a state written by a release that did not seal state records')
+  const seal = state.command('migrate').description('seal, once, a state written by a release that did not seal state records')
     .option('--stack <name>', 'stack').option('--auto-approve', 'do not ask for confirmation (check the records it lists first)');
-  migrate.action(() => run(program, migrate, (out) => stateMigrate(migrate.opts(), out)));
+  seal.action(() => run(program, seal, (out) => stateMigrate(seal.opts(), out)));
 
   const output = program.command('output').description("show objects' outputs")
     .option('--stack <name>', 'stack').option('--show-sensitive', 'show sensitive outputs in clear').option('--json', 'as JSON');
