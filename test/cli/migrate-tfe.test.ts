@@ -14,7 +14,7 @@ describe('converge migrate terraform: a tfe state', () => {
   const fixture = fs.readFileSync(path.join(FIXTURES, 'tfe.tfstate'), 'utf8');
   const resources = (JSON.parse(fixture) as { resources: Resource[] }).resources;
   const of = (type: string) => resources.filter((r) => r.mode === 'managed' && r.type === type).map((r) => r.instances[0].attributes);
-  const secretValues = [...of('tfe_oauth_client').map((a) => a.oauth_token), ...of('tfe_variable').map((a) => a.value)];
+  const secretValues = [...of('tfe_oauth_client').map((a) => a.oauth_token), ...of('tfe_variable').filter((a) => a.sensitive).map((a) => a.value)];
   let world: TestWorld;
   let stateFile: string;
 
@@ -61,18 +61,46 @@ describe('converge migrate terraform: a tfe state', () => {
       }
       text = text.split(`"${reg.id}"`).join(`"${regId}"`);
     }
+    // Projects, workspaces (in a project, on an agent pool), teams and workspace variables, as the state records them.
+    const now = (type: string) => (JSON.parse(text) as { resources: Resource[] }).resources
+      .filter((r) => r.mode === 'managed' && r.type === type).map((r) => r.instances[0].attributes);
+    for (const a of now('tfe_project')) {
+      const made = await call('POST', `/api/v2/organizations/${a.organization}/projects`, { data: { type: 'projects', attributes: { name: a.name, description: a.description } } });
+      text = text.split(`"${a.id}"`).join(`"${made.data.id}"`);
+    }
+    const defaultProjects = new Set(of('tfe_organization').map((o) => o.default_project_id));
+    for (const a of now('tfe_workspace')) {
+      const made = await call('POST', `/api/v2/organizations/${a.organization}/workspaces`, { data: { type: 'workspaces', attributes: {
+        name: a.name, description: a.description, 'execution-mode': a.execution_mode, ...(a.agent_pool_id ? { 'agent-pool-id': a.agent_pool_id } : {}),
+        'engine-version': a.terraform_version, 'working-directory': a.working_directory, 'auto-apply': a.auto_apply, 'tag-names': a.tag_names,
+      }, relationships: defaultProjects.has(a.project_id) ? {} : { project: { data: { type: 'projects', id: a.project_id } } } } });
+      text = text.split(`"${a.id}"`).join(`"${made.data.id}"`);
+    }
+    for (const a of now('tfe_team')) {
+      const access = Object.fromEntries(Object.entries(a.organization_access[0]).filter(([, x]) => x).map(([k]) => [k.replace(/_/g, '-'), true]));
+      const made = await call('POST', `/api/v2/organizations/${a.organization}/teams`, { data: { type: 'teams', attributes: {
+        name: a.name, visibility: a.visibility, 'organization-access': access,
+      } } });
+      text = text.split(`"${a.id}"`).join(`"${made.data.id}"`);
+    }
+    for (const a of now('tfe_variable')) {
+      const made = await call('POST', `/api/v2/workspaces/${a.workspace_id}/vars`, { data: { type: 'vars', attributes: {
+        key: a.key, value: a.value, category: a.category === 'terraform' ? 'engine' : a.category, hcl: a.hcl, sensitive: a.sensitive, description: a.description,
+      } } });
+      text = text.split(`"${a.id}"`).join(`"${made.data.id}"`);
+    }
     stateFile = path.join(tempDir('converge-tfstate-'), 'terraform.tfstate');
     fs.writeFileSync(stateFile, text);
   });
   afterAll(async () => { await world?.stop(); });
 
-  test('organizations, OAuth clients and agent pools: code with references, imported, a no-op plan; tokens only from the environment', async () => {
+  test('organizations, OAuth clients, agent pools, projects, workspaces, teams and variables: code with references, imported, a no-op plan; tokens only from the environment', async () => {
     expect(resources.length).toBeGreaterThanOrEqual(20);
     const dir = appDir();
     const migrated = await run(world, dir, ['migrate', 'terraform', '--state', stateFile, '--out', 'imported.ts']);
     expect(migrated.stderr).toBe('');
     expect(migrated.status).toBe(0);
-    expect(migrated.stdout).toMatch(/Imported 18 object\(s\) into stack imported\./);
+    expect(migrated.stdout).toMatch(/Imported 27 object\(s\) into stack imported\./);
     const code = fs.readFileSync(path.join(dir, 'imported.ts'), 'utf8');
     // The organization a resource names becomes a reference to its construct, or a lookup when the state does not hold it.
     expect(code).toMatch(/new platform\.OAuthClient\(this, 'github', \{\n {6}organization: acme,/);
@@ -83,20 +111,28 @@ describe('converge migrate terraform: a tfe state', () => {
     expect(typeCheck(dir)).toEqual({ status: 0, output: '' });
     expect(code).toMatch(/new platform\.NoCodeModule\(this, 'bucket', \{\n {6}organization: acme,\n {6}moduleName: 'bucket',\n {6}moduleProvider: 'aws',\n {6}versionPin: '1\.0\.0',/);
     expect(migrated.stdout).toContain('tfe_registry_module.bucket: no converge kind for tfe_registry_module');
-    expect(migrated.stdout).toContain('tfe_workspace.app: no converge kind for tfe_workspace');
-    expect(migrated.stdout).toContain('tfe_variable.db_password: no converge kind for tfe_variable');
+    // A workspace names its project and agent pool by construct; the organization's default project is left out.
+    expect(code).toMatch(/const apps = new platform\.Project\(this, 'apps', \{\n {6}organization: acme,\n {6}name: 'apps',\n {6}description: 'Customer-facing services',/);
+    expect(code).toMatch(/new platform\.Workspace\(this, 'api', \{\n {6}organization: acme,\n {6}name: 'api',\n {6}description: 'The public API',\n {6}project: apps,\n {6}executionMode: platform\.ExecutionMode\.AGENT,\n {6}agentPool: builders,/);
+    expect(code).toMatch(/const appConstruct = new platform\.Workspace\(this, 'app', \{\n {6}organization: acme,\n {6}name: 'app',\n {6}terraformVersion: '1\.9\.8',/);
+    expect(code).toMatch(/new platform\.Team\(this, 'platform', \{\n {6}organization: acme,\n {6}name: 'platform',\n {6}visibility: platform\.TeamVisibility\.ORGANIZATION,\n {6}organizationAccess: \{\n {8}manageWorkspaces: true,\n {8}manageProjects: true,\n {8}readProjects: true,/);
+    expect(code).toContain("sensitiveValue: SecretValue.fromEnv('TFE_VARIABLE_DB_PASSWORD_VALUE'),");
+    expect(code).toMatch(/new platform\.Variable\(this, 'region', \{\n {6}workspace: appConstruct,\n {6}key: 'region',\n {6}value: 'eu-west-1',/);
+    expect(code).toContain('category: platform.VariableCategory.ENV,');
     expect(migrated.stdout).toContain('data.tfe_organization.existing: a data source');
 
     const vars = printedVariables(migrated.stdout);
-    expect([...vars.values()].map((v) => v.attribute)).toEqual(Array(6).fill('oauth_token'));
-    const env = Object.fromEntries([...vars].map(([name, where]) => [name, of('tfe_oauth_client')
-      .find((a) => `tfe_oauth_client.${resources.find((r) => r.instances[0].attributes === a)!.name}` === where.address)!.oauth_token]));
+    expect([...vars.values()].map((v) => `${v.address.split('.')[0]} ${v.attribute}`).sort())
+      .toEqual([...Array(6).fill('tfe_oauth_client oauth_token'), ...Array(2).fill('tfe_variable value')]);
+    const migratedState = (JSON.parse(fs.readFileSync(stateFile, 'utf8')) as { resources: Resource[] }).resources;
+    const env = Object.fromEntries([...vars].map(([name, where]) => [name,
+      migratedState.find((r) => `${r.type}.${r.name}` === where.address)!.instances[0].attributes[where.attribute]]));
     const plan = await run(world, dir, ['plan', '--detailed-exitcode'], env);
     expect(plan.stderr).toBe('');
     expect(plan.status).toBe(0);
     const again = await run(world, dir, ['migrate', 'terraform', '--state', stateFile, '--out', 'imported.ts']);
     expect(again.status).toBe(0);
-    expect(again.stdout).toMatch(/18 already imported, skipped/);
+    expect(again.stdout).toMatch(/27 already imported, skipped/);
     expectNoSecret(secretValues, [dir, world.dir], [migrated, plan, again]);
   });
 });
