@@ -35,13 +35,17 @@ describe('converge migrate terraform: a vault state', () => {
     outputs.push(migrated);
     expect(migrated.stderr).toBe('');
     expect(migrated.status).toBe(0);
-    expect(migrated.stdout).toMatch(/Imported 20 object\(s\) into stack imported\./);
+    expect(migrated.stdout).toMatch(/Imported 24 object\(s\) into stack imported\./);
 
     // One construct per resource taken; the role refers to its connection's construct.
     const code = fs.readFileSync(path.join(dir, 'imported.ts'), 'utf8');
     expect(code.match(/new secrets\.KvSecret\(/g)).toHaveLength(18);
     expect(code).toMatch(/new secrets\.DatabaseRole\(this, 'orders_readonly', \{[^}]*connection: orders,/s);
     expect(code).toContain("password: SecretValue.fromEnv('VAULT_DATABASE_SECRET_BACKEND_CONNECTION_ORDERS_PASSWORD')");
+    // Mounts (TTLs in seconds become durations) and ACL policies, their documents as written.
+    expect(code).toMatch(/new secrets\.SecretsMount\(this, 'team_kv', \{\n {6}path: 'team-kv',\n {6}type: 'kv',\n {6}description: 'team secrets',\n {6}defaultLeaseTtl: '3600s',\n {6}maxLeaseTtl: '86400s',\n {6}options: \{\n {8}version: '2',/);
+    expect(code).toMatch(/new secrets\.SecretsMount\(this, 'secret', \{\n {6}path: 'secret',\n {6}type: 'kv',\n {6}description: 'application secrets',/);
+    expect(code).toContain("new secrets.SecretsPolicy(this, 'ci_deploy', {\n      name: 'ci-deploy',\n      policy: 'path \"secret/data/*\" {\\n  capabilities = [\"create\", \"update\", \"read\"]\\n}");
     expect(typeCheck(dir)).toEqual({ status: 0, output: '' });
 
     // Each variable named with where its value is in the old state (never the value).
@@ -56,14 +60,13 @@ describe('converge migrate terraform: a vault state', () => {
     }
 
     // Not taken, each with its reason; the way out of Terraform.
-    expect(migrated.stdout).toContain('vault_mount.secret: no converge kind for vault_mount');
     expect(migrated.stdout).toContain('data.vault_policy_document.app: a data source');
     expect(migrated.stdout).toContain('random_password.spare: provider "random" is not one converge replaces');
     expect(migrated.stdout).toContain('vault_kv_secret_v2.limits: data key "per_second" holds a number');
     expect(migrated.stdout).toContain('vault_database_secret_backend_static_role.orders_report: rotation_schedule');
     expect(migrated.stdout).toContain(`terraform state rm 'vault_kv_secret_v2.env["staging"]'`);
     expect(migrated.stdout).toMatch(/removed \{\n {4}from = vault_kv_secret_v2\.tenant\n\n {4}lifecycle \{\n {6}destroy = false/);
-    expect(migrated.stdout).not.toContain("terraform state rm 'vault_mount.secret'");
+    expect(migrated.stdout).toContain("terraform state rm 'vault_mount.team_kv'");
 
     const plan = await run(world, dir, ['plan', '--detailed-exitcode'], env);
     outputs.push(plan);
@@ -74,9 +77,9 @@ describe('converge migrate terraform: a vault state', () => {
     const again = await run(world, dir, ['migrate', 'terraform', '--state', stateFile, '--out', 'imported.ts']);
     outputs.push(again);
     expect(again.status).toBe(0);
-    expect(again.stdout).toMatch(/Imported 0 object\(s\) into stack imported; 20 already imported, skipped\./);
+    expect(again.stdout).toMatch(/Imported 0 object\(s\) into stack imported; 24 already imported, skipped\./);
     const list = await run(world, dir, ['state', 'list', '--stack', 'imported']);
-    expect(list.stdout.trim().split('\n')).toHaveLength(20);
+    expect(list.stdout.trim().split('\n')).toHaveLength(24);
 
     expectNoSecret(secretValues, [dir, world.dir], outputs);
   });
