@@ -53,18 +53,19 @@ describeWithTool('CONSUL', 'converge migrate terraform: a consul state, against 
   let consul: RealConsul;
   let world: TestWorld;
   beforeAll(async () => {
-    [consul, world] = await Promise.all([startConsul(realTools().CONSUL!), startWorld()]);
-    await seedConsul(resources, apiCall(consul.address, 'X-Consul-Token', 'anonymous'));
+    // ACLs on: the state's ACL policies are taken too.
+    [consul, world] = await Promise.all([startConsul(realTools().CONSUL!, { acls: true }), startWorld()]);
+    await seedConsul(resources, apiCall(consul.address, 'X-Consul-Token', consul.managementToken!));
   }, 120_000);
   afterAll(async () => { await Promise.all([consul?.stop(), world?.stop()]); });
 
   test('imports every entry Consul holds; the plan after is a no-op', async () => {
     const dir = appDir();
-    const env = { MESH_HTTP_ADDR: consul.address, MESH_HTTP_TOKEN: 'anonymous', MESH_TOKEN_HEADER: 'X-Consul-Token', CONVERGE_DIR: path.join(tempDir(), '.converge') };
+    const env = { MESH_HTTP_ADDR: consul.address, MESH_HTTP_TOKEN: consul.managementToken!, MESH_TOKEN_HEADER: 'X-Consul-Token', CONVERGE_DIR: path.join(tempDir(), '.converge') };
     const migrated = await run(world, dir, ['migrate', 'terraform', '--state', stateFile, '--out', 'imported.ts'], env);
     expect(migrated.stderr).toBe('');
     expect(migrated.status).toBe(0);
-    expect(migrated.stdout).toMatch(/Imported 17 object\(s\) into stack imported\./);
+    expect(migrated.stdout).toMatch(/Imported 19 object\(s\) into stack imported\./);
     const plan = await run(world, dir, ['plan', '--detailed-exitcode'], env);
     expect(plan.stderr).toBe('');
     expect(plan.status).toBe(0);

@@ -133,8 +133,11 @@ export function showResources(doc: { values: { root_module: ShowModule } }): Sho
   return out;
 }
 
-/** What Terraform made on a mesh server (emulator or Consul): every entry of a kind converge serves, dependencies first. */
+/** What Terraform made on a mesh server (emulator or Consul): its ACL policies, and every entry of a kind converge serves, dependencies first. */
 export async function seedConsul(resources: readonly ShowResource[], api: ApiCall): Promise<void> {
+  for (const r of resources.filter((x) => x.type === 'consul_acl_policy')) {
+    await api('PUT', '/v1/acl/policy', { Name: r.values.name, Description: r.values.description, Rules: r.values.rules, Datacenters: r.values.datacenters ?? [] });
+  }
   const entries = resources.filter((r) => r.type === 'consul_config_entry');
   for (const kind of ['proxy-defaults', 'service-defaults', 'service-resolver', 'service-splitter', 'service-router']) {
     for (const r of entries.filter((e) => e.values.kind === kind)) {

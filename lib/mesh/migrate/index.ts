@@ -1,5 +1,6 @@
 import { DomainMigrations } from '../../core/migrate/terraform-mapping';
+import { CONSUL_ACL_POLICY } from './consul-acl-policy';
 import { CONSUL_CONFIG_ENTRY } from './consul-config-entry';
 
 /** The consul provider's resource types that `converge migrate terraform` takes (a new kind adds its mapping here). */
-export const MESH_MIGRATIONS: DomainMigrations = [CONSUL_CONFIG_ENTRY];
+export const MESH_MIGRATIONS: DomainMigrations = [CONSUL_CONFIG_ENTRY, CONSUL_ACL_POLICY];
