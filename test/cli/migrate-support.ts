@@ -139,7 +139,7 @@ export async function seedConsul(resources: readonly ShowResource[], api: ApiCal
     await api('PUT', '/v1/acl/policy', { Name: r.values.name, Description: r.values.description, Rules: r.values.rules, Datacenters: r.values.datacenters ?? [] });
   }
   const entries = resources.filter((r) => r.type === 'consul_config_entry');
-  for (const kind of ['proxy-defaults', 'service-defaults', 'service-resolver', 'service-splitter', 'service-router']) {
+  for (const kind of ['proxy-defaults', 'service-defaults', 'service-resolver', 'service-splitter', 'service-router', 'service-intentions']) {
     for (const r of entries.filter((e) => e.values.kind === kind)) {
       await api('PUT', '/v1/config', { Kind: r.values.kind, Name: r.values.name, ...JSON.parse(r.values.config_json) });
     }

@@ -4,15 +4,24 @@ import { FieldsSchema, wireName } from '../../core/schema';
 import { ConfigEntrySchema } from '../config-entry/config-entry.schema';
 import { PROXY_DEFAULTS } from '../proxy-defaults/proxy-defaults.schema';
 import { SERVICE_DEFAULTS } from '../service-defaults/service-defaults.schema';
+import { SERVICE_INTENTIONS } from '../service-intentions/service-intentions.schema';
 import { SERVICE_RESOLVER } from '../service-resolver/service-resolver.schema';
 import { SERVICE_ROUTER } from '../service-router/service-router.schema';
 import { SERVICE_SPLITTER } from '../service-splitter/service-splitter.schema';
 
 /** The entry kinds converge has a construct for, by the `kind` the provider writes. */
-const ENTRY_KINDS: ConfigEntrySchema[] = [SERVICE_DEFAULTS, PROXY_DEFAULTS, SERVICE_RESOLVER, SERVICE_SPLITTER, SERVICE_ROUTER];
+const ENTRY_KINDS: ConfigEntrySchema[] = [SERVICE_DEFAULTS, PROXY_DEFAULTS, SERVICE_RESOLVER, SERVICE_SPLITTER, SERVICE_ROUTER, SERVICE_INTENTIONS];
 
 /** Fields that take one of converge's enums, by dotted prop path. */
-const ENUM_FIELDS: Record<string, string> = { 'protocol': 'mesh.MeshProtocol', 'meshGateway.mode': 'mesh.MeshGatewayMode' };
+const ENUM_FIELDS: Record<string, string> = {
+  'protocol': 'mesh.MeshProtocol',
+  'meshGateway.mode': 'mesh.MeshGatewayMode',
+  'sources.action': 'mesh.IntentionAction',
+  'sources.permissions.action': 'mesh.IntentionAction',
+};
+
+/** What the server fills in on an intention's source (its rank and type): not the team's to write. */
+const SERVER_FILLED_SOURCE_FIELDS = ['Precedence', 'Type', 'LegacyID', 'LegacyMeta', 'LegacyCreateTime', 'LegacyUpdateTime'];
 
 class Unexpressible extends Error {}
 
@@ -45,7 +54,7 @@ function propsOf(body: Record<string, unknown>, fields: FieldsSchema, schema: Co
   return out;
 }
 
-/** `consul_config_entry` -> the construct of its kind (service-defaults, proxy-defaults, service-resolver, -splitter, -router). */
+/** `consul_config_entry` -> the construct of its kind (service-defaults, proxy-defaults, service-resolver, -splitter, -router, service-intentions). */
 export const CONSUL_CONFIG_ENTRY: TerraformMapping = {
   type: 'consul_config_entry',
   map(r) {
@@ -56,6 +65,9 @@ export const CONSUL_CONFIG_ENTRY: TerraformMapping = {
     let body: Record<string, unknown>;
     try {
       body = typeof v.config_json === 'string' && v.config_json ? JSON.parse(v.config_json) : {};
+      if (schema === SERVICE_INTENTIONS && Array.isArray(body.Sources)) {
+        body.Sources = (body.Sources as Record<string, unknown>[]).map((src) => Object.fromEntries(Object.entries(src).filter(([k]) => !SERVER_FILLED_SOURCE_FIELDS.includes(k))));
+      }
     } catch {
       return { skip: 'config_json is not JSON' };
     }
