@@ -83,6 +83,12 @@ describe('converge migrate terraform: a tfe state', () => {
       } } });
       text = text.split(`"${a.id}"`).join(`"${made.data.id}"`);
     }
+    for (const a of now('tfe_team_access').filter((x) => x.access !== 'custom')) {
+      const made = await call('POST', '/api/v2/team-workspaces', { data: { type: 'team-workspaces', attributes: { access: a.access }, relationships: {
+        team: { data: { type: 'teams', id: a.team_id } }, workspace: { data: { type: 'workspaces', id: a.workspace_id } },
+      } } });
+      text = text.split(`"${a.id}"`).join(`"${made.data.id}"`);
+    }
     for (const a of now('tfe_variable')) {
       const made = await call('POST', `/api/v2/workspaces/${a.workspace_id}/vars`, { data: { type: 'vars', attributes: {
         key: a.key, value: a.value, category: a.category === 'terraform' ? 'engine' : a.category, hcl: a.hcl, sensitive: a.sensitive, description: a.description,
@@ -100,7 +106,7 @@ describe('converge migrate terraform: a tfe state', () => {
     const migrated = await run(world, dir, ['migrate', 'terraform', '--state', stateFile, '--out', 'imported.ts']);
     expect(migrated.stderr).toBe('');
     expect(migrated.status).toBe(0);
-    expect(migrated.stdout).toMatch(/Imported 27 object\(s\) into stack imported\./);
+    expect(migrated.stdout).toMatch(/Imported 29 object\(s\) into stack imported\./);
     const code = fs.readFileSync(path.join(dir, 'imported.ts'), 'utf8');
     // The organization a resource names becomes a reference to its construct, or a lookup when the state does not hold it.
     expect(code).toMatch(/new platform\.OAuthClient\(this, 'github', \{\n {6}organization: acme,/);
@@ -119,6 +125,8 @@ describe('converge migrate terraform: a tfe state', () => {
     expect(code).toContain("sensitiveValue: SecretValue.fromEnv('TFE_VARIABLE_DB_PASSWORD_VALUE'),");
     expect(code).toMatch(/new platform\.Variable\(this, 'region', \{\n {6}workspace: appConstruct,\n {6}key: 'region',\n {6}value: 'eu-west-1',/);
     expect(code).toContain('category: platform.VariableCategory.ENV,');
+    expect(code).toMatch(/new platform\.TeamAccess\(this, 'platform_api', \{\n {6}team: platformConstruct,\n {6}workspace: api,\n {6}access: platform\.TeamAccessLevel\.ADMIN,/);
+    expect(migrated.stdout).toContain('tfe_team_access.release_api_custom: access "custom": custom permissions are not managed by TeamAccess');
     expect(migrated.stdout).toContain('data.tfe_organization.existing: a data source');
 
     const vars = printedVariables(migrated.stdout);
@@ -132,7 +140,7 @@ describe('converge migrate terraform: a tfe state', () => {
     expect(plan.status).toBe(0);
     const again = await run(world, dir, ['migrate', 'terraform', '--state', stateFile, '--out', 'imported.ts']);
     expect(again.status).toBe(0);
-    expect(again.stdout).toMatch(/27 already imported, skipped/);
+    expect(again.stdout).toMatch(/29 already imported, skipped/);
     expectNoSecret(secretValues, [dir, world.dir], [migrated, plan, again]);
   });
 });
