@@ -87,7 +87,7 @@ export function attributesOf(state: { resources: StateResource[] }, type: string
   return state.resources.filter((r) => r.mode === 'managed' && r.type === type).flatMap((r) => r.instances.map((i) => i.attributes));
 }
 
-/** What Terraform made on a secrets server (emulator or OpenBao), as the vault state records it: mounts, policies, KV secrets, a connection, a role. */
+/** What Terraform made on a secrets server (emulator or OpenBao), as the vault state records it: mounts, auth methods, policies, KV secrets, a connection, a role. */
 export async function seedVault(state: { resources: StateResource[] }, api: ApiCall): Promise<void> {
   for (const a of attributesOf(state, 'vault_mount')) {
     const config = { description: a.description, default_lease_ttl: a.default_lease_ttl_seconds, max_lease_ttl: a.max_lease_ttl_seconds, options: a.options };
@@ -95,6 +95,11 @@ export async function seedVault(state: { resources: StateResource[] }, api: ApiC
     await api('POST', `/v1/sys/mounts/${a.path}`, { type: a.type, description: a.description, options: a.options,
       config: { default_lease_ttl: `${a.default_lease_ttl_seconds}s`, max_lease_ttl: `${a.max_lease_ttl_seconds}s` } })
       .catch(() => api('POST', `/v1/sys/mounts/${a.path}/tune`, config));
+  }
+  for (const a of attributesOf(state, 'vault_auth_backend')) {
+    const tune = a.tune[0] ?? {};
+    await api('POST', `/v1/sys/auth/${a.path}`, { type: a.type, description: a.description,
+      config: { ...(tune.default_lease_ttl ? { default_lease_ttl: tune.default_lease_ttl } : {}), ...(tune.max_lease_ttl ? { max_lease_ttl: tune.max_lease_ttl } : {}) } });
   }
   for (const a of attributesOf(state, 'vault_policy')) await api('PUT', `/v1/sys/policies/acl/${a.name}`, { policy: a.policy });
   for (const a of attributesOf(state, 'vault_kv_secret_v2')) {

@@ -35,7 +35,7 @@ describe('converge migrate terraform: a vault state', () => {
     outputs.push(migrated);
     expect(migrated.stderr).toBe('');
     expect(migrated.status).toBe(0);
-    expect(migrated.stdout).toMatch(/Imported 24 object\(s\) into stack imported\./);
+    expect(migrated.stdout).toMatch(/Imported 26 object\(s\) into stack imported\./);
 
     // One construct per resource taken; the role refers to its connection's construct.
     const code = fs.readFileSync(path.join(dir, 'imported.ts'), 'utf8');
@@ -46,6 +46,8 @@ describe('converge migrate terraform: a vault state', () => {
     expect(code).toMatch(/new secrets\.SecretsMount\(this, 'team_kv', \{\n {6}path: 'team-kv',\n {6}type: 'kv',\n {6}description: 'team secrets',\n {6}defaultLeaseTtl: '3600s',\n {6}maxLeaseTtl: '86400s',\n {6}options: \{\n {8}version: '2',/);
     expect(code).toMatch(/new secrets\.SecretsMount\(this, 'secret', \{\n {6}path: 'secret',\n {6}type: 'kv',\n {6}description: 'application secrets',/);
     expect(code).toContain("new secrets.SecretsPolicy(this, 'ci_deploy', {\n      name: 'ci-deploy',\n      policy: 'path \"secret/data/*\" {\\n  capabilities = [\"create\", \"update\", \"read\"]\\n}");
+    expect(code).toMatch(/new secrets\.AuthBackend\(this, 'machines', \{\n {6}path: 'machines',\n {6}type: 'approle',\n {6}description: 'build agents',\n {6}defaultLeaseTtl: '1h',\n {6}maxLeaseTtl: '24h',/);
+    expect(code).toMatch(/new secrets\.AuthBackend\(this, 'approle', \{\n {6}path: 'approle',\n {6}type: 'approle',\n {6}description: 'CI machines',\n {4}\}\);/);
     expect(typeCheck(dir)).toEqual({ status: 0, output: '' });
 
     // Each variable named with where its value is in the old state (never the value).
@@ -77,9 +79,9 @@ describe('converge migrate terraform: a vault state', () => {
     const again = await run(world, dir, ['migrate', 'terraform', '--state', stateFile, '--out', 'imported.ts']);
     outputs.push(again);
     expect(again.status).toBe(0);
-    expect(again.stdout).toMatch(/Imported 0 object\(s\) into stack imported; 24 already imported, skipped\./);
+    expect(again.stdout).toMatch(/Imported 0 object\(s\) into stack imported; 26 already imported, skipped\./);
     const list = await run(world, dir, ['state', 'list', '--stack', 'imported']);
-    expect(list.stdout.trim().split('\n')).toHaveLength(24);
+    expect(list.stdout.trim().split('\n')).toHaveLength(26);
 
     expectNoSecret(secretValues, [dir, world.dir], outputs);
   });
