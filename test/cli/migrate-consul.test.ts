@@ -24,7 +24,7 @@ describe('converge migrate terraform: a consul state (terraform show -json)', ()
     const migrated = await run(world, dir, ['migrate', 'terraform', '--state', stateFile, '--out', 'imported.ts']);
     expect(migrated.stderr).toBe('');
     expect(migrated.status).toBe(0);
-    expect(migrated.stdout).toMatch(/Imported 21 object\(s\) into stack imported\./);
+    expect(migrated.stdout).toMatch(/Imported 22 object\(s\) into stack imported\./);
     const code = fs.readFileSync(path.join(dir, 'imported.ts'), 'utf8');
     expect(code).toContain("new mesh.ProxyDefaults(this, 'global', {");
     expect(code).toContain('meshGateway: {\n        mode: mesh.MeshGatewayMode.LOCAL,');
@@ -32,6 +32,8 @@ describe('converge migrate terraform: a consul state (terraform show -json)', ()
     expect(code).toContain("new mesh.ServiceRouter(this, 'payments-router', {");
     expect(code).toContain("new mesh.AclPolicy(this, 'readers', {\n      name: 'readers',\n      description: 'read the catalog',\n      rules: 'service_prefix \"\" { policy = \"read\" }',\n    });");
     expect(code).toMatch(/new mesh\.AclPolicy\(this, 'deployers', \{\n {6}name: 'deployers',\n {6}rules: 'service_prefix "" \{\\n  policy = "write"\\n\}\\n\\nkey_prefix[^\n]*,\n {6}datacenters: \[\n {8}'dc1',/);
+    // The role names its policies (IDs in the state) by their constructs' names.
+    expect(code).toMatch(/new mesh\.AclRole\(this, 'web_team', \{\n {6}name: 'web-team',\n {6}description: 'the web team\\'s services',\n {6}policies: \[\n {8}deployers\.policyName,\n {8}readers\.policyName,\n {6}\],\n {6}serviceIdentities: \[\n {8}\{\n {10}serviceName: 'web',/);
     expect(typeCheck(dir)).toEqual({ status: 0, output: '' });
     // Intentions, L4 and L7 (the server's ranking fields left out).
     expect(code).toMatch(/new mesh\.ServiceIntentions\(this, 'web_intentions', \{\n {6}name: 'web',\n {6}sources: \[\n {8}\{\n {10}name: 'frontend',\n {10}action: mesh\.IntentionAction\.ALLOW,/);
@@ -46,7 +48,7 @@ describe('converge migrate terraform: a consul state (terraform show -json)', ()
     expect(plan.status).toBe(0);
     const again = await run(world, dir, ['migrate', 'terraform', '--state', stateFile, '--out', 'imported.ts']);
     expect(again.status).toBe(0);
-    expect(again.stdout).toMatch(/21 already imported, skipped/);
+    expect(again.stdout).toMatch(/22 already imported, skipped/);
 
     // The ACL token's SecretID (sensitive in the state, of a resource not taken) is nowhere.
     const secretId = resources.find((r) => r.type === 'consul_acl_token')!.values.secret_id;
@@ -70,12 +72,12 @@ describe('converge migrate terraform: an object the state holds but the server d
     const first = await run(world, dir, ['migrate', 'terraform', '--state', stateFile, '--out', 'imported.ts']);
     expect(first.status).toBe(1);
     expect(first.stderr).toContain(`${missing}: not imported: imported/payments-defaults_grpc: no mesh.ServiceDefaults with id "service-defaults/payments-grpc" exists`);
-    expect(first.stdout).toMatch(/Imported 20 object\(s\) into stack imported; 1 failed \(above\)\./);
+    expect(first.stdout).toMatch(/Imported 21 object\(s\) into stack imported; 1 failed \(above\)\./);
     await seedConsul(resources.filter((r) => r.address === missing), apiCall(world.env.MESH_HTTP_ADDR!, 'x-mesh-token', world.env.MESH_HTTP_TOKEN!));
     const again = await run(world, dir, ['migrate', 'terraform', '--state', stateFile, '--out', 'imported.ts']);
     expect(again.stderr).toBe('');
     expect(again.status).toBe(0);
-    expect(again.stdout).toMatch(/Imported 1 object\(s\) into stack imported; 20 already imported, skipped\./);
+    expect(again.stdout).toMatch(/Imported 1 object\(s\) into stack imported; 21 already imported, skipped\./);
     const plan = await run(world, dir, ['plan', '--detailed-exitcode']);
     expect(plan.status).toBe(0);
   });

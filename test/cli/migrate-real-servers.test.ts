@@ -65,7 +65,7 @@ describeWithTool('CONSUL', 'converge migrate terraform: a consul state, against 
     const migrated = await run(world, dir, ['migrate', 'terraform', '--state', stateFile, '--out', 'imported.ts'], env);
     expect(migrated.stderr).toBe('');
     expect(migrated.status).toBe(0);
-    expect(migrated.stdout).toMatch(/Imported 21 object\(s\) into stack imported\./);
+    expect(migrated.stdout).toMatch(/Imported 22 object\(s\) into stack imported\./);
     const plan = await run(world, dir, ['plan', '--detailed-exitcode'], env);
     expect(plan.stderr).toBe('');
     expect(plan.status).toBe(0);

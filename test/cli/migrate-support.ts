@@ -138,10 +138,15 @@ export function showResources(doc: { values: { root_module: ShowModule } }): Sho
   return out;
 }
 
-/** What Terraform made on a mesh server (emulator or Consul): its ACL policies, and every entry of a kind converge serves, dependencies first. */
+/** What Terraform made on a mesh server (emulator or Consul): its ACL policies and roles, and every entry of a kind converge serves, dependencies first. */
 export async function seedConsul(resources: readonly ShowResource[], api: ApiCall): Promise<void> {
   for (const r of resources.filter((x) => x.type === 'consul_acl_policy')) {
     await api('PUT', '/v1/acl/policy', { Name: r.values.name, Description: r.values.description, Rules: r.values.rules, Datacenters: r.values.datacenters ?? [] });
+  }
+  for (const r of resources.filter((x) => x.type === 'consul_acl_role')) {
+    const names = (r.values.policies as string[]).map((id) => resources.find((p) => p.type === 'consul_acl_policy' && p.values.id === id)!.values.name);
+    await api('PUT', '/v1/acl/role', { Name: r.values.name, Description: r.values.description, Policies: names.map((Name) => ({ Name })),
+      ServiceIdentities: r.values.service_identities.map((x: any) => ({ ServiceName: x.service_name, Datacenters: x.datacenters })) });
   }
   const entries = resources.filter((r) => r.type === 'consul_config_entry');
   for (const kind of ['proxy-defaults', 'service-defaults', 'service-resolver', 'service-splitter', 'service-router', 'service-intentions']) {
