@@ -36,7 +36,7 @@ describeWithTool('BAO', 'converge migrate terraform: a vault state, against a re
     const migrated = await run(world, dir, ['migrate', 'terraform', '--state', stateFile, '--out', 'imported.ts'], env);
     expect(migrated.stderr).toBe('');
     expect(migrated.status).toBe(0);
-    expect(migrated.stdout).toMatch(/Imported 26 object\(s\) into stack imported\./);
+    expect(migrated.stdout).toMatch(/Imported 28 object\(s\) into stack imported\./);
     expect(typeCheck(dir)).toEqual({ status: 0, output: '' });
     const plan = await run(world, dir, ['plan', '--detailed-exitcode'], { ...env, ...vaultVariables(migrated.stdout, state) });
     expect(plan.stderr).toBe('');

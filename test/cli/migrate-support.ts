@@ -101,6 +101,10 @@ export async function seedVault(state: { resources: StateResource[] }, api: ApiC
     await api('POST', `/v1/sys/auth/${a.path}`, { type: a.type, description: a.description,
       config: { ...(tune.default_lease_ttl ? { default_lease_ttl: tune.default_lease_ttl } : {}), ...(tune.max_lease_ttl ? { max_lease_ttl: tune.max_lease_ttl } : {}) } });
   }
+  for (const a of attributesOf(state, 'vault_approle_auth_backend_role')) {
+    await api('POST', `/v1/auth/${a.backend}/role/${a.role_name}`, { token_policies: a.token_policies, token_ttl: a.token_ttl, token_max_ttl: a.token_max_ttl,
+      secret_id_ttl: a.secret_id_ttl, bind_secret_id: a.bind_secret_id });
+  }
   for (const a of attributesOf(state, 'vault_policy')) await api('PUT', `/v1/sys/policies/acl/${a.name}`, { policy: a.policy });
   for (const a of attributesOf(state, 'vault_kv_secret_v2')) {
     if (a.name === 'limits/rate') continue;

@@ -35,7 +35,7 @@ describe('converge migrate terraform: a vault state', () => {
     outputs.push(migrated);
     expect(migrated.stderr).toBe('');
     expect(migrated.status).toBe(0);
-    expect(migrated.stdout).toMatch(/Imported 26 object\(s\) into stack imported\./);
+    expect(migrated.stdout).toMatch(/Imported 28 object\(s\) into stack imported\./);
 
     // One construct per resource taken; the role refers to its connection's construct.
     const code = fs.readFileSync(path.join(dir, 'imported.ts'), 'utf8');
@@ -48,6 +48,8 @@ describe('converge migrate terraform: a vault state', () => {
     expect(code).toContain("new secrets.SecretsPolicy(this, 'ci_deploy', {\n      name: 'ci-deploy',\n      policy: 'path \"secret/data/*\" {\\n  capabilities = [\"create\", \"update\", \"read\"]\\n}");
     expect(code).toMatch(/new secrets\.AuthBackend\(this, 'machines', \{\n {6}path: 'machines',\n {6}type: 'approle',\n {6}description: 'build agents',\n {6}defaultLeaseTtl: '1h',\n {6}maxLeaseTtl: '24h',/);
     expect(code).toMatch(/new secrets\.AuthBackend\(this, 'approle', \{\n {6}path: 'approle',\n {6}type: 'approle',\n {6}description: 'CI machines',\n {4}\}\);/);
+    expect(code).toMatch(/new secrets\.AppRoleRole\(this, 'deployer', \{\n {6}authBackend: approle,\n {6}name: 'deployer',\n {6}tokenPolicies: \[\n {8}'ci-deploy',\n {6}\],\n {6}tokenTtl: '1200s',\n {6}tokenMaxTtl: '3600s',\n {6}secretIdTtl: '600s',/);
+    expect(code).toMatch(/new secrets\.AppRoleRole\(this, 'builder', \{\n {6}authBackend: machines,\n {6}name: 'builder',/);
     expect(typeCheck(dir)).toEqual({ status: 0, output: '' });
 
     // Each variable named with where its value is in the old state (never the value).
@@ -79,9 +81,9 @@ describe('converge migrate terraform: a vault state', () => {
     const again = await run(world, dir, ['migrate', 'terraform', '--state', stateFile, '--out', 'imported.ts']);
     outputs.push(again);
     expect(again.status).toBe(0);
-    expect(again.stdout).toMatch(/Imported 0 object\(s\) into stack imported; 26 already imported, skipped\./);
+    expect(again.stdout).toMatch(/Imported 0 object\(s\) into stack imported; 28 already imported, skipped\./);
     const list = await run(world, dir, ['state', 'list', '--stack', 'imported']);
-    expect(list.stdout.trim().split('\n')).toHaveLength(26);
+    expect(list.stdout.trim().split('\n')).toHaveLength(28);
 
     expectNoSecret(secretValues, [dir, world.dir], outputs);
   });
