@@ -104,3 +104,46 @@ def _checked_create(klass: typing.Any, obj: typing.Any, args: typing.Optional[ty
 
 if getattr(jsii.create, "__name__", "") != "_checked_create":
     jsii.create = _checked_create
+
+
+# A value of the wrong type (``name=123``) is refused by the type check the generated code runs before the
+# construct exists, naming only the argument. The check is wrapped so that its error also names the construct
+# path, as converge's errors in TypeScript do: the path of the converge construct being created, found on the
+# stack (its ``__init__`` holds ``scope`` and ``id``). Generated modules look ``check_type`` up in their own
+# globals: the package's module is patched here, and the submodules, imported later, take the wrapped one.
+import sys  # noqa: E402
+import jsii._type_checking as _type_checking  # noqa: E402
+
+
+def _construct_path() -> typing.Optional[str]:
+    frame = sys._getframe(2)
+    while frame is not None:
+        names = frame.f_locals
+        if frame.f_code.co_name == "__init__" and "scope" in names and isinstance(names.get("id"), str):
+            me = names.get("self")
+            if getattr(type(me), "__jsii_type__", "").startswith(_ASSEMBLY) and hasattr(names["scope"], "node"):
+                parent = names["scope"].node.path
+                return f"{parent}/{names['id']}" if parent else names["id"]
+        frame = frame.f_back
+    return None
+
+
+_check_type = _type_checking.check_type
+
+
+def _check_type_at_path(argname: str, value: object, expected_type: typing.Any) -> typing.Any:
+    try:
+        return _check_type(argname=argname, value=value, expected_type=expected_type)
+    except TypeError as e:
+        path = _construct_path()
+        if path is None:
+            raise
+        field = argname[len("argument "):] if argname.startswith("argument ") else argname
+        raise TypeError(f"{path}: {field}: {e}") from None
+
+
+if getattr(_type_checking.check_type, "__name__", "") != "_check_type_at_path":
+    _type_checking.check_type = _check_type_at_path
+    _package = sys.modules.get(__name__.rpartition(".")[0])
+    if _package is not None and getattr(_package, "check_type", None) is _check_type:
+        _package.check_type = _check_type_at_path

@@ -6,13 +6,20 @@
 #   bash scripts/release.sh 1.2.3              # publish (needs NPM_TOKEN, TWINE_*, MAVEN_*, GITHUB_TOKEN)
 #   bash scripts/release.sh --dry-run [1.2.3]  # every step that needs no token, in a copy of the checkout;
 #                                              # publib runs with PUBLIB_DRYRUN=true (default version: package.json's)
+#   bash scripts/release.sh --build-only 1.2.3   # everything up to dist-packages, no upload (the workflow's build
+#   bash scripts/release.sh --publish-only 1.2.3 # job, which holds no write permission), then only the uploads of
+#                                                # the dist-packages it built (the publish job)
 #
 # Steps: version (from the tag) -> CHANGELOG check -> build (jsii, API.md) -> jsii-rosetta (every example
 # compiles) -> jsii-pacmak js, java, go -> the Python wheel (scripts/package-python.js) -> publib.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DRY=false
+BUILD=true
+PUBLISH=true
 if [ "${1:-}" = "--dry-run" ]; then DRY=true; shift; fi
+if [ "${1:-}" = "--build-only" ]; then PUBLISH=false; shift; fi
+if [ "${1:-}" = "--publish-only" ]; then BUILD=false; shift; fi
 VERSION="${1:-${GITHUB_REF_NAME:-}}"
 VERSION="${VERSION#v}"
 [ -n "$VERSION" ] || { $DRY && VERSION=$(node -p 'require("./package.json").version'); }
@@ -54,6 +61,7 @@ if $DRY; then
     GIT_CONFIG_VALUE_0="https://${GITHUB_TOKEN}@github.com/converge-iac/cdk-converge-go.git"
 fi
 
+if $BUILD; then
 step "version"
 npm version "$VERSION" --no-git-tag-version --allow-same-version >/dev/null
 step "build (jsii, API.md)"
@@ -74,10 +82,14 @@ rm -rf dist-packages/.python-build
 # The tarball a GitHub release carries, under the name `npm pack` gives it (README, "Getting converge").
 cp dist-packages/js/cdk-converge@"$VERSION".jsii.tgz dist-packages/cdk-converge-"$VERSION".tgz
 find dist-packages -maxdepth 2 | sort
+fi
 
+if $PUBLISH; then
+[ -d dist-packages/js ] || { echo "release: no dist-packages to publish (built by --build-only)" >&2; exit 1; }
 step "publish (publib)"
 npx publib-npm dist-packages/js
 npx publib-pypi dist-packages/python
 npx publib-maven dist-packages/java
 GIT_USER_NAME="${GIT_USER_NAME:-converge release}" GIT_USER_EMAIL="${GIT_USER_EMAIL:-release@converge.invalid}" npx publib-golang dist-packages/go
+fi
 step "done"

@@ -1,14 +1,17 @@
 import * as crypto from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
+import { assertPrivateDir } from '../core/private-dir';
 import { Clock } from '../core/clock';
 import { newSeed } from '../core/emulator-kit/seeded-random';
-import { FaultKind, ServedApi } from '../core/emulator-kit/server';
+import { FaultKind, ServedApi, ServeOptions } from '../core/emulator-kit/server';
+import { ApiEmulator } from '../core/emulator-kit/types';
 import { MeshEmulator } from '../mesh/emulator/mesh-emulator';
 import { PlatformShape } from '../platform/emulator/server-shape';
 import { PlatformEmulator } from '../platform/emulator/platform-emulator';
 import { DEFAULT_MOUNTS as DEFAULT_SECRETS_MOUNTS, SecretsEmulator } from '../secrets/emulator/secrets-emulator';
 import { EmulatorPostgres, EmulatorPostgresEnv, startEmulatorPostgres } from './emulator-postgres';
+import { portHolder } from './port-holder';
 
 /** Options of `converge emulator` and `Emulator.start()`. */
 export interface EmulatorOptions {
@@ -94,12 +97,26 @@ function loadTokens(dataDir?: string): Tokens {
     mesh: `emu-mgmt-${crypto.randomUUID()}`,
   });
   if (!dataDir) return make();
+  // Another user's directory (a shared /tmp path) may hold their tokens.json: never adopted.
+  assertPrivateDir(path.resolve(dataDir), 'the data directory');
   const f = path.join(dataDir, 'tokens.json');
   if (fs.existsSync(f)) return JSON.parse(fs.readFileSync(f, 'utf8')) as Tokens;
   fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 }); // holds tokens and secrets: owner-only
   const t = make();
   fs.writeFileSync(f, JSON.stringify(t), { mode: 0o600 });
   return t;
+}
+
+/** Starts one API; a port in use is named with the option that picks a free one and what holds it. */
+async function startOrExplain(api: ApiEmulator, options: ServeOptions): Promise<ServedApi> {
+  try {
+    return await ServedApi.start(api, options);
+  } catch (e) {
+    if ((e as { code?: string }).code !== 'EADDRINUSE') throw e;
+    const name = api.name;
+    throw new Error(`the ${name} API's port ${options.port} is in use (held by ${portHolder(options.port) ?? 'unknown'}): stop that, ` +
+      `or give another port; --${name}-port 0 (${name}Port: 0) picks any free port`);
+  }
 }
 
 /**
@@ -111,7 +128,7 @@ export class Emulator {
     const tokens = loadTokens(options.dataDir);
     const faults: Record<string, number> = {};
     const faultSeed = (options.faultRate ?? 0) > 0 ? (options.faultSeed || process.env.CONVERGE_FAULT_SEED || newSeed()) : undefined;
-    const serve = (api: ConstructorParameters<typeof Object>[0], port: number) => ServedApi.start(api, {
+    const serve = (api: ConstructorParameters<typeof Object>[0], port: number) => startOrExplain(api, {
       port, latencyMs: options.latencyMs, faultRate: options.faultRate, faultSeed, faultRetryAfterSeconds: options.faultRetryAfterSeconds,
       faultTimeoutMs: options.faultTimeoutMs, dataDir: options.dataDir,
       onFault: (k: FaultKind) => {

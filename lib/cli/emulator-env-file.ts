@@ -1,18 +1,17 @@
 import * as fs from 'fs';
 import * as net from 'net';
-import * as path from 'path';
+import { writeFileDurably } from '../core/durable-write';
 
 /** The line of an emulator's env file that names its process, for `converge emulator stop FILE`. */
 export const PID_KEY = 'CONVERGE_EMULATOR_PID';
 
 /**
- * Writes the env file atomically (a temporary file renamed over it): a script that sources it
- * never reads half of it. Written only once all three APIs listen.
+ * Writes the env file atomically (the shared durable write: exclusive random temporary file, mode
+ * 0600, renamed over it): a script that sources it never reads half of it, and a file planted in a
+ * directory others can write never receives the tokens. Written only once all three APIs listen.
  */
 export function writeEnvFileAtomically(file: string, text: string): void {
-  const tmp = path.join(path.dirname(path.resolve(file)), `.${path.basename(file)}.${process.pid}.tmp`);
-  fs.writeFileSync(tmp, text, { mode: 0o600 });
-  fs.renameSync(tmp, file);
+  writeFileDurably(file, text, { mode: 0o600 });
 }
 
 /** The `KEY=value` lines of an env file (comments and blank lines skipped). */

@@ -1,4 +1,5 @@
 import * as fs from 'fs';
+import * as path from 'path';
 import { Command, Option } from 'commander';
 import { PLAN_FORMAT_VERSION } from '../core/engine/plan-model';
 import { HttpStats } from '../core/http/http-client';
@@ -7,17 +8,23 @@ import { setSecretFileDirs } from '../core/crypto/secret-sources';
 import { setProviderAddresses, setProviderEnv } from '../core/synth/check-synth-input';
 import { registerAllKinds } from '../kinds';
 import { applyCommand } from './commands/apply';
+import { graphCommand } from './commands/graph';
 import { bridgeApply, bridgeDestroy } from './commands/bridge';
 import { importCommand } from './commands/import';
 import { initCommand } from './commands/init';
+import { stateMigrate } from './commands/state';
+import { migrateTerraformCommand } from './commands/migrate';
 import { planCommand } from './commands/plan';
 import { policyCommand } from './commands/policy';
 import { statePull, statePush } from './commands/state-transfer';
 import { refreshCommand } from './commands/refresh';
 import { showCommand } from './commands/show';
+import { validateCommand } from './commands/validate';
 import { forceUnlock, outputCommand, stateList, stateRm, stateShow } from './commands/state';
 import { watchCommand } from './commands/watch';
 import { condenseAppFailure } from './app-failure';
+import { completionScript } from './completion';
+import { emitError } from './apply-events';
 import { endWithLauncher } from './launcher-exit';
 import { colorWanted, Output } from './output';
 
@@ -26,6 +33,9 @@ type Handler = (out: Output) => Promise<number>;
 /** The emulators' code (three APIs, their engines, a PostgreSQL plugin) is loaded only by the commands that run them. */
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const emulator = (): typeof import('./commands/emulator') => require('./commands/emulator');
+/** `import --generate` reads converge's enums from the library's exports: loaded only when asked for. */
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const generateOne = (): typeof import('./migrate/generate-one') => require('./migrate/generate-one');
 /** The installed package's version (package.json is two levels above both lib/cli and dist/cli). */
 function packageVersion(): string {
   return JSON.parse(fs.readFileSync(require.resolve('../../package.json'), 'utf8')).version;
@@ -41,11 +51,18 @@ function writeStats(): void {
   }));
 }
 
+/** `--log-level debug` or `trace` (which includes debug). */
+function debugWanted(level: string | undefined): boolean {
+  return level === 'debug' || level === 'trace';
+}
+
 /** Runs a command body; an error prints one clear line (never a stack trace, never a secret) and exits 1. */
 async function run(program: Command, cmd: Command, body: Handler): Promise<void> {
   const g = program.opts<{ color?: boolean; quiet?: boolean; logLevel?: string }>();
   const local = cmd.opts<{ json?: boolean }>();
-  const out = new Output({ color: colorWanted(g.color), quiet: g.quiet, json: local.json, debug: g.logLevel === 'debug' });
+  const out = new Output({ color: colorWanted(g.color), quiet: g.quiet, json: local.json, debug: debugWanted(g.logLevel) });
+  // As TF_LOG=DEBUG: one line per request and per answer, never a header or a body (HttpStats.onTrace).
+  if (g.logLevel === 'trace') HttpStats.onTrace = (line) => process.stderr.write(`${out.c.dim(`[trace] ${line}`)}\n`);
   try {
     // What the synthesized output may name (docs/security.md): given by the command line, never by the app.
     const trust = cmd.opts<{ providerEnv?: string[]; providerAddress?: string[]; secretFileDir?: string[] }>();
@@ -55,10 +72,11 @@ async function run(program: Command, cmd: Command, body: Handler): Promise<void>
     process.exitCode = await body(out);
     writeStats();
   } catch (e) {
-    out.error(g.logLevel === 'debug' ? (e as Error).message : condenseAppFailure((e as Error).message));
+    out.error(debugWanted(g.logLevel) ? (e as Error).message : condenseAppFailure((e as Error).message));
     out.debug((e as Error).stack ?? '');
     // A reader of `plan --json` gets a document on stdout either way (docs/plan-json.md).
     if (local.json && cmd.name() === 'plan') out.json({ format_version: PLAN_FORMAT_VERSION, error: { message: (e as Error).message } });
+    if (local.json && (cmd.name() === 'apply' || cmd.name() === 'destroy')) emitError((e as Error).message);
     process.exitCode = 1;
   }
 }
@@ -94,9 +112,12 @@ export function buildProgram(): Command {
     .description('Plan and apply CDK constructs of the platform, secrets and mesh APIs')
     .option('--no-color', 'no colours (NO_COLOR is honoured too)')
     .option('--quiet', 'print only results')
-    .option('--log-level <level>', 'debug prints internal detail to stderr (never a secret)')
+    .option('--log-level <level>', 'debug prints internal detail to stderr; trace also each request and answer '
+      + '(method, URL, status, duration; never a header or a body). Never a secret')
     .version(packageVersion(), '-V, --version', 'print the version of converge')
-    .showHelpAfterError();
+    .showHelpAfterError()
+    // The docs/ pages the help names ship in the package: say where they are, for a tarball or registry install too.
+    .addHelpText('after', () => `\nThe docs/ pages named in the help: ${path.resolve(__dirname, '..', '..', 'docs')}`);
 
   const plan = runOptions(program.command('plan').description('synthesize, read every object and show what would change'))
     .option('--out <file>', 'save the plan, to apply exactly it later')
@@ -106,16 +127,29 @@ export function buildProgram(): Command {
     .option('--detailed-exitcode', 'exit 0 when nothing changes, 2 when something does, 1 on error');
   plan.action(() => run(program, plan, (out) => planCommand({ ...plan.opts(), refresh: plan.opts().refresh !== 'false' }, out)));
 
+  const graph = appOptions(program.command('graph').description("draw the stacks' objects and dependencies and the mesh's traffic before and after a plan (docs/graph.md)"), true)
+    .option('--format <format>', 'mermaid (default) or svg')
+    .option('--out <file>', 'write the drawing to this file instead of stdout')
+    .option('--no-traffic', 'only the objects and their dependencies (no API is contacted)')
+    .option('--parallelism <n>', 'operations at once against each API (default 10; CONVERGE_PARALLELISM)')
+    .option('--lock-timeout <duration>', 'wait this long for a lock another run holds (e.g. 30s)');
+  graph.action(() => run(program, graph, (out) => graphCommand(graph.opts(), out)));
+
+  const validate = appOptions(program.command('validate').description('check the app\'s constructs and print every error at once, without contacting any API'));
+  validate.action(() => run(program, validate, (out) => validateCommand(validate.opts(), out)));
+
   const showPlan = program.command('show <planfile>').description('print a saved plan (plan --out) without contacting any API')
     .option('--json', 'as plan --json prints it').option('--compact', 'one line per object and a summary per kind');
   showPlan.action((file: string) => run(program, showPlan, (out) => showCommand(file, showPlan.opts(), out)));
 
   const apply = runOptions(program.command('apply [planfile]').description('plan (or take a saved plan), confirm and converge'))
-    .option('--auto-approve', 'do not ask for confirmation');
+    .option('--auto-approve', 'do not ask for confirmation')
+    .option('--json', 'one JSON event per line: each object started, done, failed or skipped, and a summary (docs/apply-json.md)');
   apply.action((planfile?: string) => run(program, apply, (out) => applyCommand(planfile, { ...apply.opts(), refresh: apply.opts().refresh !== 'false' }, out)));
 
   const destroy = runOptions(program.command('destroy').description('delete every object of the stack (retained objects are only forgotten)'))
-    .option('--auto-approve', 'do not ask for confirmation');
+    .option('--auto-approve', 'do not ask for confirmation')
+    .option('--json', 'one JSON event per line, as apply --json (docs/apply-json.md)');
   destroy.action(() => run(program, destroy, (out) => applyCommand(undefined, { ...destroy.opts(), refresh: destroy.opts().refresh !== 'false', destroy: true }, out)));
 
   const refresh = appOptions(program.command('refresh').description('read every object in state: forget deleted ones, report drift'))
@@ -123,8 +157,22 @@ export function buildProgram(): Command {
     .option('--lock-timeout <duration>', 'wait this long for a lock another run holds (default: up to 60s for a watch cycle only)');
   refresh.action(() => run(program, refresh, (out) => refreshCommand(refresh.opts(), out)));
 
-  const imp = appOptions(program.command('import <address> <id>').description('take an existing object under the construct at ADDRESS'));
-  imp.action((address: string, id: string) => run(program, imp, (out) => importCommand(address, id, imp.opts(), out)));
+  const imp = appOptions(program.command('import <address> <id>').description('take an existing object under the construct at ADDRESS'))
+    .option('--generate', "print the construct's code for what the server holds (ADDRESS: the app's, or KIND.NAME such as secrets.KvSecret.db); "
+      + 'nothing is imported')
+    .option('--language <language>', 'with --generate: typescript or python', 'typescript');
+  imp.action((address: string, id: string) => run(program, imp, (out) => (imp.opts().generate
+    ? generateOne().generateFromServer(address, id, imp.opts(), out) : importCommand(address, id, imp.opts(), out))));
+
+  const migrate = program.command('migrate').description('take over what another tool manages');
+  const migrateTf = appOptions(migrate.command('terraform').description("write the code of a Terraform state's tfe, vault and consul resources "
+    + '(secrets read from the environment), import each object, and print how Terraform forgets them (docs/migration.md)'))
+    .requiredOption('--state <file>', 'the Terraform state: a state file (format 4, terraform state pull) or terraform show -json output')
+    .option('--language <language>', 'typescript or python', 'typescript')
+    .option('--out <file>', 'where to write the stack (default imported.ts, or imported.py)')
+    .option('--class-name <name>', 'the generated stack class', 'ImportedStack')
+    .option('--no-import', 'write the code only');
+  migrateTf.action(() => run(program, migrateTf, (out) => migrateTerraformCommand(migrateTf.opts(), out)));
 
   const watch = appOptions(program.command('watch').description('reconcile continuously: report drift (or revert it) until SIGTERM (docs/watch.md)'), true)
     .option('--interval <seconds>', 'seconds between whole plans of a stack (mesh entries are watched as they change)', '60')
@@ -136,7 +184,7 @@ export function buildProgram(): Command {
     .option('--parallelism <n>', 'operations at once against each API (default 10)')
     .option('--heartbeat <seconds>', 'with PostgreSQL state: lease heartbeat; a dead replica\'s stacks are taken over within two', '5')
     .option('--mesh-wait <seconds>', 'how long a mesh blocking query waits before asking again', '30');
-  watch.action(() => run(program, watch, (out) => watchCommand(watch.opts(), out, program.opts().logLevel === 'debug')));
+  watch.action(() => run(program, watch, (out) => watchCommand(watch.opts(), out, debugWanted(program.opts().logLevel))));
 
   const policy = appOptions(program.command('policy').description('print the least-privilege secrets policy and the platform and mesh permissions a stack needs'))
     .option('--json', 'as JSON');
@@ -153,8 +201,12 @@ export function buildProgram(): Command {
   const pull = state.command('pull').description('print the state document of a stack').requiredOption('--stack <name>', 'stack');
   pull.action(() => run(program, pull, (out) => statePull(pull.opts(), out)));
   const push = state.command('push <file>').description('write a state document (from state pull) into the current backend')
-    .option('--stack <name>', 'stack (default: the one in the document)').option('--force', 'skip the lineage and serial checks');
+    .option('--stack <name>', 'stack (default: the one in the document)').option('--force', 'skip the lineage and serial checks')
+    .option('--rename-from <stack>', 'the document was pulled from this stack: seal it again to --stack (needs the state key)');
   push.action((f: string) => run(program, push, (out) => statePush(f, push.opts(), out)));
+  const seal = state.command('migrate').description('seal, once, a state written by a release that did not seal state records')
+    .option('--stack <name>', 'stack').option('--auto-approve', 'do not ask for confirmation (check the records it lists first)');
+  seal.action(() => run(program, seal, (out) => stateMigrate(seal.opts(), out)));
 
   const output = program.command('output').description("show objects' outputs")
     .option('--stack <name>', 'stack').option('--show-sensitive', 'show sensitive outputs in clear').option('--json', 'as JSON');
@@ -198,8 +250,16 @@ export function buildProgram(): Command {
   emuStop.action((f: string) => run(program, emuStop, (out) => emulator().emulatorStop(f, out)));
   const init = program.command('init [dir]').description('create a new cdktf app that uses converge (default: here)')
     .option('--stack <name>', 'name of its stack', 'dev')
-    .option('--converge-spec <spec>', "the app's dependency on cdk-converge (default: what this converge was installed from)");
+    .option('--converge-spec <spec>', "the app's dependency on cdk-converge (default: what this converge was installed from; Python: cdk-converge>=VERSION)")
+    .option('--language <language>', 'typescript or python (as cdk init app --language)', 'typescript');
   init.action((dir?: string) => run(program, init, (out) => initCommand(dir, init.opts(), out)));
+
+  const completion = program.command('completion <shell>')
+    .description('print a completion script for bash, zsh or fish (install: docs/completion.md)');
+  completion.action((shell: string) => run(program, completion, async () => {
+    process.stdout.write(completionScript(program, shell));
+    return 0;
+  }));
 
   const keygen = program.command('keygen').description('print a new random state key (32 bytes, hex) for CONVERGE_STATE_KEY');
   keygen.action(() => run(program, keygen, async (out) => { out.result(generateKey()); return 0; }));

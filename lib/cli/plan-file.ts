@@ -1,8 +1,7 @@
-import * as crypto from 'crypto';
 import * as fs from 'fs';
-import * as path from 'path';
 import { PLAN_FORMAT_VERSION, StackPlan } from '../core/engine/plan-model';
 import { authenticate, verifyAuthentication } from '../core/crypto/state-key';
+import { writeFileDurably } from '../core/durable-write';
 
 /** A saved plan: exactly what apply will do, and the state it was made against. No secret is in it. */
 export interface SavedPlan {
@@ -36,15 +35,7 @@ export function writeSavedPlan(file: string, plans: StackPlan[]): void {
   // The MAC covers the document as it will be read back (JSON drops undefined fields).
   const plain = JSON.parse(JSON.stringify(body)) as SavedPlan;
   const saved: SavedPlan = { ...plain, mac: authenticate(PURPOSE, canonicalJson(plain)) };
-  const tmp = path.join(path.dirname(path.resolve(file)), `.${path.basename(file)}.${process.pid}.${crypto.randomBytes(4).toString('hex')}.tmp`);
-  try {
-    fs.writeFileSync(tmp, JSON.stringify(saved), { mode: 0o600, flag: 'wx' });
-    fs.chmodSync(tmp, 0o600); // the umask may have narrowed it further, never widened: make it exact
-    fs.renameSync(tmp, file);
-  } catch (e) {
-    fs.rmSync(tmp, { force: true });
-    throw e;
-  }
+  writeFileDurably(file, JSON.stringify(saved), { mode: 0o600 });
 }
 
 /** Reads a plan file, refusing one that is not authentic under the current state key before using anything in it. */

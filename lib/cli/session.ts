@@ -57,6 +57,8 @@ export interface SessionOptions {
   readonly checkEarly?: readonly ProviderConfig[];
   /** Open a state whose records were changed outside converge (`state rm` forgets them). @default false */
   readonly tolerateTampered?: boolean;
+  /** Opens a state that was never sealed, for `converge state migrate`. */
+  readonly migrate?: boolean;
 }
 
 /**
@@ -72,14 +74,16 @@ export async function withLockedState<T>(stack: string, operation: string, t: Ru
   try {
     const backend = await openBackend();
     const clients = new ApiClients({ timeoutMs: t.timeoutMs, retries: t.retries, connections: Math.max(16, t.parallelism) });
-    // A failure here is reported by the first request that needs the check, as without it.
-    if (options.checkEarly?.length) clients.verify(options.checkEarly).catch(() => undefined);
+    // Sent now, awaited once the state is open: every API that cannot be used is named at once (ApiClients.verify).
+    const early = options.checkEarly?.length ? clients.verify(options.checkEarly).then(() => undefined, (e: Error) => e) : undefined;
     try {
       // A watch cycle holding the stack is waited for (briefly, by default); see lockWaiting.
       const lock = await lockWaiting(backend, stack, operation, { timeoutMs: t.lockTimeoutMs, log: (m) => out.warn(m) });
       interrupts.holding(lock);
       try {
-        const state = await StateStore.open(backend, stack, { tolerateTampered: options.tolerateTampered });
+        const state = await StateStore.open(backend, stack, { tolerateTampered: options.tolerateTampered, migrate: options.migrate });
+        const unusable = await early;
+        if (unusable) throw unusable;
         return await fn(state, clients, backend, interrupts);
       } finally {
         interrupts.holding(undefined);

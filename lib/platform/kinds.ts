@@ -9,10 +9,17 @@ import { oauthClientHandler } from './oauth-client/oauth-client.handler';
 import { organizationEntitlementsHandler } from './organization/organization-entitlements.handler';
 import { organizationHandler } from './organization/organization.handler';
 import { platformPreflight } from './preflight';
+import { projectHandler } from './project/project.handler';
+import { teamAccessHandler } from './team/team-access.handler';
+import { teamHandler } from './team/team.handler';
+import { variableHandler } from './variable/variable.handler';
+import { variableSetHandler } from './variable-set/variable-set.handler';
+import { workspaceHandler } from './workspace/workspace.handler';
 
 /** The platform API's kinds: each resource and data source handler (each declares its kind once, in its schema). */
 export const PLATFORM_KINDS: DomainKinds = {
-  resources: [organizationHandler, oauthClientHandler, agentPoolHandler, noCodeModuleHandler, noCodeWorkspaceHandler, dataRetentionPolicyHandler],
+  resources: [organizationHandler, oauthClientHandler, agentPoolHandler, noCodeModuleHandler, noCodeWorkspaceHandler, dataRetentionPolicyHandler,
+    projectHandler, workspaceHandler, variableHandler, teamHandler, teamAccessHandler, variableSetHandler],
   dataSources: [organizationEntitlementsHandler, agentsHandler, moduleProducersHandler],
   planHooks: [],
   preflight: { api: 'platform', check: platformPreflight },

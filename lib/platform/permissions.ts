@@ -12,10 +12,19 @@ export const PLATFORM_PERMISSIONS: Record<string, (spec: Record<string, unknown>
   'platform.OrganizationEntitlements': (s) => `read organization "${String(s.organization ?? s.name)}"`,
   'platform.Agents': () => 'read the agent pool (the agents entitlement)',
   'platform.ModuleProducers': (s) => `read organization "${String(s.organization)}" (self-hosted edition)`,
+  'platform.Project': (s) => `create and manage projects in organization "${String(s.organization)}"`,
+  'platform.Workspace': (s) => `create workspaces in organization "${String(s.organization)}" (and in its project ${typeof s.projectId === 'string' ? s.projectId : '(the default project)'}), manage their settings and tags`,
+  'platform.Variable': (s) => `read and write the variables of workspace ${String(s.workspace)}`,
+  'platform.Team': (s) => `owners team of "${String(s.organization)}" (manage teams and their organization access)`,
+  'platform.TeamAccess': (s) => `admin access to workspace ${String(s.workspaceId)} (manage its team access), and read team ${String(s.teamId)}`,
+  'platform.VariableSet': (s) => `manage variable sets of organization "${String(s.organization)}"`,
   // Lookups (`Organization.fromName`, …): read at plan time by the id `converge import` takes.
   'lookup:platform.Organization': (s) => `read organization "${String(s.id)}"`,
   'lookup:platform.OAuthClient': (s) => `read OAuth client ${String(s.id)} (manage VCS settings in its organization)`,
   'lookup:platform.AgentPool': (s) => `read the agent pools of organization "${String(s.id).split('/')[0]}" (the agents entitlement)`,
+  'lookup:platform.Project': (s) => `read the projects of organization "${String(s.id).split('/')[0]}"`,
+  'lookup:platform.Workspace': (s) => `read workspace "${String(s.id)}"`,
+  'lookup:platform.Team': (s) => `read the teams of organization "${String(s.id).split('/')[0]}"`,
   'lookup:platform.NoCodeModule': (s) => `read the private registry and no-code modules of organization "${String(s.id).split('/')[0]}"; a user or team token`,
 };
 
@@ -42,6 +51,10 @@ export const PLATFORM_ORGANIZATION_PERMISSIONS: Record<string, (spec: Record<str
   'platform.NoCodeModule': (s) => org(s, 'can-create-module'),
   'platform.NoCodeWorkspace': (s) => org(s, 'can-create-workspace'),
   'platform.DataRetentionPolicy': (s) => org(s, 'can-update'),
+  'platform.Project': (s) => org(s, 'can-create-project'),
+  'platform.Workspace': (s) => org(s, 'can-create-workspace'),
+  'platform.Team': (s) => org(s, 'can-create-team'),
+  'platform.VariableSet': (s) => org(s, 'can-manage-varsets'),
 };
 
 function org(s: Record<string, unknown>, permission: string): OrganizationPermission[] {

@@ -1,6 +1,6 @@
 import { Construct } from 'constructs';
 import { FieldSchema } from '../core/schema';
-import { ValidationError } from '../core/constructs/validation';
+import { reject } from '../core/constructs/validation';
 
 /** A name of the platform: letters, numbers, `-` and `_` (organizations, pools, workspaces, modules); a name is an identity. */
 export const NAME_RULE = { identity: true, pattern: /^[A-Za-z0-9_-]+$/, patternRule: "may contain only letters, numbers, '-' and '_'" } as const;
@@ -28,6 +28,6 @@ export function refKey(v: unknown, key: string): unknown {
 export function useReference(scope: Construct, field: string, v: unknown, key: string, what: string): void {
   if (v === undefined) return;
   const ok = v !== null && typeof v === 'object' && typeof (v as Record<string, unknown>)[key] === 'string';
-  if (!ok) throw new ValidationError(scope, field, `must be ${what} (got ${typeof v === 'string' ? `"${v}"` : v === null ? 'null' : typeof v})`);
+  if (!ok) return reject(scope, field, `must be ${what} (got ${typeof v === 'string' ? `"${v}"` : v === null ? 'null' : typeof v})`);
   if (Construct.isConstruct(v)) scope.node.addDependency(v);
 }

@@ -7,11 +7,22 @@ import { FieldSchema, FieldsSchema, KindSchema } from '../core/schema';
  */
 
 /**
- * Segments separated by `/`: not empty, no leading or trailing `/`, no empty, `.` or `..` segment
- * (a mount path, a KV key path).
+ * Characters a path segment must not hold: control characters, `"` and `\` (they would end or
+ * escape the quoted path of an ACL policy, so that `converge policy` printed rules of the
+ * path's choosing), and `*`, `+`, `{`, `}` (an ACL glob, a segment wildcard, a policy template):
+ * in a policy they would grant more than the path itself. The real service takes them in a KV
+ * path; converge does not, so that the policy it prints grants exactly the paths declared.
  */
-export const SEGMENTED_PATH = /^(?!\.\.?(?:\/|$))[^/]+(?:\/(?!\.\.?(?:\/|$))[^/]+)*$/;
-const SEGMENTED_RULE = 'not empty, no leading or trailing "/", no empty, "." or ".." segment';
+export const POLICY_UNSAFE_CHARS = /[\u0000-\u001f\u007f"\\*+{}]/;
+const SEGMENT = '[^/\\u0000-\\u001f\\u007f"\\\\*+{}]+';
+
+/**
+ * Segments separated by `/`: not empty, no leading or trailing `/`, no empty, `.` or `..` segment,
+ * none of `POLICY_UNSAFE_CHARS` (a mount path, a KV key path).
+ */
+export const SEGMENTED_PATH = new RegExp(`^(?!\\.\\.?(?:/|$))${SEGMENT}(?:/(?!\\.\\.?(?:/|$))${SEGMENT})*$`);
+const SEGMENTED_RULE = 'not empty, no leading or trailing "/", no empty, "." or ".." segment, ' +
+  'no control character, quote, backslash, "*", "+", "{" or "}" (they would change the ACL policy converge policy prints)';
 
 /**
  * What the service takes as the name of a role, connection, set or method (a path segment): ASCII

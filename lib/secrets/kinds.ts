@@ -23,12 +23,19 @@ import { directoryLibraryCheckOutHandler } from './directory/directory-library-c
 import { kvEngineConfigHandler } from './kv/kv-engine-config.handler';
 import { kvSecretHandler } from './kv/kv-secret.handler';
 import { secretsPreflight } from './preflight';
+import { secretsMountHandler } from './sys/secrets-mount.handler';
+import { secretsPolicyHandler } from './sys/secrets-policy.handler';
+import { authBackendHandler } from './sys/auth-backend.handler';
+import { appRoleRoleHandler } from './approle/approle-role.handler';
+import { appRoleSecretIdHandler } from './approle/approle-secret-id.handler';
 
 /** The secrets API's kinds: each resource and data source handler (each declares its kind once, in its schema). */
 export const SECRETS_KINDS: DomainKinds = {
-  resources: [kvSecretHandler, kvEngineConfigHandler, databaseConnectionHandler, databaseRoleHandler, databaseStaticRoleHandler, directoryConfigHandler, directoryRoleHandler, directoryLibrarySetHandler, totpKeyHandler, platformTokenConfigHandler, platformTokenRoleHandler, meshTokenConfigHandler, meshTokenRoleHandler, pushMfaMethodHandler],
+  resources: [kvSecretHandler, kvEngineConfigHandler, databaseConnectionHandler, databaseRoleHandler, databaseStaticRoleHandler, directoryConfigHandler, directoryRoleHandler, directoryLibrarySetHandler, totpKeyHandler, platformTokenConfigHandler, platformTokenRoleHandler, meshTokenConfigHandler, meshTokenRoleHandler, pushMfaMethodHandler,
+    secretsMountHandler, secretsPolicyHandler, authBackendHandler, appRoleRoleHandler],
   dataSources: [kvSecretDataHandler, kvSecretSubkeysHandler, totpKeyInfoHandler, platformTokenCredentialsHandler, meshTokenCredentialsHandler,
-    databaseCredentialsHandler, databaseStaticCredentialsHandler, directoryCredentialsHandler, directoryLibraryCheckOutHandler],
+    databaseCredentialsHandler, databaseStaticCredentialsHandler, directoryCredentialsHandler, directoryLibraryCheckOutHandler,
+    appRoleSecretIdHandler],
   planHooks: [],
   preflight: { api: 'secrets', check: secretsPreflight },
 };

@@ -1,18 +1,18 @@
 import { PreflightCheck, PreflightItem } from '../core/engine/preflight';
 import { ApiError } from '../core/http/api-error';
 import { HttpClient } from '../core/http/http-client';
-import { mergePolicy, PREFLIGHT_PATH, SECRETS_POLICY } from './policy';
+import { mergePolicy, PREFLIGHT_PATH, secretsPolicyOf } from './policy';
 
 /**
  * The paths and capabilities the plan's writes need, from the table `converge policy` prints: a kind's
  * `delete` only where the object is deleted (a delete, a replace), the rest for any write.
  */
-export function neededPaths(items: readonly PreflightItem[]): { path: string; capability: string; addresses: string[] }[] {
+export function neededPaths(items: readonly PreflightItem[], resources: Parameters<typeof secretsPolicyOf>[2] = {}): { path: string; capability: string; addresses: string[] }[] {
   const needed = new Map<string, { path: string; capability: string; addresses: string[] }>();
   for (const item of items) {
-    const policy = SECRETS_POLICY[item.kind];
+    const policy = secretsPolicyOf(item.kind, item.spec, resources);
     if (!policy) continue;
-    for (const { path, capabilities } of mergePolicy(policy(item.spec))) {
+    for (const { path, capabilities } of mergePolicy(policy)) {
       for (const capability of capabilities) {
         if (capability === 'delete' && !item.deletes) continue;
         const key = `${path}\n${capability}`;
@@ -26,8 +26,8 @@ export function neededPaths(items: readonly PreflightItem[]): { path: string; ca
 }
 
 /** `sys/capabilities-self` for every path at once: one request per token. */
-export const secretsPreflight: PreflightCheck = async ({ items, http }) => {
-  const needed = neededPaths(items);
+export const secretsPreflight: PreflightCheck = async ({ items, http, resources }) => {
+  const needed = neededPaths(items, resources);
   if (!needed.length) return { missing: [] };
   const paths = [...new Set(needed.map((n) => n.path))].sort();
   const held = await capabilitiesSelf(http, paths);

@@ -17,8 +17,8 @@ describe('converge init from nowhere', () => {
   /** The README's command, with the release tarball's path where a user writes its file name. */
   function readmeInitCommand(): string[] {
     const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
-    const line = readme.split('\n').find((l) => /^npx -p \S+ converge init /.test(l));
-    if (!line) throw new Error('README shows no `npx -p … converge init` command');
+    const line = readme.split('\n').find((l) => /^npx --yes -p \S+ converge init /.test(l));
+    if (!line) throw new Error('README shows no `npx --yes -p … converge init` command');
     return line.replace(/\s+#.*$/, '').split(/\s+/).slice(1);
   }
 
@@ -27,8 +27,9 @@ describe('converge init from nowhere', () => {
     try {
       fs.copyFileSync(tarball, path.join(home, path.basename(tarball)));
       const args = readmeInitCommand();
-      expect(args.slice(0, 2)).toEqual(['-p', `./cdk-converge-${version}.tgz`]);
-      const r = await run('npx', ['--yes', ...args], { cwd: home, env });
+      // As the README writes it: --yes, so that a shell without a terminal is not asked to install.
+      expect(args.slice(0, 3)).toEqual(['--yes', '-p', `./cdk-converge-${version}.tgz`]);
+      const r = await run('npx', args, { cwd: home, env });
       expect(r.status).toBe(0);
       const app = path.join(home, args[args.length - 1]);
       const pkg = JSON.parse(fs.readFileSync(path.join(app, 'package.json'), 'utf8'));

@@ -86,4 +86,22 @@ describe('converge init', () => {
     expect(r.status).not.toBe(0);
     expect(r.stdout).toMatch(/main\.ts.*Property 'email' is missing/s);
   }, 120_000);
+
+  // Issue 34 §2: the app's README says the environment is an allow-list, and how to pass a variable.
+  // (`--language python`, planned with the Python package: test/package/python.test.ts.)
+  test('the README names --synth-env; --language is typescript by default, python on request, nothing else', async () => {
+    const base = tempDir('converge-init-lang-');
+    let r = await cliAsync(['init', path.join(base, 'ts'), '--converge-spec', '^0.1.0'], world.env);
+    expect(r.status).toBe(0);
+    expect(fs.existsSync(path.join(base, 'ts', 'main.ts'))).toBe(true);
+    expect(fs.readFileSync(path.join(base, 'ts', 'README.md'), 'utf8')).toContain('--synth-env ORG_NAME');
+    r = await cliAsync(['init', path.join(base, 'py'), '--language', 'python'], world.env);
+    expect(r.status).toBe(0);
+    expect(JSON.parse(fs.readFileSync(path.join(base, 'py', 'cdktf.json'), 'utf8'))).toMatchObject({ language: 'python', app: 'python3 main.py' });
+    expect(fs.readFileSync(path.join(base, 'py', 'README.md'), 'utf8')).toContain('--synth-env ORG_NAME');
+    r = await cliAsync(['init', path.join(base, 'java'), '--language', 'java'], world.env);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain('--language "java": one of typescript, python');
+    expect(fs.existsSync(path.join(base, 'java'))).toBe(false);
+  });
 });

@@ -1,6 +1,6 @@
 import * as crypto from 'crypto';
 import { encrypt } from '../../lib/core/crypto/state-key';
-import { openSensitiveOutputs, sealRecord, verifyDocument } from '../../lib/core/state/record-seal';
+import { legacyRecords, openSensitiveOutputs, sealRecord, verifyDocument } from '../../lib/core/state/record-seal';
 import { StateDocument, StateRecord } from '../../lib/core/state/state-model';
 
 process.env.CONVERGE_STATE_KEY ??= crypto.randomBytes(32).toString('hex');
@@ -26,11 +26,15 @@ describe('sealed state records', () => {
     expect(() => openSensitiveOutputs(other)).toThrow(/moved from another record/);
   });
 
-  test('in an authenticated document a record without a mac is refused; in a document of an earlier release it is accepted', () => {
+  test('a record without a mac is refused; a document never sealed is refused naming converge state migrate, which seals only such a document', () => {
     const legacy = rec('t');
     expect(() => verifyDocument({ version: 1, stack: 's', serial: 1, lineage: 'l', authenticated: true, resources: { a: legacy } }, 'state of s'))
       .toThrow(/state of s: the record at a was changed outside converge/);
-    expect(verifyDocument({ version: 1, stack: 's', serial: 1, lineage: 'l', resources: { a: legacy } }, 'state of s')).toEqual([]);
-    expect(openSensitiveOutputs(legacy)).toEqual({ token: 't' });
+    const old: StateDocument = { version: 1, stack: 's', serial: 1, lineage: 'l', resources: { a: legacy } };
+    expect(() => verifyDocument(old, 'state of s')).toThrow(/state of s is not sealed.*converge state migrate --stack s/);
+    expect(legacyRecords(old, 'state of s')).toEqual(['a']);
+    // Seals removed from a sealed record: its ciphertext, bound to its place, shows it.
+    const { mac: _m, ...stripped } = sealRecord('s', 'a', rec('t'));
+    expect(() => legacyRecords({ ...old, resources: { a: stripped } }, 'state of s')).toThrow(/was sealed by this release \(the records at a show it\)/);
   });
 });

@@ -28,6 +28,14 @@ describe('the packed npm package', () => {
       expect(files).toContain(f);
     }
     expect(files.some((f) => f.startsWith('package/lib/') || f.startsWith('package/test/'))).toBe(false);
+    // Every page the CLI's help names is in the package: someone who installed the tarball can open it (issue 34 item 5).
+    const help = (await run(path.join(ROOT, 'bin', 'converge'), ['--help'], { cwd: ROOT })).stdout +
+      (await Promise.all(['plan', 'watch', 'graph', 'completion', 'apply'].map((c) => run(path.join(ROOT, 'bin', 'converge'), [c, '--help'], { cwd: ROOT }))))
+        .map((x) => x.stdout).join('\n');
+    const pages = [...new Set([...help.matchAll(/docs\/[\w.-]+\.md/g)].map((m) => m[0]))];
+    expect(pages.length).toBeGreaterThan(2);
+    for (const page of pages) expect(files).toContain(`package/${page}`);
+    expect(help).toContain(`The docs/ pages named in the help: ${path.join(ROOT, 'docs')}`);
   });
 
   test('a cdktf app synthesizes, plans, applies and destroys through the installed converge', async () => {

@@ -31,8 +31,9 @@ describe('recovery of an ambiguous update is bounded', () => {
       const after = proxy.seen.slice(first);
       expect(after.filter((x) => x.method === 'PATCH')).toHaveLength(7);
       expect(after).toHaveLength(13);
-      // The PATCH, the applier's re-read, the PATCH of reconcile, then five rounds (budget 2 x 5) of re-read + PATCH.
-      expect(proxy.seen.length).toBe(2 + 13);
+      // Before it: the address check and the plan's read, then the preflight's read of the organization's permissions.
+      // From it: the PATCH, the applier's re-read, the PATCH of reconcile, then five rounds (budget 2 x 5) of re-read + PATCH.
+      expect(proxy.seen.length).toBe(2 + 1 + 13);
     } finally {
       await proxy.close();
     }

@@ -50,7 +50,8 @@ describe('a state record whose provider the app does not declare', () => {
         const r = await cliAsync([...args, '--synth-dir', app], world.env);
         expect([args[0], r.status]).toEqual([args[0], 1]);
         expect(r.stderr).toMatch(/planted/);
-        expect(r.stderr).toMatch(/not declared by the app/);
+        // Never sealed: refused as a whole before anything reads it (issue 32 item 2).
+        expect(r.stderr).toMatch(/is not sealed/);
         expect(r.stdout + r.stderr).not.toContain(world.env.CONVERGE_STATE_KEY!);
       }
       expect(received).toEqual([]);

@@ -83,7 +83,7 @@ describe('TerraformBridge: synth', () => {
     expect(destroy.provisioner.map((p) => p['local-exec'].when)).toEqual(['destroy']);
     expect(destroy.provisioner[0]['local-exec'].command).toMatch(/ bridge destroy --stack s --synth-dir cdktf\.out$/);
     // The apply resource: triggered by the desired state, created after the holder, no destroy-time provisioner.
-    expect(Object.keys(apply.triggers).sort()).toEqual(['desired_state', 'stack']);
+    expect(Object.keys(apply.triggers).sort()).toEqual(['desired_state', 'object:app', 'stack']);
     expect(apply.triggers.desired_state).toMatch(/^[0-9a-f]{64}$/);
     expect(apply.depends_on).toEqual([expect.stringMatching(/^null_resource\..*destroy/)]);
     expect(apply.provisioner.map((p) => p['local-exec'].when)).toEqual([undefined]);

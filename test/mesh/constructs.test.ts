@@ -140,7 +140,7 @@ test('props are checked against the schema at every depth, naming the field', ()
     .toThrow('prod/b: failover.*.datacenters must be a list of strings (got "dc2")');
   expect(() => new mesh.ServiceDefaults(s, 'c', { name: 'web', meshGateway: { mode: 'sideways' as any } }))
     .toThrow('prod/c: meshGateway.mode "sideways" must be one of "none", "local", "remote"');
-  expect(() => new mesh.ServiceDefaults(s, 'd', { name: 'a/b' })).toThrow('prod/d: name "a/b" must not contain "/" or be "." or ".."');
+  expect(() => new mesh.ServiceDefaults(s, 'd', { name: 'a/b' })).toThrow('prod/d: name "a/b" must not contain "/", a control character, a quote, a backslash, "*", "{" or "}", nor be "." or ".."');
   expect(() => new mesh.ServiceDefaults(s, 'e', { name: 'web', protocol: 'HTTP' as any })).toThrow('prod/e: protocol "HTTP" must be one of "tcp", "http", "http2", "grpc"');
   expect(() => new mesh.ServiceRouter(s, 'f', { name: 'web', routes: [{ destination: { numRetries: -1 } }] }))
     .toThrow('prod/f: routes[0].destination.numRetries must be an integer from 0 (got -1)');

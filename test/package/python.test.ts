@@ -8,7 +8,9 @@ import { run } from '../support/packaged';
 
 // The Python package for real: the wheel `npm run package` builds (scripts/package-python.js), installed with
 // cdktf and constructs from PyPI into a fresh virtual environment, runs examples/python-quickstart through the
-// CLI against the emulator; its desired state equals its TypeScript twin's (twin.ts).
+// CLI against the emulator; its desired state equals its TypeScript twin's (twin.ts). The first tests take the
+// user's path (docs/packages.md): the venv activated, `converge` (the command pip put in the venv's bin), run
+// from the app's directory.
 jest.setTimeout(240_000);
 
 describe('Python package', () => {
@@ -45,6 +47,86 @@ describe('Python package', () => {
   afterAll(async () => {
     await world?.stop();
     fs.rmSync(work, { recursive: true, force: true });
+  });
+
+  /** `script` in bash with the venv activated, in an environment with neither the venv nor jsii's silencing variables. */
+  const inVenv = (script: string, cwd: string, extra: NodeJS.ProcessEnv = {}) => {
+    const env: NodeJS.ProcessEnv = { ...world.env, PATH: process.env.PATH, ...extra };
+    for (const k of Object.keys(silence)) delete env[k];
+    return run('bash', ['-c', `. ${JSON.stringify(path.join(venvBin, 'activate'))} && ${script}`], { cwd, env });
+  };
+  /** A Python app in a new directory: cdktf.json runs `python3 main.py`, as `converge init --language python` writes it. */
+  const pythonApp = (main: string) => {
+    const app = fs.mkdtempSync(path.join(work, 'app-'));
+    fs.writeFileSync(path.join(app, 'cdktf.json'), JSON.stringify({ language: 'python', app: 'python3 main.py', output: 'cdktf.out' }));
+    fs.writeFileSync(path.join(app, 'main.py'), main);
+    return app;
+  };
+
+  test("with the venv activated, the venv's converge plans the app from its directory, with the venv's Python and no jsii banner", async () => {
+    const r = await inVenv('command -v converge && converge plan --detailed-exitcode', dir);
+    expect(r.stdout.split('\n')[0]).toBe(path.join(venvBin, 'converge'));
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toMatch(/Plan: 6 to add, 0 to change, 0 to replace, 0 to destroy/);
+    expect(r.status).toBe(2);
+  });
+
+  test('a value of the wrong type names the construct path and the field', async () => {
+    const app = pythonApp([
+      'from cdktf import App, TerraformStack',
+      'from cdk_converge import platform',
+      'app = App()',
+      'stack = TerraformStack(app, "typed")',
+      'platform.Organization(stack, "org", name=123, email="ops@acme.io")',
+      'app.synth()',
+    ].join('\n'));
+    const r = await inVenv('converge plan', app);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/typed\/org: name: .*\bstr\b.*\bint\b/);
+    expect(r.stderr).not.toContain('!!');
+  });
+
+  test('an app that reads a variable withheld from synthesis is told its name and --synth-env, never its value', async () => {
+    const app = pythonApp([
+      'import os',
+      'from cdktf import App, TerraformStack',
+      'from cdk_converge import platform',
+      'app = App()',
+      'stack = TerraformStack(app, "withheld")',
+      'platform.Organization(stack, "org", name=os.environ.get("ORG_NAME", "default-org"), email="ops@acme.io")',
+      'if os.getenv("NEVER_SET_ANYWHERE_7A"):',
+      '    raise SystemExit("unexpected")',
+      'app.synth()',
+    ].join('\n'));
+    const value = 'acme-from-env-4b1d';
+    let r = await inVenv('converge plan', app, { ORG_NAME: value });
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain('default-org');
+    expect(r.stderr).toContain('the app read ORG_NAME, which is set here but withheld from synthesis');
+    expect(r.stderr).toContain('--synth-env ORG_NAME');
+    expect(r.stderr.match(/the app read/g)).toHaveLength(1);
+    expect(`${r.stdout}${r.stderr}`).not.toContain(value);
+    r = await inVenv('converge plan --synth-env ORG_NAME', app, { ORG_NAME: value });
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toContain(value);
+  });
+
+  test('converge init --language python makes an app that plans against the emulator', async () => {
+    const app = path.join(work, 'py-init', 'payments');
+    let r = await cliAsync(['init', app, '--language', 'python'], world.env);
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    expect(fs.readdirSync(app).sort()).toEqual(['.gitignore', 'README.md', 'cdktf.json', 'main.py', 'requirements.txt']);
+    expect(fs.readFileSync(path.join(app, 'requirements.txt'), 'utf8')).toMatch(/^cdk-converge>=\d/);
+    const readme = fs.readFileSync(path.join(app, 'README.md'), 'utf8');
+    expect(readme).toContain('. .venv/bin/activate');
+    expect(readme).toContain('--synth-env ORG_NAME');
+    // The venv already holds what requirements.txt names (the wheel before a release).
+    r = await inVenv('converge plan --detailed-exitcode', app);
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toMatch(/\+ org \(platform\.Organization\) will be created/);
+    expect(r.stdout).toMatch(/Plan: 2 to add, 0 to change, 0 to replace, 0 to destroy/);
+    expect(r.status).toBe(2);
   });
 
   test('the Python app synthesizes the same desired state as its TypeScript twin', async () => {
@@ -121,5 +203,37 @@ describe('Python package', () => {
     const r = await run(path.join(venvBin, 'python'), [app], { cwd: work, env: pyEnv });
     expect(r.status).not.toBe(0);
     expect(r.stderr).toContain('s/router: routes[0].match.http.path_prefx is not a field of mesh.RouteHttpMatch (did you mean path_prefix?)');
+  });
+
+  // `converge validate` on a Python app (issue 34 item 4): the constructs record each invalid prop in the jsii JS
+  // runtime the Python app runs, so every mistake is reported at once, as for TypeScript. Same wheel, same venv.
+  test('converge validate: three mistakes in three constructs, three errors with their paths and fields, exit 1', async () => {
+    const app = fs.mkdtempSync(path.join(work, 'validate-'));
+    fs.writeFileSync(path.join(app, 'cdktf.json'), JSON.stringify({ language: 'python', app: `${path.join(venvBin, 'python')} main.py` }));
+    fs.writeFileSync(path.join(app, 'main.py'), [
+      'from cdktf import App, TerraformStack',
+      'from cdk_converge import platform, secrets, mesh',
+      'app = App()',
+      'stack = TerraformStack(app, "pychecked")',
+      'platform.Organization(stack, "org", name="acme", email="ops@acme.io", session_timeout=0)',
+      'secrets.KvSecret(stack, "kv", path="app/db", data={"user": "app"}, max_versions=-1)',
+      'mesh.ServiceDefaults(stack, "web", name="web/v2")',
+      'app.synth()',
+      '',
+    ].join('\n'));
+    const env = {
+      PATH: `${venvBin}:${process.env.PATH}`, HOME: process.env.HOME, TMPDIR: process.env.TMPDIR, NO_COLOR: '1', ...silence,
+      CONVERGE_DIR: path.join(work, '.converge-validate'),
+      // Closed ports: validate contacts no API.
+      PLATFORM_ADDRESS: 'http://127.0.0.1:9', SECRETS_ADDR: 'http://127.0.0.1:9', MESH_HTTP_ADDR: 'http://127.0.0.1:9',
+    };
+    const r = await cliAsync(['validate'], env, app);
+    expect(r.status).toBe(1);
+    const errors = r.stderr.split('\n').filter((l) => l.startsWith('Error: pychecked/'));
+    expect(errors).toEqual([
+      expect.stringMatching(/^Error: pychecked\/org: sessionTimeout must be an integer/),
+      expect.stringMatching(/^Error: pychecked\/kv: maxVersions must be an integer from 0/),
+      expect.stringMatching(/^Error: pychecked\/web: name "web\/v2" must not contain "\/"/),
+    ]);
   });
 });

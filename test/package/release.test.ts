@@ -8,25 +8,37 @@ import { ROOT } from '../support/harness';
 // The release: one command (scripts/release.sh), run by the workflow on a tag with the registries'
 // tokens. Its full dry run (`npm run release:dry-run`: build, rosetta, pacmak js/java/go, the wheel,
 // publib with PUBLIB_DRYRUN) takes minutes and runs in CI after npm test; here, what is quick.
-interface Step { run?: string; uses?: string; env?: Record<string, string> }
+interface Step { run?: string; uses?: string; with?: Record<string, unknown>; env?: Record<string, string> }
+interface Job { steps: Step[]; needs?: string; permissions?: Record<string, string> }
 const workflow = yaml.load(fs.readFileSync(path.join(ROOT, '.github', 'workflows', 'release.yml'), 'utf8')) as {
-  on: { push: { tags: string[] } }; jobs: Record<string, { steps: Step[] }>;
+  on: { push: { tags: string[] } }; permissions?: Record<string, string>; jobs: Record<string, Job>;
 };
 const release = (args: string[]) => spawnSync('bash', [path.join(ROOT, 'scripts', 'release.sh'), ...args], { cwd: ROOT, encoding: 'utf8', timeout: 30_000 });
 
 describe('the release', () => {
-  test('the workflow runs on a version tag: tests, then scripts/release.sh with the tag, its tokens from secrets', () => {
+  test('the workflow runs on a version tag: tests and the build in a job that can write nothing, then scripts/release.sh publishes with its tokens from secrets', () => {
     expect(workflow.on.push.tags).toEqual(['v[0-9]+.[0-9]+.[0-9]+*']);
-    const steps = Object.values(workflow.jobs)[0].steps;
-    const runs = steps.map((s) => s.run ?? '');
+    const { build, publish } = workflow.jobs;
+    const runs = build.steps.map((s) => s.run ?? '');
     const test = runs.findIndex((r) => r === 'npm test');
-    const publish = runs.findIndex((r) => r.startsWith('bash scripts/release.sh "$GITHUB_REF_NAME"'));
     expect(test).toBeGreaterThan(0);
-    expect(publish).toBeGreaterThan(test);
-    const env = steps[publish].env!;
+    expect(runs.findIndex((r) => r.startsWith('bash scripts/release.sh --build-only "$GITHUB_REF_NAME"'))).toBeGreaterThan(test);
+    expect(publish.needs).toBe('build');
+    const step = publish.steps.find((s) => (s.run ?? '').startsWith('bash scripts/release.sh --publish-only "$GITHUB_REF_NAME"'))!;
     for (const token of ['NPM_TOKEN', 'TWINE_PASSWORD', 'MAVEN_PASSWORD', 'MAVEN_GPG_PRIVATE_KEY', 'GITHUB_TOKEN']) {
-      expect(env[token]).toMatch(/^\$\{\{ secrets\.\w+ \}\}$/);
+      expect(step.env![token]).toMatch(/^\$\{\{ secrets\.\w+ \}\}$/);
     }
+  });
+
+  test('write permission only in the publishing job; no checkout keeps its token; no install script where the tokens are (issue 32 item 5)', () => {
+    expect(workflow.permissions ?? {}).toEqual({});
+    for (const [name, job] of Object.entries(workflow.jobs)) {
+      const writes = Object.entries(job.permissions ?? {}).filter(([, v]) => v === 'write').map(([k]) => k);
+      expect({ name, writes }).toEqual({ name, writes: name === 'publish' ? ['contents'] : [] });
+      for (const s of job.steps.filter((x) => x.uses?.startsWith('actions/checkout'))) expect(s.with?.['persist-credentials']).toBe(false);
+    }
+    const installs = workflow.jobs.publish.steps.map((s) => s.run ?? '').filter((r) => r.startsWith('npm ci'));
+    for (const r of installs) expect(r).toContain('--ignore-scripts');
   });
 
   test('it is built by jsii-pacmak for js, java, go and python and published by publib to each registry', () => {

@@ -3,7 +3,7 @@ import { ConvergeTesting } from '../../lib/core/constructs/testing';
 import { SecretValue } from '../../lib/core/constructs/secret-value';
 import {
   AgentPool, Agents, AgentStatus, DataRetentionPolicy, ModuleProducers, NoCodeModule, NoCodeWorkspace, OAuthClient, Organization,
-  OrganizationEntitlements, VariableCategory, VcsServiceProvider,
+  OrganizationEntitlements, Project, VariableCategory, VcsServiceProvider, Workspace,
 } from '../../lib/platform';
 import { camelCase } from '../../lib/platform/client/jsonapi';
 import { OAUTH_CLIENT_CREATE_BODY } from './spec-resources';
@@ -23,7 +23,7 @@ describe('OAuthClient', () => {
 
   test('renders every create attribute of the spec with its default; secrets as their source only', () => {
     const s = stack();
-    const c = new OAuthClient(s, 'vcs', { ...base(s), projects: ['prj-b', 'prj-a'] });
+    const c = new OAuthClient(s, 'vcs', { ...base(s), projects: [Project.fromName(s, 'prj-b', acme(s), 'b'), Project.fromName(s, 'prj-a', acme(s), 'a')] });
     // Typed attributes: strings that render as references wherever another construct takes them.
     new Organization(s, 'fed', { name: 'fed', email: 'a@b.io', ownersTeamSamlRoleId: c.oauthTokenId });
     new Organization(s, 'fed2', { name: 'fed2', email: 'a@b.io', ownersTeamSamlRoleId: c.oauthClientId });
@@ -34,12 +34,12 @@ describe('OAuthClient', () => {
       const key = camelCase(row.key.replace('data.attributes.', '')).replace('oauthTokenString', 'oauthToken');
       expect(Object.keys(r.spec)).toContain(key);
     }
-    expect(r.spec).toMatchObject({ organizationScoped: true, projects: ['prj-a', 'prj-b'], privateKey: null, secret: null, rsaPublicKey: null });
+    expect(r.spec).toMatchObject({ organizationScoped: true, projects: [{ $ref: 'prj-b', attr: 'id' }, { $ref: 'prj-a', attr: 'id' }], privateKey: null, secret: null, rsaPublicKey: null });
     expect(r.spec.oauthToken).toEqual({ $secret: { env: 'VCS_TOKEN' } });
     expect(typeof c.oauthClientId).toBe('string');
     expect(resources(s).fed.spec.ownersTeamSamlRoleId).toEqual({ $ref: 'vcs', attr: 'oauthTokenId' });
     expect(resources(s).fed2.spec.ownersTeamSamlRoleId).toEqual({ $ref: 'vcs', attr: 'id' });
-    expect(r.dependsOn).toEqual(['acme']);
+    expect(r.dependsOn).toEqual(['acme', 'prj-a', 'prj-b']);
     expect(r.spec.organization).toBe('acme');
   });
 
@@ -62,7 +62,7 @@ describe('OAuthClient', () => {
     [{ name: '' }, /name "" must not be empty/],
     [{ httpUrl: 'vcs.example.com' }, /httpUrl "vcs.example.com" must be an http\(s\) URL/],
     [{ rsaPublicKey: 'ssh-rsa' }, /rsaPublicKey needs `secret` too/],
-    [{ projects: ['ws-1'] }, /test\/bad: projects\[0\] "ws-1" is not a project id/],
+    [{ projects: ['prj-1'] }, /test\/bad: projects\[0\] must be a project \(a Project, or Project.fromName\)/],
     [{ serviceProvider: 'bitbucket_hosted' as any }, /serviceProvider "bitbucket_hosted" must be one of/],
     [{ serviceProvider: VcsServiceProvider.ADO_SERVER }, /test\/bad: privateKey is required for ADO_SERVER/],
   ])('validation: %j', (over, message) => {
@@ -74,16 +74,18 @@ describe('OAuthClient', () => {
 describe('AgentPool and Agents', () => {
   test('defaults, reference to the pool id, Agents filters', () => {
     const s = stack();
-    const pool = new AgentPool(s, 'pool', { organization: acme(s), name: 'onprem', allowedWorkspaces: ['ws-2', 'ws-1'] });
+    const ws2 = Workspace.fromName(s, 'ws-2', acme(s), 'two');
+    const pool = new AgentPool(s, 'pool', { organization: acme(s), name: 'onprem', allowedWorkspaces: [ws2, Workspace.fromName(s, 'ws-1', acme(s), 'one')] });
     const agents = new Agents(s, 'agents', { agentPool: pool, statuses: [AgentStatus.IDLE, AgentStatus.BUSY], lastPingSince: '2024-01-01T00:00:00Z' });
-    // A list attribute and a number attribute, fed to other constructs.
-    new AgentPool(s, 'fed', { organization: acme(s), name: 'fed', allowedWorkspaces: agents.ids });
+    // A number attribute, fed to another construct.
     new Organization(s, 'fed-org', { name: 'fed', email: 'a@b.io', sessionTimeout: agents.count });
     const r = resources(s);
-    expect(r.fed.spec.allowedWorkspaces).toEqual({ $ref: 'agents', attr: 'ids' });
     expect(r['fed-org'].spec.sessionTimeout).toEqual({ $ref: 'agents', attr: 'count' });
-    expect(r.fed.dependsOn).toEqual(['acme', 'agents']);
-    expect(r.pool.spec).toEqual({ organization: 'acme', name: 'onprem', organizationScoped: true, allowedWorkspaces: ['ws-1', 'ws-2'], deleteInactiveAgents: false });
+    expect(r['fed-org'].dependsOn).toEqual(['agents']);
+    expect(typeof agents.ids).toBe('object');
+    expect(r.pool.spec).toEqual({ organization: 'acme', name: 'onprem', organizationScoped: true, allowedWorkspaces: [{ $ref: 'ws-2', attr: 'id' }, { $ref: 'ws-1', attr: 'id' }], deleteInactiveAgents: false });
+    expect(r.pool.dependsOn).toEqual(['acme', 'ws-1', 'ws-2']);
+    expect(() => new AgentPool(s, 'bad-ws', { organization: acme(s), name: 'x', allowedWorkspaces: ['ws-1' as any] })).toThrow(/bad-ws: allowedWorkspaces\[0\] must be a workspace/);
     expect(r.agents).toMatchObject({ kind: 'platform.Agents', dataSource: true, dependsOn: ['pool'],
       spec: { agentPoolId: { $ref: 'pool', attr: 'id' }, statuses: ['busy', 'idle'], lastPingSince: '2024-01-01T00:00:00Z' } });
   });

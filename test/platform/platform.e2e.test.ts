@@ -1,4 +1,5 @@
 import { Construct } from 'constructs';
+import { Project } from '../../lib/platform/project/project';
 import { SecretValue } from '../../lib';
 import { AgentPool } from '../../lib/platform/agent-pool/agent-pool';
 import { NoCodeModule } from '../../lib/platform/no-code/no-code-module';
@@ -40,7 +41,8 @@ describe('platform constructs through the CLI', () => {
     });
     new OAuthClient(stack, 'vcs', {
       organization: orgNamed(stack, 'e2e-nc'), name: 'main', serviceProvider: VcsServiceProvider.PROVIDER_A, key: 'k', httpUrl: 'https://vcs.example.com',
-      apiUrl: 'https://api.vcs.example.com', oauthToken: SecretValue.fromEnv('VCS_TOKEN'), organizationScoped: false, projects: [project],
+      apiUrl: 'https://api.vcs.example.com', oauthToken: SecretValue.fromEnv('VCS_TOKEN'), organizationScoped: false,
+      projects: [Project.fromName(stack, 'apps', orgNamed(stack, 'e2e-nc'), 'apps')],
     });
     new AgentPool(stack, 'pool', { organization: orgNamed(stack, 'e2e-nc'), name: 'onprem' });
   }, 'nc');
@@ -59,7 +61,8 @@ describe('platform constructs through the CLI', () => {
     let r = await cliAsync(['apply', '--synth-dir', v1, '--auto-approve'], world.env);
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
-    expect(r.stdout).toMatch(/Apply complete: 5 done, 0 failed, 0 skipped/);
+    // The project is looked up (read) as well.
+    expect(r.stdout).toMatch(/Apply complete: 6 done, 0 failed, 0 skipped/);
     r = await cliAsync(['plan', '--synth-dir', v1, '--detailed-exitcode'], world.env);
     expect(r.stdout).toMatch(/No changes/);
     expect(r.status).toBe(0);

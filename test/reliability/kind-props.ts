@@ -52,6 +52,11 @@ export function exportedConstructClasses(): Map<string, ConstructClass> {
 export const ABSTRACT_BASES = ['mesh.MeshConfigEntry', 'secrets.SecretsEngineRole', 'secrets.SecretsEngineCredentials',
   'secrets.LeasedSecretsEngineCredentials', 'secrets.DatabaseRoleBase'];
 
+/** Exported construct classes that make an object of another kind (a `LeastPrivilegePolicy` is a `SecretsPolicy`). */
+export const KIND_VARIANTS: Record<string, string> = {
+  'secrets.LeastPrivilegePolicy': 'secrets.SecretsPolicy',
+};
+
 export function allKinds(): string[] {
   const k = registeredKinds();
   return [...k.resources, ...k.dataSources].sort();
@@ -107,18 +112,18 @@ export const KIND_PROPS: Record<string, KindProps> = {
       organization: ACME, serviceProvider: platform.VcsServiceProvider.PROVIDER_A,
       httpUrl: 'https://vcs.example.com', apiUrl: 'https://api.vcs.example.com', oauthToken: SecretValue.unsafePlainText('t'),
     },
-    optional: { name: 'vcs', key: 'k', organizationScoped: false, projects: ['prj-1'], secret: SecretValue.unsafePlainText('s') },
+    optional: { name: 'vcs', key: 'k', organizationScoped: false, projects: [{ projectId: 'prj-1', projectName: 'p' }], secret: SecretValue.unsafePlainText('s') },
     secretVariants: [{
       organization: ACME, name: 'vcs-c', serviceProvider: platform.VcsServiceProvider.PROVIDER_C_SERVER, key: 'k', httpUrl: 'https://vcs.example.com',
       apiUrl: 'https://api.vcs.example.com', oauthToken: SecretValue.unsafePlainText('t'), privateKey: SecretValue.unsafePlainText('pk'),
     }],
-    invalid: { organization: orgNamed(badName), serviceProvider: notEnum, httpUrl: badUrl, apiUrl: badUrl, projects: fc.constant(['abc']) },
+    invalid: { organization: orgNamed(badName), serviceProvider: notEnum, httpUrl: badUrl, apiUrl: badUrl, projects: fc.constant([{ projectId: 'abc', projectName: 'p' }]) },
   },
   'platform.AgentPool': {
     base: { organization: ACME, name: 'pool' },
-    optional: { organizationScoped: false, allowedWorkspaces: ['ws-1'], deleteInactiveAgents: true },
+    optional: { organizationScoped: false, allowedWorkspaces: [{ workspaceId: 'ws-1', workspaceName: 'web' }], deleteInactiveAgents: true },
     valid: { name: goodName },
-    invalid: { organization: orgNamed(badName), name: badName, allowedWorkspaces: fc.constant(['x-1']) },
+    invalid: { organization: orgNamed(badName), name: badName, allowedWorkspaces: fc.constant([{ workspaceId: 'x-1', workspaceName: 'web' }]) },
   },
   'platform.NoCodeModule': {
     base: { organization: ACME, moduleName: 'net', moduleProvider: 'aws' },
@@ -140,6 +145,51 @@ export const KIND_PROPS: Record<string, KindProps> = {
     base: { organization: ACME },
     optional: { deleteOlderThanNDays: 30 },
     invalid: { organization: orgNamed(badName), deleteOlderThanNDays: fc.oneof(fc.integer({ max: 0 }), fc.constant(1.5)) },
+  },
+  'platform.Project': {
+    base: { organization: ACME, name: 'apps' },
+    optional: { description: 'd' },
+    invalid: { organization: orgNamed(badName), name: fc.constantFrom('ab', ' apps', 'a/b', 'x'.repeat(41)) },
+  },
+  'platform.Workspace': {
+    base: { organization: ACME, name: 'web' },
+    optional: {
+      description: 'd', project: { projectId: 'prj-1', projectName: 'apps' }, terraformVersion: '1.9.5', workingDirectory: 'infra',
+      autoApply: true, tags: ['team:web'],
+    },
+    valid: { name: goodName },
+    invalid: {
+      organization: orgNamed(badName), name: badName, tags: fc.constant(['Upper Case']), terraformVersion: fc.constantFrom('~> 1.5', 'x'),
+      project: fc.constant({ projectId: 'ws-1', projectName: 'p' }), executionMode: notEnum,
+    },
+  },
+  'platform.Variable': {
+    base: { workspace: { workspaceId: 'ws-1', workspaceName: 'web' }, key: 'region' },
+    optional: { value: 'eu', description: 'd', category: platform.VariableCategory.ENV },
+    secretVariants: [{ workspace: { workspaceId: 'ws-1', workspaceName: 'web' }, key: 'TOKEN', sensitiveValue: SecretValue.unsafePlainText('s') }],
+    invalid: { workspace: fc.constant({ workspaceId: 'prj-1', workspaceName: 'web' }), key: fc.constantFrom('bad key', 'a/b'), category: notEnum },
+  },
+  'platform.Team': {
+    base: { organization: ACME, name: 'ops' },
+    optional: { visibility: platform.TeamVisibility.ORGANIZATION, organizationAccess: { manageWorkspaces: true, readProjects: true } },
+    valid: { name: goodName },
+    invalid: { organization: orgNamed(badName), name: badName, visibility: notEnum },
+  },
+  'platform.TeamAccess': {
+    base: { team: { teamId: 'team-1', teamName: 'ops' }, workspace: { workspaceId: 'ws-1', workspaceName: 'web' }, access: platform.TeamAccessLevel.READ },
+    invalid: {
+      team: fc.constant({ teamId: 'ws-1', teamName: 'ops' }), workspace: fc.constant({ workspaceId: 'team-1', workspaceName: 'web' }), access: notEnum,
+    },
+  },
+  'platform.VariableSet': {
+    base: { organization: ACME, name: 'cloud' },
+    optional: {
+      description: 'd', priority: true, workspaces: [{ workspaceId: 'ws-1', workspaceName: 'web' }], projects: [{ projectId: 'prj-1', projectName: 'apps' }],
+    },
+    invalid: {
+      organization: orgNamed(badName), name: fc.constantFrom(' lead', 'x'.repeat(129)),
+      workspaces: fc.constant([{ workspaceId: 'prj-1', workspaceName: 'web' }]), projects: fc.constant([{ projectId: 'ws-1', projectName: 'apps' }]),
+    },
   },
   'platform.OrganizationEntitlements': { base: { organization: ACME }, invalid: { organization: orgNamed(badName) } },
   'platform.ModuleProducers': { base: { organization: ACME }, invalid: { organization: orgNamed(badName) } },
@@ -167,6 +217,36 @@ export const KIND_PROPS: Record<string, KindProps> = {
     invalid: {
       mount: fc.constantFrom('', '/kv', 'kv/', 'a/../b'), maxVersions: fc.integer({ max: -1 }),
       deleteVersionAfter: badDuration,
+    },
+  },
+  // The system backend's mount table and policies.
+  'secrets.SecretsMount': {
+    base: { path: 'team-kv', type: 'kv' },
+    valid: { path: fc.constantFrom('team-kv', 'team/kv', 'a.b', 'kv_2') },
+    optional: { description: 'team secrets', defaultLeaseTtl: '1h', maxLeaseTtl: '24h', options: { version: '2' } },
+    invalid: {
+      path: fc.constantFrom('/kv', 'kv/', 'a//b', 'a/../b', '..'),
+      type: fc.constantFrom('KV', 'kv v2', '-kv', 'kv/2'),
+      defaultLeaseTtl: badDuration, maxLeaseTtl: badDuration,
+      options: fc.constantFrom({ version: 2 }, { version: null }),
+    },
+  },
+  'secrets.SecretsPolicy': {
+    base: { name: 'app-read', policy: 'path "secret/data/app/*" { capabilities = ["read"] }' },
+    valid: { name: fc.constantFrom('app-read', 'ci.prod', 'team_a-2', '_x') },
+    invalid: { name: fc.constantFrom('App', 'root', 'default', 'a/b', 'a b', '-a', 'a-'), policy: fc.constantFrom('', '  ') },
+  },
+  'secrets.AuthBackend': {
+    base: { path: 'approle', type: 'approle' },
+    optional: { description: 'machines', defaultLeaseTtl: '1h', maxLeaseTtl: '24h', options: { a: 'b' } },
+    invalid: { path: fc.constantFrom('/a', 'a/', 'a//b', '..'), type: fc.constantFrom('AppRole', 'app role'), defaultLeaseTtl: badDuration },
+  },
+  'secrets.AppRoleRole': {
+    base: { name: 'ci' },
+    optional: { mount: 'approle', tokenPolicies: ['ci-app'], tokenTtl: '1h', tokenMaxTtl: '2h', tokenNumUses: 1, tokenType: 'batch', bindSecretId: true, secretIdTtl: '24h', secretIdNumUses: 3 },
+    invalid: {
+      name: fc.constantFrom('CI', 'a/b', 'a b', '-a'), tokenTtl: badDuration, secretIdTtl: badDuration, tokenType: fc.constantFrom('token', 'Service'),
+      tokenPolicies: fc.constantFrom(['Admin'], ['a b']), secretIdNumUses: fc.integer({ max: -1 }),
     },
   },
   // Secrets engines (names are one path segment of the service: see badSegmentName).
@@ -236,6 +316,10 @@ export const KIND_PROPS: Record<string, KindProps> = {
   'secrets.MeshTokenCredentials': {
     base: { role: { mount: 'mesh', roleName: 'web' } },
     invalid: { role: fc.constantFrom({ mount: 'mesh', roleName: 'a b' }, { roleName: 'web' }) },
+  },
+  'secrets.AppRoleSecretId': {
+    base: { role: { mount: 'approle', roleName: 'ci' } },
+    invalid: { role: fc.constantFrom({ mount: 'approle', roleName: 'a/b' }, { mount: 'approle', roleName: '' }, { mount: 'approle' }) },
   },
   'secrets.DatabaseCredentials': {
     base: { role: { mount: 'database', roleName: 'app' } },

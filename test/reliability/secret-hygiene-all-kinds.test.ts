@@ -87,6 +87,7 @@ function plant(kind: string, props: Record<string, unknown>, values: Map<string,
 /** Kinds whose apply needs what the emulator alone does not have: they take part in synth, plan and the failing apply. */
 const NOT_APPLIED: Record<string, string> = {
   'platform.NoCodeWorkspace': 'needs a no-code module and a project seeded through the admin interface',
+  'platform.Variable': 'the table names a made-up workspace (ws-1); test/platform/workspace.e2e.test.ts applies a sensitive one and searches every file and print',
   'secrets.DatabaseConnection': 'the table\'s connection names a made-up server; a live one to a real PostgreSQL is applied instead (below)',
 };
 

@@ -6,7 +6,13 @@ import { NoCodeModule } from '../../lib/platform/no-code/no-code-module';
 import { NoCodeWorkspace, VariableCategory } from '../../lib/platform/no-code/no-code-workspace';
 import { OAuthClient, VcsServiceProvider } from '../../lib/platform/oauth-client/oauth-client';
 import { DataRetentionPolicy } from '../../lib/platform/organization/data-retention-policy';
-import { IOrganization, Organization } from '../../lib/platform/organization/organization';
+import { ExecutionMode, IOrganization, Organization } from '../../lib/platform/organization/organization';
+import { Project } from '../../lib/platform/project/project';
+import { Team, TeamVisibility } from '../../lib/platform/team/team';
+import { TeamAccess, TeamAccessLevel } from '../../lib/platform/team/team-access';
+import { Variable } from '../../lib/platform/variable/variable';
+import { VariableSet } from '../../lib/platform/variable-set/variable-set';
+import { Workspace } from '../../lib/platform/workspace/workspace';
 import { FullSample, SampleWorld } from './full-samples';
 
 /** The organization the OAuth client and no-code samples live in: seeded, with a project and two registry modules. */
@@ -67,9 +73,71 @@ export const PLATFORM_FULL_SAMPLES: Record<string, FullSample> = {
         organization: seededOrganization(stack), name: 'full-vcs', serviceProvider: VcsServiceProvider.PROVIDER_C_SERVER, key: 'full-key',
         httpUrl: 'https://vcs.full.example.com', apiUrl: 'https://api.vcs.full.example.com', oauthToken: SecretValue.fromEnv('FULL_SAMPLE_SECRET'),
         privateKey: SecretValue.fromEnv('FULL_SAMPLE_SECRET'), secret: SecretValue.fromEnv('FULL_SAMPLE_SECRET'), rsaPublicKey: 'ssh-rsa AAAAfull',
-        organizationScoped: false, projects: [projectId],
+        organizationScoped: false, projects: [Project.fromName(stack, 'full-oauth-project', seededOrganization(stack), 'full')],
       });
     },
+  },
+  'platform.Project': {
+    address: 'full-project',
+    build: (stack) => {
+      const org = new Organization(stack, 'full-project-org', { name: 'full-project-org', email: 'full@acme.io', removalPolicy: RemovalPolicy.DESTROY });
+      new Project(stack, 'full-project', { organization: org, name: 'full apps', description: 'every field' });
+    },
+  },
+  'platform.Workspace': {
+    address: 'full-workspace',
+    build: (stack) => {
+      const org = new Organization(stack, 'full-ws-org', { name: 'full-ws-org', email: 'full@acme.io', removalPolicy: RemovalPolicy.DESTROY });
+      const project = new Project(stack, 'full-ws-project', { organization: org, name: 'full-ws' });
+      new Workspace(stack, 'full-workspace', {
+        organization: org, name: 'full-ws', description: 'every field', project, executionMode: ExecutionMode.LOCAL, terraformVersion: '1.9.5',
+        workingDirectory: 'infra', autoApply: true, tags: ['full', 'team:ops'],
+      });
+    },
+    defaultsKept: { agentPoolId: 'only with the agent mode, which needs a pool (the organization\'s one pool is the AgentPool sample\'s)' },
+  },
+  'platform.Variable': {
+    address: 'full-variable',
+    env: ENV,
+    build: (stack) => {
+      const org = new Organization(stack, 'full-var-org', { name: 'full-var-org', email: 'full@acme.io', removalPolicy: RemovalPolicy.DESTROY });
+      const workspace = new Workspace(stack, 'full-var-ws', { organization: org, name: 'full-var-ws' });
+      new Variable(stack, 'full-variable', { workspace, key: 'TOKEN', description: 'every field', category: VariableCategory.ENV, sensitiveValue: SecretValue.fromEnv('FULL_SAMPLE_SECRET') });
+    },
+    defaultsKept: { value: 'a sensitive variable (sensitiveValue) has no plain value', hcl: 'HCL is for input variables; this one is an environment variable (and sensitive)' },
+  },
+  'platform.Team': {
+    address: 'full-team',
+    build: (stack) => {
+      const org = new Organization(stack, 'full-team-org', { name: 'full-team-org', email: 'full@acme.io', removalPolicy: RemovalPolicy.DESTROY });
+      new Team(stack, 'full-team', {
+        organization: org, name: 'full-team', visibility: TeamVisibility.ORGANIZATION,
+        organizationAccess: {
+          managePolicies: true, managePolicyOverrides: true, manageWorkspaces: true, manageVcsSettings: true, manageProviders: true, manageModules: true,
+          manageRunTasks: true, manageProjects: true, readWorkspaces: true, readProjects: true, manageMembership: true, manageTeams: true,
+          manageOrganizationAccess: true, accessSecretTeams: true, manageAgentPools: true,
+        },
+      });
+    },
+  },
+  'platform.TeamAccess': {
+    address: 'full-team-access',
+    build: (stack) => {
+      const org = new Organization(stack, 'full-access-org', { name: 'full-access-org', email: 'full@acme.io', removalPolicy: RemovalPolicy.DESTROY });
+      const team = new Team(stack, 'full-access-team', { organization: org, name: 'full-access-team' });
+      const workspace = new Workspace(stack, 'full-access-ws', { organization: org, name: 'full-access-ws' });
+      new TeamAccess(stack, 'full-team-access', { team, workspace, access: TeamAccessLevel.ADMIN });
+    },
+  },
+  'platform.VariableSet': {
+    address: 'full-variable-set',
+    build: (stack) => {
+      const org = new Organization(stack, 'full-varset-org', { name: 'full-varset-org', email: 'full@acme.io', removalPolicy: RemovalPolicy.DESTROY });
+      const project = new Project(stack, 'full-varset-project', { organization: org, name: 'full-varset' });
+      const workspace = new Workspace(stack, 'full-varset-ws', { organization: org, name: 'full-varset-ws' });
+      new VariableSet(stack, 'full-variable-set', { organization: org, name: 'full set', description: 'every field', priority: true, workspaces: [workspace], projects: [project] });
+    },
+    defaultsKept: { global: 'a global set applies to every workspace and takes no workspaces nor projects (those are set here)' },
   },
   'platform.AgentPool': {
     address: 'full-agent-pool',

@@ -6,10 +6,12 @@ import { PLATFORM_SPEC_FIELDS } from './spec-fields.platform';
 import { SECRETS_DB_SPEC_FIELDS } from './spec-fields.secrets-db';
 import { SECRETS_KV_SPEC_FIELDS } from './spec-fields.secrets-kv';
 import { SECRETS_TOKENS_SPEC_FIELDS } from './spec-fields.secrets-tokens';
+import { SECRETS_SYS_SPEC_FIELDS } from './spec-fields.secrets-sys';
 
 registerAllKinds();
 
-const SPEC_FIELDS = { ...PLATFORM_SPEC_FIELDS, ...SECRETS_KV_SPEC_FIELDS, ...SECRETS_DB_SPEC_FIELDS, ...SECRETS_TOKENS_SPEC_FIELDS, ...MESH_SPEC_FIELDS };
+const SPEC_FIELDS = { ...PLATFORM_SPEC_FIELDS, ...SECRETS_KV_SPEC_FIELDS, ...SECRETS_DB_SPEC_FIELDS, ...SECRETS_TOKENS_SPEC_FIELDS, ...MESH_SPEC_FIELDS,
+  ...SECRETS_SYS_SPEC_FIELDS };
 const { resources, dataSources } = registeredKinds();
 
 // Every kind runs on its one declaration of fields, and that declaration lists exactly the fields of

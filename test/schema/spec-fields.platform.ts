@@ -37,4 +37,23 @@ export const PLATFORM_SPEC_FIELDS: Record<string, () => SpecField[]> = {
   // The spec shows no body ("not shown"); REAL-SYSTEMS.md gives the real platform's: type
   // `data-retention-policy-delete-olders` with attribute `delete-older-than-n-days`, or `…-dont-deletes`.
   'platform.DataRetentionPolicy': () => [{ name: 'delete-older-than-n-days' }],
+  // Not in the spec's excerpt: the real platform's bodies (go-tfe's create options), with the spec's
+  // `engine-version` and `engine` category for the Terraform version and input variables.
+  'platform.Project': () => [{ name: 'name' }, { name: 'description', default: '' }],
+  'platform.Workspace': () => [
+    { name: 'name' }, { name: 'description', default: '' }, { name: 'project', default: null }, { name: 'execution-mode', default: 'remote' },
+    { name: 'agent-pool-id', default: null }, { name: 'engine-version', default: null }, { name: 'working-directory', default: '' },
+    { name: 'auto-apply', default: false }, { name: 'tag-names', default: [] },
+  ],
+  'platform.Variable': () => [
+    // `value`: a plain variable's (default '') or a sensitive one's (`sensitiveValue`, write-only): one attribute of the body.
+    { name: 'key' }, { name: 'value' }, { name: 'description', default: '' }, { name: 'category', default: 'engine' },
+    { name: 'hcl', default: false }, { name: 'sensitive' },
+  ],
+  'platform.Team': () => [{ name: 'name' }, { name: 'visibility', default: 'secret' }, { name: 'organization-access', default: {} }],
+  'platform.TeamAccess': () => [{ name: 'access' }, { name: 'team' }, { name: 'workspace' }],
+  'platform.VariableSet': () => [
+    { name: 'name' }, { name: 'description', default: '' }, { name: 'global', default: false }, { name: 'priority', default: false },
+    { name: 'workspaces', default: [] }, { name: 'projects', default: [] },
+  ],
 };

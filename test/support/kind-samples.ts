@@ -15,9 +15,15 @@ import { ServiceSplitter } from '../../lib/mesh/service-splitter/service-splitte
 import { AgentPool } from '../../lib/platform/agent-pool/agent-pool';
 import { DataRetentionPolicy } from '../../lib/platform/organization/data-retention-policy';
 import { NoCodeModule } from '../../lib/platform/no-code/no-code-module';
-import { NoCodeWorkspace } from '../../lib/platform/no-code/no-code-workspace';
+import { NoCodeWorkspace, VariableCategory } from '../../lib/platform/no-code/no-code-workspace';
 import { OAuthClient, VcsServiceProvider } from '../../lib/platform/oauth-client/oauth-client';
 import { IOrganization, Organization } from '../../lib/platform/organization/organization';
+import { Project } from '../../lib/platform/project/project';
+import { Team } from '../../lib/platform/team/team';
+import { TeamAccess, TeamAccessLevel } from '../../lib/platform/team/team-access';
+import { Variable } from '../../lib/platform/variable/variable';
+import { VariableSet } from '../../lib/platform/variable-set/variable-set';
+import { Workspace } from '../../lib/platform/workspace/workspace';
 import { DatabaseConnection } from '../../lib/secrets/database/database-connection';
 import { DatabaseRole } from '../../lib/secrets/database/database-role';
 import { DatabaseStaticRole } from '../../lib/secrets/database/database-static-role';
@@ -32,6 +38,10 @@ import { PlatformTokenConfig } from '../../lib/secrets/platform-token/platform-t
 import { PlatformTokenRole } from '../../lib/secrets/platform-token/platform-token-role';
 import { PushMfaMethod } from '../../lib/secrets/push-mfa/push-mfa-method';
 import { TotpKey } from '../../lib/secrets/totp/totp-key';
+import { SecretsMount } from '../../lib/secrets/sys/secrets-mount';
+import { SecretsPolicy } from '../../lib/secrets/sys/secrets-policy';
+import { AuthBackend } from '../../lib/secrets/sys/auth-backend';
+import { AppRoleRole } from '../../lib/secrets/approle/approle-role';
 
 /** The emulator's addresses and tokens (`EmulatorProcess.env`, `Emulator.env`). */
 export type ApiEnv = Record<string, string>;
@@ -118,6 +128,48 @@ export const KIND_SAMPLES: Record<string, KindSample> = {
       return p?.data?.attributes?.['delete-older-than-n-days'] === 30 + i;
     }),
   },
+  'platform.Project': {
+    weight: 5,
+    build: (stack, i) => { project(stack, i); },
+    count: (env, n) => countWhere(n, async (i) => ((await platformGet(env, `/organizations/${orgName(i)}/projects?filter[names]=apps-${i}`))?.data ?? []).length === 1),
+  },
+  'platform.Workspace': {
+    weight: 5,
+    build: (stack, i) => { workspace(stack, i); },
+    count: (env, n) => countWhere(n, async (i) => (await platformGet(env, `/organizations/${orgName(i)}/workspaces/ws-${i}`)) !== undefined),
+  },
+  'platform.Variable': {
+    weight: 5,
+    build: (stack, i) => {
+      new Variable(stack, `var${i}`, { workspace: workspace(stack, i), key: 'TOKEN', category: VariableCategory.ENV, sensitiveValue: SecretValue.fromEnv('PLANTED_ENGINE_SECRET') });
+    },
+    count: (env, n) => countWhere(n, async (i) => {
+      const ws = await platformGet(env, `/organizations/${orgName(i)}/workspaces/ws-${i}`);
+      const vars = ws ? (await platformGet(env, `/workspaces/${ws.data.id}/vars`))?.data ?? [] : [];
+      return vars.some((v: any) => v.attributes.key === 'TOKEN');
+    }),
+  },
+  'platform.Team': {
+    weight: 5,
+    build: (stack, i) => { team(stack, i); },
+    count: (env, n) => countWhere(n, async (i) => ((await platformGet(env, `/organizations/${orgName(i)}/teams?filter[names]=team-${i}`))?.data ?? []).length === 1),
+  },
+  'platform.TeamAccess': {
+    weight: 5,
+    build: (stack, i) => { new TeamAccess(stack, `access${i}`, { team: team(stack, i), workspace: workspace(stack, i), access: TeamAccessLevel.PLAN }); },
+    count: (env, n) => countWhere(n, async (i) => {
+      const ws = await platformGet(env, `/organizations/${orgName(i)}/workspaces/ws-${i}`);
+      return ws ? ((await platformGet(env, `/team-workspaces?filter[workspace][id]=${ws.data.id}`))?.data ?? []).length === 1 : false;
+    }),
+  },
+  'platform.VariableSet': {
+    weight: 5,
+    build: (stack, i) => {
+      new VariableSet(stack, `varset${i}`, { organization: organization(stack, i), name: `set-${i}`, workspaces: [workspace(stack, i)], projects: [project(stack, i)] });
+    },
+    count: async (env, n) => (await Promise.all(range(n).map(async (i) => ((await platformGet(env, `/organizations/${orgName(i)}/varsets`))?.data ?? []).length)))
+      .reduce((a, b) => a + b, 0),
+  },
   'platform.NoCodeModule': {
     weight: 3,
     build: (stack, i) => { noCodeModule(stack, i); },
@@ -149,6 +201,30 @@ export const KIND_SAMPLES: Record<string, KindSample> = {
     // A mount's configuration always exists (its defaults): taking it over is adopting it.
     build: (stack, i) => { new KvEngineConfig(stack, `kvcfg${i}`, { mount: `t-kv-${i}`, maxVersions: 7, deleteVersionAfter: '60m' }); },
     count: (env, n) => countWhere(n, async (i) => (await secretsGet(env, `t-kv-${i}/config`))?.data?.max_versions === 7),
+  },
+  'secrets.SecretsMount': {
+    weight: 3,
+    build: (stack, i) => { new SecretsMount(stack, `mnt${i}`, { path: `t-mnt-${i}`, type: 'totp', description: `sample ${i}`, defaultLeaseTtl: '1h' }); },
+    count: async (env) => Object.keys((await secretsGet(env, 'sys/mounts'))?.data ?? {}).filter((p) => p.startsWith('t-mnt-')).length,
+  },
+  'secrets.AuthBackend': {
+    // As many as the AppRole role samples, which are placed in them (the same i).
+    weight: 5,
+    build: (stack, i) => { authBackend(stack, i); },
+    count: async (env, n) => {
+      const paths = Object.keys((await secretsGet(env, 'sys/auth'))?.data ?? {});
+      return range(n).filter((i) => paths.includes(`t-auth-${i}/`)).length;
+    },
+  },
+  'secrets.AppRoleRole': {
+    weight: 5,
+    build: (stack, i) => { new AppRoleRole(stack, `arole${i}`, { authBackend: authBackend(stack, i), name: `t-arole-${i}`, tokenPolicies: ['b', 'a'], secretIdTtl: '1h' }); },
+    count: async (env, n) => (await Promise.all(range(n).map(async (i) => (await secretsKeys(env, `auth/t-auth-${i}/role`)).length))).reduce((a, b) => a + b, 0),
+  },
+  'secrets.SecretsPolicy': {
+    weight: 5,
+    build: (stack, i) => { new SecretsPolicy(stack, `pol${i}`, { name: `t-pol-${i}`, policy: `path "secret/data/t/${i}/*" { capabilities = ["read"] }` }); },
+    count: async (env) => (await secretsKeys(env, 'sys/policies/acl')).filter((k) => k.startsWith('t-pol-')).length,
   },
   'secrets.TotpKey': {
     weight: 5,
@@ -310,6 +386,21 @@ function organization(stack: TerraformStack, i: number): Organization {
   return once(stack, `org${i}`, () => new Organization(stack, `org${i}`, { name: orgName(i), email: `o${i}@torture.io`, removalPolicy: RemovalPolicy.DESTROY }));
 }
 
+/** The i-th managed project (of the i-th organization). */
+function project(stack: TerraformStack, i: number): Project {
+  return once(stack, `prj${i}`, () => new Project(stack, `prj${i}`, { organization: organization(stack, i), name: `apps-${i}` }));
+}
+
+/** The i-th managed workspace, in the i-th project. */
+function workspace(stack: TerraformStack, i: number): Workspace {
+  return once(stack, `ws${i}`, () => new Workspace(stack, `ws${i}`, { organization: organization(stack, i), name: `ws-${i}`, project: project(stack, i), tags: ['torture'] }));
+}
+
+/** The i-th managed team (of the i-th organization). */
+function team(stack: TerraformStack, i: number): Team {
+  return once(stack, `team${i}`, () => new Team(stack, `team${i}`, { organization: organization(stack, i), name: `team-${i}`, organizationAccess: { readWorkspaces: true } }));
+}
+
 /** The i-th seeded no-code organization, looked up. */
 function ncOrganization(stack: TerraformStack, i: number): IOrganization {
   return once(stack, `ncorg${i}`, () => Organization.fromName(stack, `ncorg${i}`, ncOrg(i)));
@@ -330,6 +421,10 @@ function databaseConnection(stack: TerraformStack, i: number): DatabaseConnectio
     name: `t-db-${i}`, connectionUrl: `postgresql://{{username}}:{{password}}@${postgresHost}`, username: `t_root_${i}`,
     password: SecretValue.fromEnv('PLANTED_ENGINE_SECRET'), allowedRoles: [`t-dbrole-${i}`, `t-dbstatic-${i}`, `t-dbrole-${i}`],
   }));
+}
+
+function authBackend(stack: TerraformStack, i: number): AuthBackend {
+  return once(stack, `auth${i}`, () => new AuthBackend(stack, `auth${i}`, { path: `t-auth-${i}`, type: 'approle', description: `sample ${i}` }));
 }
 
 function directoryConfig(stack: TerraformStack, i: number): DirectoryConfig {

@@ -1,6 +1,6 @@
 import * as readline from 'readline';
 import { DeclaredProviders } from '../../core/engine/declared-providers';
-import { ApplyResult } from '../../core/engine/applier';
+import { ApplyEvent, ApplyResult } from '../../core/engine/applier';
 import { conflictsOf, hasChanges, StackPlan } from '../../core/engine/plan-model';
 import { DesiredStack } from '../../core/model';
 import { stateKey } from '../../core/crypto/state-key';
@@ -8,6 +8,7 @@ import { StateStore } from '../../core/state/state-store';
 import { Interrupts } from '../interrupts';
 import { Output } from '../output';
 import { readSavedPlan } from '../plan-file';
+import { emitApplyEvent, emitPlanned, emitSummary } from '../apply-events';
 import { Progress } from '../progress';
 import { renderPlan } from '../render-plan';
 import { preflightOrFail } from '../preflight';
@@ -20,6 +21,8 @@ import { PlanCommandOptions } from './plan';
 
 export interface ApplyCommandOptions extends PlanCommandOptions {
   readonly autoApprove?: boolean;
+  /** The plan is not printed (the Terraform bridge: Terraform's plan showed it, and its error would repeat it). */
+  readonly planShownElsewhere?: boolean;
 }
 
 async function confirm(question: string, operation: 'apply' | 'destroy'): Promise<boolean> {
@@ -39,6 +42,8 @@ async function confirm(question: string, operation: 'apply' | 'destroy'): Promis
  */
 export async function applyCommand(planFile: string | undefined, opts: ApplyCommandOptions, out: Output): Promise<number> {
   const t = tuning(opts);
+  // The confirmation question would be written into the event stream.
+  if (opts.json && !planFile && !opts.autoApprove) throw new Error(`${opts.destroy ? 'destroy' : 'apply'} --json needs --auto-approve (or a saved plan)`);
   const saved = planFile ? readSavedPlan(planFile).plans : undefined;
   // A saved plan keeps the order it was made in (a stack after the stacks it reads from).
   const all = saved ? saved.map((p) => p.desired) : loadStacks(opts);
@@ -109,13 +114,18 @@ async function applyStack({ desired, saved, opts, out, state, ctx, interrupts, a
   } else {
     plan = withStackInImportHints(await planReconciled(desired, state, ctx, { refresh: opts.refresh !== false, destroy: opts.destroy }), several);
   }
-  renderPlan(plan, out, { compact: opts.compact });
+  if (!opts.planShownElsewhere || !hasChanges(plan)) renderPlan(plan, out, { compact: opts.compact });
   const conflicts = conflictsOf(plan);
   if (conflicts.length) {
     throw new Error(`${conflicts.length} object(s) exist on the API and are not managed by converge; nothing was applied:\n` +
       conflicts.map((c) => `  ${c.address}: ${c.reason}`).join('\n'));
   }
-  if (!hasChanges(plan)) return 0;
+  const operation = opts.destroy ? 'destroy' : 'apply';
+  if (opts.json) emitPlanned(plan, operation);
+  if (!hasChanges(plan)) {
+    if (opts.json) emitSummary(plan.stack, operation, undefined, clients.stats);
+    return 0;
+  }
   // Every API's address is proven before anything is written, an intent included (a saved plan was read, not planned).
   // Records only in state: through the app's provider (one it does not declare is refused by the apply, never contacted).
   const declared = new DeclaredProviders(plan.desired);
@@ -130,9 +140,11 @@ async function applyStack({ desired, saved, opts, out, state, ctx, interrupts, a
   // The first record written needs the state key: a key file created now says so before the progress
   // starts, not in the middle of its live block.
   stateKey();
-  const progress = new Progress(out, plan.items.filter((i) => !['noop'].includes(i.action)).length);
-  const result = await applyReconciled(plan, state, ctx, undefined, { onEvent: (e) => progress.event(e), signal: interrupts.signal });
-  progress.finish();
+  const progress = opts.json ? undefined : new Progress(out, plan.items.filter((i) => !['noop'].includes(i.action)).length);
+  const onEvent = progress ? (e: ApplyEvent) => progress.event(e) : (e: ApplyEvent) => emitApplyEvent(plan.stack, e);
+  const result = await applyReconciled(plan, state, ctx, undefined, { onEvent, signal: interrupts.signal });
+  progress?.finish();
+  if (opts.json) emitSummary(plan.stack, operation, result, clients.stats, interrupts.by);
   const verb = opts.destroy ? 'Destroy' : 'Apply';
   if (interrupts.by) summariseInterrupted(result, out, verb, interrupts.by, plan.stack);
   else summarise(result, clients.stats, out, verb);

@@ -41,11 +41,15 @@ function refuseStateInSynthDir(opts: BridgeOptions): void {
   }
 }
 
-/** `converge bridge apply --stack S`: applies S (`converge apply --auto-approve`). */
+/**
+ * `converge bridge apply --stack S`: applies S (`converge apply --auto-approve`), printing progress and
+ * result but not the plan: Terraform's plan showed it (the bridge's per-object triggers), and when the
+ * provisioner fails, Terraform's error repeats the command's whole output, so a printed plan came twice.
+ */
 export async function bridgeApply(opts: BridgeOptions, out: Output): Promise<number> {
   refuseStateInSynthDir(opts);
-  out.info(`converge bridge: applying stack ${opts.stack}`);
-  return applyCommand(undefined, { stack: opts.stack, synthDir: opts.synthDir, parallelism: opts.parallelism, autoApprove: true }, out);
+  out.info(`converge bridge: applying stack ${opts.stack} (its changes per object are in Terraform's plan, the bridge's object:<address> triggers)`);
+  return applyCommand(undefined, { stack: opts.stack, synthDir: opts.synthDir, parallelism: opts.parallelism, autoApprove: true, planShownElsewhere: true }, out);
 }
 
 /**

@@ -5,6 +5,7 @@ import * as path from 'path';
 import { Emulator } from '../../bundled-emulator/bundled-emulator';
 import { postgresBinaries } from '../../bundled-emulator/embedded-postgres';
 import { EMULATOR_DATABASE, EMULATOR_DATABASE_ADMIN, EMULATOR_STATIC_USER } from '../../bundled-emulator/emulator-postgres';
+import { assertPrivateDir } from '../../core/private-dir';
 import { envFileReady, isAlive, parseEnvFile, PID_KEY, waitForEnvFile, writeEnvFileAtomically } from '../emulator-env-file';
 import { Output } from '../output';
 import { PLATFORM_SHAPES, PlatformShape } from '../../platform/emulator/server-shape';
@@ -50,6 +51,8 @@ function num(v: string | undefined, flag: string): number | undefined {
 export async function emulatorCommand(opts: EmulatorCommandOptions, out: Output): Promise<number> {
   if (opts.writeEnv) await refuseRunningEmulator(opts.writeEnv);
   if (opts.postgres) postgresBinaries(); // installed? Said at once, not from the log of a detached child.
+  // Another user's directory (a shared /tmp path) is never adopted with what it holds.
+  if (opts.dataDir) assertPrivateDir(path.resolve(opts.dataDir), '--data-dir');
   if (opts.detach) return detach(opts, out);
   const edition = opts.platformEdition ?? 'hosted';
   if (edition !== 'hosted' && edition !== 'self-hosted') throw new Error(`--platform-edition must be hosted or self-hosted (got ${edition})`);

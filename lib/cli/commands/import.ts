@@ -7,6 +7,9 @@ import { DesiredStack, isAttrRef, isSecretRef } from '../../core/model';
 import { crossStackRefs, OtherStacks, stacksReadBy } from '../../core/engine/other-stacks';
 import { fieldHmac, newSalt } from '../../core/crypto/field-hmac';
 import { assertIdentitiesFree } from '../../core/engine/reconcile';
+import { ApiClients } from '../../core/engine/api-clients';
+import { StateBackend } from '../../core/state/state-model';
+import { StateStore } from '../../core/state/state-store';
 import { Output } from '../output';
 import { tuning, withLockedState } from '../session';
 import { AppOptions, loadStacks, selectStacks } from '../workspace';
@@ -18,61 +21,82 @@ export async function importCommand(address: string, id: string, opts: AppOption
   const r = desired.resources[address];
   if (!r) throw new Error(`no construct at address "${address}" in stack ${desired.stack} (addresses: ${Object.keys(desired.resources).join(', ')})`);
   if (r.dataSource) throw new Error(`${address} is a data source: there is nothing to import`);
-  const handler = resourceHandler(r.kind);
-  const normalised = handler.importId ? handler.importId(id) : id;
   return withLockedState(desired.stack, 'import', tuning({}), out, async (state, clients, backend) => {
-    // One object, one address across stacks, as plan checks it: an object another stack of the app manages is not taken.
-    const assertFree = (objectId: string) => assertIdentitiesFree(desired.stack, { [address]: { kind: r.kind, id: objectId, path: r.path } }, backend, all, [],
-      `import of ${address} into stack ${desired.stack} refused`);
-    const other = new OtherStacks();
-    await other.load(backend, stacksReadBy(desired));
-    const existing = state.record(address);
-    if (existing?.status === 'created') throw new Error(`${address} is already managed (id ${existing.id}); use converge state rm first`);
-    const salt = newSalt();
-    const resolved = resolveSpec(r.spec, r.path, (ref, attr, stack) => {
-      if (stack !== undefined) return other.lookup(stack, ref, attr);
-      const rec = state.record(ref);
-      if (rec?.outputs[attr] !== undefined) return rec.outputs[attr];
-      const secret = sensitiveOutputsOf(rec)[attr];
-      return secret === undefined ? UNKNOWN : new SensitiveValue(secret, `${ref}.${attr}`);
-    }, salt);
-    const ctx = { address: r.path, http: clients.for(r.provider) };
-    const observed = await handler.read(ctx, normalised, resolved.value);
-    if (!observed) {
-      // Something still holds the identity (a KV key whose latest version is deleted): taken as it is, and
-      // marked so that the next apply writes it again on top.
-      const remains = await handler.remains?.(ctx, normalised, resolved.value);
-      if (!remains) throw new Error(`${r.path}: no ${r.kind} with id "${normalised}" exists`);
-      const twin = Object.entries(state.records).find(([a, rec]) => a !== address && rec.kind === r.kind && rec.id === normalised);
-      if (twin) throw new Error(`${r.path}: ${normalised} is already managed at ${twin[0]}; an object is managed at one address only`);
-      await assertFree(normalised);
-      await state.put(address, {
-        kind: r.kind, status: 'created', id: normalised, spec: resolved.stored, hmacs: resolved.hmacs, outputs: {}, salt, deletedOutside: true,
-        dependsOn: r.dependsOn, removalPolicy: r.removalPolicy, provider: r.provider, path: r.path,
-      });
-      out.result(`Imported ${normalised} as ${address}: ${remains}; the next apply writes it again.`);
-      return 0;
-    }
-    // One identity per object: the canonical one (an agent pool imported by its name is recorded by its id).
-    const canonical = observed.id ?? normalised;
-    const twin = Object.entries(state.records).find(([a, rec]) => a !== address && rec.kind === r.kind && rec.id === canonical);
-    if (twin) throw new Error(`${r.path}: ${canonical} is already managed at ${twin[0]}; an object is managed at one address only`);
-    await assertFree(canonical);
-
-    const { spec, hmacs, writeOnly } = importedSpec(observed.fields, resolved, new Set(handler.sensitiveFields ?? []), salt,
-      unresolvedSecretRefs(r.spec, resolved, desired));
-    // What it reads of other stacks, as apply records it: destroying a producer warns about this reader.
-    const stackRefs = crossStackRefs(r.spec);
-    await state.put(address, {
-      kind: r.kind, status: 'created', id: canonical, spec, hmacs, outputs: observed.outputs ?? {}, salt,
-      ...(stackRefs.length ? { stackRefs } : {}), dependsOn: r.dependsOn, removalPolicy: r.removalPolicy, provider: r.provider, path: r.path,
-    });
-    out.result(`Imported ${canonical} as ${address}. Run converge plan to see how it differs from the app.`);
-    if (writeOnly.length) {
-      out.result(`Write-only fields cannot be read from the API and are taken to match the app: ${writeOnly.join(', ')}.`);
-    }
+    await importObject({ desired, all, state, clients, backend, out }, address, id);
     return 0;
   });
+}
+
+/** What importing into one stack needs: the app's stacks, and the stack's state and API clients under its lock. */
+export interface ImportTarget {
+  readonly desired: DesiredStack;
+  readonly all: readonly DesiredStack[];
+  readonly state: StateStore;
+  readonly clients: ApiClients;
+  readonly backend: StateBackend;
+  readonly out: Output;
+}
+
+/**
+ * Takes the existing object `id` under the construct at `address` (`converge import`, and each object
+ * `converge migrate terraform` takes): records it as apply would, its secrets as HMACs only.
+ */
+export async function importObject(t: ImportTarget, address: string, id: string): Promise<void> {
+  const { desired, all, state, clients, backend, out } = t;
+  const r = desired.resources[address];
+  if (!r) throw new Error(`no construct at address "${address}" in stack ${desired.stack}`);
+  const handler = resourceHandler(r.kind);
+  const normalised = handler.importId ? handler.importId(id) : id;
+  // One object, one address across stacks, as plan checks it: an object another stack of the app manages is not taken.
+  const assertFree = (objectId: string) => assertIdentitiesFree(desired.stack, { [address]: { kind: r.kind, id: objectId, path: r.path } }, backend, all, [],
+    `import of ${address} into stack ${desired.stack} refused`);
+  const other = new OtherStacks();
+  await other.load(backend, stacksReadBy(desired));
+  const existing = state.record(address);
+  if (existing?.status === 'created') throw new Error(`${address} is already managed (id ${existing.id}); use converge state rm first`);
+  const salt = newSalt();
+  const resolved = resolveSpec(r.spec, r.path, (ref, attr, stack) => {
+    if (stack !== undefined) return other.lookup(stack, ref, attr);
+    const rec = state.record(ref);
+    if (rec?.outputs[attr] !== undefined) return rec.outputs[attr];
+    const secret = sensitiveOutputsOf(rec)[attr];
+    return secret === undefined ? UNKNOWN : new SensitiveValue(secret, `${ref}.${attr}`);
+  }, salt);
+  const ctx = { address: r.path, http: clients.for(r.provider) };
+  const observed = await handler.read(ctx, normalised, resolved.value);
+  if (!observed) {
+    // Something still holds the identity (a KV key whose latest version is deleted): taken as it is, and
+    // marked so that the next apply writes it again on top.
+    const remains = await handler.remains?.(ctx, normalised, resolved.value);
+    if (!remains) throw new Error(`${r.path}: no ${r.kind} with id "${normalised}" exists`);
+    const twin = Object.entries(state.records).find(([a, rec]) => a !== address && rec.kind === r.kind && rec.id === normalised);
+    if (twin) throw new Error(`${r.path}: ${normalised} is already managed at ${twin[0]}; an object is managed at one address only`);
+    await assertFree(normalised);
+    await state.put(address, {
+      kind: r.kind, status: 'created', id: normalised, spec: resolved.stored, hmacs: resolved.hmacs, outputs: {}, salt, deletedOutside: true,
+      dependsOn: r.dependsOn, removalPolicy: r.removalPolicy, provider: r.provider, path: r.path,
+    });
+    out.result(`Imported ${normalised} as ${address}: ${remains}; the next apply writes it again.`);
+    return;
+  }
+  // One identity per object: the canonical one (an agent pool imported by its name is recorded by its id).
+  const canonical = observed.id ?? normalised;
+  const twin = Object.entries(state.records).find(([a, rec]) => a !== address && rec.kind === r.kind && rec.id === canonical);
+  if (twin) throw new Error(`${r.path}: ${canonical} is already managed at ${twin[0]}; an object is managed at one address only`);
+  await assertFree(canonical);
+
+  const { spec, hmacs, writeOnly } = importedSpec(observed.fields, resolved, new Set(handler.sensitiveFields ?? []), salt,
+    unresolvedSecretRefs(r.spec, resolved, desired));
+  // What it reads of other stacks, as apply records it: destroying a producer warns about this reader.
+  const stackRefs = crossStackRefs(r.spec);
+  await state.put(address, {
+    kind: r.kind, status: 'created', id: canonical, spec, hmacs, outputs: observed.outputs ?? {}, salt,
+    ...(stackRefs.length ? { stackRefs } : {}), dependsOn: r.dependsOn, removalPolicy: r.removalPolicy, provider: r.provider, path: r.path,
+  });
+  out.result(`Imported ${canonical} as ${address}. Run converge plan to see how it differs from the app.`);
+  if (writeOnly.length) {
+    out.result(`Write-only fields cannot be read from the API and are taken to match the app: ${writeOnly.join(', ')}.`);
+  }
 }
 
 /**

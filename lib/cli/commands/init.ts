@@ -1,14 +1,19 @@
 import * as fs from 'fs';
 import * as path from 'path';
-import { convergeDependency } from '../install-source';
+import { convergeDependency, OWN_ROOT } from '../install-source';
 import { Output } from '../output';
 import { vendoredPath, vendorPackage } from '../vendor-package';
+import { pythonAppFiles, synthEnvironmentNote } from './init-python';
 
 export interface InitOptions {
   readonly stack?: string;
-  /** The app's dependency on cdk-converge (default: what the running converge was installed from). */
+  /** The app's dependency on cdk-converge (default: what the running converge was installed from; for Python, `cdk-converge>=VERSION`). */
   readonly convergeSpec?: string;
+  /** The app's language, as `cdk init app --language`: typescript or python (default: typescript). */
+  readonly language?: string;
 }
+
+const LANGUAGES = ['typescript', 'python'];
 
 const ENV_FILE = '.converge-emulator.env';
 
@@ -82,7 +87,8 @@ test('the stack holds an organization and a KV secret', () => {
 `,
     'README.md': `# ${name}
 
-A cdktf app whose constructs converge applies (https://www.npmjs.com/package/cdk-converge).
+A cdktf app whose constructs converge applies (https://www.npmjs.com/package/cdk-converge). converge's
+documentation ships with it: \`node_modules/cdk-converge/docs/\` (\`npx converge --help\` prints where).
 
 \`\`\`sh
 npm install
@@ -95,6 +101,7 @@ npm test                     # unit test of the stack's desired state
 npx converge emulator stop ${ENV_FILE}                  # stop the emulator
 \`\`\`
 
+${synthEnvironmentNote('process.env.ORG_NAME ?? \'default-org\'')}
 \`npx converge plan\` runs \`main.ts\` under tsx, which does not check types: a mistyped prop then shows
 only as a runtime check. \`npm run plan\` and \`npm run apply\` run \`tsc --noEmit\` first
 (\`npm run typecheck\` alone).
@@ -118,6 +125,9 @@ export async function initCommand(dir: string | undefined, opts: InitOptions, ou
   const name = path.basename(target).toLowerCase().replace(/[^a-z0-9-]+/g, '-').replace(/^-+|-+$/g, '') || 'converge-app';
   const stack = opts.stack ?? 'dev';
   if (!/^[A-Za-z0-9_-]+$/.test(stack)) throw new Error(`--stack "${stack}": letters, digits, - and _ only`);
+  const language = (opts.language ?? 'typescript').toLowerCase();
+  if (!LANGUAGES.includes(language)) throw new Error(`--language "${opts.language}": one of ${LANGUAGES.join(', ')}`);
+  if (language === 'python') return initPython(target, name, stack, opts, out);
   let source = opts.convergeSpec ? { spec: opts.convergeSpec, from: opts.convergeSpec, installLinks: opts.convergeSpec.startsWith('file:') } : convergeDependency();
   // A tarball or directory on this machine: the app gets its own copy (vendor/), so that it installs anywhere.
   const vendorFrom = !opts.convergeSpec && source.spec.startsWith('file:') ? source.spec.slice('file:'.length) : undefined;
@@ -134,5 +144,21 @@ export async function initCommand(dir: string | undefined, opts: InitOptions, ou
   out.result(`Created a converge app in ${target} (stack ${stack}), depending on cdk-converge from ${source.from}.`);
   if (vendorFrom) out.info(`Commit ${vendoredPath()} with the app: teammates and CI install cdk-converge from it.`);
   out.info(`Next: npm install; export CHECKPOINT_DISABLE=1; npx converge emulator --write-env ${ENV_FILE} --detach; set -a; . ./${ENV_FILE}; set +a; npm run plan.`);
+  return 0;
+}
+
+/** `converge init --language python`: the Python app's files; cdk-converge comes from pip (a release, or a wheel). */
+function initPython(target: string, name: string, stack: string, opts: InitOptions, out: Output): number {
+  const version = (JSON.parse(fs.readFileSync(path.join(OWN_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+  const files = pythonAppFiles(name, stack, opts.convergeSpec ?? `cdk-converge>=${version}`);
+  const existing = Object.keys(files).filter((f) => fs.existsSync(path.join(target, f))).sort();
+  if (existing.length) {
+    throw new Error(`${target} already has ${existing.join(', ')}: converge init overwrites no file (move them away or init another directory)`);
+  }
+  fs.mkdirSync(target, { recursive: true });
+  for (const [file, text] of Object.entries(files)) fs.writeFileSync(path.join(target, file), text, { flag: 'wx' });
+  out.result(`Created a converge app in Python in ${target} (stack ${stack}).`);
+  out.info('Next: python3 -m venv .venv; . .venv/bin/activate; pip install -r requirements.txt; export CHECKPOINT_DISABLE=1; ' +
+    `converge emulator --write-env ${ENV_FILE} --detach; set -a; . ./${ENV_FILE}; set +a; converge plan.`);
   return 0;
 }

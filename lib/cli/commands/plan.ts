@@ -4,6 +4,8 @@ import { Output } from '../output';
 import { writeSavedPlan } from '../plan-file';
 import { planJson, renderPlan } from '../render-plan';
 import { renderSummary } from '../render-summary';
+import { trafficSummarySection } from '../graph/traffic-summary';
+import { planTraffic } from './graph';
 import { preflightOrFail } from '../preflight';
 import { tuning, withLockedState } from '../session';
 import { withStackInImportHints } from '../import-hint';
@@ -58,7 +60,7 @@ export async function planCommand(opts: PlanCommandOptions, out: Output): Promis
   const plans = await makePlans(opts, out);
   if (opts.json) out.json(planJson(plans));
   else plans.forEach((p) => renderPlan(p, out, { compact: opts.compact }));
-  if (opts.summary) fs.writeFileSync(opts.summary, renderSummary(plans));
+  if (opts.summary) fs.writeFileSync(opts.summary, renderSummary(plans) + (opts.destroy ? '' : await trafficSummary(plans, opts, out)));
   const conflicts = plans.flatMap(conflictsOf);
   if (conflicts.length) {
     // Objects that exist under a construct's identity and are not converge's: nothing is saved or applied.
@@ -71,4 +73,18 @@ export async function planCommand(opts: PlanCommandOptions, out: Output): Promis
     out.info(`Saved the plan to ${opts.out}. Apply exactly this plan with: converge apply ${opts.out}`);
   }
   return opts.detailedExitcode && plans.some(hasChanges) ? 2 : 0;
+}
+
+/**
+ * The traffic picture for `--summary` (issue 34): the planned stacks with configuration entries are
+ * planned again, read-only, to compile their chains. A picture that cannot be made is left out with a warning.
+ */
+async function trafficSummary(plans: StackPlan[], opts: PlanCommandOptions, out: Output): Promise<string> {
+  const stacks = plans.map((p) => p.desired);
+  try {
+    return trafficSummarySection(await planTraffic(stacks, stacks, opts, out));
+  } catch (e) {
+    out.warn(`the summary has no traffic picture: ${(e as Error).message}`);
+    return '';
+  }
 }

@@ -1,7 +1,7 @@
 import { DesiredStack } from '../../core/model';
 import { MESH_PERMISSIONS, meshAclPolicy } from '../../mesh/permissions';
 import { PLATFORM_PERMISSIONS } from '../../platform/permissions';
-import { PolicyPath, policyHcl, SECRETS_POLICY, stackSecretsPolicy } from '../../secrets/policy';
+import { PolicyPath, policyHcl, secretsPolicyOf, stackSecretsPolicy } from '../../secrets/policy';
 import { Output } from '../output';
 import { AppOptions, loadStacks, selectStacks } from '../workspace';
 
@@ -23,13 +23,18 @@ export function stackPolicy(desired: DesiredStack): StackPolicy {
   const platform: StackPolicy['platform'] = [];
   const mesh: StackPolicy['mesh'] = [];
   for (const [address, r] of Object.entries(desired.resources).sort(([a], [b]) => a.localeCompare(b))) {
-    const secrets = SECRETS_POLICY[r.kind];
-    if (secrets) paths.push(...secrets(r.spec));
     const p = PLATFORM_PERMISSIONS[r.kind];
-    if (p) platform.push({ address, kind: r.kind, needs: p(r.spec) });
     const m = MESH_PERMISSIONS[r.kind];
-    if (m) mesh.push({ address, kind: r.kind, needs: m(r.spec) });
-    if (!secrets && !p && !m) throw new Error(`${r.path}: converge policy does not know what ${r.kind} needs`);
+    try {
+      const secrets = secretsPolicyOf(r.kind, r.spec, desired.resources);
+      if (!secrets && !p && !m) throw new Error(`converge policy does not know what ${r.kind} needs`);
+      if (secrets) paths.push(...secrets);
+      if (p) platform.push({ address, kind: r.kind, needs: p(r.spec) });
+      if (m) mesh.push({ address, kind: r.kind, needs: m(r.spec) });
+    } catch (e) {
+      // A path or name from the synthesized output that would change the policy: named, nothing printed.
+      throw new Error(`${r.path ?? address}: ${(e as Error).message}`);
+    }
   }
   const merged = stackSecretsPolicy(paths);
   const meshPolicy = meshAclPolicy(Object.values(desired.resources).map((r) => ({ kind: r.kind, spec: r.spec })));
@@ -49,14 +54,19 @@ export async function policyCommand(opts: AppOptions & { json?: boolean }, out: 
   if (policy.platform.length) {
     out.result('');
     out.result('# Platform token permissions');
-    for (const x of policy.platform) out.result(`#   ${x.address} (${x.kind}): ${x.needs}`);
+    for (const x of policy.platform) out.result(`#   ${x.address} (${x.kind}): ${oneLine(x.needs)}`);
   }
   if (policy.mesh.length) {
     out.result('');
     out.result('# Mesh ACL token rules');
-    for (const x of policy.mesh) out.result(`#   ${x.address} (${x.kind}): ${x.needs}`);
+    for (const x of policy.mesh) out.result(`#   ${x.address} (${x.kind}): ${oneLine(x.needs)}`);
     out.result('# Mesh ACL policy (rules of a Consul ACL policy):');
     out.result(policy.meshPolicy);
   }
   return 0;
+}
+
+/** A comment line stays one line, whatever a name from the synthesized output holds: a newline would start a rule. */
+function oneLine(text: string): string {
+  return text.replace(/[\u0000-\u001f\u007f]/g, (c) => JSON.stringify(c).slice(1, -1));
 }

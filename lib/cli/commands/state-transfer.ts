@@ -18,13 +18,25 @@ export async function statePull(opts: { stack?: string }, out: Output): Promise<
  * stack between backends). Refused when its lineage differs from the existing state's, or when it
  * is older (lower serial), unless --force. The same key (`CONVERGE_STATE_KEY`) must be used on both sides.
  */
-export async function statePush(file: string, opts: { stack?: string; force?: boolean }, out: Output): Promise<number> {
+export async function statePush(file: string, opts: { stack?: string; force?: boolean; renameFrom?: string }, out: Output): Promise<number> {
   const doc = JSON.parse(fs.readFileSync(file === '-' ? 0 : file, 'utf8')) as StateDocument;
   if (typeof doc.serial !== 'number' || typeof doc.lineage !== 'string' || typeof doc.resources !== 'object' || !doc.stack) {
     throw new Error(`${file} is not a converge state document`);
   }
   if (doc.version > STATE_FORMAT) throw new Error(`${file} was written by a newer converge`);
   const stack = opts.stack ?? doc.stack;
+  if (!doc.authenticated) {
+    throw new Error(`refusing to push: ${file} is not sealed (a converge release that did not seal state wrote it, or its seals were removed); ` +
+      `seal it where it is with converge state migrate --stack ${doc.stack}, then pull it again`);
+  }
+  // Records are sealed to their stack: under another name, only a holder of the key seals them again, when asked to.
+  if (opts.renameFrom === undefined && stack !== doc.stack) {
+    throw new Error(`refusing to push: ${file} is the state of stack ${doc.stack}, whose records are sealed to that stack; ` +
+      `to push it as stack ${stack}, seal it again to the new name with --rename-from ${doc.stack} (needs the state key it was written with)`);
+  }
+  if (opts.renameFrom !== undefined && opts.renameFrom !== doc.stack) {
+    throw new Error(`refusing to push: --rename-from ${opts.renameFrom} names another stack than the one ${file} holds (${doc.stack})`);
+  }
   return withLockedState(stack, 'state push', tuning({}), out, async (state) => {
     const exists = state.serial > 0;
     if (exists && !opts.force) {
@@ -39,7 +51,7 @@ export async function statePush(file: string, opts: { stack?: string; force?: bo
       }
     }
     const serial = exists ? Math.max(doc.serial, state.serial + 1) : doc.serial;
-    await state.replace({ ...doc, stack, serial }, opts.force);
+    await state.replace({ ...doc, stack, serial }, opts.force, opts.renameFrom !== undefined && opts.renameFrom !== stack ? opts.renameFrom : undefined);
     out.result(`Pushed the state of stack ${stack} (serial ${serial}, ${Object.keys(doc.resources).length} objects).`);
     return 0;
   });

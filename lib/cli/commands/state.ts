@@ -1,4 +1,5 @@
-import { openSensitiveOutputs } from '../../core/state/record-seal';
+import * as readline from 'readline';
+import { legacyRecords, openSensitiveOutputs } from '../../core/state/record-seal';
 import { StateStore } from '../../core/state/state-store';
 import { Output } from '../output';
 import { tuning, withLockedState } from '../session';
@@ -49,6 +50,41 @@ export async function stateRm(address: string, opts: { stack?: string }, out: Ou
     out.result(`Removed ${address} from the state of stack ${stack}; the object stays on the API.`);
     return 0;
   }, { tolerateTampered: true });
+}
+
+/**
+ * `converge state migrate`: seals a state written by a release that did not seal records, once and
+ * explicitly (converge refuses such a state otherwise: it cannot tell it from one whose seals were
+ * removed by someone without the key). Lists every record it would seal, and seals them once
+ * confirmed (`--auto-approve` in CI): a record in the list the app never had was planted.
+ */
+export async function stateMigrate(opts: { stack?: string; autoApprove?: boolean }, out: Output): Promise<number> {
+  const stack = await onlyStack(opts.stack);
+  return withLockedState(stack, 'state migrate', tuning({}), out, async (state, _clients, backend) => {
+    if (state.serial === 0) throw new Error(`stack ${stack} has no state in this backend`);
+    const addresses = legacyRecords(state.document, `the state of stack "${stack}" in ${backend.describe()}`);
+    for (const a of addresses) {
+      const r = state.record(a)!;
+      out.result(`${a}\t${r.kind}\t${r.id ?? ''}${r.path ? `\t${r.path}` : ''}`);
+    }
+    const question = `\nSeal these ${addresses.length} records as the state of stack ${stack}? Only seal a state you know an earlier converge wrote; ` +
+      'a record that is not yours was planted. Only \'yes\' will be accepted: ';
+    if (!opts.autoApprove && !(await confirm(question))) {
+      out.result('Nothing sealed.');
+      return 1;
+    }
+    await state.migrate();
+    out.result(`Sealed the state of stack ${stack} (${addresses.length} objects): from now on a record changed outside converge is refused.`);
+    return 0;
+  }, { migrate: true });
+}
+
+async function confirm(question: string): Promise<boolean> {
+  if (!process.stdin.isTTY) throw new Error('state migrate needs confirmation: run it in a terminal, or pass --auto-approve once you have checked the records it lists');
+  const rl = readline.createInterface({ input: process.stdin, output: process.stdout });
+  const answer = await new Promise<string>((r) => { rl.on('SIGINT', () => r('')); rl.question(question, r); });
+  rl.close();
+  return answer.trim() === 'yes';
 }
 
 /** `converge output`: every object's outputs; sensitive ones only with --show-sensitive. */

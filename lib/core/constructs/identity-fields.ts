@@ -3,7 +3,7 @@ import { Construct, IConstruct } from 'constructs';
 import { FieldsSchema } from '../schema/kind-schema';
 import { attrOfToken } from './attr-token';
 import { SecretValue } from './secret-value';
-import { ValidationError } from './validation';
+import { reject } from './validation';
 
 /** A construct that can say whether one of its outputs is a secret (a converge construct). */
 interface SensitiveOutputs {
@@ -21,7 +21,7 @@ export function checkIdentityFields(scope: Construct, fields: FieldsSchema, prop
     if (!field.identity) continue;
     const secret = secretIn(scope, props[key]);
     if (secret) {
-      throw new ValidationError(scope, key, 'is part of the object\'s identity (kept in clear in state and printed in plans), '
+      reject(scope, key, 'is part of the object\'s identity (kept in clear in state and printed in plans), '
         + `so it cannot be a secret (got ${secret})`);
     }
   }

@@ -7,7 +7,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { Construct } from 'constructs';
-import { ValidationError } from './validation';
+import { reject } from './validation';
 
 interface TypeRef { fqn?: string; primitive?: string; collection?: { kind: string; elementtype: TypeRef } }
 interface Property { name: string; optional?: boolean; type: TypeRef }
@@ -81,5 +81,5 @@ export function checkRequiredProps(scope: Construct, kind: string, props: unknow
   const propsType = all[`cdk-converge.${kind}`]?.initializer?.parameters?.[2]?.type.fqn;
   if (!propsType) return;
   const missing = firstMissing(propsType, props, '', all);
-  if (missing) throw new ValidationError(scope, missing, 'is required');
+  if (missing) reject(scope, missing, 'is required');
 }

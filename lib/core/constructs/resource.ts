@@ -8,7 +8,7 @@ import { SecretValue } from './secret-value';
 import { attrList, attrNumber, attrOfList, attrOfToken, attrString } from './attr-token';
 import { checkIdentityFields } from './identity-fields';
 import { fqnOfKind, normalizeStructProps, UnknownFieldError } from './struct-shapes';
-import { ValidationError } from './validation';
+import { reject } from './validation';
 import { DESIRED_FORMAT, DesiredResource, isAttrRef } from '../model';
 import { KindSchema, renderSpec } from '../schema';
 import { validateProps } from '../schema/validate-props';
@@ -63,8 +63,8 @@ export abstract class ConvergeElement extends TerraformElement {
     try {
       normalizeStructProps(fqnOfKind(kind), props);
     } catch (e) {
-      if (e instanceof UnknownFieldError) throw new ValidationError(this, e.field, e.rule);
-      throw e;
+      if (!(e instanceof UnknownFieldError)) throw e;
+      reject(this, e.field, e.rule);
     }
     checkRequiredProps(this, kind, props);
     const schema = this._schema();

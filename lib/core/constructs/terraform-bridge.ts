@@ -5,6 +5,7 @@ import type { NullProvider as NullProviderType } from '@cdktf/provider-null/lib/
 import type { Resource as NullResource } from '@cdktf/provider-null/lib/resource';
 import { App, Aspects, Lazy, TerraformStack } from 'cdktf';
 import { Construct, IConstruct } from 'constructs';
+import { objectTriggers } from './bridge-object-triggers';
 import { ConvergeElement } from './resource';
 import { hmac } from '../crypto/state-key';
 import { openSynthSeal } from '../crypto/synth-seal';
@@ -51,6 +52,9 @@ export interface TerraformBridgeProps {
  * - `apply` (after `destroy`) holds only the create-time provisioner, `converge bridge apply`. Its
  *   trigger is a hash of the stack's converge desired state and of the stacks it reads values from:
  *   a change replaces it, and so re-runs the apply. A failed apply taints it; the next deploy runs it again.
+ *   It also has one trigger per object, `object:<address>`, holding that object's desired state as
+ *   JSON with secrets masked (their source, or an HMAC of an in-app value), so that `terraform plan`
+ *   and `cdktf diff` show, field by field, what converge will change.
  *
  * The provisioners run converge in the app's directory, so that its state is the one that
  * `converge plan` run by hand in the app finds. A stack that reads values of another stack's
@@ -84,11 +88,7 @@ export class TerraformBridge extends Construct {
     super(scope, id);
     const stack = TerraformStack.of(this);
     this.stackName = stack.node.id;
-    // Loaded here, so that @cdktf/provider-null (an optional peer) is needed only by apps that use the bridge.
-    /* eslint-disable @typescript-eslint/no-require-imports */
-    const { NullProvider } = require('@cdktf/provider-null/lib/provider') as { NullProvider: typeof NullProviderType };
-    const { Resource } = require('@cdktf/provider-null/lib/resource') as { Resource: typeof NullResource };
-    /* eslint-enable @typescript-eslint/no-require-imports */
+    const { NullProvider, Resource } = loadProviderNull(this.node.path);
     if (!stack.node.findAll().some((c: IConstruct) => c instanceof NullProvider)) new NullProvider(this, 'null');
     const cmd = props.convergeCommand ?? 'npx --no-install converge';
 
@@ -120,13 +120,39 @@ export class TerraformBridge extends Construct {
   }
 }
 
-/** The apply resource's triggers: the stack, its desired state and, when it reads other stacks, their triggers. */
+/**
+ * `@cdktf/provider-null`, loaded here so that only apps that use the bridge need it (an optional peer).
+ * Without it, one line that says what to run: Node's 30-line "Cannot find module" trace names neither
+ * the bridge nor the fix. The error's stack is its message alone, so that Node prints no frames of converge's.
+ */
+function loadProviderNull(where: string): { NullProvider: typeof NullProviderType; Resource: typeof NullResource } {
+  try {
+    /* eslint-disable @typescript-eslint/no-require-imports */
+    return {
+      NullProvider: (require('@cdktf/provider-null/lib/provider') as { NullProvider: typeof NullProviderType }).NullProvider,
+      Resource: (require('@cdktf/provider-null/lib/resource') as { Resource: typeof NullResource }).Resource,
+    };
+    /* eslint-enable @typescript-eslint/no-require-imports */
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'MODULE_NOT_FOUND' || !/@cdktf\/provider-null/.test((e as Error).message)) throw e;
+    const err = new Error(`${where}: TerraformBridge needs @cdktf/provider-null, which is not installed: run npm i @cdktf/provider-null`);
+    err.stack = `Error: ${err.message}`;
+    throw err;
+  }
+}
+
+/**
+ * The apply resource's triggers: the stack, its desired state and, when it reads other stacks, their
+ * triggers; then each object's desired state (secrets masked), which is what a reviewer of
+ * `terraform plan` reads. The hash still decides alone (it covers what the per-object ones show).
+ */
 function applyTriggers(stack: TerraformStack): Record<string, string> {
   const producers = producerStacks(stack);
   return {
     stack: stack.node.id,
     desired_state: desiredStateHash(stack),
     ...(producers.length ? { reads: producers.map((p) => `${p.node.id}=${readTrigger(p)}`).join(',') } : {}),
+    ...objectTriggers(convergeMetadata(stack).resources),
   };
 }
 

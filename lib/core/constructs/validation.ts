@@ -1,4 +1,12 @@
+import * as fs from 'fs';
 import { Construct } from 'constructs';
+
+/**
+ * Set by `converge validate` for the app it runs (and by nothing else): a file that receives each
+ * invalid prop as one JSON line (`{"path","field","rule"}`) instead of the constructor throwing, so
+ * that one run reports every mistake of the app. The synthesis still fails (see `reject`).
+ */
+export const VALIDATION_REPORT_VARIABLE = 'CONVERGE_VALIDATION_REPORT';
 
 /** A prop that breaks a rule: names the construct path, the field and the rule. */
 export class ValidationError extends Error {
@@ -8,9 +16,23 @@ export class ValidationError extends Error {
   }
 }
 
-/** Throws a ValidationError unless `ok`. */
+/**
+ * Refuses a prop: throws a ValidationError, as `cdktf synth` users meet it. Under `converge validate`
+ * (VALIDATION_REPORT_VARIABLE) it is recorded and the constructor goes on, so that the next mistakes
+ * are found too; the construct then carries the error as a node validation, which cdktf runs before
+ * it writes a stack, so nothing invalid is ever synthesized.
+ */
+export function reject(scope: Construct, field: string, rule: string): void {
+  const error = new ValidationError(scope, field, rule);
+  const report = process.env[VALIDATION_REPORT_VARIABLE];
+  if (!report) throw error;
+  fs.appendFileSync(report, JSON.stringify({ path: scope.node.path, field, rule }) + '\n');
+  scope.node.addValidation({ validate: () => [error.message] });
+}
+
+/** Refuses the prop (`reject`) unless `ok`. */
 export function check(ok: boolean, scope: Construct, field: string, rule: string): void {
-  if (!ok) throw new ValidationError(scope, field, rule);
+  if (!ok) reject(scope, field, rule);
 }
 
 /** Checks that `value` is one of `allowed`. */

@@ -1,6 +1,7 @@
 import * as crypto from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
+import { createFileExclusively } from '../durable-write';
 
 /** The working directory of converge: state, lock and key files. */
 export function convergeDir(): string {
@@ -114,17 +115,8 @@ export function stateKeySource(options: { create?: boolean; log?: (m: string) =>
  */
 function createKeyFile(file: string): { material: string; created: boolean } {
   const material = generateKey();
-  const tmp = `${file}.${process.pid}.${crypto.randomBytes(4).toString('hex')}.tmp`;
-  fs.writeFileSync(tmp, material + '\n', { mode: 0o600 });
-  try {
-    fs.linkSync(tmp, file);
-    return { material, created: true };
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
-    return { material: fs.readFileSync(file, 'utf8').trim(), created: false };
-  } finally {
-    fs.rmSync(tmp, { force: true });
-  }
+  if (createFileExclusively(file, material + '\n', { mode: 0o600 })) return { material, created: true };
+  return { material: fs.readFileSync(file, 'utf8').trim(), created: false };
 }
 
 /** The state key (see `stateKeySource`). */

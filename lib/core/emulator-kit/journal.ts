@@ -1,6 +1,7 @@
 import * as crypto from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
+import { writeFileDurably, writeFileDurablyAsync } from '../durable-write';
 import { ApiEmulator } from './types';
 
 /** Journal bytes after which the state is compacted into a new snapshot (or 4x the snapshot, when larger). */
@@ -14,38 +15,6 @@ const MAX_IN_FLIGHT = 4;
 const DSYNC = fs.constants.O_DSYNC ?? 0;
 
 const sha256 = (b: Buffer | string): string => crypto.createHash('sha256').update(b).digest('hex');
-
-/** Makes a rename durable; a no-op where directories cannot be opened or synced (Windows, some file systems). */
-function fsyncDir(dir: string): void {
-  let fd: number;
-  try { fd = fs.openSync(dir, 'r'); } catch { return; }
-  try { fs.fsyncSync(fd); } catch { /* not supported here */ } finally { fs.closeSync(fd); }
-}
-
-/** Writes a file durably through a temporary file and a rename (mode 0600). */
-function writeDurably(file: string, data: string): void {
-  const tmp = `${file}.${process.pid}.tmp`;
-  const fd = fs.openSync(tmp, 'w', 0o600);
-  try {
-    fs.writeSync(fd, data);
-    fs.fsyncSync(fd);
-  } finally {
-    fs.closeSync(fd);
-  }
-  fs.renameSync(tmp, file);
-}
-
-async function writeDurablyAsync(file: string, data: string): Promise<void> {
-  const tmp = `${file}.${process.pid}.tmp`;
-  const fh = await fs.promises.open(tmp, 'w', 0o600);
-  try {
-    await fh.writeFile(data);
-    await fh.sync();
-  } finally {
-    await fh.close();
-  }
-  await fs.promises.rename(tmp, file);
-}
 
 /** One journal line on its way to disk; acknowledged in order. */
 interface Batch {
@@ -222,23 +191,21 @@ export class Journal {
   /** A new snapshot, then an empty journal naming it (each through a rename, so a crash leaves one or the other). */
   private async compact(): Promise<void> {
     const body = JSON.stringify(this.api.snapshot());
-    await writeDurablyAsync(this.snapshotFile, body);
+    await writeFileDurablyAsync(this.snapshotFile, body);
     await this.fh?.close();
     this.fh = undefined;
     this.opening = undefined;
     const header = `${JSON.stringify({ snapshot: sha256(body) })}\n`;
-    await writeDurablyAsync(this.journalFile, header);
-    fsyncDir(path.dirname(this.snapshotFile));
+    await writeFileDurablyAsync(this.journalFile, header);
     this.snapshotBytes = body.length;
     this.position = Buffer.byteLength(header);
   }
 
   private compactSync(): void {
     const body = JSON.stringify(this.api.snapshot());
-    writeDurably(this.snapshotFile, body);
+    writeFileDurably(this.snapshotFile, body);
     const header = `${JSON.stringify({ snapshot: sha256(body) })}\n`;
-    writeDurably(this.journalFile, header);
-    fsyncDir(path.dirname(this.snapshotFile));
+    writeFileDurably(this.journalFile, header);
     this.snapshotBytes = body.length;
     this.position = Buffer.byteLength(header);
   }

@@ -78,6 +78,10 @@ export function authHeadersFor(provider: ProviderConfig, token: string, env: Nod
   return make(token);
 }
 
+/** Said after an address error: the way to try converge with no API of one's own. */
+const EMULATOR_HINT = '\nTo try converge without these APIs, `converge emulator --write-env .emulator.env --detach` serves all three here '
+  + '(then `set -a; . ./.emulator.env; set +a`; docs/emulator.md).';
+
 /** The opt-in for plain HTTP to a host that is not loopback. */
 export const INSECURE_HTTP_VARIABLE = 'CONVERGE_ALLOW_INSECURE_HTTP';
 /** The longest `Retry-After` obeyed, in seconds. */
@@ -166,8 +170,22 @@ export class ApiClients {
   /** Checks the address of each distinct provider now (else each is checked on its first request). */
   public async verify(providers: Iterable<ProviderConfig>): Promise<void> {
     const clients = new Set<HttpClient>();
-    for (const p of providers) clients.add(this.for(p));
-    await Promise.all([...clients].map((c) => c.verify()));
+    // Every API that cannot be used is named at once: a user fixing one should not meet the next on the next run.
+    const problems: string[] = [];
+    for (const p of providers) {
+      try {
+        clients.add(this.for(p));
+      } catch (e) {
+        problems.push((e as Error).message);
+      }
+    }
+    const checks = await Promise.allSettled([...clients].map((c) => c.verify()));
+    for (const c of checks) if (c.status === 'rejected') problems.push((c.reason as Error).message);
+    const unique = [...new Set(problems)].map((m) => m.replace(/ \(or run `converge emulator`\)$/, ''));
+    if (!unique.length) return;
+    const hint = unique.some((m) => /not set|cannot be reached|does not reach/.test(m)) ? EMULATOR_HINT : '';
+    if (unique.length === 1) throw new Error(`${unique[0]}${hint}`);
+    throw new Error(`${unique.length} APIs cannot be used:\n${unique.map((m) => `  - ${m}`).join('\n')}${hint}`);
   }
 
   /** The first client made for an API (plan hooks use it). */

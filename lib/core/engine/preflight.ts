@@ -34,7 +34,12 @@ export interface PreflightFinding {
  * or organization), whether the token may do what the plan will do. The capabilities it asks for come
  * from the same table as `converge policy`, so that the two cannot disagree.
  */
-export type PreflightCheck = (input: { items: readonly PreflightItem[]; http: HttpClient }) => Promise<PreflightFinding>;
+export type PreflightCheck = (input: {
+  items: readonly PreflightItem[];
+  http: HttpClient;
+  /** The stack's desired resources by address: what a reference in an item's spec points at. */
+  resources?: Readonly<Record<string, { kind: string; spec: Spec }>>;
+}) => Promise<PreflightFinding>;
 
 const checks = new Map<ApiName, PreflightCheck>();
 
@@ -86,7 +91,7 @@ export async function preflight(plan: StackPlan, state: StateStore, clients: Api
   const missing: string[] = [];
   const unchecked: string[] = [];
   for (const [http, g] of groups) {
-    const found = await checks.get(g.api)!({ items: g.items, http });
+    const found = await checks.get(g.api)!({ items: g.items, http, resources: plan.desired.resources });
     missing.push(...found.missing);
     if (found.couldNotCheck) unchecked.push(`the ${g.api} API (${g.where}): ${found.couldNotCheck}`);
   }

@@ -45,7 +45,11 @@ export class ApiError extends Error {
     // A 401 is the token itself; a 403 may be a valid token without the permission: never blamed on the token.
     const variable = tokenVariable ?? 'the API token variable';
     if (status === 401) hint = ` (permission denied: check the token in ${variable})`;
-    if (status === 403) hint = ` (the token in ${variable} is not allowed this)`;
+    // Except where the service says that it does not know the token (the mesh's "ACL not found", the secrets service's "invalid token").
+    if (status === 403) {
+      hint = /\bACL not found\b|\binvalid token\b/i.test(what) ? ` (permission denied: the service does not know the token in ${variable}: invalid or expired)`
+        : ` (permission denied: the token in ${variable} is not allowed this)`;
+    }
     if (extra) hint += ` (${extra})`;
     return `${where}${api} API ${method} ${path} failed with ${status || 'a connection error'}: ${what}${hint}`;
   }

@@ -100,6 +100,11 @@ export class HttpStats {
   public static readonly process = { requests: 0, retries: 0, byApi: {} as Record<string, number>, checksByApi: {} as Record<string, number> };
   /** Told of every answer (status 0: none came), for a long-running process's metrics (`converge watch`). */
   public static onAnswer?: (api: string, status: number) => void;
+  /**
+   * Told a line per request sent and per answer (`--log-level trace`): API, method, URL without query
+   * string, status and duration. Never a header or a body: they carry tokens and secret data.
+   */
+  public static onTrace?: (line: string) => void;
   public requests = 0;
   public retries = 0;
 }
@@ -194,10 +199,17 @@ export class HttpClient {
       HttpStats.process.byApi[this.options.api] = (HttpStats.process.byApi[this.options.api] ?? 0) + 1;
       let res: HttpResponse<T> | undefined;
       let failure: unknown;
+      const trace = HttpStats.onTrace && this.traceLine(method, fullPath);
+      const sentAt = Date.now();
+      if (trace) HttpStats.onTrace!(`${trace}${attempt ? ` (retry ${attempt})` : ''}`);
       try {
         res = await this.sendOnce<T>(method, fullPath, req);
       } catch (e) {
         failure = e;
+      }
+      if (trace) {
+        const answer = res ? `${res.status}` : `no answer (${(failure as { code?: string }).code || (failure as Error).name})`;
+        HttpStats.onTrace!(`${trace} -> ${answer} in ${Date.now() - sentAt} ms`);
       }
       HttpStats.onAnswer?.(this.options.api, res ? res.status : 0);
       if (res) {
@@ -238,6 +250,19 @@ export class HttpClient {
       const hint = v && CONNECT_CODES.test(`${code} ${message}`) ? connectionHint(code, message, displayUrl(this.base), v) : undefined;
       throw fail(0, [[code, message].filter(Boolean).join(': ')], { retryable, exhausted: idempotent && retryable, hint });
     }
+  }
+
+  /**
+   * `secrets GET http://host:8200/v1/secret/data/app`: no query string (filters, never needed to follow
+   * a run), no user or password of the address, and the token masked should a path ever hold it.
+   */
+  private traceLine(method: string, fullPath: string): string {
+    let where = `${this.base.origin}${fullPath.split('?')[0]}`;
+    for (const h of Object.values(this.options.authHeaders)) {
+      const token = h.replace(/^(Bearer|Basic)\s+/i, '');
+      if (token.length >= 4) where = where.split(token).join('(token)').split(encodeURIComponent(token)).join('(token)');
+    }
+    return `${this.options.api} ${method} ${where}`;
   }
 
   private countRetry(): void {

@@ -3,7 +3,7 @@ import { Construct } from 'constructs';
 import { FieldSchema, FieldsSchema } from './kind-schema';
 import { isAttrRef } from '../model';
 import { SecretValue } from '../constructs/secret-value';
-import { durationSeconds, ValidationError } from '../constructs/validation';
+import { durationSeconds, reject } from '../constructs/validation';
 
 const describe = (v: unknown): string => (Array.isArray(v) ? 'a list' : v === null ? 'null' : typeof v === 'string' ? `"${v}"` : typeof v);
 
@@ -13,7 +13,7 @@ function isLate(v: unknown): boolean {
 }
 
 /**
- * Checks props against a kind's fields: every field's type, closed sets, ranges, patterns and the
+ * Checks props against a kind's fields (each broken rule is refused through `reject`): every field's type, closed sets, ranges, patterns and the
  * fields of nested structs, naming the construct path and the field (`prod/org: sessionTimeout must
  * be an integer from 1 (got 0)`). Unknown keys and missing required fields of nested structs are
  * refused earlier, from the jsii assembly (`struct-shapes.ts`, `required-props.ts`).
@@ -23,25 +23,29 @@ export function validateProps(scope: Construct, fields: FieldsSchema, props: Rec
     const v = props[key];
     const path = prefix + key;
     if (v === undefined || v === null) {
-      if (field.required) throw new ValidationError(scope, path, 'is required');
+      if (field.required) reject(scope, path, 'is required');
       continue;
     }
     const rule = ruleBroken(field, v);
     if (rule) {
       // A rule about one item of a list or map (`[2] must be a string`, `.tier must be a string`) names the item's path.
       const item = /^(\[\d+\]|\.[^ ]+) (.*)$/s.exec(rule);
-      throw new ValidationError(scope, item ? path + item[1] : path, item ? item[2] : rule);
+      reject(scope, item ? path + item[1] : path, item ? item[2] : rule);
+      continue;
     }
     if (field.type === 'object') validateProps(scope, field.fields ?? {}, v as Record<string, unknown>, `${path}.`);
     if (field.type === 'object-list') {
       (v as unknown[]).forEach((item, i) => {
-        if (item === null || typeof item !== 'object' || Array.isArray(item)) throw new ValidationError(scope, `${path}[${i}]`, `must be a struct (got ${describe(item)})`);
+        if (item === null || typeof item !== 'object' || Array.isArray(item)) return reject(scope, `${path}[${i}]`, `must be a struct (got ${describe(item)})`);
         validateProps(scope, field.fields ?? {}, item as Record<string, unknown>, `${path}[${i}].`);
       });
     }
     if (field.type === 'object-map') {
       for (const [k, item] of Object.entries(v as Record<string, unknown>)) {
-        if (item === null || typeof item !== 'object' || Array.isArray(item)) throw new ValidationError(scope, `${path}.${k}`, `must be a struct (got ${describe(item)})`);
+        if (item === null || typeof item !== 'object' || Array.isArray(item)) {
+          reject(scope, `${path}.${k}`, `must be a struct (got ${describe(item)})`);
+          continue;
+        }
         validateProps(scope, field.fields ?? {}, item as Record<string, unknown>, `${path}.${k}.`);
       }
     }

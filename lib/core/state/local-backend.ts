@@ -2,11 +2,12 @@ import * as crypto from 'crypto';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
+import { writeFileDurablyAsync } from '../durable-write';
 import { assertReadableFormat, LockedError, LockHandle, LockInfo, RecordChange, StateBackend, StateDocument } from './state-model';
 
 /**
  * State as JSON files under `.converge/stacks/<stack>/`: `state.json` written atomically
- * (temporary file, fsync, rename), `state.journal` with the changes since (one fsynced JSON line
+ * (the shared durable write: exclusive random temporary file, fsync, rename), `state.journal` with the changes since (one fsynced JSON line
  * per batch; a torn last line is ignored) and `lock.json`, written complete and linked into place
  * exclusively.
  */
@@ -55,15 +56,7 @@ export class LocalBackend implements StateBackend {
   public async write(doc: StateDocument): Promise<void> {
     const f = this.stateFile(doc.stack);
     await fs.promises.mkdir(path.dirname(f), { recursive: true });
-    const tmp = `${f}.${process.pid}.${crypto.randomBytes(4).toString('hex')}.tmp`;
-    const fh = await fs.promises.open(tmp, 'w', 0o600);
-    try {
-      await fh.writeFile(JSON.stringify(doc));
-      await fh.sync();
-    } finally {
-      await fh.close();
-    }
-    await fs.promises.rename(tmp, f);
+    await writeFileDurablyAsync(f, JSON.stringify(doc), { mode: 0o600 });
     // The whole document now holds every journalled change.
     fs.rmSync(this.journalFile(doc.stack), { force: true });
   }

@@ -6,8 +6,13 @@ import { StateDocument, StateRecord } from './state-model';
  * naming the stack, address and field (a ciphertext moved to another record does not decrypt), and
  * the whole record is authenticated (`mac`: an HMAC, under a key derived from the state key, of the
  * stack, the address and the record), so that a record edited, moved or planted by whoever can
- * write state without the key is refused, naming it. Records written by earlier releases (no `mac`,
- * `v1` ciphertexts) are accepted in a document that was never authenticated, and sealed at its next write.
+ * write state without the key is refused, naming it.
+ *
+ * A record without a seal is never trusted: whoever can write state without the key could strip the
+ * seals and the document's `authenticated` mark, and the state would look written by an earlier
+ * release. A state from a release that did not seal records (no `mac`, `v1` ciphertexts, no
+ * `authenticated`) is refused as a whole until `converge state migrate` seals it, once, explicitly,
+ * listing what it seals (`legacyRecords`).
  */
 
 const MAC_PURPOSE = 'state record';
@@ -47,28 +52,33 @@ export function sealRecord(stack: string, address: string, rec: StateRecord): St
   return sealed;
 }
 
-/** Whether a record needs sealing (written by an earlier release). */
-export function isSealed(rec: StateRecord): boolean {
-  return !!rec.mac && (!rec.sensitiveOutputs || rec.sensitiveOutputs.startsWith('v2.'));
+/**
+ * A verified record freed from its place, to be sealed to another (a state pushed under another
+ * stack name): its sensitive outputs are decrypted where they were and encrypted without a place.
+ */
+export function unbindRecord(rec: StateRecord): StateRecord {
+  const { mac: _mac, ...rest } = rec;
+  return rec.sensitiveOutputs ? { ...rest, sensitiveOutputs: encrypt(JSON.stringify(openSensitiveOutputs(rec))) } : rest;
 }
 
 /**
- * Checks every record of a document and remembers where each belongs. A record with a `mac` must
- * match it; in a document marked `authenticated`, a record without one is refused as well. Returns
- * the addresses refused (with `tolerate`), else throws naming them.
+ * Checks every record of a document and remembers where each belongs. Every record must carry a
+ * `mac` that matches it under `stack` (the document's by default; another one for a state pulled
+ * from a stack and pushed under a new name). A document not sealed at all is refused naming
+ * `converge state migrate`. Returns the addresses refused (with `tolerate`), else throws naming them.
  */
-export function verifyDocument(doc: StateDocument, what: string, tolerate = false): string[] {
+export function verifyDocument(doc: StateDocument, what: string, tolerate = false, stack = doc.stack): string[] {
+  if (!doc.authenticated && !tolerate) throw new Error(unsealedMessage(what, stack));
   const refused: string[] = [];
   for (const [address, rec] of Object.entries(doc.resources)) {
-    const ok = rec.mac ? verifyAuthentication(MAC_PURPOSE, canonical({ stack: doc.stack, address, record: { ...rec, mac: undefined } }), rec.mac)
-      : !doc.authenticated;
-    if (ok) places.set(rec, { stack: doc.stack, address });
+    const ok = !!rec.mac && verifyAuthentication(MAC_PURPOSE, canonical({ stack, address, record: { ...rec, mac: undefined } }), rec.mac);
+    if (ok) places.set(rec, { stack, address });
     else refused.push(address);
   }
   if (refused.length && !tolerate) {
     throw new Error(`${what}: ${refused.length === 1 ? 'the record' : 'the records'} at ${refused.join(', ')} ` +
       `${refused.length === 1 ? 'was' : 'were'} changed outside converge (${refused.length === 1 ? 'its' : 'their'} authentication under the state key ` +
-      `does not match): converge does not act on them. Restore the state from a backup, or forget ${refused.length === 1 ? 'it' : 'them'} ` +
+      `is missing or does not match): converge does not act on them. Restore the state from a backup, or forget ${refused.length === 1 ? 'it' : 'them'} ` +
       `with converge state rm ADDRESS and take the object${refused.length === 1 ? '' : 's'} under management again with converge import`);
   }
   return refused;
@@ -84,4 +94,29 @@ export function openSensitiveOutputs(rec: StateRecord): Record<string, unknown> 
   } catch (e) {
     throw new Error(`the sensitive outputs of ${place ? `${place.address} in the state of stack "${place.stack}"` : rec.path ?? 'a state record'}: ${(e as Error).message}`);
   }
+}
+
+function unsealedMessage(what: string, stack: string): string {
+  return `${what} is not sealed: none of its records is authenticated under the state key. Either a converge release that did not ` +
+    'seal state wrote it, or someone who can write state without the key removed its seals; converge does not act on it. ' +
+    `If it is the former, seal it once with: converge state migrate --stack ${stack} (it lists the records it seals); ` +
+    'otherwise restore the state from a backup';
+}
+
+/**
+ * The records of a state written by a release that did not seal records, for `converge state
+ * migrate`. A document that shows it was sealed (its mark, a record's `mac`, a ciphertext bound to
+ * its place, which only this release writes) is refused: its seals were removed outside converge.
+ */
+export function legacyRecords(doc: StateDocument, what: string): string[] {
+  const sealedOnce = Object.entries(doc.resources)
+    .filter(([, r]) => r.mac !== undefined || (r.sensitiveOutputs !== undefined && !r.sensitiveOutputs.startsWith('v1.')))
+    .map(([a]) => a);
+  if (doc.authenticated && !verifyDocument(doc, what, true).length) throw new Error(`${what} is sealed already: there is nothing to migrate`);
+  if (doc.authenticated || sealedOnce.length) {
+    throw new Error(`${what} was sealed by this release${sealedOnce.length ? ` (the records at ${sealedOnce.join(', ')} show it)` : ''}, ` +
+      'and its seals were removed or changed outside converge: converge state migrate seals only a state from a release that did not seal records. ' +
+      'Restore the state from a backup');
+  }
+  return Object.keys(doc.resources).sort();
 }

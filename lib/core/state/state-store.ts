@@ -1,6 +1,6 @@
 import * as crypto from 'crypto';
 import { keyCheck, verifyKeyCheck } from '../crypto/state-key';
-import { isSealed, sealRecord, verifyDocument } from './record-seal';
+import { legacyRecords, sealRecord, unbindRecord, verifyDocument } from './record-seal';
 import { RecordChange, STATE_FORMAT, StateBackend, StateDocument, StateRecord } from './state-model';
 
 /**
@@ -24,11 +24,11 @@ export class StateStore {
    * changed outside converge is refused, naming it; with `tolerateTampered`, as `state rm` needs, it
    * is kept as it is, never sealed again, so that it can be removed).
    */
-  public static async open(backend: StateBackend, stack: string, options: { tolerateTampered?: boolean } = {}): Promise<StateStore> {
+  public static async open(backend: StateBackend, stack: string, options: { tolerateTampered?: boolean; migrate?: boolean } = {}): Promise<StateStore> {
     const doc = await backend.read(stack);
     const what = `the state of stack "${stack}" in ${backend.describe()}`;
     if (doc) verifyKeyCheck(doc.keyCheck, what);
-    const tampered = doc ? verifyDocument(doc, what, options.tolerateTampered) : [];
+    const tampered = doc ? verifyDocument(doc, what, options.tolerateTampered || options.migrate) : [];
     const store = new StateStore(backend, doc ?? { version: STATE_FORMAT, stack, serial: 0, lineage: crypto.randomUUID(), resources: {}, authenticated: true }, !!doc);
     store.tampered = new Set(tampered);
     return store;
@@ -69,11 +69,32 @@ export class StateStore {
     return this.schedule();
   }
 
-  /** Replaces the whole document (state push); `force` overrides a shared backend's lineage check. */
-  public async replace(doc: StateDocument, force = false): Promise<void> {
-    verifyKeyCheck(doc.keyCheck, `the pushed state of stack "${doc.stack}"`);
-    verifyDocument(doc, `the pushed state of stack "${doc.stack}"`);
-    const resources = Object.fromEntries(Object.entries(doc.resources).map(([a, r]) => [a, sealRecord(doc.stack, a, r)]));
+  /**
+   * Seals, once, a state written by a release that did not seal records (`converge state migrate`):
+   * returns the addresses sealed. Refused for a state that shows it was sealed before.
+   */
+  public async migrate(): Promise<string[]> {
+    // Open for migration only: a state never sealed is refused by every other command.
+    const addresses = legacyRecords(this.doc, `the state of stack "${this.doc.stack}" in ${this.backend.describe()}`);
+    await this.queue;
+    const resources = Object.fromEntries(Object.entries(this.doc.resources).map(([a, r]) => [a, sealRecord(this.doc.stack, a, r)]));
+    this.doc = { ...this.doc, serial: this.doc.serial + 1, resources, keyCheck: this.doc.keyCheck ?? keyCheck(), authenticated: true };
+    this.tampered = new Set();
+    this.queue = this.writeWhole();
+    await this.queue;
+    return addresses;
+  }
+
+  /**
+   * Replaces the whole document (state push); `force` overrides a shared backend's lineage check.
+   * With `renamedFrom`, the document's records are sealed to that stack and are sealed again to this
+   * one (a state pulled from one stack, pushed under another name, by a holder of the key).
+   */
+  public async replace(doc: StateDocument, force = false, renamedFrom?: string): Promise<void> {
+    const what = `the pushed state of stack "${renamedFrom ?? doc.stack}"`;
+    verifyKeyCheck(doc.keyCheck, what);
+    verifyDocument(doc, what, false, renamedFrom ?? doc.stack);
+    const resources = Object.fromEntries(Object.entries(doc.resources).map(([a, r]) => [a, sealRecord(doc.stack, a, renamedFrom ? unbindRecord(r) : r)]));
     doc = { ...doc, resources, keyCheck: doc.keyCheck ?? keyCheck(), authenticated: true };
     this.tampered = new Set();
     await this.queue;
@@ -104,7 +125,7 @@ export class StateStore {
         this.pending = [];
         const doc = this.doc;
         // A document without a key check (new, or from an earlier release) is rewritten whole to get one.
-        // So is one written by a release that did not authenticate records (sealed on the way).
+        // So is one never sealed (only `state rm` writes one): it stays whole, and refused, until `state migrate`.
         if (this.backend.append && this.persisted && this.doc.keyCheck && this.doc.authenticated && this.appended < this.budget) {
           await this.backend.append(doc.stack, doc.lineage, doc.serial, changes);
           this.appends++;
@@ -120,14 +141,9 @@ export class StateStore {
   }
 
   private async writeWhole(): Promise<void> {
-    // A snapshot: records change in place while a (networked) write is under way.
+    // A state never sealed stays so (and refused) until `converge state migrate`: nothing is sealed on the way.
     (this.doc as { keyCheck?: string }).keyCheck ??= keyCheck();
-    if (!this.doc.authenticated) {
-      // Written by an earlier release: every record is sealed now (a refused one stays as it is, and stays refused).
-      const resources = this.doc.resources as Record<string, StateRecord>;
-      for (const [a, r] of Object.entries(resources)) if (!isSealed(r) && !this.tampered.has(a)) resources[a] = sealRecord(this.doc.stack, a, r);
-      (this.doc as { authenticated?: boolean }).authenticated = true;
-    }
+    // A snapshot: records change in place while a (networked) write is under way.
     const doc = { ...this.doc, resources: { ...this.doc.resources } };
     await this.backend.write(doc);
     this.persisted = true;

@@ -5,6 +5,7 @@ import { DESIRED_FORMAT, DesiredStack, isSecretRef } from '../model';
 import { newSynthSealKey, resealUnderStateKey, SYNTH_SEAL_VARIABLE } from '../crypto/synth-seal';
 import { findAppDir } from '../crypto/secret-sources';
 import { checkSynthesizedStacks } from './check-synth-input';
+import { watchWithheld, withheldWarning } from './withheld-env';
 
 /** A spec with every value sealed under the one-run key sealed under the state key instead. */
 function reseal(v: unknown, key: string): unknown {
@@ -73,13 +74,44 @@ export function appEnvironment(env: NodeJS.ProcessEnv, sealKey: string, extra: r
   return { ...out, [SYNTH_SEAL_VARIABLE]: sealKey };
 }
 
-/** Runs the app (as `cdktf synth` does) so that it writes its stacks into `outdir`. */
-export function runApp(cfg: AppConfig, outdir = cfg.output, sealKey = newSynthSealKey(), synthEnv: readonly string[] = []): string {
+/**
+ * jsii's banners about the Node.js version, which a Python, Java, Go or .NET app's runtime prints on
+ * every synth (11 lines of `!!…`): the user did not choose converge's Node.js, so converge silences them.
+ */
+const JSII_QUIET = {
+  JSII_SILENCE_WARNING_DEPRECATED_NODE_VERSION: '1',
+  // The Node.js major versions to keep quiet about: the app's runtime starts whichever `node` is on its PATH.
+  JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION: Array.from({ length: 100 }, (_, major) => major).join(','),
+};
+
+/**
+ * The directory of the program that started converge, first on the app's PATH: the Python package's
+ * `converge` command names its Python's (scripts/package-python.js), because jsii starts the CLI with
+ * Node.js's directory first on PATH, where `python3` would be the system's, without the venv's packages.
+ */
+const LAUNCHER_BIN_VARIABLE = 'CONVERGE_LAUNCHER_BIN';
+
+/**
+ * Runs the app (as `cdktf synth` does) so that it writes its stacks into `outdir`. `warn` hears of each
+ * variable the app read that is set here but withheld from it (see withheld-env.ts).
+ */
+export function runApp(cfg: AppConfig, outdir = cfg.output, sealKey = newSynthSealKey(), synthEnv: readonly string[] = [],
+  warn: (line: string) => void = (line) => process.stderr.write(`${line}\n`)): string {
   fs.rmSync(path.join(outdir, 'stacks'), { recursive: true, force: true });
-  const r = spawnSync(cfg.app, {
-    cwd: cfg.dir, shell: true, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024,
-    env: { ...appEnvironment(process.env, sealKey, synthEnv), CDKTF_OUTDIR: outdir, CDKTF_DISABLE_PLUGIN_CACHE_ENV: '1' },
-  });
+  const appEnv: NodeJS.ProcessEnv = { ...JSII_QUIET, ...appEnvironment(process.env, sealKey, synthEnv) };
+  const launcher = process.env[LAUNCHER_BIN_VARIABLE];
+  if (launcher) appEnv.PATH = [launcher, appEnv.PATH].filter(Boolean).join(path.delimiter);
+  const withheld = Object.keys(process.env).filter((k) => !(k in appEnv) && !NEVER_TO_APP.has(k) && k !== LAUNCHER_BIN_VARIABLE && process.env[k] !== undefined);
+  const watch = watchWithheld(appEnv, withheld);
+  let r;
+  try {
+    r = spawnSync(cfg.app, {
+      cwd: cfg.dir, shell: true, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024,
+      env: { ...appEnv, ...watch.env, CDKTF_OUTDIR: outdir, CDKTF_DISABLE_PLUGIN_CACHE_ENV: '1' },
+    });
+  } finally {
+    for (const name of watch.finish()) warn(withheldWarning(name));
+  }
   if (r.status !== 0) {
     const out = `${r.stderr ?? ''}${r.stdout ?? ''}`.trim().split('\n').slice(-15).join('\n');
     throw new Error(`synth failed: "${cfg.app}" exited with ${r.status ?? r.signal}\n${out}`);

@@ -36,8 +36,10 @@ export const MESH_GATEWAY: FieldSchema = {
 /** The fields every entry has: its identity (a change replaces the entry) and free-form metadata. */
 export const ENTRY_FIELDS: FieldsSchema = {
   name: {
-    type: 'string', required: true, replace: true, identity: true, pattern: /^(?!\.\.?$)[^/]*$/,
-    patternRule: 'must not contain "/" or be "." or ".." (the API addresses the entry by name in its URL path)',
+    // A quote, backslash or control character would write rules of its own into the ACL policy `converge policy` prints.
+    type: 'string', required: true, replace: true, identity: true, pattern: /^(?!\.\.?$)[^/\u0000-\u001f\u007f"\\*{}]*$/,
+    patternRule: 'must not contain "/", a control character, a quote, a backslash, "*", "{" or "}", nor be "." or ".." ' +
+      '(the API addresses the entry by name in its URL path, and the name is quoted in an ACL policy)',
   },
   namespace: { type: 'string', default: 'default', replace: true, identity: true },
   meta: { type: 'string-map', default: {} },

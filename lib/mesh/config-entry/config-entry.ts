@@ -1,7 +1,7 @@
 import { TerraformStack } from 'cdktf';
 import { Construct } from 'constructs';
 import { convergeElementsOf, Resource, ResourceProps } from '../../core/constructs/resource';
-import { ValidationError } from '../../core/constructs/validation';
+import { reject } from '../../core/constructs/validation';
 import { DecodeError } from '../compiler/entries';
 import { EntryValidationError, validateEntry } from '../compiler/validate';
 import { ConfigEntrySchema } from './config-entry.schema';
@@ -58,8 +58,10 @@ export abstract class MeshConfigEntry extends Resource {
       validateEntry(entry);
       spec = entryToSpec(schema, entry);
     } catch (e) {
-      if (e instanceof DecodeError || e instanceof EntryValidationError) throw new ValidationError(this, fieldOf(e.message, schema), e.message);
-      throw e;
+      if (!(e instanceof DecodeError || e instanceof EntryValidationError)) throw e;
+      reject(this, fieldOf(e.message, schema), e.message);
+      // Only under `converge validate` (reject records and returns): the construct is never synthesized.
+      spec = {};
     }
     this._spec = spec;
     this.name = String(spec.name);

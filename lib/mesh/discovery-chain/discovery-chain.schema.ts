@@ -13,8 +13,9 @@ export const DISCOVERY_CHAIN: KindSchema = {
   wireCase: 'pascal',
   fields: {
     service: {
-      type: 'string', required: true, wire: 'service_name', pattern: /^(?!\.\.?$)[^/]*$/,
-      patternRule: 'must not contain "/" or be "." or ".." (the API reads the chain at /v1/discovery-chain/<service>)',
+      type: 'string', required: true, wire: 'service_name', pattern: /^(?!\.\.?$)[^/\u0000-\u001f\u007f"\\*{}]*$/,
+      patternRule: 'must not contain "/", a control character, a quote, a backslash, "*", "{" or "}", nor be "." or ".." ' +
+        '(the API reads the chain at /v1/discovery-chain/<service>, and the name is quoted in an ACL policy)',
     },
     namespace: { type: 'string', wire: 'ns', default: 'default' },
     compileDatacenter: { type: 'string', wire: 'compile-dc', default: '' },

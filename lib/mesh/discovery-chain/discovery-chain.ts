@@ -2,7 +2,7 @@ import { TerraformStack } from 'cdktf';
 import { Construct } from 'constructs';
 import { entriesOfChain } from '../config-entry/config-entry';
 import { DataSource } from '../../core/constructs/resource';
-import { ValidationError } from '../../core/constructs/validation';
+import { reject } from '../../core/constructs/validation';
 import { KindSchema, renderSpec } from '../../core/schema';
 import { canonicalDuration } from '../compiler/duration';
 import { DISCOVERY_CHAIN } from './discovery-chain.schema';
@@ -67,15 +67,15 @@ export class DiscoveryChain extends DataSource {
 
   constructor(scope: Construct, id: string, props: DiscoveryChainProps) {
     super(scope, id, DISCOVERY_CHAIN.kind, DISCOVERY_CHAIN.api, props.provider, props);
-    if (props.service === '') throw new ValidationError(this, 'service', 'is required');
+    if (props.service === '') reject(this, 'service', 'is required');
     const timeout = props.overrides?.connectTimeout;
     if (timeout !== undefined) {
       try {
         this._connectTimeout = canonicalDuration(timeout);
       } catch (e) {
-        throw new ValidationError(this, 'overrides.connectTimeout', (e as Error).message);
+        reject(this, 'overrides.connectTimeout', (e as Error).message);
       }
-      if (this._connectTimeout?.startsWith('-')) throw new ValidationError(this, 'overrides.connectTimeout', `"${timeout}" must not be negative`);
+      if (this._connectTimeout?.startsWith('-')) reject(this, 'overrides.connectTimeout', `"${timeout}" must not be negative`);
     }
   }
 

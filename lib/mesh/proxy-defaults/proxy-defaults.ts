@@ -1,5 +1,5 @@
 import { Construct } from 'constructs';
-import { ValidationError } from '../../core/constructs/validation';
+import { reject, ValidationError } from '../../core/constructs/validation';
 import { KindSchema } from '../../core/schema';
 import { MeshConfigEntry, MeshConfigEntryProps } from '../config-entry/config-entry';
 import { MeshGatewayConfig, MeshProtocol } from '../config-entry/mesh-types';
@@ -37,7 +37,7 @@ export class ProxyDefaults extends MeshConfigEntry {
     super(scope, id, PROXY_DEFAULTS.kind, props);
     const given = protocolKey(props.config);
     if (props.protocol !== undefined && given && props.config![given] !== props.protocol) {
-      throw new ValidationError(this, 'protocol', `"${props.protocol}" disagrees with config.${given} "${props.config![given]}"`);
+      reject(this, 'protocol', `"${props.protocol}" disagrees with config.${given} "${props.config![given]}"`);
     }
   }
 

@@ -25,7 +25,7 @@ import { SERVICE_ROUTER } from '../service-router/service-router.schema';
 import { SERVICE_SPLITTER } from '../service-splitter/service-splitter.schema';
 
 /** Construct kinds and the schemas of the entries they manage. */
-const ENTRY_SCHEMA_OF: Record<string, ConfigEntrySchema> = Object.fromEntries(
+export const ENTRY_SCHEMA_OF: Record<string, ConfigEntrySchema> = Object.fromEntries(
   [SERVICE_DEFAULTS, PROXY_DEFAULTS, SERVICE_RESOLVER, SERVICE_SPLITTER, SERVICE_ROUTER].map((s) => [s.kind, s]));
 
 const CHANGING = new Set(['create', 'update', 'replace', 'delete', 'adopt']);

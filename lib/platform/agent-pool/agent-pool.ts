@@ -5,6 +5,7 @@ import { KindSchema } from '../../core/schema';
 import { IOrganization } from '../organization/organization';
 import { PlatformProvider } from '../provider';
 import { refKey, useReference } from '../references';
+import { IWorkspace } from '../workspace/i-workspace';
 import { AGENT_POOL } from './agent-pool.schema';
 
 /** An agent pool: one this app manages, or one looked up with `AgentPool.fromName`. */
@@ -27,10 +28,11 @@ export interface AgentPoolProps extends ResourceProps {
    */
   readonly organizationScoped?: boolean;
   /**
-   * Workspace ids (`ws-…`) permitted to use the pool.
+   * The workspaces permitted to use the pool (`Workspace.fromName`, or a `Workspace` that does not
+   * itself name this pool as its `agentPool`: that would make each wait for the other).
    * @default []
    */
-  readonly allowedWorkspaces?: string[];
+  readonly allowedWorkspaces?: IWorkspace[];
   /**
    * On every apply, delete the pool's agents whose status is `unknown`, `errored` or `exited`
    * (the only statuses in which the platform lets an agent be deleted).
@@ -71,6 +73,7 @@ export class AgentPool extends Resource implements IAgentPool {
   constructor(scope: Construct, id: string, props: AgentPoolProps) {
     super(scope, id, AGENT_POOL.kind, AGENT_POOL.api, props, props.provider);
     useReference(this, 'organization', props.organization, 'organizationName', 'an organization (an Organization, or Organization.fromName)');
+    (Array.isArray(props.allowedWorkspaces) ? props.allowedWorkspaces : []).forEach((w, i) => useReference(this, `allowedWorkspaces[${i}]`, w, 'workspaceId', 'a workspace (a Workspace, or Workspace.fromName)'));
     this.name = props.name;
     this.agentPoolName = props.name;
   }
@@ -92,7 +95,12 @@ export class AgentPool extends Resource implements IAgentPool {
 
   /** @internal */
   protected _schemaProps(props: Record<string, any>): Record<string, any> {
-    return { ...props, organization: refKey(props.organization, 'organizationName') };
+    const { allowedWorkspaces, ...rest } = props;
+    return {
+      ...rest,
+      organization: refKey(props.organization, 'organizationName'),
+      ...(allowedWorkspaces !== undefined ? { allowedWorkspaces: (Array.isArray(allowedWorkspaces) ? allowedWorkspaces.map((w) => refKey(w, 'workspaceId')) : allowedWorkspaces) } : {}),
+    };
   }
 }
 

@@ -6,6 +6,11 @@ import { OAuthClientsClient } from './oauth-clients';
 import { OrganizationsClient } from './organizations';
 import { SelfHostedClient } from './self-hosted';
 import { PlatformTransport } from './transport';
+import { ProjectsClient } from './projects';
+import { TeamsClient } from './teams';
+import { VariablesClient } from './variables';
+import { VariableSetsClient } from './variable-sets';
+import { WorkspacesClient } from './workspaces';
 
 
 /** The platform's published limit: 30 requests per second per user. */
@@ -55,6 +60,14 @@ export class PlatformClient extends PlatformTransport {
   public readonly oauthClients: OAuthClientsClient;
   public readonly agentPools: AgentPoolsClient;
   public readonly noCodeModules: NoCodeModulesClient;
+  public readonly projects: ProjectsClient;
+  /** Teams and their access to workspaces. */
+  public readonly teams: TeamsClient;
+  public readonly workspaces: WorkspacesClient;
+  /** Workspace variables. */
+  public readonly variables: VariablesClient;
+  /** Variable sets and what they apply to. */
+  public readonly variableSets: VariableSetsClient;
   /** Module producers and the data retention policy (self-hosted edition). */
   public readonly selfHosted: SelfHostedClient;
 
@@ -66,6 +79,11 @@ export class PlatformClient extends PlatformTransport {
     this.agentPools = new AgentPoolsClient(this);
     this.noCodeModules = new NoCodeModulesClient(this);
     this.selfHosted = new SelfHostedClient(this);
+    this.projects = new ProjectsClient(this);
+    this.teams = new TeamsClient(this);
+    this.workspaces = new WorkspacesClient(this);
+    this.variables = new VariablesClient(this);
+    this.variableSets = new VariableSetsClient(this);
   }
 
   public close(): Promise<void> {

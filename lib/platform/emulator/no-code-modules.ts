@@ -1,6 +1,7 @@
-import { createHash } from 'crypto';
 import { Router } from '../../core/emulator-kit/router';
 import { EmuRequest, EmuResponse } from '../../core/emulator-kit/types';
+import { keyProblems, varId, varResource } from './variables';
+import { DEFAULT_ENGINE_VERSION, patchWorkspace } from './workspaces';
 import { canDo, PlatformContext, visibleOrganization, visibleOrganizationById } from './context';
 import {
   ApiFailure, badRequest, BASE, doc, errors, includes, notFound, readData, relationshipData, text, unprocessable,
@@ -352,8 +353,8 @@ export function workspaceResource(ctx: PlatformContext, ws: WorkspaceRecord): Re
     'queue-all-runs': false,
     'speculative-enabled': true,
     'structured-run-output-enabled': true,
-    'engine-version': '1.9.0',
-    'working-directory': null,
+    'engine-version': ws.engineVersion ?? DEFAULT_ENGINE_VERSION,
+    'working-directory': ws.workingDirectory ?? null,
     'global-remote-state': false,
     'updated-at': ws.updatedAt,
     'resource-count': 0,
@@ -364,7 +365,7 @@ export function workspaceResource(ctx: PlatformContext, ws: WorkspaceRecord): Re
     'workspace-kpis-runs-count': null,
     'latest-change-at': ws.updatedAt,
     operations: true,
-    'execution-mode': ws.agentPoolId ? 'agent' : 'remote',
+    'execution-mode': ws.executionMode ?? (ws.agentPoolId ? 'agent' : 'remote'),
     'vcs-repo': null,
     'vcs-repo-identifier': null,
     permissions,
@@ -380,7 +381,7 @@ export function workspaceResource(ctx: PlatformContext, ws: WorkspaceRecord): Re
     'source-url': reg ? `https://app.emulator.invalid/app/${orgName}/registry/modules/private/${orgName}/${reg.name}/${reg.provider}/${ws.moduleVersion}` : null,
     'source-module-id': reg ? `private/${org.name}/${reg.name}/${reg.provider}/${ws.moduleVersion}` : null,
     'no-code-upgrade-available': mod !== undefined && mod.versionPin !== ws.moduleVersion,
-    'tag-names': [],
+    'tag-names': ws.tagNames ?? [],
     'setting-overwrites': { 'execution-mode': false, 'agent-pool': false },
   };
   const related = (name: string) => ({ links: { related: `${self}/${name}` } });
@@ -404,24 +405,6 @@ export function workspaceResource(ctx: PlatformContext, ws: WorkspaceRecord): Re
       vars: { data: ws.vars.map((v) => ({ id: varId(ws, v), type: 'vars' })), ...related('vars') },
     },
     links: { self, 'self-html': `/app/${orgName}/workspaces/${encodeURIComponent(ws.name)}` },
-  };
-}
-
-/** A variable's id (`var-…`): stable per workspace, category and key. */
-function varId(ws: WorkspaceRecord, v: VarRecord): string {
-  return `var-${createHash('sha256').update(`${ws.id}/${v.category}/${v.key}`).digest('hex').slice(0, 16)}`;
-}
-
-function varResource(ws: WorkspaceRecord, v: VarRecord): Record<string, unknown> {
-  return {
-    id: varId(ws, v),
-    type: 'vars',
-    attributes: {
-      key: v.key, value: v.sensitive ? null : v.value, sensitive: v.sensitive, category: v.category, hcl: v.hcl,
-      description: v.description, 'created-at': ws.createdAt, 'version-id': createHash('sha256').update(JSON.stringify(v)).digest('hex').slice(0, 40),
-    },
-    relationships: { configurable: { data: { id: ws.id, type: 'workspaces' }, links: { related: `${BASE}/workspaces/${ws.id}` } } },
-    links: { self: `${BASE}/workspaces/${ws.id}/vars/${varId(ws, v)}` },
   };
 }
 
@@ -459,7 +442,10 @@ export function registerWorkspaceRoutes(router: Router<PlatformContext>): void {
     for (const k of ['value', 'description'] as const) if (k in a && typeof a[k] !== 'string') problems.push(`${k} must be a string`);
     for (const k of ['hcl', 'sensitive'] as const) if (k in a && typeof a[k] !== 'boolean') problems.push(`${k} must be a boolean`);
     if (v.sensitive && a.sensitive === false) problems.push('a sensitive variable cannot be made non-sensitive');
+    problems.push(...keyProblems(ws, v, a));
     if (problems.length) return unprocessable(...problems);
+    if ('key' in a) v.key = a.key as string;
+    if ('category' in a) v.category = a.category as VarRecord['category'];
     if ('value' in a) v.value = a.value as string;
     if ('description' in a) v.description = a.description as string;
     if ('hcl' in a) v.hcl = a.hcl as boolean;
@@ -470,19 +456,7 @@ export function registerWorkspaceRoutes(router: Router<PlatformContext>): void {
   router.add('PATCH', `${BASE}/workspaces/:id`, (req, p, ctx) => {
     const ws = visibleWs(ctx, p.id);
     if (!ws || !canDo(ctx, ctx.state.organizations[ws.organizationId], 'create-workspaces')) return notFound();
-    const { attributes: a } = readData(req, 'workspaces');
-    const problems: string[] = [];
-    if ('name' in a) {
-      if (typeof a.name !== 'string' || !NAME_RE.test(a.name)) problems.push('Name can only contain letters, numbers, \'-\', and \'_\'');
-      else if (Object.values(ctx.state.workspaces).some((w) => w.organizationId === ws.organizationId && w.name === a.name && w !== ws)) problems.push('Name has already been taken');
-    }
-    if ('description' in a && typeof a.description !== 'string') problems.push('description must be a string');
-    if ('auto-apply' in a && typeof a['auto-apply'] !== 'boolean') problems.push('auto-apply must be a boolean');
-    if (problems.length) return unprocessable(...problems);
-    if ('name' in a) ws.name = a.name as string;
-    if ('description' in a) ws.description = a.description as string;
-    if ('auto-apply' in a) ws.autoApply = a['auto-apply'] as boolean;
-    ws.updatedAt = new Date(ctx.clock.now()).toISOString();
+    patchWorkspace(ctx, ws, req);
     return doc(200, { data: workspaceResource(ctx, ws) });
   });
   router.add('DELETE', `${BASE}/workspaces/:id`, (_req, p, ctx) => {
@@ -490,6 +464,8 @@ export function registerWorkspaceRoutes(router: Router<PlatformContext>): void {
     if (!ws || !canDo(ctx, ctx.state.organizations[ws.organizationId], 'create-workspaces')) return notFound();
     delete ctx.state.workspaces[ws.id];
     for (const r of Object.values(ctx.state.upgradeRuns)) if (r.workspaceId === ws.id) delete ctx.state.upgradeRuns[r.id];
+    for (const a of Object.values(ctx.state.teamAccess)) if (a.workspaceId === ws.id) delete ctx.state.teamAccess[a.id];
+    for (const v of Object.values(ctx.state.variableSets)) v.workspaces = v.workspaces.filter((id) => id !== ws.id);
     for (const pool of Object.values(ctx.state.agentPools)) {
       if (pool.allowedWorkspaces) pool.allowedWorkspaces = pool.allowedWorkspaces.filter((id) => id !== ws.id);
     }

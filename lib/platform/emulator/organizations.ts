@@ -199,10 +199,11 @@ export function organizationResource(org: OrganizationRecord, ctx: PlatformConte
   // What a team token's permissions let it do shows as the platform reports it: the keys converge's preflight reads.
   const granted: Record<string, Permission> = {
     'can-update-oauth': 'manage-vcs', 'can-update-agent-pools': 'manage-agent-pools', 'can-create-module': 'manage-modules', 'can-create-workspace': 'create-workspaces',
+    'can-create-project': 'create-workspaces',
   };
   for (const k of PERMISSION_KEYS) {
     permissions[k] = k === 'can-start-trial' ? false : granted[k] ? canDo(ctx, org, granted[k])
-      : k === 'can-update' || k === 'can-destroy' || k.startsWith('can-manage') || k.startsWith('can-update') ? manage : true;
+      : k === 'can-update' || k === 'can-destroy' || k === 'can-create-team' || k.startsWith('can-manage') || k.startsWith('can-update') ? manage : true;
   }
   const attributes: Record<string, unknown> = {
     'external-id': org.externalId,

@@ -41,7 +41,8 @@ export function otherServerRefusal(req: EmuRequest): EmuResponse | undefined {
 /**
  * The request as the spec emulator should see it to answer as the other server does: its page
  * parameters ignored (always the first page of 20); the default agent pool read from the
- * relationship `default-agent-pool`, the attribute ignored.
+ * relationship `default-agent-pool`, the attribute ignored; a workspace's Terraform version read from
+ * `terraform-version`, `engine-version` ignored.
  */
 export function otherRequest(req: EmuRequest): EmuRequest {
   let out = req;
@@ -51,6 +52,7 @@ export function otherRequest(req: EmuRequest): EmuRequest {
     query.set('page[size]', String(OTHER_PAGE_SIZE));
     out = { ...out, query };
   }
+  if (isWorkspaceWrite(req)) out = { ...out, body: terraformVersionAsEngineVersion(req.body) };
   if ((req.method === 'POST' || req.method === 'PATCH') && /^\/api\/v2\/organizations(\/[^/]+)?$/.test(req.path) && req.body.length) {
     try {
       const body = JSON.parse(req.body.toString('utf8')) as { data?: { attributes?: Record<string, unknown>; relationships?: Record<string, any> } };
@@ -69,10 +71,31 @@ export function otherRequest(req: EmuRequest): EmuRequest {
   return out;
 }
 
+/** A workspace create or update. */
+function isWorkspaceWrite(req: EmuRequest): boolean {
+  return (req.method === 'POST' && /^\/api\/v2\/organizations\/[^/]+\/workspaces$/.test(req.path))
+    || (req.method === 'PATCH' && /^\/api\/v2\/workspaces\/[^/]+$/.test(req.path));
+}
+
+/** The other server reads the Terraform version as `terraform-version` and ignores the spec's `engine-version`. */
+function terraformVersionAsEngineVersion(body: Buffer): Buffer {
+  try {
+    const doc = JSON.parse(body.toString('utf8')) as { data?: { attributes?: Record<string, unknown> } };
+    const attributes = doc?.data?.attributes;
+    if (!attributes || typeof attributes !== 'object') return body;
+    const { 'engine-version': _ignored, 'terraform-version': version, ...rest } = attributes;
+    const next = version === undefined ? rest : { ...rest, 'engine-version': version };
+    return Buffer.from(JSON.stringify({ ...doc, data: { ...doc.data, attributes: next } }));
+  } catch {
+    return body;
+  }
+}
+
 /**
  * The spec emulator's answer as the other server gives it: organizations without a `name`
  * attribute (the id is the name) and without the settings it does not keep; unset values as `""`
- * or `"-"`; OAuth clients without the `projects` relationship; a validation error as a 500.
+ * or `"-"`; OAuth clients without the `projects` relationship; workspaces with `terraform-version` for the
+ * spec's `engine-version`; a validation error as a 500.
  */
 export function otherResponse(res: EmuResponse): EmuResponse {
   let out = res;
@@ -102,6 +125,10 @@ function reshapeResource(r: Record<string, any>): Record<string, any> {
     // Accepted and not kept: always answered in its unset form.
     attributes['owners-team-saml-role-id'] = '';
     return { ...r, attributes };
+  }
+  if (r.type === 'workspaces') {
+    const { 'engine-version': version, ...rest } = attributes;
+    return { ...r, attributes: { ...rest, 'terraform-version': version } };
   }
   if (r.type === 'oauth-clients') {
     if (attributes.key === null) attributes.key = '-';

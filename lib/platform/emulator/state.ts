@@ -34,8 +34,32 @@ export interface TokenRecord {
 /** A team of an organization (only what team tokens need: the organization a team id belongs to). */
 export interface TeamRecord {
   readonly id: string;
-  readonly name: string;
+  name: string;
   readonly organizationId: string;
+  /** `secret` (absent) or `organization`. */
+  visibility?: string;
+  /** go-tfe's organization access keys (kebab-case) granted; absent ones are false. */
+  organizationAccess?: Record<string, boolean>;
+}
+
+/** A variable set (`varset-…`) and what it applies to. */
+export interface VariableSetRecord {
+  readonly id: string;
+  readonly organizationId: string;
+  name: string;
+  description: string;
+  global: boolean;
+  priority: boolean;
+  workspaces: string[];
+  projects: string[];
+}
+
+/** A team's access to a workspace (`tws-…`). */
+export interface TeamAccessRecord {
+  readonly id: string;
+  readonly teamId: string;
+  readonly workspaceId: string;
+  access: string;
 }
 
 export interface OrganizationRecord {
@@ -77,9 +101,12 @@ export interface ProjectRecord {
   readonly id: string;
   name: string;
   readonly organizationId: string;
+  description?: string;
 }
 
 export interface VarRecord {
+  /** `var-…`; absent for the variables of a no-code workspace (their id is derived from workspace, category and key). */
+  readonly id?: string;
   key: string;
   /** Empty for a sensitive variable is never returned; the value is kept (the emulator is no vault). */
   value: string;
@@ -99,6 +126,13 @@ export interface WorkspaceRecord {
   description: string;
   autoApply: boolean;
   agentPoolId: string | null;
+  /** Set by the workspace endpoints; absent: `agent` with a pool, else `remote`. */
+  executionMode?: string;
+  /** The Terraform version (the spec's `engine-version`); absent: the platform's default. */
+  engineVersion?: string;
+  /** Absent: null (no-code workspaces). */
+  workingDirectory?: string;
+  tagNames?: string[];
   /** Set for workspaces created from a no-code module. */
   noCodeModuleId?: string;
   /** The module version the workspace runs (no-code workspaces). */
@@ -206,6 +240,10 @@ export interface PlatformState {
   /** Monotonic counter for generated ids. */
   serial: number;
   teams: Record<string, TeamRecord>;
+  /** Teams' access to workspaces, by `tws-…` id. */
+  teamAccess: Record<string, TeamAccessRecord>;
+  /** Variable sets by `varset-…` id. */
+  variableSets: Record<string, VariableSetRecord>;
 }
 
 export function emptyState(): PlatformState {
@@ -213,7 +251,7 @@ export function emptyState(): PlatformState {
     users: {}, tokens: {}, organizations: {}, agentPools: {}, agents: {}, projects: {}, workspaces: {}, oauthClients: {},
     registryModules: {}, noCodeModules: {}, variableOptions: {}, upgradeRuns: {}, dataRetentionPolicies: {},
     installationDataRetentionPolicy: { id: 'drp-installation', type: 'data-retention-policy-dont-deletes' },
-    moduleProducers: {}, upgradeStepMs: 500, serial: 0, teams: {},
+    moduleProducers: {}, upgradeStepMs: 500, serial: 0, teams: {}, teamAccess: {}, variableSets: {},
   };
 }
 
@@ -230,6 +268,9 @@ export function purgeOrganization(state: PlatformState, externalId: string): voi
   drop(state.variableOptions, (v) => modules.has(v.noCodeModuleId));
   drop(state.noCodeModules, (m) => modules.has(m.id));
   drop(state.upgradeRuns, (r) => workspaces.has(r.workspaceId));
+  drop(state.teamAccess ?? {}, (a) => workspaces.has(a.workspaceId));
+  drop(state.teams, (t) => t.organizationId === externalId);
+  drop(state.variableSets ?? {}, (v) => v.organizationId === externalId);
   drop(state.workspaces, (w) => workspaces.has(w.id));
   drop(state.projects, (p) => p.organizationId === externalId);
   drop(state.oauthClients, (c) => c.organizationId === externalId);

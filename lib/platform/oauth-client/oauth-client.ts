@@ -6,6 +6,7 @@ import { check } from '../../core/constructs/validation';
 import { KindSchema } from '../../core/schema';
 import { IOrganization } from '../organization/organization';
 import { PlatformProvider } from '../provider';
+import { IProject } from '../project/project';
 import { refKey, useReference } from '../references';
 import { OAUTH_CLIENT } from './oauth-client.schema';
 
@@ -97,10 +98,10 @@ export interface OAuthClientProps extends ResourceProps {
    */
   readonly organizationScoped?: boolean;
   /**
-   * Project ids (`prj-…`) the client is attached to, kept in sync by attach and detach.
+   * The projects the client is attached to (`Project`s, or `Project.fromName`), kept in sync by attach and detach.
    * @default []
    */
-  readonly projects?: string[];
+  readonly projects?: IProject[];
   /**
    * The platform provider to use.
    * @default - the stack's platform provider, else the standard environment variables
@@ -137,6 +138,7 @@ export class OAuthClient extends Resource implements IOAuthClient {
   constructor(scope: Construct, id: string, props: OAuthClientProps) {
     super(scope, id, OAUTH_CLIENT.kind, OAUTH_CLIENT.api, props, props.provider);
     useReference(this, 'organization', props.organization, 'organizationName', 'an organization (an Organization, or Organization.fromName)');
+    (Array.isArray(props.projects) ? props.projects : []).forEach((p, i) => useReference(this, `projects[${i}]`, p, 'projectId', 'a project (a Project, or Project.fromName)'));
     if (props.serviceProvider === VcsServiceProvider.PROVIDER_C_SERVER || props.serviceProvider === VcsServiceProvider.ADO_SERVER) {
       check(props.privateKey !== undefined, this, 'privateKey', `is required for ${props.serviceProvider === VcsServiceProvider.ADO_SERVER ? 'ADO_SERVER' : 'PROVIDER_C_SERVER'} (a SecretValue)`);
     }
@@ -160,7 +162,12 @@ export class OAuthClient extends Resource implements IOAuthClient {
 
   /** @internal */
   protected _schemaProps(props: Record<string, any>): Record<string, any> {
-    return { ...props, organization: refKey(props.organization, 'organizationName') };
+    const { projects, ...rest } = props;
+    return {
+      ...rest,
+      organization: refKey(props.organization, 'organizationName'),
+      ...(projects !== undefined ? { projects: (Array.isArray(projects) ? projects.map((p) => refKey(p, 'projectId')) : projects) } : {}),
+    };
   }
 }
 

@@ -60,13 +60,16 @@ export class SecretsClient {
 
   /** Sends a request below `/v1`. */
   public async request<T = unknown>(r: SecretsRequest): Promise<HttpResponse<T>> {
+    let res: HttpResponse<T>;
     try {
-      return await this.http.request<T>({ ...r, path: `/v1/${r.path.replace(/^\/+/, '')}` });
+      res = await this.http.request<T>({ ...r, path: `/v1/${r.path.replace(/^\/+/, '')}` });
     } catch (e) {
       if (!(e instanceof ApiError)) throw e;
       const clean = unwrapped(e);
       throw clean.status === 403 ? await this.namingCapability(clean, r) : clean;
     }
+    if (res.status >= 300 && res.status < 400) throw redirected(res, r);
+    return res;
   }
 
   /**
@@ -137,6 +140,32 @@ export class SecretsClient {
   public close(): Promise<void> {
     return this.http.close();
   }
+}
+
+/**
+ * A redirect is no answer: a read so answered did not say the object is absent (a create planned
+ * over it could replace a secret), and converge does not follow it (the token would go to an
+ * address nobody configured). An OpenBao standby redirects to the active node this way.
+ */
+function redirected(res: HttpResponse<unknown>, r: SecretsRequest): ApiError {
+  const raw = res.headers.location;
+  const location = Array.isArray(raw) ? raw[0] : raw;
+  // Where it points, without a query or credentials (a redirect may carry either).
+  let to = 'no Location';
+  if (location) {
+    try {
+      const u = new URL(location, 'http://relative.invalid');
+      to = u.host === 'relative.invalid' ? u.pathname : `${u.protocol}//${u.host}${u.pathname}`;
+    } catch {
+      to = 'an unreadable Location';
+    }
+  }
+  return new ApiError(res.status, [`the service answered with a redirect (${res.status}) to ${to}`], r.method.toUpperCase(),
+    `/v1/${r.path.replace(/^\/+/, '').split('?')[0]}`, 'secrets', r.constructPath, undefined, {
+      retryable: false,
+      hint: 'converge does not follow redirects (the token would go to another address) and does not read a redirect as "absent": ' +
+        'point the provider\'s address at the server that answers (for an OpenBao standby, the active node)',
+    });
 }
 
 /**

@@ -13,6 +13,8 @@ import { PUSH_MFA_PATH, PushMfaMethods } from '../push-mfa/push-mfa.emulator';
 import { errors, notFound, objectBody, RequestError } from './responses';
 import { sysHealth } from './sys-health';
 import { sysLeases } from './sys-leases';
+import { defaultMountMeta, MountMeta, MountTable, SYS_AUTH, SYS_MOUNTS, sysMounts } from './sys-mounts';
+import { AUTH_ENGINE_FACTORIES } from './engines';
 
 /** Options of the secrets service emulator. */
 export interface SecretsEmulatorOptions {
@@ -31,11 +33,13 @@ export interface SecretsEmulatorOptions {
 interface Mount {
   readonly type: string;
   readonly engine: Engine;
+  /** Description, lease TTLs, options, accessor: what `sys/mounts` keeps besides the engine. */
+  readonly meta: MountMeta;
 }
 
 /** The serialised state: engine type and sealed engine state per mount (`state`: unsealed, accepted on restore). */
 interface SecretsSnapshot {
-  mounts: Record<string, { type: string; sealed?: string; state?: unknown }>;
+  mounts: Record<string, { type: string; sealed?: string; state?: unknown; meta?: MountMeta }>;
   /** Sealed push-MFA methods and login enforcements. */
   identity?: string;
   /** Sealed ACL policies and issued tokens. */
@@ -53,6 +57,8 @@ export const DEFAULT_MOUNTS: Record<string, string> = {
 };
 
 const READ_METHODS = new Set(['GET', 'LIST', 'HEAD']);
+/** Where auth methods are mounted (`sys/auth/<path>` mounts one at `auth/<path>`). */
+const AUTH_PREFIX = 'auth/';
 
 /**
  * The token of a request: `X-Secrets-Token` (the spec's header), else what the real service reads,
@@ -141,6 +147,12 @@ export class SecretsEmulator implements ApiEmulator {
       if (target.path === CAPABILITIES_SELF) {
         return capabilitiesSelf(target.operation, parseJsonBody(req), (p) => (caller.root ? 'root' : this.access.capabilities(caller, p, false)));
       }
+      if (target.path === SYS_MOUNTS || target.path.startsWith(`${SYS_MOUNTS}/`)) {
+        return sysMounts(this.mountTable(), target.operation, target.path, parseJsonBody(req));
+      }
+      if (target.path === SYS_AUTH || target.path.startsWith(`${SYS_AUTH}/`)) {
+        return sysMounts(this.mountTable(AUTH_PREFIX), target.operation, target.path, parseJsonBody(req), SYS_AUTH);
+      }
       if (target.path.startsWith('sys/leases/')) {
         const answer = await sysLeases(target.path.slice('sys/leases/'.length), target.operation, parseJsonBody(req), (id) => this.leasesOf(id), this.clock.now());
         if (answer) return answer;
@@ -168,7 +180,7 @@ export class SecretsEmulator implements ApiEmulator {
   public snapshot(): unknown {
     const raw = <T>(v: T): T => (this.tracker ? this.tracker.raw(v) : v);
     const out: SecretsSnapshot = { mounts: {} };
-    for (const [path, m] of this.mounts) out.mounts[path] = { type: m.type, sealed: this.barrier.seal(raw(m.engine.snapshot())) };
+    for (const [path, m] of this.mounts) out.mounts[path] = { type: m.type, sealed: this.barrier.seal(raw(m.engine.snapshot())), meta: m.meta };
     out.identity = this.barrier.seal(raw(this.pushMfa.snapshot()));
     out.access = this.barrier.seal(raw(this.access.snapshot()));
     return out;
@@ -188,7 +200,7 @@ export class SecretsEmulator implements ApiEmulator {
     for (const path of this.mounts.keys()) this.tracker?.untrack(`mount:${path}`);
     this.mounts = new Map();
     for (const [path, m] of Object.entries(snap.mounts)) {
-      this.mount(path, m.type);
+      this.mount(path, m.type, m.meta);
       this.mounts.get(path)!.engine.restore(m.sealed !== undefined ? this.barrier.open(m.sealed) : m.state);
       this.trackScope(`mount:${path}`);
     }
@@ -333,7 +345,10 @@ export class SecretsEmulator implements ApiEmulator {
     const { path: rest, operation: method } = target;
     const needed: Record<string, Capability> = { GET: 'read', HEAD: 'read', LIST: 'list', DELETE: 'delete', PATCH: 'patch' };
     const capability = needed[method] ?? (this.existsForWrite(rest) === false ? 'create' : 'update');
-    return this.access.capabilities(caller, rest, method === 'LIST').has(capability);
+    const held = this.access.capabilities(caller, rest, method === 'LIST');
+    // As on the real service, enabling, reading, tuning and disabling an auth method needs `sudo` too.
+    if (/^sys\/auth\/./.test(rest) && !held.has('sudo')) return false;
+    return held.has(capability);
   }
 
   /** The existence check of the engine a write goes to: false (a create), true, or undefined (no check: an update). */
@@ -345,13 +360,47 @@ export class SecretsEmulator implements ApiEmulator {
     return best === undefined ? undefined : this.mounts.get(best)!.engine.exists?.(rest.slice(best.length + 1));
   }
 
-  private mount(path: string, type: string): void {
+  /**
+   * The mount table as `sys/mounts` serves it (secrets engines), or with `prefix` `auth/` as
+   * `sys/auth` does (auth methods, mounted at `auth/<path>` among the engines).
+   */
+  private mountTable(prefix = ''): MountTable {
+    const auth = prefix !== '';
+    return {
+      reserved: !auth,
+      types: () => Object.keys(auth ? AUTH_ENGINE_FACTORIES : ENGINE_FACTORIES),
+      entries: () => [...this.mounts].filter(([p]) => p.startsWith(AUTH_PREFIX) === auth)
+        .map(([p, m]) => [p.slice(prefix.length), { type: m.type, meta: m.meta }]),
+      get: (p) => this.mounts.get(prefix + p),
+      add: (p, type, meta) => {
+        this.mount(prefix + p, type, meta);
+        this.mountsChanged(prefix + p);
+      },
+      remove: (p) => this.unmount(prefix + p),
+      // A tune changes the table, not the engine: the next journal entry is a whole snapshot.
+      changed: () => {
+        if (!this.tracker) return;
+        this.structureChanged = true;
+        this.onChange?.();
+      },
+    };
+  }
+
+  /** Unmounts and drops the engine's data. */
+  private unmount(clean: string): void {
+    this.tracker?.untrack(`mount:${clean}`);
+    void this.mounts.get(clean)?.engine.close?.();
+    this.mounts.delete(clean);
+    this.mountsChanged(clean);
+  }
+
+  private mount(path: string, type: string, meta?: MountMeta): void {
     const clean = path.replace(/^\/+|\/+$/g, '');
-    const factory = ENGINE_FACTORIES[type];
+    const factory = clean.startsWith(AUTH_PREFIX) ? AUTH_ENGINE_FACTORIES[type] : ENGINE_FACTORIES[type];
     if (!factory) throw new RequestError(400, `unknown engine type "${type}"`);
     if (!clean) throw new RequestError(400, 'mount path is empty');
     if (this.mounts.has(clean)) throw new RequestError(400, `path is already in use at ${clean}/`);
-    this.mounts.set(clean, { type, engine: factory(clean, this.clock) });
+    this.mounts.set(clean, { type, engine: factory(clean, this.clock), meta: meta ?? defaultMountMeta(type) });
   }
 
   private route(req: EmuRequest, target: RequestTarget, displayName: string): EmuResponse | Promise<EmuResponse> {
@@ -401,10 +450,7 @@ export class SecretsEmulator implements ApiEmulator {
       return { status: 204 };
     }
     if (req.method === 'DELETE') {
-      const clean = path.replace(/^\/+|\/+$/g, '');
-      this.tracker?.untrack(`mount:${clean}`);
-      this.mounts.delete(clean);
-      this.mountsChanged(clean);
+      this.unmount(path.replace(/^\/+|\/+$/g, ''));
       return { status: 204 };
     }
     return errors(405, 'unsupported operation');

@@ -1,4 +1,6 @@
 import { Construct } from 'constructs';
+import { mountFromRef, useMountRef } from '../mount-ref';
+import { ISecretsMount } from '../sys/secrets-mount';
 import { Resource, ResourceProps } from '../../core/constructs/resource';
 import { KindSchema } from '../../core/schema';
 import { SecretsProvider } from '../provider';
@@ -12,6 +14,12 @@ export interface KvEngineConfigProps extends ResourceProps {
    * @default 'secret'
    */
   readonly mount?: string;
+  /**
+   * The engine's mount as a construct (a `SecretsMount` of this app), instead of `mount`: this
+   * construct is created after it, and planned as new until it exists.
+   * @default - the mount at `mount`
+   */
+  readonly secretsMount?: ISecretsMount;
   /**
    * Versions kept per key (a key's own setting overrides it); 0 means 10.
    * @default 0
@@ -46,8 +54,9 @@ export class KvEngineConfig extends Resource {
   public readonly mount: string;
 
   constructor(scope: Construct, id: string, props: KvEngineConfigProps = {}) {
-    super(scope, id, KV_ENGINE_CONFIG.kind, KV_ENGINE_CONFIG.api, props, props.provider);
-    this.mount = props.mount ?? 'secret';
+    super(scope, id, KV_ENGINE_CONFIG.kind, KV_ENGINE_CONFIG.api, mountFromRef(props), props.provider);
+    useMountRef(this, props);
+    this.mount = props.secretsMount?.mountPath ?? props.mount ?? 'secret';
     checkWholeSeconds(this, 'deleteVersionAfter', props.deleteVersionAfter);
   }
 

@@ -1,4 +1,6 @@
 import { Construct } from 'constructs';
+import { mountFromRef, useMountRef } from '../mount-ref';
+import { ISecretsMount } from '../sys/secrets-mount';
 import { ExistingObject } from '../../core/constructs/existing-object';
 import { Resource, ResourceProps } from '../../core/constructs/resource';
 import { KindSchema } from '../../core/schema';
@@ -24,6 +26,12 @@ export interface KvSecretProps extends ResourceProps {
    * @default 'secret'
    */
   readonly mount?: string;
+  /**
+   * The engine's mount as a construct (a `SecretsMount` of this app), instead of `mount`: this
+   * construct is created after it, and planned as new until it exists.
+   * @default - the mount at `mount`
+   */
+  readonly secretsMount?: ISecretsMount;
   /** Key path below the mount, e.g. `app/db` (no leading `/`, no `..` segments). A change replaces the secret. */
   readonly path: string;
   /**
@@ -93,8 +101,9 @@ export class KvSecret extends Resource implements IKvSecret {
   public readonly path: string;
 
   constructor(scope: Construct, id: string, props: KvSecretProps) {
-    super(scope, id, KV_SECRET.kind, KV_SECRET.api, props, props.provider);
-    this.mount = props.mount ?? 'secret';
+    super(scope, id, KV_SECRET.kind, KV_SECRET.api, mountFromRef(props), props.provider);
+    useMountRef(this, props);
+    this.mount = props.secretsMount?.mountPath ?? props.mount ?? 'secret';
     this.path = props.path;
     checkKvData(this, props.data);
     checkCustomMetadata(this, props.customMetadata ?? {});

@@ -1,7 +1,7 @@
 import { Construct } from 'constructs';
 import { ResourceProps } from '../../core/constructs/resource';
 import { ISecretsEngineRole, SecretsEngineRole } from '../engine-role';
-import { check, durationSeconds, ValidationError } from '../../core/constructs/validation';
+import { check, durationSeconds, reject } from '../../core/constructs/validation';
 import { KindSchema, renderSpec } from '../../core/schema';
 import { ExistingEngineRole } from '../existing-role';
 import { SecretsProvider } from '../provider';
@@ -145,7 +145,7 @@ export class MeshTokenRole extends SecretsEngineRole implements IMeshTokenRole {
       if (!given(field) || meshRoleFieldApplies(field, v)) continue;
       const [from, before] = MESH_ROLE_FIELD_VERSIONS[field];
       const at = (n: number) => `${Math.floor(n / 1000)}.${n % 1000}`;
-      throw new ValidationError(this, field, v < from ? `needs mesh ${at(from)} or later (meshVersion is ${version})` : `was removed in mesh ${at(before)} (meshVersion is ${version})`);
+      reject(this, field, v < from ? `needs mesh ${at(from)} or later (meshVersion is ${version})` : `was removed in mesh ${at(before)} (meshVersion is ${version})`);
     }
     const policies = p.meshPolicies ?? [];
     const roles = p.meshRoles ?? [];

@@ -1,4 +1,6 @@
 import { Construct } from 'constructs';
+import { mountFromRef, useMountRef } from '../mount-ref';
+import { ISecretsMount } from '../sys/secrets-mount';
 import { Resource, ResourceProps } from '../../core/constructs/resource';
 import { SecretValue } from '../../core/constructs/secret-value';
 import { check } from '../../core/constructs/validation';
@@ -23,6 +25,12 @@ export interface TotpKeyProps extends ResourceProps {
    * @default 'totp'
    */
   readonly mount?: string;
+  /**
+   * The engine's mount as a construct (a `SecretsMount` of this app), instead of `mount`: this
+   * construct is created after it, and planned as new until it exists.
+   * @default - the mount at `mount`
+   */
+  readonly secretsMount?: ISecretsMount;
   /** Name of the key (one path segment). A change replaces the key. */
   readonly name: string;
   /**
@@ -108,8 +116,9 @@ export class TotpKey extends Resource {
   public readonly name: string;
 
   constructor(scope: Construct, id: string, props: TotpKeyProps) {
-    super(scope, id, TOTP_KEY.kind, TOTP_KEY.api, props, props.provider);
-    this.mount = props.mount ?? 'totp';
+    super(scope, id, TOTP_KEY.kind, TOTP_KEY.api, mountFromRef(props), props.provider);
+    useMountRef(this, props);
+    this.mount = props.secretsMount?.mountPath ?? props.mount ?? 'totp';
     this.name = props.name;
     const generate = props.generate ?? (props.key === undefined && props.url === undefined);
     check(!(props.key && props.url), this, 'key', 'and url are mutually exclusive');

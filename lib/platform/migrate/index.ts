@@ -1,0 +1,8 @@
+import { DomainMigrations } from '../../core/migrate/terraform-mapping';
+import { TFE_AGENT_POOL } from './tfe-agent-pool';
+import { TFE_NO_CODE_MODULE } from './tfe-no-code-module';
+import { TFE_OAUTH_CLIENT } from './tfe-oauth-client';
+import { TFE_ORGANIZATION } from './tfe-organization';
+
+/** The tfe provider's resource types that `converge migrate terraform` takes (one file per type; a new kind adds its own). */
+export const PLATFORM_MIGRATIONS: DomainMigrations = [TFE_ORGANIZATION, TFE_OAUTH_CLIENT, TFE_AGENT_POOL, TFE_NO_CODE_MODULE];

@@ -1,0 +1,37 @@
+import { HandlerContext, ResourceHandler, Written } from '../../core/engine/handler';
+import { secretsClient, splitApiPath } from '../engine-util';
+import { pathObjectHandler } from '../path-object-handler';
+import { AppRoleClient } from './approle-client';
+import { APPROLE_ROLE } from './approle-role.schema';
+
+function approle(ctx: HandlerContext): AppRoleClient {
+  return new AppRoleClient(secretsClient(ctx), ctx.address);
+}
+
+const base = pathObjectHandler(APPROLE_ROLE, 'role', {
+  importExample: 'approle/role/ci',
+  destroyWarning: 'its role id and every secret id it issued stop logging in',
+  calls: {
+    async read(ctx, mount, name) {
+      const role = await approle(ctx).readRole(mount, name);
+      if (!role) return undefined;
+      return { ...role, role_id: await approle(ctx).readRoleId(mount, name) };
+    },
+    write: (ctx, mount, name, body) => approle(ctx).writeRole(mount, name, body),
+    remove: (ctx, mount, name) => approle(ctx).deleteRole(mount, name),
+    outputs: (body) => ({ roleId: body.role_id ?? '' }),
+  },
+});
+
+/** The written role with its role id, which the service assigns. */
+async function withRoleId(ctx: HandlerContext, w: Written): Promise<Written> {
+  const { mount, name } = splitApiPath(w.id, 'role');
+  return { ...w, outputs: { roleId: (await approle(ctx).readRoleId(mount, name)) ?? '' } };
+}
+
+/** Lifecycle of `secrets.AppRoleRole`: `auth/<mount>/role/<name>`; id `<mount>/role/<name>`. */
+export const appRoleRoleHandler: ResourceHandler = {
+  ...base,
+  create: async (ctx, spec) => withRoleId(ctx, await base.create(ctx, spec)),
+  update: async (ctx, id, spec, changes, prior) => withRoleId(ctx, await base.update(ctx, id, spec, changes, prior)),
+};
