@@ -31,7 +31,7 @@ describe('converge completion', () => {
     };
     expect(complete('converge', 'st')).toEqual(['state']);
     expect(complete('converge', 'va')).toEqual(['validate']);
-    expect(complete('converge', 'state', '')).toEqual(['list', 'pull', 'push', 'rm', 'show']);
+    expect(complete('converge', 'state', '')).toEqual(['list', 'migrate', 'pull', 'push', 'rm', 'show']);
     expect(complete('converge', 'plan', '--sy')).toEqual(['--synth-dir', '--synth-env']);
     expect(complete('converge', 'apply', '--js')).toEqual(['--json']);
     expect(complete('converge', 'emulator', '--platform-p')).toEqual(['--platform-port']);

@@ -25,6 +25,7 @@ export interface AppRoleSecretIdProps {
  * (`SecretValue.resourceAttribute(secretId.secretId)` in a `KvSecret`).
  *
  * @example
+ * const role = new secrets.AppRoleRole(stack, 'ci', { name: 'ci', secretIdTtl: '24h' });
  * const secretId = new secrets.AppRoleSecretId(stack, 'ci-secret', { role });
  * new secrets.KvSecret(stack, 'ci-login', {
  *   path: 'ci/login',
