@@ -66,8 +66,6 @@ export function registerAclRoutes(router: Router<RequestContext>, version: strin
     }
     return text(403, 'ACL not found');
   });
-  // `self` is a route of its own, read-only: the real server answers another method 405, never as an accessor id.
-  for (const m of ['PUT', 'DELETE'] as const) router.add(m, '/v1/acl/token/self', () => text(405, `method ${m} not allowed`));
   const scope = (kind: 'namespaces' | 'partitions', label: string) => (req: EmuRequest, _p: unknown, ctx: RequestContext) => {
     if (!ctx.caller.management) return text(403, `Permission denied: creating a ${label} needs operator:write`);
     const name = body(req).Name;

@@ -120,6 +120,8 @@ export function registerAclTokenRoutes(router: Router<RequestContext>): void {
     const refused = denied(ctx, 'acl:write');
     if (refused) return refused;
     const id = (p as { id: string }).id;
+    // `self` is a read-only route of its own: the real server answers another method 405, never as an accessor id.
+    if (id === 'self') return text(405, 'method PUT not allowed');
     if (!UUID.test(id)) return text(500, 'Token AccessorID invalid UUID');
     const found = find(ctx, id);
     return found ? write(ctx, req, found) : text(500, `Cannot find token ${id}`);
@@ -127,6 +129,7 @@ export function registerAclTokenRoutes(router: Router<RequestContext>): void {
   router.add('DELETE', '/v1/acl/token/:id', (_req, p, ctx) => {
     const refused = denied(ctx, 'acl:write');
     if (refused) return refused;
+    if ((p as { id: string }).id === 'self') return text(405, 'method DELETE not allowed');
     const found = find(ctx, (p as { id: string }).id);
     if (!found) return text(404, 'Cannot find token to delete');
     ctx.core.state.acl.tokens = ctx.core.state.acl.tokens.filter((t) => t !== found);
