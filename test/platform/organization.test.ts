@@ -4,7 +4,8 @@ import { RemovalPolicy } from '../../lib/core/constructs/removal-policy';
 import { CollaboratorAuthPolicy, ExecutionMode, Organization, OrganizationEntitlements, PlatformProvider } from '../../lib/platform';
 import { ORGANIZATION } from '../../lib/platform/organization/organization.schema';
 import { camelCase } from '../../lib/platform/client/jsonapi';
-import { defaultValue, ORGANIZATION_BODY } from './spec-tables';
+import { ORGANIZATION_BODY } from './spec-tables';
+import { defaultOf } from '../support/spec-tables';
 
 function stack(): TerraformStack {
   return new TerraformStack(new App(), 'test');
@@ -21,7 +22,7 @@ describe('Organization', () => {
     expect(Object.keys(r.spec).sort()).toEqual(ORGANIZATION_BODY.map((b) => camelCase(b.name)).sort());
     expect(Object.keys(r.spec).sort()).toEqual(Object.keys(ORGANIZATION.fields).sort());
     for (const b of ORGANIZATION_BODY) {
-      const d = defaultValue(b.default);
+      const d = defaultOf(b.default);
       if (d !== undefined) expect([b.name, r.spec[camelCase(b.name)]]).toEqual([b.name, d]);
     }
     expect(r.spec).toMatchObject({ name: 'acme', email: 'ops@acme.io', ownersTeamSamlRoleId: null, defaultAgentPoolId: null });

@@ -1,36 +1,13 @@
-import * as fs from 'fs';
-import * as path from 'path';
+import { section as specSection, specText, tableAfter } from '../support/spec-tables';
 
 /**
- * The resource sections of the spec (a verbatim excerpt in fixtures/), parsed into attribute and
- * relationship names, so that the shape tests walk the spec and no hand-kept list.
+ * The resource sections of the platform spec, parsed into attribute and relationship names, so that
+ * the shape tests walk the spec and no hand-kept list.
  */
-const TEXT = fs.readFileSync(path.join(__dirname, 'fixtures', 'spec-resource-tables.md'), 'utf8');
+const TEXT = specText('platform-api');
 
 /** The text of a `### heading` section (up to the next heading). */
-function section(heading: string): string {
-  const start = TEXT.indexOf(`### ${heading}`);
-  if (start < 0) throw new Error(`no "### ${heading}" in the spec excerpt`);
-  const rest = TEXT.slice(start + 4);
-  const end = rest.search(/\n##+ /);
-  return end < 0 ? rest : rest.slice(0, end);
-}
-
-/** Rows (cells) of the first table after `marker` in `text`, header dropped. */
-export function tableAfter(marker: string, text = TEXT): string[][] {
-  const start = text.indexOf(marker);
-  if (start < 0) throw new Error(`no "${marker}" in the spec excerpt`);
-  const rows: string[][] = [];
-  let inTable = false;
-  for (const line of text.slice(start).split('\n')) {
-    if (line.startsWith('|')) {
-      inTable = true;
-      const cells = line.split('|').slice(1, -1).map((c) => c.trim());
-      if (!cells[0].startsWith('---')) rows.push(cells);
-    } else if (inTable) break;
-  }
-  return rows.slice(1);
-}
+const section = (heading: string): string => specSection(TEXT, `### ${heading}`);
 
 /** Splits on commas outside parentheses. */
 function topLevelItems(s: string): string[] {
@@ -68,7 +45,7 @@ function listedNames(text: string, label: string): string[] {
 export interface AttributeRow { name: string; type: string; notes: string }
 
 const attributeTable = (heading: string): AttributeRow[] =>
-  tableAfter('| Attribute', section(heading)).map(([name, type, notes]) => ({ name, type, notes }));
+  tableAfter(section(heading), '| Attribute').map(([name, type, notes]) => ({ name, type, notes }));
 
 export const OAUTH_CLIENT = {
   attributes: attributeTable('OAuth client'),
@@ -107,13 +84,13 @@ export const WORKSPACE_UPGRADE = {
 export const UPGRADE_STATUSES = listedNames(TEXT, 'Workspace upgrade `status` values: ');
 
 /** Rows of the states and transitions table. */
-export const STATE_TABLE = tableAfter('| State |').map(([state, movedBy, condition, next, also]) => ({ state, movedBy, condition, next, also }));
+export const STATE_TABLE = tableAfter(TEXT, '| State |').map(([state, movedBy, condition, next, also]) => ({ state, movedBy, condition, next, also }));
 
 /** Body tables: attribute key paths with type and default text. */
-export const OAUTH_CLIENT_CREATE_BODY = tableAfter('Body (properties without default are required)')
+export const OAUTH_CLIENT_CREATE_BODY = tableAfter(TEXT, 'Body (properties without default are required)')
   .map(([key, type, def]) => ({ key, type, default: def }));
-export const NO_CODE_ENABLE_BODY = tableAfter('**Enable**').map(([key, type, def]) => ({ key, type, default: def }));
-export const NO_CODE_WORKSPACE_BODY = tableAfter('**Create workspace**').map(([key, type, def]) => ({ key, type, default: def }));
+export const NO_CODE_ENABLE_BODY = tableAfter(TEXT, '**Enable**').map(([key, type, def]) => ({ key, type, default: def }));
+export const NO_CODE_WORKSPACE_BODY = tableAfter(TEXT, '**Create workspace**').map(([key, type, def]) => ({ key, type, default: def }));
 
 /** The provider identifiers of the create body's `service-provider` row. */
 export const SERVICE_PROVIDERS_SPEC = [...(OAUTH_CLIENT_CREATE_BODY.find((r) => r.key === 'data.attributes.service-provider')!

@@ -1,4 +1,4 @@
-import { SpecField, specText } from './spec-text';
+import { SpecField, specText } from '../support/spec-tables';
 
 /** `connect_timeout` -> `ConnectTimeout`: the spec names entry fields in snake_case, the API spells them in PascalCase. */
 const pascal = (snake: string) => snake.split('_').map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join('');

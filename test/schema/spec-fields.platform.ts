@@ -1,4 +1,4 @@
-import { defaultOf, keyPathFields, SpecField, specText, tableAfter } from './spec-text';
+import { defaultOf, keyPathFields, SpecField, specText, specTableAfter } from '../support/spec-tables';
 
 /** The spec's "empty string" default is the empty string. */
 const emptyString = (fields: SpecField[]): SpecField[] => fields.map((f) => (f.default === 'empty string' ? { ...f, default: '' } : f));
@@ -29,11 +29,11 @@ function proseBody(marker: string): SpecField[] {
 
 /** Each platform kind's request fields, read from the spec's body tables. */
 export const PLATFORM_SPEC_FIELDS: Record<string, () => SpecField[]> = {
-  'platform.Organization': () => keyPathFields(tableAfter('platform-api', 'Body of create and update', '### Organizations'), 'data.attributes.'),
-  'platform.OAuthClient': () => bodyFields(tableAfter('platform-api', 'Body (properties without default are required)', '**Create** `POST /organizations/<org_name>/oauth-clients`')),
+  'platform.Organization': () => keyPathFields(specTableAfter('platform-api', 'Body of create and update', '### Organizations'), 'data.attributes.'),
+  'platform.OAuthClient': () => bodyFields(specTableAfter('platform-api', 'Body (properties without default are required)', '**Create** `POST /organizations/<org_name>/oauth-clients`')),
   'platform.AgentPool': () => proseBody('**Create pool**'),
-  'platform.NoCodeModule': () => bodyFields(tableAfter('platform-api', '| Key path', '**Enable** `POST /organizations/<org_name>/no-code-modules`')),
-  'platform.NoCodeWorkspace': () => bodyFields(tableAfter('platform-api', '| Key path', '**Create workspace**')),
+  'platform.NoCodeModule': () => bodyFields(specTableAfter('platform-api', '| Key path', '**Enable** `POST /organizations/<org_name>/no-code-modules`')),
+  'platform.NoCodeWorkspace': () => bodyFields(specTableAfter('platform-api', '| Key path', '**Create workspace**')),
   // The spec shows no body ("not shown"); REAL-SYSTEMS.md gives the real platform's: type
   // `data-retention-policy-delete-olders` with attribute `delete-older-than-n-days`, or `…-dont-deletes`.
   'platform.DataRetentionPolicy': () => [{ name: 'delete-older-than-n-days' }],

@@ -1,5 +1,5 @@
 import { normalDuration } from '../../lib/core/duration';
-import { defaultOf, SpecField, specText, tableAfter } from './spec-text';
+import { defaultOf, SpecField, specText, specTableAfter } from '../support/spec-tables';
 
 /**
  * The parameters of a row of the secrets spec's endpoint tables or of a prose line, written as
@@ -26,7 +26,7 @@ function defaultIn(type: string, text: string | undefined, duration: boolean): u
 
 /** The parameters cell of an endpoint of the database engine's table. */
 function databaseParams(operation: string, durations: readonly string[] = []): SpecField[] {
-  const row = tableAfter('secrets-api', '| Operation |', '### Database engine\n\n|').find((r) => r[0] === operation);
+  const row = specTableAfter('secrets-api', '| Operation |', '### Database engine\n\n|').find((r) => r[0] === operation);
   if (!row) throw new Error(`no "${operation}" row in the database engine's table`);
   return paramList(row[2], durations);
 }
@@ -41,7 +41,7 @@ function directoryLine(marker: string, section = '### Directory engine (`{direct
 
 /** The directory configuration: the parameters table (name, `type: default`), and the TLS versions its read lists. */
 function directoryConfig(): SpecField[] {
-  const table = tableAfter('secrets-api', '| Name | Type: default |', 'Configuration: POST, GET, DELETE').map(([name, type]) => {
+  const table = specTableAfter('secrets-api', '| Name | Type: default |', 'Configuration: POST, GET, DELETE').map(([name, type]) => {
     const def = type.includes(':') ? type.slice(type.indexOf(':') + 1).trim() : undefined;
     const key = name.split(' ')[0];
     return { name: key, default: defaultIn(type, def, ['request_timeout'].includes(key)) };

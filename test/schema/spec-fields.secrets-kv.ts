@@ -1,4 +1,4 @@
-import { defaultOf, SpecField, tableAfter } from './spec-text';
+import { defaultOf, SpecField, specTableAfter } from '../support/spec-tables';
 
 /**
  * The secrets spec lists a body's fields in one cell of its endpoint tables, as
@@ -30,7 +30,7 @@ export function parameterCell(cell: string): SpecField[] {
 
 /** The parameter cells of the operations of an endpoint table (its third column), by operation. */
 function operations(section: string): Map<string, string> {
-  return new Map(tableAfter('secrets-api', section, '## Endpoints').map((row) => [row[0], row[2]]));
+  return new Map(specTableAfter('secrets-api', section, '## Endpoints').map((row) => [row[0], row[2]]));
 }
 
 function parameters(section: string, ...ops: string[]): SpecField[] {

@@ -1,4 +1,4 @@
-import { SpecField } from './spec-text';
+import { SpecField } from '../support/spec-tables';
 
 /**
  * The secrets spec does not name the system backend's endpoints: these are the real service's

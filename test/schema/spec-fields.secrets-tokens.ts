@@ -1,4 +1,4 @@
-import { defaultOf, SpecField, specText, tableAfter } from './spec-text';
+import { defaultOf, SpecField, specText, specTableAfter } from '../support/spec-tables';
 
 /**
  * The parameters of a secrets-spec operation cell: `address (string: …), token (string: empty; …)`,
@@ -33,7 +33,7 @@ function parameterField(text: string): SpecField {
 
 /** The parameters cell of an operation row of an engine's endpoint table. */
 function operation(engine: string, op: string): SpecField[] {
-  const row = tableAfter('secrets-api', '| Operation |', engine).find((cells) => cells[0] === op);
+  const row = specTableAfter('secrets-api', '| Operation |', engine).find((cells) => cells[0] === op);
   if (!row) throw new Error(`no "${op}" under "${engine}"`);
   return parameterFields(row[2]);
 }

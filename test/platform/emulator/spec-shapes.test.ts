@@ -1,4 +1,5 @@
-import { defaultValue, ENTITLEMENT_BOOLEANS_SPEC, ENTITLEMENT_LIMITS_SPEC, matchesType, ORGANIZATION_BODY, ORGANIZATION_TABLE, PERMISSION_KEYS_SPEC } from '../spec-tables';
+import { ENTITLEMENT_BOOLEANS_SPEC, ENTITLEMENT_LIMITS_SPEC, matchesType, ORGANIZATION_BODY, ORGANIZATION_TABLE, PERMISSION_KEYS_SPEC } from '../spec-tables';
+import { defaultOf } from '../../support/spec-tables';
 import { orgDoc, PlatformFixture } from '../helpers';
 
 const HOSTED_ONLY = ORGANIZATION_TABLE.filter((r) => r.notes.includes('hosted edition only')).map((r) => r.name);
@@ -31,7 +32,7 @@ describe.each(['hosted', 'self-hosted'] as const)('documents of the %s edition f
   test('create applies every default of the body table', async () => {
     const d = (await fx.createOrg('defaults')).data;
     for (const row of ORGANIZATION_BODY) {
-      const v = defaultValue(row.default);
+      const v = defaultOf(row.default);
       if (v === undefined || !(row.name in d.attributes)) continue;
       expect([row.name, d.attributes[row.name]]).toEqual([row.name, v]);
     }
