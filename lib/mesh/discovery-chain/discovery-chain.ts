@@ -13,7 +13,7 @@ import { MeshProvider } from '../provider';
 export interface DiscoveryChainOverrides {
   /**
    * Replaces the connect timeout of every resolver (a duration).
-   * @default - none
+   * @default '0s' (overrides nothing)
    */
   readonly connectTimeout?: string;
   /**
