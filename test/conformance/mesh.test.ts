@@ -1,24 +1,27 @@
 import { MeshEmulator } from '../../lib/mesh/emulator/mesh-emulator';
 import { startConsul, RealConsul } from '../support/consul';
+import { ConformanceRecorder } from '../support/conformance-snapshots';
 import { startWorld, TestWorld } from '../support/harness';
-import { describeWithTool, realTools } from '../support/real-tools';
+import { realTools } from '../support/real-tools';
 
 /**
  * The mesh emulator in its Consul 1.16 shape held to a real Consul 1.16 (ACLs on, a management
  * token): the same requests to both, the answers compared (status, body, message) with what
  * differs by run normalised (indexes, hashes, ids, times, the trust domain). Each difference the
- * emulator had is a test here; those that remain are listed in docs/emulator.md.
+ * emulator had is a test here; those that remain are listed in docs/emulator.md. Without Consul, the
+ * emulator's answers are compared with Consul's recorded ones (snapshots/mesh.json; test/conformance/README.md).
  */
-describeWithTool('CONSUL', 'mesh emulator conformance with Consul 1.16', () => {
-  let consul: RealConsul;
+describe('mesh emulator conformance with Consul 1.16', () => {
+  const real = new ConformanceRecorder('mesh', 'CONSUL');
+  let consul: RealConsul | undefined;
   let world: TestWorld;
   let emuToken: string;
-  let realToken: string;
+  let realToken = '';
 
   beforeAll(async () => {
-    [consul, world] = await Promise.all([startConsul(realTools().CONSUL!, { acls: true }), startWorld({ meshShape: 'consul-1.16' })]);
+    [consul, world] = await Promise.all([real.live ? startConsul(realTools().CONSUL!, { acls: true }) : undefined, startWorld({ meshShape: 'consul-1.16' })]);
     emuToken = world.env.MESH_HTTP_TOKEN!;
-    realToken = consul.managementToken!;
+    realToken = consul?.managementToken ?? '';
   }, 60_000);
   afterAll(async () => {
     await Promise.all([consul?.stop(), world?.stop()]);
@@ -44,10 +47,11 @@ describeWithTool('CONSUL', 'mesh emulator conformance with Consul 1.16', () => {
     try { parsed = JSON.parse(text); } catch { /* a plain-text message */ }
     return { status: r.status, body: parsed, filtered: r.headers.get('x-consul-results-filtered-by-acls') };
   };
-  /** The same request to both; answers [emulator, real]. */
+  /** The same request to both; answers [emulator, real] (Consul's live, or recorded). */
   const both = async (method: string, path: string, body?: unknown, tokens?: [string, string]) => Promise.all([
     ask(world.env.MESH_HTTP_ADDR!, tokens?.[0] ?? emuToken, method, path, body),
-    ask(consul.address, tokens?.[1] ?? realToken, method, path, body),
+    real.real(`${method} ${path}${tokens ? ' (a token of its own)' : ''}`, body,
+      () => ask(consul!.address, tokens?.[1] ?? realToken, method, path, body)),
   ]);
   const same = async (method: string, path: string, body?: unknown, tokens?: [string, string]): Promise<Answer> => {
     const [emu, real] = await both(method, path, body, tokens);
@@ -55,14 +59,14 @@ describeWithTool('CONSUL', 'mesh emulator conformance with Consul 1.16', () => {
     return real;
   };
 
-  test('a protocol written as "HTTP" is stored as "http"; entries carry the 1.16 fields (Hash, empty structs), no Namespace', async () => {
+  real.test('a protocol written as "HTTP" is stored as "http"; entries carry the 1.16 fields (Hash, empty structs), no Namespace', async () => {
     expect((await same('PUT', '/v1/config', { Kind: 'service-defaults', Name: 'web', Protocol: 'HTTP' })).body).toBe(true);
     const got = await same('GET', '/v1/config/service-defaults/web');
     expect(got.body).toMatchObject({ Protocol: 'http', Hash: 0 });
     await same('GET', '/v1/config/service-defaults');
   });
 
-  test('split weights are stored rounded to 0.01; negative weights summing to 100 are accepted', async () => {
+  real.test('split weights are stored rounded to 0.01; negative weights summing to 100 are accepted', async () => {
     await same('PUT', '/v1/config', { Kind: 'service-resolver', Name: 'web', Subsets: { v1: { Filter: 'Service.Meta.version == v1' }, v2: { Filter: 'Service.Meta.version == v2' } } });
     expect((await same('PUT', '/v1/config', { Kind: 'service-splitter', Name: 'web', Splits: [{ Weight: 66.667, ServiceSubset: 'v1' }, { Weight: 33.333, ServiceSubset: 'v2' }] })).body).toBe(true);
     expect((await same('GET', '/v1/config/service-splitter/web')).body).toMatchObject({ Splits: [{ Weight: 66.67 }, { Weight: 33.33 }] });
@@ -70,19 +74,19 @@ describeWithTool('CONSUL', 'mesh emulator conformance with Consul 1.16', () => {
     await same('GET', '/v1/config/service-splitter/web');
   });
 
-  test('a route RequestTimeout of -1s is accepted', async () => {
+  real.test('a route RequestTimeout of -1s is accepted', async () => {
     expect((await same('PUT', '/v1/config', {
       Kind: 'service-router', Name: 'web', Routes: [{ Match: { HTTP: { PathPrefix: '/a' } }, Destination: { RequestTimeout: '-1s' } }],
     })).body).toBe(true);
     await same('GET', '/v1/config/service-router/web');
   });
 
-  test('an unknown kind in a path is 500 with the kind named', async () => {
+  real.test('an unknown kind in a path is 500 with the kind named', async () => {
     expect(await same('GET', '/v1/config/bogus/x')).toMatchObject({ status: 500, body: 'invalid config entry kind: bogus' });
     await same('GET', '/v1/config/bogus');
   });
 
-  test('?cas= with no value is no check-and-set; DELETE of an absent entry with cas answers true', async () => {
+  real.test('?cas= with no value is no check-and-set; DELETE of an absent entry with cas answers true', async () => {
     expect((await same('PUT', '/v1/config?cas=', { Kind: 'service-defaults', Name: 'casx', Protocol: 'http' })).body).toBe(true);
     expect((await same('DELETE', '/v1/config/service-defaults/nope?cas=5')).body).toBe(true);
     expect((await same('DELETE', '/v1/config/service-defaults/nope')).body).toEqual({});
@@ -91,7 +95,7 @@ describeWithTool('CONSUL', 'mesh emulator conformance with Consul 1.16', () => {
     expect((await same('PUT', '/v1/config?cas=0', { Kind: 'service-defaults', Name: 'casx', Protocol: 'grpc' })).body).toBe(false);
   });
 
-  test('not found, an unknown key and an undecodable body: the same status and message', async () => {
+  real.test('not found, an unknown key and an undecodable body: the same status and message', async () => {
     expect(await same('GET', '/v1/config/service-defaults/nope')).toMatchObject({ status: 404, body: 'Config entry not found for "service-defaults" / "nope"' });
     expect(await same('PUT', '/v1/config', { Kind: 'service-defaults', Name: 'x', Bogus: 1 })).toMatchObject({ status: 400 });
     await same('PUT', '/v1/config', { Kind: 'service-splitter', Name: 'x', Splits: [{ Weight: 100, Bogus: 1 }] });
@@ -101,31 +105,35 @@ describeWithTool('CONSUL', 'mesh emulator conformance with Consul 1.16', () => {
     for (const a of [emu, real]) expect(String(a.body)).toMatch(/^Request decoding failed: /);
   });
 
-  test('the Community Edition refuses the Enterprise ns parameter and Namespace key', async () => {
+  real.test('the Community Edition refuses the Enterprise ns parameter and Namespace key', async () => {
     expect((await same('GET', '/v1/config/service-defaults/web?ns=default')).status).toBe(400);
     expect((await same('PUT', '/v1/config', { Kind: 'service-defaults', Name: 'web', Protocol: 'http', Namespace: 'default' })).status).toBe(400);
     expect((await same('GET', '/v1/discovery-chain/web?ns=default')).status).toBe(400);
   });
 
-  test('acl/token/self answers the SecretID and the policies', async () => {
+  real.test('acl/token/self answers the SecretID and the policies', async () => {
     const got = await same('GET', '/v1/acl/token/self');
     expect(got.body).toMatchObject({ SecretID: 'UUID', Policies: [{ ID: 'UUID', Name: 'global-management' }] });
   });
 
-  test('a list the token\'s ACL filtered carries X-Consul-Results-Filtered-By-Acls: true', async () => {
+  real.test('a list the token\'s ACL filtered carries X-Consul-Results-Filtered-By-Acls: true', async () => {
     const emu = world.emulator.apis.mesh as MeshEmulator;
     const limitedEmu = emu.createToken({ serviceRead: ['casx'] }).secretId;
-    const pol = await ask(consul.address, realToken, 'PUT', '/v1/acl/policy', { Name: 'read-casx', Rules: 'service "casx" { policy = "read" }' });
-    expect(pol.status).toBe(200);
-    const tok = await fetch(`${consul.address}/v1/acl/token`, {
-      method: 'PUT', headers: { 'X-Consul-Token': realToken }, body: JSON.stringify({ Policies: [{ Name: 'read-casx' }] }),
-    });
-    const limitedReal = (await tok.json() as { SecretID: string }).SecretID;
+    // The same token on Consul, made live only (a recorded answer needs none).
+    let limitedReal = '';
+    if (consul) {
+      const pol = await ask(consul.address, realToken, 'PUT', '/v1/acl/policy', { Name: 'read-casx', Rules: 'service "casx" { policy = "read" }' });
+      expect(pol.status).toBe(200);
+      const tok = await fetch(`${consul.address}/v1/acl/token`, {
+        method: 'PUT', headers: { 'X-Consul-Token': realToken }, body: JSON.stringify({ Policies: [{ Name: 'read-casx' }] }),
+      });
+      limitedReal = (await tok.json() as { SecretID: string }).SecretID;
+    }
     const listed = await same('GET', '/v1/config/service-defaults', undefined, [limitedEmu, limitedReal]);
     expect(listed).toMatchObject({ filtered: 'true', body: [{ Name: 'casx' }] });
   });
 
-  test('a write that makes a cycle is refused with the cycle (the real server starts it at either entry)', async () => {
+  real.test('a write that makes a cycle is refused with the cycle (the real server starts it at either entry)', async () => {
     for (const s of ['ca', 'cb']) await same('PUT', '/v1/config', { Kind: 'service-defaults', Name: s, Protocol: 'http' });
     await same('PUT', '/v1/config', { Kind: 'service-splitter', Name: 'ca', Splits: [{ Weight: 100, Service: 'cb' }] });
     const [emu, real] = await both('PUT', '/v1/config', { Kind: 'service-splitter', Name: 'cb', Splits: [{ Weight: 100, Service: 'ca' }] });
@@ -135,7 +143,7 @@ describeWithTool('CONSUL', 'mesh emulator conformance with Consul 1.16', () => {
     expect(String(real.body)).toMatch(cycle);
   });
 
-  test('the discovery chain: partitioned target ids and node names, local mesh-gateway modes, chain-level Default', async () => {
+  real.test('the discovery chain: partitioned target ids and node names, local mesh-gateway modes, chain-level Default', async () => {
     await same('PUT', '/v1/config', { Kind: 'proxy-defaults', Name: 'global', Config: { protocol: 'http' }, MeshGateway: { Mode: 'local' } });
     await same('PUT', '/v1/config', { Kind: 'service-splitter', Name: 'web', Splits: [{ Weight: 90, ServiceSubset: 'v1' }, { Weight: 10, ServiceSubset: 'v2' }] });
     await same('PUT', '/v1/config', {

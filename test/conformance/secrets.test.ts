@@ -1,6 +1,7 @@
+import { ConformanceRecorder } from '../support/conformance-snapshots';
 import { startWorld, TestWorld } from '../support/harness';
 import { startOpenBao, TestOpenBao } from '../support/openbao';
-import { describeWithTool, realTools } from '../support/real-tools';
+import { realTools } from '../support/real-tools';
 
 jest.setTimeout(120_000);
 
@@ -8,13 +9,16 @@ jest.setTimeout(120_000);
 // the answers compared (status, body shape, messages), with what differs per server normalised (request
 // ids, times, generated secrets and tokens). Where the spec renames (the X-Secrets-Token header, engine
 // names, last_service_rotation), the emulator follows the spec: docs/emulator.md lists each difference.
-// Requests here use X-Vault-Token, which both read.
-describeWithTool('BAO', 'secrets emulator conformance with OpenBao', () => {
-  let bao: TestOpenBao;
+// Requests here use X-Vault-Token, which both read. Without OpenBao, the emulator's answers are compared
+// with OpenBao's recorded ones (snapshots/secrets.json; test/conformance/README.md).
+describe('secrets emulator conformance with OpenBao', () => {
+  const openBao = new ConformanceRecorder('secrets', 'BAO');
+  let bao: TestOpenBao | undefined;
   let world: TestWorld;
 
   beforeAll(async () => {
-    [bao, world] = await Promise.all([startOpenBao(realTools().BAO!, { totp: 'totp', database: 'database', kv: 'kvc' }), startWorld()]);
+    [bao, world] = await Promise.all([
+      openBao.live ? startOpenBao(realTools().BAO!, { totp: 'totp', database: 'database', kv: 'kvc' }) : undefined, startWorld()]);
     const admin = await fetch(`${world.env.SECRETS_ADDR}/__admin/mounts/kvc`, {
       method: 'POST', headers: { 'x-secrets-token': world.env.SECRETS_TOKEN! }, body: JSON.stringify({ type: 'kv' }),
     });
@@ -40,35 +44,38 @@ describeWithTool('BAO', 'secrets emulator conformance with OpenBao', () => {
     if (/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/.test(v)) return '<time>';
     return v.replace(/secret=[A-Z2-7]+/, 'secret=<secret>');
   };
+  /** OpenBao's normalised answer: asked live, or recorded. `note` says what sets the request apart (no token, a header). */
+  const real = (method: string, path: string, body: unknown, note: string, ask: (bao: TestOpenBao) => Promise<Answer>): Promise<Answer> =>
+    openBao.real(`${method} ${path}${note ? ` (${note})` : ''}`, body, async () => normal(await ask(bao!)) as Answer);
   /** The same request to both; the normalised answers must be equal. */
   const same = async (method: string, path: string, body?: unknown, opts: { token?: string | null; headers?: Record<string, string>; emuToken?: string } = {}) => {
     const emuToken = opts.token === null ? undefined : (opts.emuToken ?? opts.token ?? world.env.SECRETS_TOKEN!);
-    const baoToken = opts.token === null ? undefined : (opts.token ?? bao.rootToken);
+    const note = [opts.token === null ? 'no token' : '', ...Object.keys(opts.headers ?? {}).map((h) => `${h} header`)].filter(Boolean).join(', ');
     const [e, b] = await Promise.all([
       send(world.env.SECRETS_ADDR!, emuToken, method, path, body, opts.headers),
-      send(bao.address, baoToken, method, path, body, opts.headers),
+      real(method, path, body, note, (o) => send(o.address, opts.token === null ? undefined : (opts.token ?? o.rootToken), method, path, body, opts.headers)),
     ]);
-    expect({ request: `${method} ${path}`, ...(normal(e) as object) }).toEqual({ request: `${method} ${path}`, ...(normal(b) as object) });
+    expect({ request: `${method} ${path}`, ...(normal(e) as object) }).toEqual({ request: `${method} ${path}`, ...b });
     return b;
   };
 
-  test('tokens: a missing token is 403 permission denied; X-Vault-Token and Authorization: Bearer are read', async () => {
+  openBao.test('tokens: a missing token is 403 permission denied; X-Vault-Token and Authorization: Bearer are read', async () => {
     await same('GET', 'secret/data/none', undefined, { token: null });
     await same('GET', 'secret/data/none');
     const [e, b] = await Promise.all([
       send(world.env.SECRETS_ADDR!, undefined, 'GET', 'secret/data/none', undefined, { authorization: `Bearer ${world.env.SECRETS_TOKEN}` }),
-      send(bao.address, undefined, 'GET', 'secret/data/none', undefined, { authorization: `Bearer ${bao.rootToken}` }),
+      real('GET', 'secret/data/none', undefined, 'Authorization: Bearer', (o) => send(o.address, undefined, 'GET', 'secret/data/none', undefined, { authorization: `Bearer ${o.rootToken}` })),
     ]);
-    expect(normal(e)).toEqual(normal(b));
+    expect(normal(e)).toEqual(b);
     expect(b.status).toBe(404);
   });
 
-  test('not found: a missing key and an unmounted path', async () => {
+  openBao.test('not found: a missing key and an unmounted path', async () => {
     await same('GET', 'secret/data/missing');
     await same('GET', 'nomount/x');
   });
 
-  test('KV: metadata check-and-set where the mount requires it', async () => {
+  openBao.test('KV: metadata check-and-set where the mount requires it', async () => {
     await same('POST', 'kvc/config', { metadata_cas_required: true });
     await same('GET', 'kvc/config');
     await same('POST', 'kvc/data/a', { data: { x: '1' }, options: { cas: 0 } });
@@ -83,7 +90,7 @@ describeWithTool('BAO', 'secrets emulator conformance with OpenBao', () => {
     await same('GET', 'secret/metadata/own');
   });
 
-  test('database: connection read, allowed_roles at static-role creation, role checks at write, wrapped errors', async () => {
+  openBao.test('database: connection read, allowed_roles at static-role creation, role checks at write, wrapped errors', async () => {
     await same('POST', 'database/config/c1', {
       plugin_name: 'postgresql-database-plugin', connection_url: 'postgresql://{{username}}:{{password}}@127.0.0.1:1/x',
       username: 'u', password: 'p', verify_connection: false, allowed_roles: ['a'],
@@ -102,7 +109,7 @@ describeWithTool('BAO', 'secrets emulator conformance with OpenBao', () => {
     await same('GET', 'database/creds/nope');
   });
 
-  test('TOTP: generated URLs escape spaces as %20; a code of the wrong length is 400', async () => {
+  openBao.test('TOTP: generated URLs escape spaces as %20; a code of the wrong length is 400', async () => {
     await same('POST', 'totp/keys/k1', { generate: true, issuer: 'Acme Corp', account_name: 'ann smith@acme.test' });
     await same('GET', 'totp/keys/k1');
     await same('POST', 'totp/keys/k2', { url: 'otpauth://totp/Acme%20Corp:ann?secret=JBSWY3DPEHPK3PXP&issuer=Acme%20Corp' });
@@ -112,11 +119,20 @@ describeWithTool('BAO', 'secrets emulator conformance with OpenBao', () => {
     await same('POST', 'totp/code/nokey', { code: '123456' });
   });
 
-  test("a token's display name, as the engines use it in generated names", async () => {
-    const make = (base: string, token: string) => send(base, token, 'POST', 'auth/token/create', { policies: ['default'], display_name: 'CI bot' });
-    const [e, b] = await Promise.all([make(world.env.SECRETS_ADDR!, world.env.SECRETS_TOKEN!), make(bao.address, bao.rootToken)]);
+  openBao.test("a token's display name, as the engines use it in generated names", async () => {
+    const created = { policies: ['default'], display_name: 'CI bot' };
+    const make = (base: string, token: string) => send(base, token, 'POST', 'auth/token/create', created);
+    // The token OpenBao made, kept from its raw answer (the recorded one is masked) for the live lookup.
+    let baoToken = '';
+    const [e] = await Promise.all([make(world.env.SECRETS_ADDR!, world.env.SECRETS_TOKEN!),
+      real('POST', 'auth/token/create', created, '', async (o) => {
+        const raw = await make(o.address, o.rootToken);
+        baoToken = (raw.body as any).auth.client_token;
+        return raw;
+      })]);
     const lookup = (base: string, token: string) => send(base, token, 'GET', 'auth/token/lookup-self');
-    const [le, lb] = await Promise.all([lookup(world.env.SECRETS_ADDR!, (e.body as any).auth.client_token), lookup(bao.address, (b.body as any).auth.client_token)]);
+    const [le, lb] = await Promise.all([lookup(world.env.SECRETS_ADDR!, (e.body as any).auth.client_token),
+      real('GET', 'auth/token/lookup-self', undefined, 'the created token', (o) => lookup(o.address, baoToken))]);
     expect((le.body as any).data.display_name).toBe((lb.body as any).data.display_name);
     expect((lb.body as any).data.display_name).toBe('token-CI-bot');
   });
