@@ -142,3 +142,10 @@ test.each(constructs.map((c) => [c.kind, c] as const))('%s: each documented @def
   compare(c.schema.api, c.props, c.schema.fields, '', findings);
   expect({ kind, findings }).toEqual({ kind, findings: [] });
 });
+
+test('every optional prop of every struct of the public API documents its @default', () => {
+  const structs = Object.entries(types).filter(([, t]) => t.kind === 'interface' && t.datatype);
+  expect(structs.length).toBeGreaterThan(50);
+  const undocumented = structs.flatMap(([fqn, t]) => (t.properties ?? []).filter((p) => p.optional && p.docs?.default === undefined).map((p) => `${fqn}.${p.name}`));
+  expect(undocumented).toEqual([]);
+});
