@@ -1,4 +1,5 @@
 import { TerraformStack } from 'cdktf';
+import { SecretValue } from '../../lib/core/constructs/secret-value';
 import * as secrets from '../../lib/secrets';
 import { cliAsync, CliResult, synthApp } from '../support/harness';
 
@@ -156,8 +157,12 @@ export async function mountRefScenario(t: SysTarget, prefix: string): Promise<vo
   const app = synthApp((st: TerraformStack) => {
     const kv = new secrets.SecretsMount(st, 'kv', { path: `${prefix}-refkv`, type: 'kv', options: { version: '2' } });
     const totp = new secrets.SecretsMount(st, 'totp', { path: `${prefix}-reftotp`, type: 'totp' });
-    new secrets.KvSecret(st, 'key', { secretsMount: kv, path: 'app/db', data: { user: 'app' } });
+    const key = new secrets.KvSecret(st, 'key', { secretsMount: kv, path: 'app/db', data: { user: 'app' } });
     new secrets.KvEngineConfig(st, 'config', { secretsMount: kv, maxVersions: 4 });
+    // A data source placed in the mount by reference: read during the apply that creates the mount.
+    const read = new secrets.KvSecretData(st, 'read', { secretsMount: kv, path: 'app/db' });
+    read.node.addDependency(key);
+    new secrets.KvSecret(st, 'copy', { secretsMount: kv, path: 'app/copy', data: { user: SecretValue.resourceAttribute(read.field('user')) } });
     new secrets.TotpKey(st, 'mfa', { secretsMount: totp, name: 'ann', issuer: 'Acme', accountName: 'ann@acme.test' });
   });
   let r = await run(t, 'policy', '--synth-dir', app, '--json');
@@ -173,6 +178,7 @@ export async function mountRefScenario(t: SysTarget, prefix: string): Promise<vo
   expect(r.status).toBe(0);
   expect((await t.api('GET', `${prefix}-refkv/data/app/db`)).body.data.data).toEqual({ user: 'app' });
   expect((await t.api('GET', `${prefix}-refkv/config`)).body.data.max_versions).toBe(4);
+  expect((await t.api('GET', `${prefix}-refkv/data/app/copy`)).body.data.data).toEqual({ user: 'app' });
   expect((await t.api('GET', `${prefix}-reftotp/keys/ann`)).body.data.issuer).toBe('Acme');
   r = await run(t, 'plan', '--synth-dir', app, '--detailed-exitcode');
   expect(r.stdout).toMatch(/No changes/);
