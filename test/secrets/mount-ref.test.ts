@@ -100,6 +100,23 @@ describe('secretsMount on every engine construct', () => {
     expect(ConvergeTesting.desiredState(s).resources.dirrole.spec.mount).toEqual({ $ref: 'dir', attr: 'mountedPath' });
   });
 
+  test('the credential data sources of a role placed by reference read below the referenced mount, after the role', () => {
+    const s = stack();
+    const db = new secrets.SecretsMount(s, 'db', { path: 'db', type: 'database' });
+    const dir = new secrets.SecretsMount(s, 'dir', { path: 'dir', type: 'directory' });
+    const role = new secrets.DatabaseRole(s, 'role', { secretsMount: db, name: 'app', dbName: 'app-db', creationStatements: ['SELECT 1'] });
+    const set = new secrets.DirectoryLibrarySet(s, 'set', { secretsMount: dir, name: 'ops', serviceAccountNames: ['svc-b'] });
+    new secrets.DatabaseCredentials(s, 'creds', { role });
+    new secrets.DirectoryLibraryCheckOut(s, 'lent', { librarySet: set });
+    const d = ConvergeTesting.desiredState(s);
+    const creds = d.resources.creds ?? d.dataSources?.creds;
+    const lent = d.resources.lent ?? d.dataSources?.lent;
+    expect(creds.spec).toEqual({ mount: { $ref: 'db', attr: 'mountedPath' }, role: 'app' });
+    expect(creds.dependsOn).toContain('role');
+    expect(lent.spec.mount).toEqual({ $ref: 'dir', attr: 'mountedPath' });
+    expect(lent.dependsOn).toContain('set');
+  });
+
   test('AppRoleRole: authBackend and mount together are refused; a method of another type too', () => {
     const s = stack();
     const approle = new secrets.AuthBackend(s, 'approle', { path: 'ci', type: 'approle' });
