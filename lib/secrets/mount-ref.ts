@@ -79,10 +79,14 @@ export function checkType(scope: Construct, field: string, ref: IConstruct & { r
 export function checkSameMount(scope: Construct, props: MountChoice, parent: IConstruct & { readonly mount: string }, parentField: string): void {
   const ref = props.secretsMount;
   if (!isMount(ref)) return;
-  const parentRef = mountRefOf(parent);
-  if (parentRef === ref) return;
-  const theirs = parentRef ? parentRef.node.path : `the path "${parent.mount}"`;
-  throw new ValidationError(scope, 'secretsMount', `is ${ref.node.path}, not the mount of \`${parentField}\` (${theirs}): give one of them`);
+  if (mountRefOf(parent) === ref) return;
+  throw new ValidationError(scope, 'secretsMount', `is ${ref.node.path}, not the mount of \`${parentField}\` (${describeMount(parent)}): give one of them`);
+}
+
+/** The mount of a construct for a message: the `SecretsMount` it was placed in (its path is a reference), else its path. */
+export function describeMount(c: IConstruct & { readonly mount: string }): string {
+  const ref = mountRefOf(c);
+  return ref ? ref.node.path : `the path "${c.mount}"`;
 }
 
 function isMount(v: unknown): v is ISecretsMount {

@@ -94,10 +94,18 @@ describe('secretsMount on every engine construct', () => {
     const byName = new secrets.DatabaseConnection(s, 'byname', { name: 'n', connectionUrl: URL });
     expect(() => new secrets.DatabaseRole(s, 'bad2', { secretsMount: db, connection: byName, name: 'x', creationStatements: ['SELECT 1'] }))
       .toThrow(/test\/bad2: secretsMount is test\/db, not the mount of `connection` \(the path "database"\)/);
+    expect(() => new secrets.DatabaseRole(s, 'bad3', { mount: 'database', connection: conn, name: 'y', creationStatements: ['SELECT 1'] }))
+      .toThrow(/test\/bad3: mount "database" differs from the mount of `connection` \(test\/db\)/);
+    expect(() => new secrets.DatabaseRole(s, 'bad4', { mount: 'other', connection: byName, name: 'z', creationStatements: ['SELECT 1'] }))
+      .toThrow(/test\/bad4: mount "other" differs from the mount of `connection` \(the path "database"\)/);
     const dir = new secrets.SecretsMount(s, 'dir', { path: 'dir', type: 'directory' });
     const config = new secrets.DirectoryConfig(s, 'dircfg', { secretsMount: dir, binddn: 'cn=admin', bindpass: SecretValue.fromEnv('BINDPASS') });
     new secrets.DirectoryRole(s, 'dirrole', { config, name: 'svc', serviceAccountName: 'svc-a' });
     expect(ConvergeTesting.desiredState(s).resources.dirrole.spec.mount).toEqual({ $ref: 'dir', attr: 'mountedPath' });
+    expect(() => new secrets.DirectoryRole(s, 'bad5', { mount: 'directory', config, name: 'svc2', serviceAccountName: 'svc-b' }))
+      .toThrow(/test\/bad5: mount "directory" differs from the mount of `config` \(test\/dir\)/);
+    expect(() => new secrets.DirectoryLibrarySet(s, 'bad6', { secretsMount: new secrets.SecretsMount(s, 'dir2', { path: 'dir2', type: 'directory' }), config, name: 'x', serviceAccountNames: ['a'] }))
+      .toThrow(/test\/bad6: secretsMount is test\/dir2, not the mount of `config` \(test\/dir\)/);
   });
 
   test('the credential data sources of a role placed by reference read below the referenced mount, after the role', () => {

@@ -4,7 +4,7 @@ import { check } from '../../core/constructs/validation';
 import { renderSpec } from '../../core/schema';
 import { SecretsProvider } from '../provider';
 import { IDatabaseConnection } from './database-connection';
-import { checkSameMount, DATABASE_MOUNT, mountFromRef, mountPathOf, useMountRef } from '../mount-ref';
+import { checkSameMount, DATABASE_MOUNT, describeMount, mountFromRef, mountPathOf, useMountRef } from '../mount-ref';
 import { ISecretsMount } from '../sys/secrets-mount';
 
 /** The kind of credential a database role issues. */
@@ -85,7 +85,7 @@ export abstract class DatabaseRoleBase extends Resource {
     check(!(connection && props.dbName && props.dbName !== connection.connectionName), this, 'dbName',
       `"${props.dbName}" differs from the name of \`connection\` ("${connection?.connectionName}"): give one of them`);
     check(!(connection && props.mount && props.mount !== connection.mount), this, 'mount',
-      `"${props.mount}" differs from the mount of \`connection\` ("${connection?.mount}")`);
+      `"${props.mount}" differs from the mount of \`connection\` (${connection ? describeMount(connection) : ''})`);
     check(this.dbName !== '', this, 'dbName', 'is required (or give `connection`)');
     if (connection) this.node.addDependency(connection);
   }

@@ -1,6 +1,6 @@
 import { Construct } from 'constructs';
 import { check } from '../../core/constructs/validation';
-import { checkSameMount, DIRECTORY_MOUNT, mountPathOf, useMountRef } from '../mount-ref';
+import { checkSameMount, describeMount, DIRECTORY_MOUNT, mountPathOf, useMountRef } from '../mount-ref';
 import { ISecretsMount } from '../sys/secrets-mount';
 import type { IDirectoryConfig } from './directory-config';
 
@@ -13,7 +13,7 @@ export function mountOfConfig(scope: Construct, props: { mount?: string; secrets
   useMountRef(scope, props, DIRECTORY_MOUNT);
   if (config) checkSameMount(scope, props, config, 'config');
   check(!(config && props.mount && props.mount !== config.mount), scope, 'mount',
-    `"${props.mount}" differs from the mount of \`config\` ("${config?.mount}")`);
+    `"${props.mount}" differs from the mount of \`config\` (${config ? describeMount(config) : ''})`);
   if (config) scope.node.addDependency(config);
   return config?.mount ?? mountPathOf(props, DIRECTORY_MOUNT);
 }
