@@ -4,6 +4,7 @@ import { ValidationError } from '../core/constructs/validation';
 import { validateProps } from '../core/schema/validate-props';
 import { checkOptString } from './prop-checks';
 import { SEGMENT_NAME_FIELD, mountField } from './engine-fields';
+import { LeasedCredential } from './leased-credential';
 import { SecretsProvider } from './provider';
 
 /** A role of a secrets engine (`{mount}/<section>/<name>`) that hands out credentials. */
@@ -44,10 +45,23 @@ export interface SecretsEngineCredentialsProps {
   readonly provider?: SecretsProvider;
 }
 
+/** The mount and name of the role a credential data source reads, checked; the data source is read after the role. */
+function bindRole(ds: DataSource, props: SecretsEngineCredentialsProps): { mount: string; roleName: string } {
+  const role = props.role as Partial<ISecretsEngineRole> | null;
+  if (!(role !== null && typeof role === 'object' && typeof role.mount === 'string' && typeof role.roleName === 'string')) {
+    throw new ValidationError(ds, 'role', `must be a role of the engine (the role construct, or one its fromName looks up), not ${Array.isArray(role) ? 'a list' : JSON.stringify(role)}`);
+  }
+  validateProps(ds, { mount: mountField('') }, { mount: role.mount }, 'role.');
+  validateProps(ds, { role: SEGMENT_NAME_FIELD }, { role: role.roleName });
+  // Read after the role (a construct of this app, or its lookup).
+  if (Construct.isConstruct(props.role)) ds.node.addDependency(props.role);
+  return { mount: role.mount, roleName: role.roleName };
+}
+
 /**
  * Base of the credential data sources of secrets engines (`GET {mount}/creds/<role>`): read after the
  * role they are given; the secret outputs are sensitive (encrypted in state, masked everywhere) and
- * flow as secrets into the props of other constructs. Lease outputs say how long the credentials stay good.
+ * flow as secrets into the props of other constructs.
  */
 export abstract class SecretsEngineCredentials extends DataSource {
   /** Mount path of the engine. */
@@ -57,16 +71,9 @@ export abstract class SecretsEngineCredentials extends DataSource {
 
   protected constructor(scope: Construct, id: string, kind: string, props: SecretsEngineCredentialsProps) {
     super(scope, id, kind, 'secrets', props.provider, props);
-    const role = props.role as Partial<ISecretsEngineRole> | null;
-    if (!(role !== null && typeof role === 'object' && typeof role.mount === 'string' && typeof role.roleName === 'string')) {
-      throw new ValidationError(this, 'role', `must be a role of the engine (the role construct, or one its fromName looks up), not ${Array.isArray(role) ? 'a list' : JSON.stringify(role)}`);
-    }
-    this.mount = props.role.mount;
-    this.roleName = props.role.roleName;
-    validateProps(this, { mount: mountField('') }, { mount: this.mount }, 'role.');
-    validateProps(this, { role: SEGMENT_NAME_FIELD }, { role: this.roleName });
-    // Read after the role (a construct of this app, or its lookup).
-    if (Construct.isConstruct(props.role)) this.node.addDependency(props.role);
+    const role = bindRole(this, props);
+    this.mount = role.mount;
+    this.roleName = role.roleName;
   }
 
   /** @internal */
@@ -76,31 +83,25 @@ export abstract class SecretsEngineCredentials extends DataSource {
 }
 
 /**
- * Base of the credential data sources whose credentials come with a lease (`LEASE_OUTPUTS`): issued by
- * `converge apply` and kept in state while more than a third of the lease is left.
+ * Base of the credential data sources of secrets engines whose credentials come with a lease
+ * (`LeasedCredential`): a role's credentials, issued by `converge apply` and kept in state while more
+ * than a third of the lease is left. Lease outputs say how long the credentials stay good.
  */
-export abstract class LeasedSecretsEngineCredentials extends SecretsEngineCredentials {
+export abstract class LeasedSecretsEngineCredentials extends LeasedCredential {
+  /** Mount path of the engine. */
+  public readonly mount: string;
+  /** Name of the role read. */
+  public readonly roleName: string;
+
   protected constructor(scope: Construct, id: string, kind: string, props: SecretsEngineCredentialsProps) {
-    super(scope, id, kind, props);
+    super(scope, id, kind, props, props.provider);
+    const role = bindRole(this, props);
+    this.mount = role.mount;
+    this.roleName = role.roleName;
   }
 
-  /** The lease of the credentials ('' when they have none). */
-  public get leaseId(): string {
-    return this._attrString('leaseId');
-  }
-
-  /** Seconds the lease runs (0: no lease). */
-  public get leaseDuration(): number {
-    return this._attrNumber('leaseDuration');
-  }
-
-  /** When the credentials were read (ISO 8601): their lease runs from then. */
-  public get leaseStartTime(): string {
-    return this._attrString('leaseStartTime');
-  }
-
-  /** When the lease ends (ISO 8601; '' when it has no end). */
-  public get leaseExpiresAt(): string {
-    return this._attrString('leaseExpiresAt');
+  /** @internal */
+  protected _renderSpec(): Record<string, any> {
+    return { mount: this.mount, role: this.roleName };
   }
 }

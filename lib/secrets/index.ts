@@ -1,5 +1,6 @@
 export * from './provider';
 export * from './token-header';
+export * from './leased-credential';
 export * from './engine-role';
 export * from './kv/kv-secret';
 export * from './kv/kv-engine-config';

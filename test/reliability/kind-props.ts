@@ -50,7 +50,7 @@ export function exportedConstructClasses(): Map<string, ConstructClass> {
 
 /** Exported abstract bases (they have no kind of their own). */
 export const ABSTRACT_BASES = ['mesh.MeshConfigEntry', 'secrets.SecretsEngineRole', 'secrets.SecretsEngineCredentials',
-  'secrets.LeasedSecretsEngineCredentials', 'secrets.DatabaseRoleBase'];
+  'secrets.LeasedSecretsEngineCredentials', 'secrets.LeasedCredential', 'secrets.DatabaseRoleBase'];
 
 /** Exported construct classes that make an object of another kind (a `LeastPrivilegePolicy` is a `SecretsPolicy`). */
 export const KIND_VARIANTS: Record<string, string> = {

@@ -1,4 +1,5 @@
 import { TerraformStack } from 'cdktf';
+import { SecretValue } from '../../lib/core/constructs/secret-value';
 import * as secrets from '../../lib/secrets';
 import { cliAsync, CliResult, synthApp } from '../support/harness';
 
@@ -156,8 +157,12 @@ export async function mountRefScenario(t: SysTarget, prefix: string): Promise<vo
   const app = synthApp((st: TerraformStack) => {
     const kv = new secrets.SecretsMount(st, 'kv', { path: `${prefix}-refkv`, type: 'kv', options: { version: '2' } });
     const totp = new secrets.SecretsMount(st, 'totp', { path: `${prefix}-reftotp`, type: 'totp' });
-    new secrets.KvSecret(st, 'key', { secretsMount: kv, path: 'app/db', data: { user: 'app' } });
+    const key = new secrets.KvSecret(st, 'key', { secretsMount: kv, path: 'app/db', data: { user: 'app' } });
     new secrets.KvEngineConfig(st, 'config', { secretsMount: kv, maxVersions: 4 });
+    // A data source placed in the mount by reference: read during the apply that creates the mount.
+    const read = new secrets.KvSecretData(st, 'read', { secretsMount: kv, path: 'app/db' });
+    read.node.addDependency(key);
+    new secrets.KvSecret(st, 'copy', { secretsMount: kv, path: 'app/copy', data: { user: SecretValue.resourceAttribute(read.field('user')) } });
     new secrets.TotpKey(st, 'mfa', { secretsMount: totp, name: 'ann', issuer: 'Acme', accountName: 'ann@acme.test' });
   });
   let r = await run(t, 'policy', '--synth-dir', app, '--json');
@@ -173,6 +178,7 @@ export async function mountRefScenario(t: SysTarget, prefix: string): Promise<vo
   expect(r.status).toBe(0);
   expect((await t.api('GET', `${prefix}-refkv/data/app/db`)).body.data.data).toEqual({ user: 'app' });
   expect((await t.api('GET', `${prefix}-refkv/config`)).body.data.max_versions).toBe(4);
+  expect((await t.api('GET', `${prefix}-refkv/data/app/copy`)).body.data.data).toEqual({ user: 'app' });
   expect((await t.api('GET', `${prefix}-reftotp/keys/ann`)).body.data.issuer).toBe('Acme');
   r = await run(t, 'plan', '--synth-dir', app, '--detailed-exitcode');
   expect(r.stdout).toMatch(/No changes/);
@@ -185,4 +191,61 @@ export async function mountRefScenario(t: SysTarget, prefix: string): Promise<vo
     const kv = new secrets.SecretsMount(st, 'kv', { path: 'x', type: 'kv', options: { version: '2' } });
     new secrets.KvSecret(st, 'key', { secretsMount: kv, mount: 'x', path: 'a', data: { a: '1' } });
   })).toThrow(/key: secretsMount cannot be given with mount/);
+}
+
+/**
+ * A database engine mounted by the app, with a connection and a role placed in it by reference:
+ * planned as new (nothing read below a mount that does not exist yet), created mount first, then the
+ * connection, then the role; destroyed in the reverse order (the role before its connection, both
+ * before the mount). A KV mount given to a database role is refused at synth, naming the role.
+ */
+export async function databaseMountRefScenario(t: SysTarget, prefix: string): Promise<void> {
+  const mountPath = `${prefix}-refdb`;
+  const app = synthApp((st: TerraformStack) => {
+    const db = new secrets.SecretsMount(st, 'db-mount', { path: mountPath, type: 'database' });
+    // Not verified: the scenario needs no database, only the engine's objects.
+    const conn = new secrets.DatabaseConnection(st, 'conn', {
+      secretsMount: db, name: 'app-db', connectionUrl: 'postgresql://{{username}}:{{password}}@127.0.0.1:1/app',
+      verifyConnection: false, allowedRoles: ['app'],
+    });
+    new secrets.DatabaseRole(st, 'role', {
+      secretsMount: db, connection: conn, name: 'app', defaultTtl: '1h',
+      creationStatements: ['CREATE ROLE "{{name}}" WITH LOGIN PASSWORD \'{{password}}\''],
+    });
+  });
+  let r = await run(t, 'policy', '--synth-dir', app, '--json');
+  const printed = JSON.parse(r.stdout).secretsPolicy as string;
+  expect(printed).toContain(`path "${mountPath}/config/app-db"`);
+  expect(printed).toContain(`path "${mountPath}/roles/app"`);
+  r = await run(t, 'plan', '--synth-dir', app, '--detailed-exitcode');
+  expect(r.stderr).toBe('');
+  expect(r.status).toBe(2);
+  for (const a of ['db-mount', 'conn', 'role']) expect(r.stdout).toMatch(new RegExp(`${a} \\(secrets\\.\\w+\\) will be created`));
+  r = await run(t, 'apply', '--synth-dir', app, '--auto-approve');
+  expect(r.stderr).toBe('');
+  expect(r.status).toBe(0);
+  expect(order(r.stdout, ['db-mount', 'conn', 'role'])).toEqual(['db-mount', 'conn', 'role']);
+  expect((await t.api('GET', `sys/mounts/${mountPath}`)).body.data.type).toBe('database');
+  expect((await t.api('GET', `${mountPath}/config/app-db`)).body.data.allowed_roles).toEqual(['app']);
+  expect((await t.api('GET', `${mountPath}/roles/app`)).body.data).toMatchObject({ db_name: 'app-db', default_ttl: 3600 });
+  r = await run(t, 'plan', '--synth-dir', app, '--detailed-exitcode');
+  expect(r.stdout).toMatch(/No changes/);
+  expect(r.status).toBe(0);
+  r = await run(t, 'destroy', '--synth-dir', app, '--auto-approve');
+  expect(r.stderr).toBe('');
+  expect(r.status).toBe(0);
+  expect(order(r.stdout, ['db-mount', 'conn', 'role'])).toEqual(['role', 'conn', 'db-mount']);
+  expect((await t.api('GET', `sys/mounts/${mountPath}`)).status).toBe(400);
+  expect(() => synthApp((st: TerraformStack) => {
+    const kv = new secrets.SecretsMount(st, 'kv', { path: 'x', type: 'kv', options: { version: '2' } });
+    new secrets.DatabaseRole(st, 'role', { secretsMount: kv, name: 'app', dbName: 'app-db', creationStatements: ['SELECT 1'] });
+  })).toThrow(/role: secretsMount is the kv mount [\w/]*kv: DatabaseRole needs a mount of type "database"/);
+}
+
+/** The addresses in the order the CLI reported them done (its "✓ <n> <address>: created" lines). */
+function order(stdout: string, addresses: string[]): string[] {
+  const done = stdout.split('\n').filter((l) => l.includes('✓'));
+  const at = (a: string) => done.findIndex((l) => l.includes(` ${a}: `));
+  for (const a of addresses) expect(at(a)).toBeGreaterThanOrEqual(0);
+  return [...addresses].sort((x, y) => at(x) - at(y));
 }

@@ -1,7 +1,7 @@
 import * as path from 'path';
 import { cliAsync, startWorld, synthApp, tempDir, TestWorld } from '../support/harness';
 import * as secrets from '../../lib/secrets';
-import { mountRefScenario, sysScenario, SysTarget } from './sys-kinds-scenario';
+import { databaseMountRefScenario, mountRefScenario, sysScenario, SysTarget } from './sys-kinds-scenario';
 import { appRoleScenario } from './approle-scenario';
 
 jest.setTimeout(180_000);
@@ -31,6 +31,10 @@ describe('secrets mounts and policies through the CLI, against the emulator', ()
 
   test('constructs placed in mounts by reference, all created by one apply', async () => {
     await mountRefScenario(target(), 'emu');
+  });
+
+  test('a database mount of the app with a connection and a role placed in it: created in order, destroyed in reverse', async () => {
+    await databaseMountRefScenario(target(), 'emu');
   });
 
   test('AppRole: method, role, secret id: apply, keep, update by the least-privilege token, reissue, import, destroy', async () => {

@@ -2,7 +2,7 @@ import * as path from 'path';
 import { startOpenBao, TestOpenBao } from '../support/openbao';
 import { describeWithTool, realTools } from '../support/real-tools';
 import { tempDir } from '../support/harness';
-import { mountRefScenario, sysScenario, SysTarget } from './sys-kinds-scenario';
+import { databaseMountRefScenario, mountRefScenario, sysScenario, SysTarget } from './sys-kinds-scenario';
 import { appRoleScenario } from './approle-scenario';
 
 jest.setTimeout(300_000);
@@ -28,6 +28,10 @@ describeWithTool('BAO', 'secrets mounts and policies through the CLI, against a 
 
   test('constructs placed in mounts by reference, all created by one apply', async () => {
     await mountRefScenario(target(), 'bao');
+  });
+
+  test('a database mount of the app with a connection and a role placed in it: created in order, destroyed in reverse', async () => {
+    await databaseMountRefScenario(target(), 'bao');
   });
 
   test('AppRole: method, role, secret id: apply, keep, update by the least-privilege token, reissue, import, destroy', async () => {

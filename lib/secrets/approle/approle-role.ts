@@ -1,7 +1,9 @@
 import { Construct } from 'constructs';
 import { Resource, ResourceProps } from '../../core/constructs/resource';
 import { KindSchema } from '../../core/schema';
+import { ValidationError } from '../../core/constructs/validation';
 import { ISecretsEngineRole } from '../engine-role';
+import { checkType } from '../mount-ref';
 import { SecretsProvider } from '../provider';
 import { IAuthBackend } from '../sys/auth-backend';
 import { APPROLE_ROLE } from './approle-role.schema';
@@ -10,7 +12,7 @@ import { APPROLE_ROLE } from './approle-role.schema';
 export interface AppRoleRoleProps extends ResourceProps {
   /**
    * The AppRole method the role belongs to (an `AuthBackend` of this app): the role is created after
-   * it. Takes precedence over `mount`.
+   * it. Give either this or `mount`, not both; a method of another type than `approle` is refused.
    * @default - the method at `mount`
    */
   readonly authBackend?: IAuthBackend;
@@ -88,7 +90,11 @@ export class AppRoleRole extends Resource implements ISecretsEngineRole {
     super(scope, id, APPROLE_ROLE.kind, APPROLE_ROLE.api, props, props.provider);
     this.mount = props.authBackend?.mountPath ?? props.mount ?? 'approle';
     this.roleName = props.name;
-    if (props.authBackend) this.node.addDependency(props.authBackend);
+    if (props.authBackend) {
+      if (props.mount !== undefined) throw new ValidationError(this, 'authBackend', 'cannot be given with mount: give either mount (a path below `auth/`) or authBackend (an AuthBackend)');
+      checkType(this, 'authBackend', props.authBackend, 'method', ['approle']);
+      this.node.addDependency(props.authBackend);
+    }
   }
 
   /** The role id (not a secret: a login needs a secret id with it), resolved when converge applies. */

@@ -4,6 +4,8 @@ import { SecretValue } from '../../core/constructs/secret-value';
 import { check } from '../../core/constructs/validation';
 import { KindSchema } from '../../core/schema';
 import { ExistingPathObject } from '../existing-path-object';
+import { DATABASE_MOUNT, mountFromRef, mountPathOf, useMountRef } from '../mount-ref';
+import { ISecretsMount } from '../sys/secrets-mount';
 import { SecretsProvider } from '../provider';
 import { DATABASE_CONNECTION } from './database-connection.schema';
 
@@ -25,6 +27,12 @@ export interface DatabaseConnectionProps extends ResourceProps {
    * @default 'database'
    */
   readonly mount?: string;
+  /**
+   * The engine's mount as a construct (a `SecretsMount` of this app, of type `database`), instead of `mount`:
+   * this construct is created after it, destroyed before it, and planned as new until it exists.
+   * @default - the mount at `mount`
+   */
+  readonly secretsMount?: ISecretsMount;
   /** Connection name (a path segment). A change replaces the connection. */
   readonly name: string;
   /**
@@ -124,8 +132,9 @@ export class DatabaseConnection extends Resource implements IDatabaseConnection 
   public readonly connectionName: string;
 
   constructor(scope: Construct, id: string, props: DatabaseConnectionProps) {
-    super(scope, id, DATABASE_CONNECTION.kind, DATABASE_CONNECTION.api, props, props.provider);
-    this.mount = props.mount ?? 'database';
+    super(scope, id, DATABASE_CONNECTION.kind, DATABASE_CONNECTION.api, mountFromRef(props), props.provider);
+    useMountRef(this, props, DATABASE_MOUNT);
+    this.mount = mountPathOf(props, DATABASE_MOUNT);
     this.name = props.name;
     this.connectionName = props.name;
     if (props.rotateRootOnCreate) {

@@ -4,6 +4,8 @@ import { check } from '../../core/constructs/validation';
 import { renderSpec } from '../../core/schema';
 import { SecretsProvider } from '../provider';
 import { IDatabaseConnection } from './database-connection';
+import { checkSameMount, DATABASE_MOUNT, describeMount, mountFromRef, mountPathOf, useMountRef } from '../mount-ref';
+import { ISecretsMount } from '../sys/secrets-mount';
 
 /** The kind of credential a database role issues. */
 export enum DatabaseCredentialType {
@@ -20,6 +22,13 @@ export interface DatabaseRoleBaseProps extends ResourceProps {
    * @default 'database'
    */
   readonly mount?: string;
+  /**
+   * The engine's mount as a construct (a `SecretsMount` of this app, of type `database`), instead of
+   * `mount`: the role is created after it, destroyed before it, and planned as new until it exists.
+   * With `connection`, it must be the mount the connection was placed in (the role takes the connection's anyway).
+   * @default - the mount of `connection`, else the mount at `mount`
+   */
+  readonly secretsMount?: ISecretsMount;
   /** Role name (a path segment). A change replaces the role. */
   readonly name: string;
   /**
@@ -65,16 +74,18 @@ export abstract class DatabaseRoleBase extends Resource {
   public readonly dbName: string;
 
   protected constructor(scope: Construct, id: string, kind: string, props: DatabaseRoleBaseProps) {
-    super(scope, id, kind, 'secrets', props, props.provider);
+    super(scope, id, kind, 'secrets', mountFromRef(props), props.provider);
+    useMountRef(this, props, DATABASE_MOUNT);
     const connection = props.connection;
+    if (connection) checkSameMount(this, props, connection, 'connection');
     this.name = props.name;
     this.roleName = props.name;
-    this.mount = connection?.mount ?? props.mount ?? 'database';
+    this.mount = connection?.mount ?? mountPathOf(props, DATABASE_MOUNT);
     this.dbName = connection?.connectionName ?? props.dbName ?? '';
     check(!(connection && props.dbName && props.dbName !== connection.connectionName), this, 'dbName',
       `"${props.dbName}" differs from the name of \`connection\` ("${connection?.connectionName}"): give one of them`);
     check(!(connection && props.mount && props.mount !== connection.mount), this, 'mount',
-      `"${props.mount}" differs from the mount of \`connection\` ("${connection?.mount}")`);
+      `"${props.mount}" differs from the mount of \`connection\` (${connection ? describeMount(connection) : ''})`);
     check(this.dbName !== '', this, 'dbName', 'is required (or give `connection`)');
     if (connection) this.node.addDependency(connection);
   }

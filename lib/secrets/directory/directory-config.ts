@@ -3,7 +3,9 @@ import { Resource, ResourceProps } from '../../core/constructs/resource';
 import { SecretValue } from '../../core/constructs/secret-value';
 import { check, durationSeconds } from '../../core/constructs/validation';
 import { KindSchema } from '../../core/schema';
+import { DIRECTORY_MOUNT, mountFromRef, mountPathOf, useMountRef } from '../mount-ref';
 import { SecretsProvider } from '../provider';
+import { ISecretsMount } from '../sys/secrets-mount';
 import { DEFAULT_PASSWORD_LENGTH, DIRECTORY_CONFIG, PASSWORD_PLACEHOLDER } from './directory-config.schema';
 
 /** The configuration of a directory engine mount, which its roles and library sets need. */
@@ -19,6 +21,12 @@ export interface DirectoryConfigProps extends ResourceProps {
    * @default 'directory'
    */
   readonly mount?: string;
+  /**
+   * The engine's mount as a construct (a `SecretsMount` of this app, of type `directory`), instead of
+   * `mount`: this construct is created after it, destroyed before it, and planned as new until it exists.
+   * @default - the mount at `mount`
+   */
+  readonly secretsMount?: ISecretsMount;
   /** Bind object DN used for user and group search and for password changes. */
   readonly binddn: string;
   /**
@@ -125,8 +133,9 @@ export class DirectoryConfig extends Resource implements IDirectoryConfig {
   public readonly mount: string;
 
   constructor(scope: Construct, id: string, props: DirectoryConfigProps) {
-    super(scope, id, DIRECTORY_CONFIG.kind, DIRECTORY_CONFIG.api, props, props.provider);
-    this.mount = props.mount ?? 'directory';
+    super(scope, id, DIRECTORY_CONFIG.kind, DIRECTORY_CONFIG.api, mountFromRef(props), props.provider);
+    useMountRef(this, props, DIRECTORY_MOUNT);
+    this.mount = mountPathOf(props, DIRECTORY_MOUNT);
     check(!(props.passwordPolicy && (props.length !== undefined || props.formatter !== undefined)), this, 'passwordPolicy',
       'excludes `length` and `formatter`: give either a password policy or length/formatter');
     const length = props.length ?? DEFAULT_PASSWORD_LENGTH;

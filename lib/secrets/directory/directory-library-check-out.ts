@@ -2,8 +2,8 @@ import { Construct } from 'constructs';
 import { ValidationError } from '../../core/constructs/validation';
 import { validateProps } from '../../core/schema/validate-props';
 import { mountField, SEGMENT_NAME_FIELD } from '../engine-fields';
-import { DataSource } from '../../core/constructs/resource';
 import { KindSchema, renderSpec } from '../../core/schema';
+import { LeasedCredential } from '../leased-credential';
 import { SecretsProvider } from '../provider';
 import { DIRECTORY_LIBRARY_CHECK_OUT } from './directory-library-check-out.schema';
 import { IDirectoryLibrarySet } from './directory-library-set';
@@ -32,7 +32,7 @@ export interface DirectoryLibraryCheckOutProps {
  * the next apply checks out anew (the set needs a free account then) and the constructs that use it
  * are updated.
  *
- * The account is returned when its lease ends: the service checks it in by itself, and rotates its
+ * The account is returned when its lease ends (`leaseExpiresAt`): the service checks it in by itself, and rotates its
  * password so that the borrower's copy stops working. converge never checks it in, not even when
  * the construct is removed (state forgets it, the lease runs on); to return it earlier, check it in
  * with `POST {mount}/library/<set>/check-in` (or, as an administrator, `{mount}/library/manage/<set>/check-in`).
@@ -41,9 +41,9 @@ export interface DirectoryLibraryCheckOutProps {
  * const batch = secrets.DirectoryLibrarySet.fromName(stack, 'batch-set', 'directory', 'batch');
  * const lent = new secrets.DirectoryLibraryCheckOut(stack, 'batch-account', { librarySet: batch, ttl: '8h' });
  */
-export class DirectoryLibraryCheckOut extends DataSource {
+export class DirectoryLibraryCheckOut extends LeasedCredential {
   constructor(scope: Construct, id: string, props: DirectoryLibraryCheckOutProps) {
-    super(scope, id, DIRECTORY_LIBRARY_CHECK_OUT.kind, DIRECTORY_LIBRARY_CHECK_OUT.api, props.provider, props);
+    super(scope, id, DIRECTORY_LIBRARY_CHECK_OUT.kind, props, props.provider);
     const set = props.librarySet as Partial<IDirectoryLibrarySet> | null;
     if (!(set !== null && typeof set === 'object' && typeof set.mount === 'string' && typeof set.setName === 'string')) {
       throw new ValidationError(this, 'librarySet', 'must be a library set of the directory engine (a DirectoryLibrarySet, or one ' +
@@ -66,26 +66,6 @@ export class DirectoryLibraryCheckOut extends DataSource {
   /** Its password (sensitive). */
   public get password(): string {
     return this._attrString('password');
-  }
-
-  /** The lease id of the check-out. */
-  public get leaseId(): string {
-    return this._attrString('leaseId');
-  }
-
-  /** Seconds the check-out's lease runs (0: no end). */
-  public get leaseDuration(): number {
-    return this._attrNumber('leaseDuration');
-  }
-
-  /** When the account was checked out (ISO 8601): the lease runs from then. */
-  public get leaseStartTime(): string {
-    return this._attrString('leaseStartTime');
-  }
-
-  /** When the lease ends and the account returns to the set (ISO 8601; '' when it has no end). */
-  public get leaseExpiresAt(): string {
-    return this._attrString('leaseExpiresAt');
   }
 
   /** @internal */

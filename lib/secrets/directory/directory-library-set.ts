@@ -7,6 +7,8 @@ import { SecretsProvider } from '../provider';
 import { IDirectoryConfig } from './directory-config';
 import { DIRECTORY_LIBRARY_SET } from './directory-library-set.schema';
 import { mountOfConfig } from './directory-mount';
+import { mountFromRef } from '../mount-ref';
+import { ISecretsMount } from '../sys/secrets-mount';
 
 /** A library set of the directory engine: one this app manages, or one looked up with `DirectoryLibrarySet.fromName`. */
 export interface IDirectoryLibrarySet extends IConstruct {
@@ -23,6 +25,13 @@ export interface DirectoryLibrarySetProps extends ResourceProps {
    * @default 'directory'
    */
   readonly mount?: string;
+  /**
+   * The engine's mount as a construct (a `SecretsMount` of this app, of type `directory`), instead of
+   * `mount`: this construct is created after it, destroyed before it, and planned as new until it
+   * exists. With `config`, it must be the mount the configuration was placed in.
+   * @default - the mount of `config`, else the mount at `mount`
+   */
+  readonly secretsMount?: ISecretsMount;
   /**
    * The engine configuration the set needs; sets `mount` and orders the set after it.
    * @default - none
@@ -85,7 +94,7 @@ export class DirectoryLibrarySet extends Resource implements IDirectoryLibrarySe
   public readonly setName: string;
 
   constructor(scope: Construct, id: string, props: DirectoryLibrarySetProps) {
-    super(scope, id, DIRECTORY_LIBRARY_SET.kind, DIRECTORY_LIBRARY_SET.api, props, props.provider);
+    super(scope, id, DIRECTORY_LIBRARY_SET.kind, DIRECTORY_LIBRARY_SET.api, mountFromRef(props), props.provider);
     this.mount = mountOfConfig(this, props);
     this.name = props.name;
     this.setName = props.name;

@@ -5,6 +5,8 @@ import { ExistingPathObject } from '../existing-path-object';
 import { SecretsProvider } from '../provider';
 import { IDirectoryConfig } from './directory-config';
 import { mountOfConfig } from './directory-mount';
+import { mountFromRef } from '../mount-ref';
+import { ISecretsMount } from '../sys/secrets-mount';
 import { DIRECTORY_ROLE } from './directory-role.schema';
 
 /** A role of the directory engine: one this app manages, or one looked up with `DirectoryRole.fromName`. */
@@ -22,6 +24,13 @@ export interface DirectoryRoleProps extends ResourceProps {
    * @default 'directory'
    */
   readonly mount?: string;
+  /**
+   * The engine's mount as a construct (a `SecretsMount` of this app, of type `directory`), instead of
+   * `mount`: this construct is created after it, destroyed before it, and planned as new until it
+   * exists. With `config`, it must be the mount the configuration was placed in.
+   * @default - the mount of `config`, else the mount at `mount`
+   */
+  readonly secretsMount?: ISecretsMount;
   /**
    * The engine configuration the role needs; sets `mount` and orders the role after it.
    * @default - none
@@ -70,7 +79,7 @@ export class DirectoryRole extends Resource implements IDirectoryRole {
   public readonly roleName: string;
 
   constructor(scope: Construct, id: string, props: DirectoryRoleProps) {
-    super(scope, id, DIRECTORY_ROLE.kind, DIRECTORY_ROLE.api, props, props.provider);
+    super(scope, id, DIRECTORY_ROLE.kind, DIRECTORY_ROLE.api, mountFromRef(props), props.provider);
     this.mount = mountOfConfig(this, props);
     this.name = props.name;
     this.roleName = props.name;

@@ -1,5 +1,5 @@
 import { Construct } from 'constructs';
-import { mountFromRef, useMountRef } from '../mount-ref';
+import { KV_MOUNT, mountFromRef, mountPathOf, useMountRef } from '../mount-ref';
 import { ISecretsMount } from '../sys/secrets-mount';
 import { Resource, ResourceProps } from '../../core/constructs/resource';
 import { KindSchema } from '../../core/schema';
@@ -55,8 +55,8 @@ export class KvEngineConfig extends Resource {
 
   constructor(scope: Construct, id: string, props: KvEngineConfigProps = {}) {
     super(scope, id, KV_ENGINE_CONFIG.kind, KV_ENGINE_CONFIG.api, mountFromRef(props), props.provider);
-    useMountRef(this, props);
-    this.mount = props.secretsMount?.mountPath ?? props.mount ?? 'secret';
+    useMountRef(this, props, KV_MOUNT);
+    this.mount = mountPathOf(props, KV_MOUNT);
     checkWholeSeconds(this, 'deleteVersionAfter', props.deleteVersionAfter);
   }
 

@@ -2,7 +2,9 @@ import { Construct } from 'constructs';
 import { DataSource } from '../../core/constructs/resource';
 import { check } from '../../core/constructs/validation';
 import { KindSchema } from '../../core/schema';
+import { KV_MOUNT, mountFromRef, useMountRef } from '../mount-ref';
 import { SecretsProvider } from '../provider';
+import { ISecretsMount } from '../sys/secrets-mount';
 import { KV_SECRET_DATA } from './kv-secret-data.schema';
 
 /** Props of the KvSecretData data source. */
@@ -12,6 +14,12 @@ export interface KvSecretDataProps {
    * @default 'secret'
    */
   readonly mount?: string;
+  /**
+   * The engine's mount as a construct (a `SecretsMount` of this app, of type `kv`), instead of `mount`:
+   * this construct is read after it (during the apply that creates it).
+   * @default - the mount at `mount`
+   */
+  readonly secretsMount?: ISecretsMount;
   /** Key path below the mount. */
   readonly path: string;
   /**
@@ -38,7 +46,8 @@ export interface KvSecretDataProps {
  */
 export class KvSecretData extends DataSource {
   constructor(scope: Construct, id: string, props: KvSecretDataProps) {
-    super(scope, id, KV_SECRET_DATA.kind, KV_SECRET_DATA.api, props.provider, props);
+    super(scope, id, KV_SECRET_DATA.kind, KV_SECRET_DATA.api, props.provider, mountFromRef(props));
+    useMountRef(this, props, KV_MOUNT);
   }
 
   /**

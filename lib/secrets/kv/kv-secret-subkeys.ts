@@ -2,6 +2,7 @@ import { Construct } from 'constructs';
 import { DataSource } from '../../core/constructs/resource';
 import { KindSchema } from '../../core/schema';
 import { KvSecretDataProps } from './kv-secret-data';
+import { KV_MOUNT, mountFromRef, useMountRef } from '../mount-ref';
 import { KV_SECRET_SUBKEYS } from './kv-secret-subkeys.schema';
 
 /** Props of the KvSecretSubkeys data source. */
@@ -22,7 +23,8 @@ export interface KvSecretSubkeysProps extends KvSecretDataProps {
  */
 export class KvSecretSubkeys extends DataSource {
   constructor(scope: Construct, id: string, props: KvSecretSubkeysProps) {
-    super(scope, id, KV_SECRET_SUBKEYS.kind, KV_SECRET_SUBKEYS.api, props.provider, props);
+    super(scope, id, KV_SECRET_SUBKEYS.kind, KV_SECRET_SUBKEYS.api, props.provider, mountFromRef(props));
+    useMountRef(this, props, KV_MOUNT);
   }
 
   /** The version read. */

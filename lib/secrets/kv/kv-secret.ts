@@ -1,5 +1,5 @@
 import { Construct } from 'constructs';
-import { mountFromRef, useMountRef } from '../mount-ref';
+import { KV_MOUNT, mountFromRef, mountPathOf, useMountRef } from '../mount-ref';
 import { ISecretsMount } from '../sys/secrets-mount';
 import { ExistingObject } from '../../core/constructs/existing-object';
 import { Resource, ResourceProps } from '../../core/constructs/resource';
@@ -102,8 +102,8 @@ export class KvSecret extends Resource implements IKvSecret {
 
   constructor(scope: Construct, id: string, props: KvSecretProps) {
     super(scope, id, KV_SECRET.kind, KV_SECRET.api, mountFromRef(props), props.provider);
-    useMountRef(this, props);
-    this.mount = props.secretsMount?.mountPath ?? props.mount ?? 'secret';
+    useMountRef(this, props, KV_MOUNT);
+    this.mount = mountPathOf(props, KV_MOUNT);
     this.path = props.path;
     checkKvData(this, props.data);
     checkCustomMetadata(this, props.customMetadata ?? {});

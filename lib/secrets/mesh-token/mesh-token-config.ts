@@ -3,7 +3,9 @@ import { Resource, ResourceProps } from '../../core/constructs/resource';
 import { SecretValue } from '../../core/constructs/secret-value';
 import { check } from '../../core/constructs/validation';
 import { KindSchema } from '../../core/schema';
+import { MESH_TOKEN_MOUNT, mountFromRef, mountPathOf, useMountRef } from '../mount-ref';
 import { SecretsProvider } from '../provider';
+import { ISecretsMount } from '../sys/secrets-mount';
 import { MESH_TOKEN_CONFIG } from './mesh-token-config.schema';
 
 /** How the secrets service talks to the mesh. */
@@ -21,6 +23,12 @@ export interface MeshTokenConfigProps extends ResourceProps {
    * @default 'mesh'
    */
   readonly mount?: string;
+  /**
+   * The engine's mount as a construct (a `SecretsMount` of this app, of type `mesh`), instead of `mount`:
+   * this construct is created after it, destroyed before it, and planned as new until it exists.
+   * @default - the mount at `mount`
+   */
+  readonly secretsMount?: ISecretsMount;
   /** Address of the mesh, `host:port`. */
   readonly address: string;
   /**
@@ -72,8 +80,9 @@ export class MeshTokenConfig extends Resource {
   public readonly mount: string;
 
   constructor(scope: Construct, id: string, props: MeshTokenConfigProps) {
-    super(scope, id, MESH_TOKEN_CONFIG.kind, MESH_TOKEN_CONFIG.api, props, props.provider);
-    this.mount = props.mount ?? 'mesh';
+    super(scope, id, MESH_TOKEN_CONFIG.kind, MESH_TOKEN_CONFIG.api, mountFromRef(props), props.provider);
+    useMountRef(this, props, MESH_TOKEN_MOUNT);
+    this.mount = mountPathOf(props, MESH_TOKEN_MOUNT);
     check(!!props.clientCert === !!props.clientKey, this, 'clientCert', 'and clientKey must be given together');
   }
 

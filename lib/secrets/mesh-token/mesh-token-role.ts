@@ -4,7 +4,9 @@ import { ISecretsEngineRole, SecretsEngineRole } from '../engine-role';
 import { check, durationSeconds, reject } from '../../core/constructs/validation';
 import { KindSchema, renderSpec } from '../../core/schema';
 import { ExistingEngineRole } from '../existing-role';
+import { MESH_TOKEN_MOUNT, mountFromRef, mountPathOf, useMountRef } from '../mount-ref';
 import { SecretsProvider } from '../provider';
+import { ISecretsMount } from '../sys/secrets-mount';
 import { DEFAULT_MESH_VERSION, MESH_ROLE_FIELD_VERSIONS, MESH_TOKEN_ROLE, meshRoleFieldApplies, meshVersionNumber } from './mesh-token-role.schema';
 
 /** Type of token of mesh versions below 1.11. */
@@ -22,6 +24,12 @@ export interface MeshTokenRoleProps extends ResourceProps {
    * @default 'mesh'
    */
   readonly mount?: string;
+  /**
+   * The engine's mount as a construct (a `SecretsMount` of this app, of type `mesh`), instead of `mount`:
+   * this construct is created after it, destroyed before it, and planned as new until it exists.
+   * @default - the mount at `mount`
+   */
+  readonly secretsMount?: ISecretsMount;
   /** Name of the role. */
   readonly name: string;
   /**
@@ -127,7 +135,8 @@ export class MeshTokenRole extends SecretsEngineRole implements IMeshTokenRole {
   private readonly version: number;
 
   constructor(scope: Construct, id: string, props: MeshTokenRoleProps) {
-    super(scope, id, MESH_TOKEN_ROLE.kind, props, props.mount ?? 'mesh', props.name, ['ttl', 'maxTtl', 'lease'], props.provider);
+    super(scope, id, MESH_TOKEN_ROLE.kind, mountFromRef(props), mountPathOf(props, MESH_TOKEN_MOUNT), props.name, ['ttl', 'maxTtl', 'lease'], props.provider);
+    useMountRef(this, props, MESH_TOKEN_MOUNT);
     const version = props.meshVersion ?? DEFAULT_MESH_VERSION;
     this.version = meshVersionNumber(version);
     this.validate(version);

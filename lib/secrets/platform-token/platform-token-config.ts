@@ -2,7 +2,9 @@ import { Construct } from 'constructs';
 import { Resource, ResourceProps } from '../../core/constructs/resource';
 import { SecretValue } from '../../core/constructs/secret-value';
 import { KindSchema } from '../../core/schema';
+import { PLATFORM_TOKEN_MOUNT, mountFromRef, mountPathOf, useMountRef } from '../mount-ref';
 import { SecretsProvider } from '../provider';
+import { ISecretsMount } from '../sys/secrets-mount';
 import { PLATFORM_TOKEN_CONFIG } from './platform-token-config.schema';
 
 /** Props of a platform-token engine's configuration. */
@@ -12,6 +14,12 @@ export interface PlatformTokenConfigProps extends ResourceProps {
    * @default 'platform'
    */
   readonly mount?: string;
+  /**
+   * The engine's mount as a construct (a `SecretsMount` of this app, of type `platform`), instead of `mount`:
+   * this construct is created after it, destroyed before it, and planned as new until it exists.
+   * @default - the mount at `mount`
+   */
+  readonly secretsMount?: ISecretsMount;
   /**
    * Address of the platform (`protocol://host:port` for the self-hosted edition).
    * @default 'https://app.terraform.io'
@@ -45,8 +53,9 @@ export class PlatformTokenConfig extends Resource {
   public readonly mount: string;
 
   constructor(scope: Construct, id: string, props: PlatformTokenConfigProps = {}) {
-    super(scope, id, PLATFORM_TOKEN_CONFIG.kind, PLATFORM_TOKEN_CONFIG.api, props, props.provider);
-    this.mount = props.mount ?? 'platform';
+    super(scope, id, PLATFORM_TOKEN_CONFIG.kind, PLATFORM_TOKEN_CONFIG.api, mountFromRef(props), props.provider);
+    useMountRef(this, props, PLATFORM_TOKEN_MOUNT);
+    this.mount = mountPathOf(props, PLATFORM_TOKEN_MOUNT);
   }
 
   /** @internal */

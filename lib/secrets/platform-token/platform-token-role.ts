@@ -4,7 +4,9 @@ import { ISecretsEngineRole, SecretsEngineRole } from '../engine-role';
 import { check, durationSeconds } from '../../core/constructs/validation';
 import { KindSchema } from '../../core/schema';
 import { ExistingEngineRole } from '../existing-role';
+import { PLATFORM_TOKEN_MOUNT, mountFromRef, mountPathOf, useMountRef } from '../mount-ref';
 import { SecretsProvider } from '../provider';
+import { ISecretsMount } from '../sys/secrets-mount';
 import { PLATFORM_TOKEN_ROLE } from './platform-token-role.schema';
 
 /** Props of a platform-token role. Exactly one kind: `organization` (with `teamId` for a team token) or `userId`. */
@@ -14,6 +16,12 @@ export interface PlatformTokenRoleProps extends ResourceProps {
    * @default 'platform'
    */
   readonly mount?: string;
+  /**
+   * The engine's mount as a construct (a `SecretsMount` of this app, of type `platform`), instead of `mount`:
+   * this construct is created after it, destroyed before it, and planned as new until it exists.
+   * @default - the mount at `mount`
+   */
+  readonly secretsMount?: ISecretsMount;
   /** Name of the role. */
   readonly name: string;
   /**
@@ -74,7 +82,8 @@ export class PlatformTokenRole extends SecretsEngineRole implements IPlatformTok
 
 
   constructor(scope: Construct, id: string, props: PlatformTokenRoleProps) {
-    super(scope, id, PLATFORM_TOKEN_ROLE.kind, props, props.mount ?? 'platform', props.name, ['ttl', 'maxTtl'], props.provider);
+    super(scope, id, PLATFORM_TOKEN_ROLE.kind, mountFromRef(props), mountPathOf(props, PLATFORM_TOKEN_MOUNT), props.name, ['ttl', 'maxTtl'], props.provider);
+    useMountRef(this, props, PLATFORM_TOKEN_MOUNT);
     check(!(props.userId && (props.organization || props.teamId)), this, 'userId', 'conflicts with organization and teamId');
     check(!!(props.userId || props.organization || props.teamId), this, 'organization', 'teamId or userId is required');
     const ttl = durationSeconds(props.ttl ?? 0);

@@ -8,6 +8,8 @@ import { AUTH_BACKEND } from './auth-backend.schema';
 export interface IAuthBackend extends IConstruct {
   /** Where the method is mounted below `auth/`, e.g. `approle`. */
   readonly mountPath: string;
+  /** The method type (`approle`, …): a role placed in the method refuses one of another type. */
+  readonly type: string;
 }
 
 /** Props of an auth method. */
@@ -54,9 +56,12 @@ export interface AuthBackendProps extends ResourceProps {
  * new secrets.AppRoleRole(stack, 'ci', { authBackend: approle, name: 'ci', tokenPolicies: ['ci-app'] });
  */
 export class AuthBackend extends Resource implements IAuthBackend {
+  /** The method type. */
+  public readonly type: string;
 
   constructor(scope: Construct, id: string, props: AuthBackendProps) {
     super(scope, id, AUTH_BACKEND.kind, AUTH_BACKEND.api, props, props.provider);
+    this.type = props.type;
   }
 
   /** The method's accessor (`auth_approle_1a2b3c4d`), resolved when converge applies. */

@@ -11,6 +11,8 @@ import { SECRETS_MOUNT } from './secrets-mount.schema';
 export interface ISecretsMount extends IConstruct {
   /** Where the engine is mounted, e.g. `secret` or `team/kv`. */
   readonly mountPath: string;
+  /** The engine type (`kv`, `database`, …): a construct placed in the mount refuses one of another engine. */
+  readonly type: string;
 }
 
 /** Props of a secrets engine mount. */

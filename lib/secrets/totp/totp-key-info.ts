@@ -1,7 +1,9 @@
 import { Construct } from 'constructs';
 import { DataSource } from '../../core/constructs/resource';
 import { KindSchema } from '../../core/schema';
+import { TOTP_MOUNT, mountFromRef, useMountRef } from '../mount-ref';
 import { SecretsProvider } from '../provider';
+import { ISecretsMount } from '../sys/secrets-mount';
 import { TOTP_KEY_INFO } from './totp-key-info.schema';
 
 /** Props of the TotpKeyInfo data source. */
@@ -11,6 +13,12 @@ export interface TotpKeyInfoProps {
    * @default 'totp'
    */
   readonly mount?: string;
+  /**
+   * The engine's mount as a construct (a `SecretsMount` of this app, of type `totp`), instead of `mount`:
+   * this construct is read after it (during the apply that creates it).
+   * @default - the mount at `mount`
+   */
+  readonly secretsMount?: ISecretsMount;
   /** Name of the key. */
   readonly name: string;
   /**
@@ -29,7 +37,8 @@ export interface TotpKeyInfoProps {
  */
 export class TotpKeyInfo extends DataSource {
   constructor(scope: Construct, id: string, props: TotpKeyInfoProps) {
-    super(scope, id, TOTP_KEY_INFO.kind, TOTP_KEY_INFO.api, props.provider, props);
+    super(scope, id, TOTP_KEY_INFO.kind, TOTP_KEY_INFO.api, props.provider, mountFromRef(props));
+    useMountRef(this, props, TOTP_MOUNT);
   }
 
   /** Issuer shown by authenticator apps. */

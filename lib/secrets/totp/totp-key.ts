@@ -1,5 +1,5 @@
 import { Construct } from 'constructs';
-import { mountFromRef, useMountRef } from '../mount-ref';
+import { TOTP_MOUNT, mountFromRef, mountPathOf, useMountRef } from '../mount-ref';
 import { ISecretsMount } from '../sys/secrets-mount';
 import { Resource, ResourceProps } from '../../core/constructs/resource';
 import { SecretValue } from '../../core/constructs/secret-value';
@@ -117,8 +117,8 @@ export class TotpKey extends Resource {
 
   constructor(scope: Construct, id: string, props: TotpKeyProps) {
     super(scope, id, TOTP_KEY.kind, TOTP_KEY.api, mountFromRef(props), props.provider);
-    useMountRef(this, props);
-    this.mount = props.secretsMount?.mountPath ?? props.mount ?? 'totp';
+    useMountRef(this, props, TOTP_MOUNT);
+    this.mount = mountPathOf(props, TOTP_MOUNT);
     this.name = props.name;
     const generate = props.generate ?? (props.key === undefined && props.url === undefined);
     check(!(props.key && props.url), this, 'key', 'and url are mutually exclusive');
