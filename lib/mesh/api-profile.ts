@@ -1,4 +1,4 @@
-import { ApiProfile } from '../core/http/api-profile';
+import { ApiProfile, registerApiProfile } from '../core/http/api-profile';
 
 /**
  * Transient conditions of the mesh system's 500s (and the emulator's injected faults). The mesh
@@ -33,3 +33,6 @@ export const MESH_API_PROFILE: ApiProfile = {
   // A 500 is retried only when its text names a passing condition (no cluster leader, an RPC or network failure, a timeout).
   retry500: ({ text }) => TRANSIENT.test(text),
 };
+
+// Registered with the domain's kinds, and on load too: a client of the API made on its own (a tool, a test) applies its rules.
+registerApiProfile(MESH_API_PROFILE);

@@ -1,4 +1,4 @@
-import { ApiProfile } from '../core/http/api-profile';
+import { ApiProfile, registerApiProfile } from '../core/http/api-profile';
 import { isReadMethod } from '../core/http/retry-policy';
 
 /** A JSON:API error document (`{"errors":[{status, title, detail}]}`): the platform API's own words. */
@@ -31,3 +31,6 @@ export const PLATFORM_API_PROFILE: ApiProfile = {
   // tried again only after a read showed it did not happen (recovery.ts).
   retry500: ({ body, method }) => method === undefined || isReadMethod(method) || !isJsonApiErrors(body),
 };
+
+// Registered with the domain's kinds, and on load too: a client of the API made on its own (a tool, a test) applies its rules.
+registerApiProfile(PLATFORM_API_PROFILE);

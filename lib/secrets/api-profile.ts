@@ -1,4 +1,4 @@
-import { ApiProfile } from '../core/http/api-profile';
+import { ApiProfile, registerApiProfile } from '../core/http/api-profile';
 
 /** Refusals of the secrets service that answer the same until the configuration changes. */
 const DETERMINISTIC = /is not an allowed role|unsupported credential_type|could not find database connection|no (?:access )?configuration|write \S+ first|Invalid Credentials|unknown (?:role|key)/i;
@@ -39,3 +39,6 @@ export const SECRETS_API_PROFILE: ApiProfile = {
       ? `no secrets engine is mounted at this path: check the construct's mount and ${variable}` : undefined;
   },
 };
+
+// Registered with the domain's kinds, and on load too: a client of the API made on its own (a tool, a test) applies its rules.
+registerApiProfile(SECRETS_API_PROFILE);
