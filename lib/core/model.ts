@@ -3,8 +3,8 @@
  * of its stack's `cdk.tf.json`, the single, language-neutral input of the reconciler.
  */
 
-/** The three APIs converge manages objects of. */
-export type ApiName = 'platform' | 'secrets' | 'mesh';
+/** The name of an API converge manages objects of (each domain registers its kinds and its `ApiProfile` under it). */
+export type ApiName = string;
 
 /** Version of the `converge` metadata block. */
 export const DESIRED_FORMAT = 1;
@@ -37,7 +37,7 @@ export interface AttrRef {
 
 /** How a construct reaches its API. */
 export interface ProviderConfig {
-  readonly api: 'platform' | 'secrets' | 'mesh';
+  readonly api: ApiName;
   /** Address given in the app; else read from `addressEnv`. */
   readonly address?: string;
   readonly addressEnv: string;

@@ -1,4 +1,5 @@
 import { DomainKinds } from '../core/engine/registry';
+import { MESH_API_PROFILE } from './api-profile';
 import { aclPolicyHandler } from './acl-policy/acl-policy.handler';
 import { aclRoleHandler } from './acl-role/acl-role.handler';
 import { aclTokenHandler } from './acl-token/acl-token.handler';
@@ -21,4 +22,5 @@ export const MESH_KINDS: DomainKinds = {
   dataSources: [discoveryChainHandler],
   planHooks: [subsetRenameHook, trafficDiffHook, intentionsDiffHook],
   preflight: { api: 'mesh', check: meshPreflight },
+  apiProfile: MESH_API_PROFILE,
 };

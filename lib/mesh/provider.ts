@@ -1,5 +1,7 @@
 import { Construct } from 'constructs';
 import { ApiProvider, ApiProviderProps } from '../core/constructs/api-provider';
+import { parseTokenHeader } from '../core/http/api-profile';
+import { MESH_API_PROFILE } from './api-profile';
 
 /** The request header that carries the mesh token. */
 export enum MeshTokenHeader {
@@ -34,10 +36,10 @@ export class MeshProvider extends ApiProvider {
 
   constructor(scope: Construct, id: string, props: MeshProviderProps = {}) {
     super(scope, id, 'mesh', props);
-    if (props.tokenHeader !== undefined && !Object.values(MeshTokenHeader).includes(props.tokenHeader)) {
-      throw new Error(`${this.node.path}: tokenHeader "${String(props.tokenHeader)}" must be one of ${Object.values(MeshTokenHeader).join(', ')}`);
+    if (props.tokenHeader !== undefined) {
+      // jsii languages may pass any string: refuse what the enum does not name.
+      this.tokenHeader = parseTokenHeader(MESH_API_PROFILE.tokenHeaders, String(props.tokenHeader), `${this.node.path}: tokenHeader`, 'mesh') as MeshTokenHeader;
     }
-    this.tokenHeader = props.tokenHeader;
   }
 
   /** @internal */

@@ -1,4 +1,5 @@
 import { DomainKinds } from '../core/engine/registry';
+import { PLATFORM_API_PROFILE } from './api-profile';
 import { agentPoolHandler } from './agent-pool/agent-pool.handler';
 import { agentsHandler } from './agent-pool/agents.handler';
 import { dataRetentionPolicyHandler } from './organization/data-retention-policy.handler';
@@ -23,4 +24,5 @@ export const PLATFORM_KINDS: DomainKinds = {
   dataSources: [organizationEntitlementsHandler, agentsHandler, moduleProducersHandler],
   planHooks: [],
   preflight: { api: 'platform', check: platformPreflight },
+  apiProfile: PLATFORM_API_PROFILE,
 };

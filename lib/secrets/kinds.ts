@@ -1,4 +1,5 @@
 import { DomainKinds } from '../core/engine/registry';
+import { SECRETS_API_PROFILE } from './api-profile';
 import { kvSecretDataHandler } from './kv/kv-secret-data.handler';
 import { kvSecretSubkeysHandler } from './kv/kv-secret-subkeys.handler';
 import { totpKeyInfoHandler } from './totp/totp-key-info.handler';
@@ -38,4 +39,5 @@ export const SECRETS_KINDS: DomainKinds = {
     appRoleSecretIdHandler],
   planHooks: [],
   preflight: { api: 'secrets', check: secretsPreflight },
+  apiProfile: SECRETS_API_PROFILE,
 };

@@ -1,7 +1,8 @@
 import { Construct } from 'constructs';
 import { ApiProvider, ApiProviderProps } from '../core/constructs/api-provider';
+import { parseTokenHeader } from '../core/http/api-profile';
+import { SECRETS_API_PROFILE } from './api-profile';
 import { SecretsTokenHeader } from './token-header';
-import { parseTokenHeader } from './token-header-wire';
 
 /** Props of the secrets API provider. */
 export interface SecretsProviderProps extends ApiProviderProps {
@@ -29,7 +30,7 @@ export class SecretsProvider extends ApiProvider {
     super(scope, id, 'secrets', props);
     if (props.tokenHeader !== undefined) {
       // jsii languages may pass any string: refuse what the enum does not name.
-      this.tokenHeader = parseTokenHeader(String(props.tokenHeader), `${this.node.path}: tokenHeader`);
+      this.tokenHeader = parseTokenHeader(SECRETS_API_PROFILE.tokenHeaders, String(props.tokenHeader), `${this.node.path}: tokenHeader`, 'secrets') as SecretsTokenHeader;
     }
   }
 

@@ -6,6 +6,7 @@ import { applyPlan } from '../../lib/core/engine/applier';
 import { ResourceHandler, Spec } from '../../lib/core/engine/handler';
 import { planStack } from '../../lib/core/engine/planner';
 import { registerDataSource, registerResource } from '../../lib/core/engine/registry';
+import { registerApiProfile } from '../../lib/core/http/api-profile';
 import { DesiredResource, DesiredStack } from '../../lib/core/model';
 import { LocalBackend } from '../../lib/core/state/local-backend';
 import { StateStore } from '../../lib/core/state/state-store';
@@ -13,6 +14,12 @@ import { StateStore } from '../../lib/core/state/state-store';
 process.env.CONVERGE_STATE_KEY = '1d4afacf2d7e7574c8cd2c23ba7987bfc83e9087a65f80149854a5d020564d9b'; // 32 bytes as hex, as the key rules require
 process.env.FAKE_ADDR = 'http://127.0.0.1:9';
 process.env.FAKE_TOKEN = 't';
+// The engine alone, without a domain: the test kind's API is described here (its handler sends no request).
+registerApiProfile({
+  api: 'secrets', tokenHeaders: { names: ['X-Fake-Token'] }, rateLimit: 0,
+  tls: { ca: 'FAKE_CACERT', cert: 'FAKE_CLIENT_CERT', key: 'FAKE_CLIENT_KEY', skipVerify: 'FAKE_SKIP_VERIFY' },
+  probe: { path: '/', prefix: '', judge: () => undefined },
+});
 
 // An in-memory API behind a test kind, recording the order of writes.
 const store = new Map<string, Spec>();

@@ -1,6 +1,9 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import * as ts from 'typescript';
+import { MESH_API_PROFILE } from '../../lib/mesh/api-profile';
+import { PLATFORM_API_PROFILE } from '../../lib/platform/api-profile';
+import { SECRETS_API_PROFILE } from '../../lib/secrets/api-profile';
 
 // No module of lib/ imports itself through others: a cycle makes the load order decide what is
 // defined (a class undefined at the time a sub-module uses it) and hides which module is the base.
@@ -127,5 +130,80 @@ describe('import cycles', () => {
     expect(graph.size).toBeGreaterThan(100);
     const cycles = cyclesOf(graph).map((c) => c.map((f) => path.relative(LIB, f)).join(' -> '));
     expect(cycles).toEqual([]);
+  });
+});
+
+// The layers: cli -> domains -> core. Core imports no domain (nor the CLI), and names no API in its
+// code: what differs per API (headers, variables, rules) is each domain's `api-profile.ts`.
+const CORE = path.join(LIB, 'core');
+const DOMAINS = ['platform', 'secrets', 'mesh'];
+
+/** Each file and every file of lib/ it reaches through imports (itself excluded). */
+function reachable(graph: Map<string, string[]>, from: string): Set<string> {
+  const seen = new Set<string>();
+  const todo = [...graph.get(from) ?? []];
+  while (todo.length) {
+    const f = todo.pop()!;
+    if (seen.has(f)) continue;
+    seen.add(f);
+    todo.push(...graph.get(f) ?? []);
+  }
+  return seen;
+}
+
+/** The string literals of a source text as written in code (template parts too), with their lines; literal types and import specifiers aside. */
+function stringLiteralsOf(text: string): { text: string; line: number }[] {
+  const file = ts.createSourceFile('module.ts', text, ts.ScriptTarget.Latest, true);
+  const found: { text: string; line: number }[] = [];
+  const visit = (n: ts.Node): void => {
+    if (ts.isImportDeclaration(n) || ts.isExportDeclaration(n) || ts.isLiteralTypeNode(n)) return;
+    if (ts.isStringLiteral(n) || ts.isNoSubstitutionTemplateLiteral(n) || ts.isTemplateHead(n) || ts.isTemplateMiddle(n) || ts.isTemplateTail(n)) {
+      found.push({ text: n.text, line: file.getLineAndCharacterOfPosition(n.getStart(file)).line + 1 });
+    }
+    ts.forEachChild(n, visit);
+  };
+  visit(file);
+  return found;
+}
+
+describe('layers', () => {
+  const graph = new Map(sources(LIB).map((f) => [f, importsOf(f)]));
+  const rel = (f: string) => path.relative(LIB, f);
+
+  test('core imports no domain and no CLI', () => {
+    const outside = [...graph].filter(([f]) => f.startsWith(CORE + path.sep))
+      .flatMap(([f, deps]) => deps.filter((d) => !d.startsWith(CORE + path.sep)).map((d) => `${rel(f)} -> ${rel(d)}`));
+    expect(outside).toEqual([]);
+  });
+
+  test('an emulator imports no client, schema or handler of its domain (not even through another module)', () => {
+    const isEmulator = (f: string) => f.endsWith('.emulator.ts') || DOMAINS.some((d) => f.startsWith(path.join(LIB, d, 'emulator') + path.sep));
+    const inDomain = (f: string) => DOMAINS.some((d) => f.startsWith(path.join(LIB, d) + path.sep));
+    const isClientSide = (f: string) => inDomain(f)
+      && (/\.(schema|handler)\.ts$|-client\.ts$/.test(f) || DOMAINS.some((d) => f.startsWith(path.join(LIB, d, 'client') + path.sep)));
+    const emulators = [...graph.keys()].filter(isEmulator);
+    expect(emulators.length).toBeGreaterThan(20);
+    const bad = emulators.flatMap((e) => [...reachable(graph, e)].filter(isClientSide).map((d) => `${rel(e)} -> ${rel(d)}`));
+    expect(bad).toEqual([]);
+  });
+
+  test('core code names no API: no string literal is the name, a header, a variable or the probe path of an API, or a real server', () => {
+    // Read when a construct is synthesized, before any domain registers: the default variables and
+    // the tokens of the real servers' own tools (moved to the profiles with the folder refactor).
+    const allowed = new Set(['core/api-defaults.ts', 'core/reserved-variables.ts']);
+    const profiles = [PLATFORM_API_PROFILE, SECRETS_API_PROFILE, MESH_API_PROFILE];
+    const names = new Set(profiles.map((p) => p.api.toLowerCase()));
+    const words = profiles.flatMap((p) => [...p.tokenHeaders.names.filter((h) => h !== 'Authorization'), p.tokenHeaders.variable,
+      p.tls.ca, p.tls.cert, p.tls.key, p.tls.skipVerify, p.probe.path]).filter((w): w is string => !!w).map((w) => w.toLowerCase());
+    const servers = /\b(vault|openbao|bao|consul|tfe|otf)\b/i;
+    const named = (t: string) => names.has(t.trim().toLowerCase()) || words.some((w) => t.toLowerCase().includes(w)) || servers.test(t);
+    const found = [...graph.keys()].filter((f) => f.startsWith(CORE + path.sep) && !allowed.has(rel(f)))
+      .flatMap((f) => stringLiteralsOf(fs.readFileSync(f, 'utf8')).filter((l) => named(l.text)).map((l) => `${rel(f)}:${l.line}: ${JSON.stringify(l.text)}`));
+    expect(found).toEqual([]);
+  });
+
+  test('the literal scan sees code and skips comments, literal types and import paths', () => {
+    const text = "import { x } from './secrets';\n// 'secrets' in a comment\ntype A = 'mesh';\nconst a = 'platform';\nconst b = `${a} x-vault-token ${a}`;";
+    expect(stringLiteralsOf(text)).toEqual([{ text: 'platform', line: 4 }, { text: '', line: 5 }, { text: ' x-vault-token ', line: 5 }, { text: '', line: 5 }]);
   });
 });

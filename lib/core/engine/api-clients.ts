@@ -1,81 +1,18 @@
 import { AddressOrigin, addressCheck } from '../http/address-check';
+import { parseTokenHeader, requireApiProfile, tokenHeaderValues } from '../http/api-profile';
 import { HttpClient, HttpStats } from '../http/http-client';
 import { connectionHint, diagnoseTls, displayUrl, envFlag, isLoopback, loadTls, TlsFiles } from '../http/transport';
 import { ProviderConfig } from '../model';
 import { forbiddenProviderVariable } from '../reserved-variables';
 import { ApiName } from './handler';
 
-/** Environment variables of an API's TLS settings, named after the real services' own. */
-export interface TlsVariables {
-  readonly ca: string;
-  readonly cert: string;
-  readonly key: string;
-  /** Skips verification when true (or, for `inverted`, when false). */
-  readonly skipVerify: string;
-  /** The variable says "verify" (`MESH_HTTP_SSL_VERIFY=false` skips), as the mesh's own does. */
-  readonly inverted?: boolean;
-}
-
-/** How each API authenticates, how fast it may be called, and its TLS variables. */
-export const API_PROFILES: Record<ApiName, { auth: (token: string) => Record<string, string>; rateLimit: number; tls: TlsVariables; tokenHeaders?: TokenHeaderChoice }> = {
-  // The platform publishes 30 requests per second per user.
-  platform: {
-    auth: (t) => ({ authorization: `Bearer ${t}` }), rateLimit: 30,
-    tls: { ca: 'PLATFORM_CACERT', cert: 'PLATFORM_CLIENT_CERT', key: 'PLATFORM_CLIENT_KEY', skipVerify: 'PLATFORM_SKIP_VERIFY' },
-  },
-  // The secrets service and the mesh publish no limit.
-  secrets: {
-    auth: (t) => ({ 'x-secrets-token': t }), rateLimit: 0,
-    tls: { ca: 'SECRETS_CACERT', cert: 'SECRETS_CLIENT_CERT', key: 'SECRETS_CLIENT_KEY', skipVerify: 'SECRETS_SKIP_VERIFY' },
-    // A real OpenBao or Vault reads X-Vault-Token or Authorization: Bearer, never the spec's header.
-    tokenHeaders: {
-      variable: 'SECRETS_TOKEN_HEADER', prop: 'tokenHeader',
-      choices: {
-        'x-secrets-token': (t) => ({ 'x-secrets-token': t }),
-        'x-vault-token': (t) => ({ 'x-vault-token': t }),
-        'authorization': (t) => ({ authorization: `Bearer ${t}` }),
-        'bearer': (t) => ({ authorization: `Bearer ${t}` }),
-      },
-    },
-  },
-  mesh: {
-    auth: (t) => ({ 'x-mesh-token': t }), rateLimit: 0,
-    // Consul reads `X-Consul-Token` or `Authorization: Bearer`, never the spec's `X-Mesh-Token`.
-    tokenHeaders: {
-      variable: 'MESH_TOKEN_HEADER', prop: 'tokenHeader',
-      choices: {
-        'x-mesh-token': (t) => ({ 'x-mesh-token': t }),
-        'x-consul-token': (t) => ({ 'x-consul-token': t }),
-        'authorization': (t) => ({ authorization: `Bearer ${t}` }),
-        'bearer': (t) => ({ authorization: `Bearer ${t}` }),
-      },
-    },
-    tls: { ca: 'MESH_CACERT', cert: 'MESH_CLIENT_CERT', key: 'MESH_CLIENT_KEY', skipVerify: 'MESH_HTTP_SSL_VERIFY', inverted: true },
-  },
-};
-
-/** Headers an API's token may travel in, chosen by a provider prop or a variable (unset: the profile's `auth`). */
-export interface TokenHeaderChoice {
-  readonly variable: string;
-  readonly prop: string;
-  /** Lower-case header name (or `bearer`) -> the headers carrying a token. */
-  readonly choices: Record<string, (token: string) => Record<string, string>>;
-}
-
-/** The auth headers for a provider: its chosen token header (prop, then variable), else the API's default. */
+/** The auth headers for a provider: its chosen token header (prop, then the API's variable), else the API's default. */
 export function authHeadersFor(provider: ProviderConfig, token: string, env: NodeJS.ProcessEnv): Record<string, string> {
-  const profile = API_PROFILES[provider.api];
-  const t = profile.tokenHeaders;
-  if (!t) return profile.auth(token);
-  const [value, source] = provider.tokenHeader ? [provider.tokenHeader, `the ${provider.api} provider's ${t.prop}`] : [env[t.variable], t.variable];
-  if (value === undefined || value.trim() === '') return profile.auth(token);
-  const make = t.choices[value.trim().toLowerCase()];
-  if (!make) {
-    throw new Error(`${source} is "${value}": the ${provider.api} token header must be one of ` +
-      `${Object.keys(t.choices).filter((c) => c !== 'bearer').map((c) => c.replace(/(^|-)([a-z])/g, (m) => m.toUpperCase())).join(', ')} ` +
-      '(Authorization sends "Authorization: Bearer <token>")');
-  }
-  return make(token);
+  const table = requireApiProfile(provider.api).tokenHeaders;
+  // An API with one header (or no variable) has nothing to choose.
+  if (table.names.length < 2 || !table.variable) return tokenHeaderValues(table.names[0], token);
+  const [value, source] = provider.tokenHeader ? [provider.tokenHeader, `the ${provider.api} provider's tokenHeader`] : [env[table.variable], table.variable];
+  return tokenHeaderValues(parseTokenHeader(table, value, source, provider.api), token);
 }
 
 /** Said after an address error: the way to try converge with no API of one's own. */
@@ -93,17 +30,8 @@ export interface ClientTuning {
   readonly retries?: number;
   /** Connections per API: as many as operations run at once against it (each makes one request at a time). @default 16 */
   readonly connections?: number;
-  /** Requests per second per API, overriding the defaults above. */
+  /** Requests per second per API, overriding each API profile's rate limit. */
   readonly rateLimits?: Partial<Record<ApiName, number>>;
-}
-
-/** A secrets 404 that is no missing key: nothing is mounted at the path (or the address has a path it should not). */
-function unmountedPath(variable: string) {
-  return (body: unknown): string | undefined => {
-    const first = (body as { errors?: unknown[] } | undefined)?.errors?.[0];
-    return typeof first === 'string' && first.startsWith('no handler for route')
-      ? `no secrets engine is mounted at this path: check the construct's mount and ${variable}` : undefined;
-  };
 }
 
 /**
@@ -122,7 +50,7 @@ export class ApiClients {
       provider.clientCertFile, provider.clientKeyFile, provider.skipTlsVerify, provider.allowInsecureHttp, provider.tokenHeader]);
     let c = this.clients.get(key);
     if (c) return c;
-    const profile = API_PROFILES[provider.api];
+    const profile = requireApiProfile(provider.api);
     // Whatever named them (the synthesized output is checked when read, state only points at the app's providers).
     for (const [name, role] of [[provider.tokenEnv, 'token'], [provider.addressEnv, 'address']] as const) {
       const forbidden = forbiddenProviderVariable(provider.api, String(name), role);
@@ -160,8 +88,9 @@ export class ApiClients {
       maxRetryAfterMs: maxRetryAfter * 1000,
       tls,
       variables,
-      addressCheck: addressCheck(origin),
-      foreignNotFound: provider.api === 'secrets' ? unmountedPath(variable) : undefined,
+      rules: profile,
+      addressCheck: addressCheck(origin, profile.probe),
+      foreignNotFound: profile.foreignNotFound && ((body) => profile.foreignNotFound!(body, variable)),
     }, this.stats);
     this.clients.set(key, c);
     return c;
@@ -223,7 +152,7 @@ export class ApiClients {
 
   /** Provider props first, then the API's variables. */
   private tlsFiles(p: ProviderConfig): TlsFiles {
-    const v = API_PROFILES[p.api].tls;
+    const v = requireApiProfile(p.api).tls;
     const pick = (prop: string | undefined, propName: string, variable: string): [string | undefined, string] =>
       (prop ? [prop, `the ${p.api} provider's ${propName}`] : [this.env[variable] || undefined, variable]);
     const [caFile, ca] = pick(p.caCertFile, 'caCertFile', v.ca);

@@ -1,3 +1,4 @@
+import { ApiProfile, registerApiProfile } from '../http/api-profile';
 import { HttpClient } from '../http/http-client';
 import { LOOKUP_PREFIX } from '../model';
 import { PreflightCheck, registerPreflight } from './preflight';
@@ -110,6 +111,8 @@ export interface DomainKinds {
   readonly planHooks: readonly PlanHook[];
   /** What the API's server says its token may do, asked before a plan is applied (`preflight.ts`). */
   readonly preflight?: { readonly api: ApiName; readonly check: PreflightCheck };
+  /** How the API is talked to: token headers, TLS variables, rate limit, address probe, retry and 404 rules. */
+  readonly apiProfile?: ApiProfile;
 }
 
 const registeredDomains = new Set<DomainKinds>();
@@ -122,4 +125,5 @@ export function registerDomain(domain: DomainKinds): void {
   domain.dataSources.forEach(registerDataSource);
   domain.planHooks.forEach(registerPlanHook);
   if (domain.preflight) registerPreflight(domain.preflight.api, domain.preflight.check);
+  if (domain.apiProfile) registerApiProfile(domain.apiProfile);
 }

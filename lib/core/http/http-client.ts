@@ -4,13 +4,16 @@ import { ApiError, apiMessagesOf } from './api-error';
 import { Clock, SYSTEM_CLOCK } from '../clock';
 import { RateLimiter } from './rate-limiter';
 import { RedactionContext, sensitiveValuesOf } from './redact';
+import { ApiHttpRules, apiProfileOf } from './api-profile';
 import { isRetryableStatus } from './retry-policy';
 import { connectionHint, displayUrl, TlsConnectOptions } from './transport';
 
 /** How to reach one API and how hard to try. */
 export interface HttpClientOptions {
-  /** `platform`, `secrets` or `mesh`, used in messages. */
+  /** The API's name, used in messages (and to find its registered rules when `rules` is not given). */
   readonly api: string;
+  /** The API's retry and redaction rules. @default the registered profile of `api`, else none */
+  readonly rules?: ApiHttpRules;
   /** Origin and optional base path, e.g. `http://127.0.0.1:8200`. */
   readonly baseUrl: string;
   /** Headers that authenticate every request (never logged, never in an error). */
@@ -44,8 +47,8 @@ export interface HttpClientOptions {
    */
   readonly addressCheck?: (send: (req: HttpRequest) => Promise<HttpResponse>) => Promise<void>;
   /**
-   * For a 404 that does not mean "absent" (the secrets service's "no handler for route": no
-   * engine is mounted there), a sentence saying so; such a 404 is thrown even when accepted.
+   * For a 404 that does not mean "absent" (nothing serves the path), a sentence saying so; such a
+   * 404 is thrown even when accepted.
    */
   readonly foreignNotFound?: (body: unknown) => string | undefined;
   /** What time it is and how to wait: the rate limit, backoffs and server-asked waits (tests pass a fake one). @default the system clock */
@@ -141,6 +144,11 @@ export class HttpClient {
 
   public get api(): string { return this.options.api; }
 
+  /** Read when needed: a domain may register its profile after a client of it was made. */
+  private get rules(): ApiHttpRules | undefined {
+    return this.options.rules ?? apiProfileOf(this.options.api);
+  }
+
   /** The server's base URL as errors name it (without user or password). */
   public get address(): string { return displayUrl(this.base); }
 
@@ -218,7 +226,7 @@ export class HttpClient {
         const foreign = res.status === 404 ? this.options.foreignNotFound?.(res.body) : undefined;
         if (foreign) throw fail(404, apiMessagesOf(res.body, this.redaction(req)), { retryable: false, hint: foreign });
         if ((req.accept ?? []).includes(res.status)) return res;
-        const retryable = isRetryableStatus(this.options.api, res.status, res.body, method);
+        const retryable = isRetryableStatus(res.status, res.body, method, this.rules);
         const canRetry = retryable && (res.status === 429 || idempotent);
         const messages = () => apiMessagesOf(res!.body, this.redaction(req));
         if (canRetry) {
@@ -272,7 +280,7 @@ export class HttpClient {
 
   /** What an error message of this request's answer must not show: the token, sensitive values it sent. */
   private redaction(req: HttpRequest): RedactionContext {
-    const dataIsSecret = this.options.api === 'secrets';
+    const dataIsSecret = this.rules?.dataIsSecret === true;
     return {
       literals: [...Object.values(this.options.authHeaders).map((h) => h.replace(/^(Bearer|Basic)\s+/i, '')), ...sensitiveValuesOf(req.body, dataIsSecret)],
       dataIsSecret,

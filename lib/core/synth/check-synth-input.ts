@@ -73,7 +73,7 @@ export function checkProviderSettings(r: DesiredResource, allowed: ReadonlySet<s
   addresses: ReadonlySet<string> = new Set()): void {
   const p = r.provider as Partial<ProviderConfig> | undefined;
   const where = `${r.path}: its provider`;
-  if (!p || typeof p !== 'object' || !API_NAMES.includes(String(p.api))) throw new Error(`${where} names no known API (platform, secrets, mesh)`);
+  if (!p || typeof p !== 'object' || !API_NAMES.includes(String(p.api))) throw new Error(`${where} names no known API (${API_NAMES.join(', ')})`);
   const api = p.api!;
   const std = API_DEFAULTS[api];
   for (const [field, role, standard] of [['tokenEnv', 'token', std.tokenEnv], ['addressEnv', 'address', std.addressEnv]] as const) {

@@ -1,4 +1,6 @@
+import { tokenHeaderValues } from '../../core/http/api-profile';
 import { HttpClient, HttpClientOptions, HttpResponse } from '../../core/http/http-client';
+import { MESH_API_PROFILE } from '../api-profile';
 import { ChainOverrides, CompiledChain } from '../compiler/chain';
 
 /** How to reach a mesh API. */
@@ -87,9 +89,10 @@ export class MeshClient {
     return new MeshClient(new HttpClient({
       tokenVariable: 'MESH_HTTP_TOKEN',
       ...(c.options ?? {}),
-      api: 'mesh',
+      api: MESH_API_PROFILE.api,
+      rules: MESH_API_PROFILE,
       baseUrl: c.address.replace(/\/+$/, '').replace(/\/v1$/, ''),
-      authHeaders: c.tokenHeader === 'Authorization' ? { Authorization: `Bearer ${c.token}` } : { [c.tokenHeader ?? 'X-Mesh-Token']: c.token },
+      authHeaders: tokenHeaderValues(c.tokenHeader ?? MESH_API_PROFILE.tokenHeaders.names[0], c.token),
     }));
   }
 

@@ -6,6 +6,8 @@ import { Clock, SYSTEM_CLOCK } from '../../core/clock';
 import { ChangeTracker } from '../../core/emulator-kit/change-tracker';
 import { Router } from '../../core/emulator-kit/router';
 import { ApiEmulator, BodyError, EmuRequest, EmuResponse } from '../../core/emulator-kit/types';
+import { tokenOfRequest } from '../../core/http/api-profile';
+import { MESH_API_PROFILE } from '../api-profile';
 import { Caller, CreateTokenOptions, createToken, deleteToken, digest, resolveCaller } from './acl';
 import { registerAclRoutes } from './acl-routes';
 import { AdminContext, registerAdminRoutes } from './admin';
@@ -123,8 +125,7 @@ export class MeshEmulator implements ApiEmulator, MeshCore {
   }
 
   private secretOf(req: EmuRequest): string | undefined {
-    const bearer = /^Bearer\s+(.+)$/i.exec(req.headers.authorization ?? '')?.[1];
-    return req.headers['x-mesh-token'] || req.headers['x-consul-token'] || bearer || undefined;
+    return tokenOfRequest(MESH_API_PROFILE.tokenHeaders, req.headers) || undefined;
   }
 
   public mutates(req: EmuRequest): boolean {

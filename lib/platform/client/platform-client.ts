@@ -1,5 +1,7 @@
 import { Clock } from '../../core/clock';
+import { tokenHeaderValues } from '../../core/http/api-profile';
 import { HttpClient, HttpStats } from '../../core/http/http-client';
+import { PLATFORM_API_PROFILE } from '../api-profile';
 import { AgentPoolsClient } from './agent-pools';
 import { NoCodeModulesClient } from './no-code-modules';
 import { OAuthClientsClient } from './oauth-clients';
@@ -14,7 +16,7 @@ import { WorkspacesClient } from './workspaces';
 
 
 /** The platform's published limit: 30 requests per second per user. */
-export const PLATFORM_RATE_LIMIT = 30;
+export const PLATFORM_RATE_LIMIT = PLATFORM_API_PROFILE.rateLimit;
 
 export interface PlatformClientOptions {
   /**
@@ -44,9 +46,10 @@ export class PlatformClient extends PlatformTransport {
       throw new Error(`the platform address "${base}" ends in "/api/v2": give the address without "/api/v2" (converge adds it)`);
     }
     const http = new HttpClient({
-      api: 'platform',
+      api: PLATFORM_API_PROFILE.api,
+      rules: PLATFORM_API_PROFILE,
       baseUrl: base,
-      authHeaders: { authorization: `Bearer ${options.token}` },
+      authHeaders: tokenHeaderValues(PLATFORM_API_PROFILE.tokenHeaders.names[0], options.token),
       tokenVariable: 'PLATFORM_TOKEN',
       rateLimit: options.rateLimit ?? PLATFORM_RATE_LIMIT,
       retries: options.retries,

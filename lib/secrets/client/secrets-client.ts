@@ -1,7 +1,8 @@
 import { ApiError } from '../../core/http/api-error';
 import { HttpClient, HttpClientOptions, HttpResponse } from '../../core/http/http-client';
+import { tokenHeaderValues } from '../../core/http/api-profile';
+import { SECRETS_API_PROFILE } from '../api-profile';
 import { SecretsTokenHeader } from '../token-header';
-import { TOKEN_HEADER_VARIABLE } from '../token-header-wire';
 import { PREFLIGHT_PATH } from '../policy';
 import { capabilitiesSelf } from '../preflight';
 
@@ -49,10 +50,10 @@ export class SecretsClient {
     return new SecretsClient(new HttpClient({
       tokenVariable: 'SECRETS_TOKEN',
       ...(c.options ?? {}),
-      api: 'secrets',
+      api: SECRETS_API_PROFILE.api,
+      rules: SECRETS_API_PROFILE,
       baseUrl: c.address,
-      authHeaders: c.tokenHeader === SecretsTokenHeader.AUTHORIZATION_BEARER ? { authorization: `Bearer ${c.token}` }
-        : { [(c.tokenHeader ?? SecretsTokenHeader.SECRETS_TOKEN).toLowerCase()]: c.token },
+      authHeaders: tokenHeaderValues(c.tokenHeader ?? SECRETS_API_PROFILE.tokenHeaders.names[0], c.token),
     }));
   }
 
@@ -87,7 +88,7 @@ export class SecretsClient {
     if (decoded !== 'auth/token/lookup-self' && decoded !== PREFLIGHT_PATH) {
       const verdict = await this.tokenVerdict(e, decoded);
       const sent = this.http.authHeaderNames.includes('authorization') ? 'Authorization: Bearer' : headerName(this.http.authHeaderNames[0] ?? 'x-secrets-token');
-      const header = `converge sent ${sent}; a real OpenBao or Vault reads X-Vault-Token or Authorization: Bearer: set ${TOKEN_HEADER_VARIABLE} or the secrets provider's tokenHeader`;
+      const header = `converge sent ${sent}; a real OpenBao or Vault reads X-Vault-Token or Authorization: Bearer: set ${SECRETS_API_PROFILE.tokenHeaders.variable} or the secrets provider's tokenHeader`;
       if (verdict.kind === 'holds') {
         hints[0] = `${needed}; it holds ${JSON.stringify(verdict.holds.filter((c) => c !== 'deny'))} there (\`converge policy\` prints what a stack needs)`;
       } else if (verdict.kind === 'invalid') {

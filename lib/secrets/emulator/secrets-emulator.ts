@@ -2,6 +2,8 @@ import { timingSafeEqual } from 'crypto';
 import { Clock, SYSTEM_CLOCK } from '../../core/clock';
 import { ChangeTracker } from '../../core/emulator-kit/change-tracker';
 import { ApiEmulator, BodyError, EmuRequest, EmuResponse, json, parseJsonBody } from '../../core/emulator-kit/types';
+import { tokenOfRequest } from '../../core/http/api-profile';
+import { SECRETS_API_PROFILE } from '../api-profile';
 import { capabilitiesSelf, CAPABILITIES_SELF } from './acl/sys-capabilities';
 import { AccessControl, Caller } from './acl/access-control';
 import { Capability } from './acl/policy-parser';
@@ -65,10 +67,7 @@ const AUTH_PREFIX = 'auth/';
  * `X-Vault-Token`, else `Authorization: Bearer <token>`; "" when none.
  */
 function requestToken(req: EmuRequest): string {
-  const h = req.headers;
-  const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) ?? '';
-  const bearer = /^Bearer\s+(.+)$/i.exec(one(h.authorization).trim());
-  return one(h['x-secrets-token']) || one(h['x-vault-token']) || (bearer ? bearer[1] : '');
+  return tokenOfRequest(SECRETS_API_PROFILE.tokenHeaders, req.headers);
 }
 
 /**

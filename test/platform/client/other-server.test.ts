@@ -1,5 +1,6 @@
 import { HandlerContext } from '../../../lib/core/engine/handler';
 import { isRetryableStatus } from '../../../lib/core/http/retry-policy';
+import { PLATFORM_API_PROFILE } from '../../../lib/platform/api-profile';
 import { IncompleteListError, NoSuchEndpointError } from '../../../lib/platform/client/server-checks';
 import { PlatformClient } from '../../../lib/platform/client/platform-client';
 import { agentPoolHandler } from '../../../lib/platform/agent-pool/agent-pool.handler';
@@ -98,12 +99,12 @@ test('a 500 to a write is sent once (the server also answers it to bad input); a
   expect(err.retryable).toBe(false);
   expect(client.http.stats.requests - before).toBe(1);
   const apiWords = { errors: [{ status: '500', title: 'internal server error', detail: 'validation failed' }] };
-  expect(isRetryableStatus('platform', 500, apiWords, 'PATCH')).toBe(false);
-  expect(isRetryableStatus('platform', 500, apiWords, 'DELETE')).toBe(false);
-  expect(isRetryableStatus('platform', 500, apiWords, 'GET')).toBe(true);
+  expect(isRetryableStatus(500, apiWords, 'PATCH', PLATFORM_API_PROFILE)).toBe(false);
+  expect(isRetryableStatus(500, apiWords, 'DELETE', PLATFORM_API_PROFILE)).toBe(false);
+  expect(isRetryableStatus(500, apiWords, 'GET', PLATFORM_API_PROFILE)).toBe(true);
   // Not the API's words (a proxy, an injected fault): ambiguous, left to recovery (which reads before it writes again).
-  expect(isRetryableStatus('platform', 500, { errors: ['injected fault 500'] }, 'POST')).toBe(true);
-  expect(isRetryableStatus('platform', 503, undefined, 'POST')).toBe(true);
+  expect(isRetryableStatus(500, { errors: ['injected fault 500'] }, 'POST', PLATFORM_API_PROFILE)).toBe(true);
+  expect(isRetryableStatus(503, undefined, 'POST', PLATFORM_API_PROFILE)).toBe(true);
 });
 
 test('the default agent pool is sent as the relationship default-agent-pool too (the other server reads only that)', async () => {
