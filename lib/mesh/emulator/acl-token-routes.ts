@@ -64,8 +64,8 @@ function givenIds(tokens: readonly TokenRecord[], b: Record<string, unknown>): {
   for (const [field, key] of [['AccessorID', 'accessorId'], ['SecretID', 'secretId']] as const) {
     const v = b[field];
     if (v === undefined || v === null || v === '') continue;
-    if (typeof v !== 'string' || !UUID.test(v)) return text(500, `Invalid Token: ${field} is not a valid UUID`);
-    if (v.startsWith('00000000-0000-0000-0000-0000000000')) return text(500, 'Invalid Token: UUIDs with the prefix 00000000-0000-0000-0000-0000000000 are reserved');
+    if (typeof v !== 'string' || !UUID.test(v)) return text(500, `Invalid Token: ${field} - not a valid UUID`);
+    if (v.startsWith('00000000-0000-0000-0000-0000000000')) return text(500, `Invalid Token: ${field} - UUIDs with the prefix "00000000-0000-0000-0000-0000000000" are reserved`);
     const inUse = key === 'accessorId' ? tokens.some((t) => t.accessorId === v) : tokens.some((t) => t.secretDigest === digest(v));
     if (inUse) return text(500, `Invalid Token: ${field} is already in use`);
     out[key] = v;
