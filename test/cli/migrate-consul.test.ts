@@ -24,7 +24,7 @@ describe('converge migrate terraform: a consul state (terraform show -json)', ()
     const migrated = await run(world, dir, ['migrate', 'terraform', '--state', stateFile, '--out', 'imported.ts']);
     expect(migrated.stderr).toBe('');
     expect(migrated.status).toBe(0);
-    expect(migrated.stdout).toMatch(/Imported 22 object\(s\) into stack imported\./);
+    expect(migrated.stdout).toMatch(/Imported 24 object\(s\) into stack imported\./);
     const code = fs.readFileSync(path.join(dir, 'imported.ts'), 'utf8');
     expect(code).toContain("new mesh.ProxyDefaults(this, 'global', {");
     expect(code).toContain('meshGateway: {\n        mode: mesh.MeshGatewayMode.LOCAL,');
@@ -38,7 +38,10 @@ describe('converge migrate terraform: a consul state (terraform show -json)', ()
     // Intentions, L4 and L7 (the server's ranking fields left out).
     expect(code).toMatch(/new mesh\.ServiceIntentions\(this, 'web_intentions', \{\n {6}name: 'web',\n {6}sources: \[\n {8}\{\n {10}name: 'frontend',\n {10}action: mesh\.IntentionAction\.ALLOW,/);
     expect(code).toMatch(/new mesh\.ServiceIntentions\(this, 'api_intentions', \{\n {6}name: 'api',\n {6}sources: \[\n {8}\{\n {10}name: 'web',\n {10}permissions: \[\n {12}\{\n {14}action: mesh\.IntentionAction\.ALLOW,\n {14}http: \{\n {16}pathPrefix: '\/v1\/',/);
-    expect(migrated.stdout).toContain('consul_acl_token.ci: no converge kind for consul_acl_token');
+    // The tokens, by accessor: their policies and roles by their constructs' names, and no SecretID anywhere.
+    expect(code).toMatch(/new mesh\.AclToken\(this, 'ci', \{\n {6}description: 'ci',\n {6}policies: \[\n {8}readers\.policyName,\n {6}\],\n {6}roles: \[\n {8}webTeam\.roleName,\n {6}\],\n {4}\}\);/);
+    expect(code).toMatch(/new mesh\.AclToken\(this, 'web_agent', \{\n {6}description: 'web agent',\n {6}serviceIdentities: \[\n {8}\{\n {10}serviceName: 'web',\n {8}\},\n {6}\],\n {6}local: true,\n {4}\}\);/);
+    expect(migrated.stdout).toContain('data.consul_acl_token_secret_id.ci: a data source');
     expect(migrated.stdout).toContain('data.consul_service.web: a data source');
     expect(migrated.stdout).toContain("terraform state rm 'module.payments.consul_config_entry.router'");
     expect(migrated.stdout).toMatch(/removed \{\n {4}from = module\.payments\.consul_config_entry\.router\n/);
@@ -48,10 +51,10 @@ describe('converge migrate terraform: a consul state (terraform show -json)', ()
     expect(plan.status).toBe(0);
     const again = await run(world, dir, ['migrate', 'terraform', '--state', stateFile, '--out', 'imported.ts']);
     expect(again.status).toBe(0);
-    expect(again.stdout).toMatch(/22 already imported, skipped/);
+    expect(again.stdout).toMatch(/24 already imported, skipped/);
 
-    // The ACL token's SecretID (sensitive in the state, of a resource not taken) is nowhere.
-    const secretId = resources.find((r) => r.type === 'consul_acl_token')!.values.secret_id;
+    // The ACL token's SecretID (read by a data source of the state, and held by the server) is nowhere.
+    const secretId = resources.find((r) => r.type === 'consul_acl_token_secret_id')!.values.secret_id;
     expectNoSecret([secretId], [dir, world.dir], [migrated, plan, again]);
   });
 });
@@ -72,12 +75,12 @@ describe('converge migrate terraform: an object the state holds but the server d
     const first = await run(world, dir, ['migrate', 'terraform', '--state', stateFile, '--out', 'imported.ts']);
     expect(first.status).toBe(1);
     expect(first.stderr).toContain(`${missing}: not imported: imported/payments-defaults_grpc: no mesh.ServiceDefaults with id "service-defaults/payments-grpc" exists`);
-    expect(first.stdout).toMatch(/Imported 21 object\(s\) into stack imported; 1 failed \(above\)\./);
+    expect(first.stdout).toMatch(/Imported 23 object\(s\) into stack imported; 1 failed \(above\)\./);
     await seedConsul(resources.filter((r) => r.address === missing), apiCall(world.env.MESH_HTTP_ADDR!, 'x-mesh-token', world.env.MESH_HTTP_TOKEN!));
     const again = await run(world, dir, ['migrate', 'terraform', '--state', stateFile, '--out', 'imported.ts']);
     expect(again.stderr).toBe('');
     expect(again.status).toBe(0);
-    expect(again.stdout).toMatch(/Imported 1 object\(s\) into stack imported; 21 already imported, skipped\./);
+    expect(again.stdout).toMatch(/Imported 1 object\(s\) into stack imported; 23 already imported, skipped\./);
     const plan = await run(world, dir, ['plan', '--detailed-exitcode']);
     expect(plan.status).toBe(0);
   });

@@ -2,7 +2,7 @@ import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
 import { startWorld, TestWorld } from '../support/harness';
-import { appDir, expectNoSecret, FIXTURES, run, typeCheck } from './migrate-support';
+import { appDir, expectNoSecret, FIXTURES, run, showResources, typeCheck } from './migrate-support';
 
 jest.setTimeout(600_000);
 
@@ -72,6 +72,8 @@ describe('converge migrate terraform --language python', () => {
     const text = fs.readFileSync(path.join(FIXTURES, file), 'utf8');
     // Every value the old state marks sensitive (the test reads them from the fixture's own markers).
     const secrets = [...text.matchAll(/"(?:Kv|Db|Rnd|Acl|TfeVar)-[^"\\]+"|"(?:ghp_|glpat-)[^"\\]+"/g)].map((m) => m[0].slice(1, -1));
+    // The consul state's one secret: an ACL token's SecretID, as its `consul_acl_token_secret_id` data source read it (a UUID).
+    if (file === 'consul.show.json') secrets.push(showResources(JSON.parse(text)).find((x) => x.type === 'consul_acl_token_secret_id')!.values.secret_id);
     expect(secrets.length).toBeGreaterThan(0);
     if (file !== 'consul.show.json') expect(code).toMatch(/SecretValue\.from_env\("[A-Z0-9_]+"\)/);
     expectNoSecret(secrets, [dir], [r]);

@@ -65,11 +65,11 @@ describeWithTool('CONSUL', 'converge migrate terraform: a consul state, against 
     const migrated = await run(world, dir, ['migrate', 'terraform', '--state', stateFile, '--out', 'imported.ts'], env);
     expect(migrated.stderr).toBe('');
     expect(migrated.status).toBe(0);
-    expect(migrated.stdout).toMatch(/Imported 22 object\(s\) into stack imported\./);
+    expect(migrated.stdout).toMatch(/Imported 24 object\(s\) into stack imported\./);
     const plan = await run(world, dir, ['plan', '--detailed-exitcode'], env);
     expect(plan.stderr).toBe('');
     expect(plan.status).toBe(0);
-    const secretId = resources.find((r) => r.type === 'consul_acl_token')!.values.secret_id;
+    const secretId = resources.find((r) => r.type === 'consul_acl_token_secret_id')!.values.secret_id;
     expectNoSecret([secretId], [dir], [migrated, plan]);
   });
 });

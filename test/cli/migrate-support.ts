@@ -142,7 +142,7 @@ export function showResources(doc: { values: { root_module: ShowModule } }): Sho
   return out;
 }
 
-/** What Terraform made on a mesh server (emulator or Consul): its ACL policies and roles, and every entry of a kind converge serves, dependencies first. */
+/** What Terraform made on a mesh server (emulator or Consul): its ACL policies, roles and tokens, and every entry of a kind converge serves, dependencies first. */
 export async function seedConsul(resources: readonly ShowResource[], api: ApiCall): Promise<void> {
   for (const r of resources.filter((x) => x.type === 'consul_acl_policy')) {
     await api('PUT', '/v1/acl/policy', { Name: r.values.name, Description: r.values.description, Rules: r.values.rules, Datacenters: r.values.datacenters ?? [] });
@@ -151,6 +151,14 @@ export async function seedConsul(resources: readonly ShowResource[], api: ApiCal
     const names = (r.values.policies as string[]).map((id) => resources.find((p) => p.type === 'consul_acl_policy' && p.values.id === id)!.values.name);
     await api('PUT', '/v1/acl/role', { Name: r.values.name, Description: r.values.description, Policies: names.map((Name) => ({ Name })),
       ServiceIdentities: r.values.service_identities.map((x: any) => ({ ServiceName: x.service_name, Datacenters: x.datacenters })) });
+  }
+  for (const r of resources.filter((x) => x.type === 'consul_acl_token')) {
+    // The secret the state's `consul_acl_token_secret_id` data source read, so the server holds the same token.
+    const secret = resources.find((x) => x.type === 'consul_acl_token_secret_id' && x.values.accessor_id === r.values.accessor_id)?.values.secret_id;
+    await api('PUT', '/v1/acl/token', { AccessorID: r.values.accessor_id, ...(secret ? { SecretID: secret } : {}), Description: r.values.description,
+      Policies: r.values.policies.map((Name: string) => ({ Name })), Roles: r.values.roles.map((Name: string) => ({ Name })), Local: r.values.local,
+      ServiceIdentities: r.values.service_identities.map((x: any) => ({ ServiceName: x.service_name, Datacenters: x.datacenters })),
+      NodeIdentities: r.values.node_identities.map((x: any) => ({ NodeName: x.node_name, Datacenter: x.datacenter })) });
   }
   const entries = resources.filter((r) => r.type === 'consul_config_entry');
   for (const kind of ['proxy-defaults', 'service-defaults', 'service-resolver', 'service-splitter', 'service-router', 'service-intentions']) {

@@ -116,6 +116,19 @@ describe('mesh emulator conformance with Consul 1.16', () => {
     expect(got.body).toMatchObject({ SecretID: 'UUID', Policies: [{ ID: 'UUID', Name: 'global-management' }] });
   });
 
+  real.test('a token created with a given AccessorID and SecretID keeps them; a taken, invalid or reserved one is refused alike', async () => {
+    const accessor = '5e1f0a2b-0000-4000-8000-00000000a001';
+    const body = { AccessorID: accessor, SecretID: '5e1f0a2b-0000-4000-8000-00000000b001', Description: 'given ids' };
+    const [emu, real] = await both('PUT', '/v1/acl/token', body);
+    for (const a of [emu, real]) expect({ status: a.status, ids: [(a.body as any).AccessorID, (a.body as any).SecretID] }).toEqual({ status: 200, ids: ['UUID', 'UUID'] });
+    expect((await ask(world.env.MESH_HTTP_ADDR!, emuToken, 'GET', `/v1/acl/token/${accessor}`)).status).toBe(200);
+    await same('PUT', '/v1/acl/token', body);
+    await same('PUT', '/v1/acl/token', { AccessorID: accessor.replace('a001', 'a002'), SecretID: body.SecretID });
+    await same('PUT', '/v1/acl/token', { AccessorID: 'not-a-uuid' });
+    await same('PUT', '/v1/acl/token', { AccessorID: '00000000-0000-0000-0000-000000000009' });
+    await same('PUT', '/v1/acl/token', { Local: true, ServiceIdentities: [{ ServiceName: 'web', Datacenters: ['dc1'] }] });
+  });
+
   real.test('a list the token\'s ACL filtered carries X-Consul-Results-Filtered-By-Acls: true', async () => {
     const emu = world.emulator.apis.mesh as MeshEmulator;
     const limitedEmu = emu.createToken({ serviceRead: ['casx'] }).secretId;

@@ -2,6 +2,7 @@ import * as path from 'path';
 import { cliAsync, startWorld, synthApp, tempDir, TestWorld } from '../support/harness';
 import * as secrets from '../../lib/secrets';
 import { databaseMountRefScenario, mountRefScenario, sysScenario, SysTarget } from './sys-kinds-scenario';
+import { appRoleLoginScenario } from './approle-login-scenario';
 import { appRoleScenario } from './approle-scenario';
 
 jest.setTimeout(180_000);
@@ -39,6 +40,10 @@ describe('secrets mounts and policies through the CLI, against the emulator', ()
 
   test('AppRole: method, role, secret id: apply, keep, update by the least-privilege token, reissue, import, destroy', async () => {
     await appRoleScenario(target(), 'emu');
+  });
+
+  test('AppRole login with the role id and secret id converge issued: a token of the role, the secret id used up, refusals', async () => {
+    await appRoleLoginScenario(target(), 'emu');
   });
 
   test('a kv mount other than version 2 is refused by the emulator with the reason, nothing mounted', async () => {

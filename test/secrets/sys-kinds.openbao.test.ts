@@ -3,6 +3,7 @@ import { startOpenBao, TestOpenBao } from '../support/openbao';
 import { describeWithTool, realTools } from '../support/real-tools';
 import { tempDir } from '../support/harness';
 import { databaseMountRefScenario, mountRefScenario, sysScenario, SysTarget } from './sys-kinds-scenario';
+import { appRoleLoginScenario } from './approle-login-scenario';
 import { appRoleScenario } from './approle-scenario';
 
 jest.setTimeout(300_000);
@@ -36,5 +37,9 @@ describeWithTool('BAO', 'secrets mounts and policies through the CLI, against a 
 
   test('AppRole: method, role, secret id: apply, keep, update by the least-privilege token, reissue, import, destroy', async () => {
     await appRoleScenario(target(), 'bao');
+  });
+
+  test('AppRole login with the role id and secret id converge issued: a token of the role, the secret id used up, refusals', async () => {
+    await appRoleLoginScenario(target(), 'bao');
   });
 });

@@ -1,5 +1,8 @@
 import { ApiClients } from '../../core/engine/api-clients';
+import { registeredKinds, resourceHandler } from '../../core/engine/registry';
 import { DesiredStack, ProviderConfig } from '../../core/model';
+import { MeshClient } from '../../mesh/client/mesh-client';
+import { configEntryKindOf } from '../../mesh/config-entry/config-entry.handler';
 
 /** One blocking query loop: a configuration-entry kind at one mesh provider, and the stacks that manage entries of it. */
 interface Watched {
@@ -41,30 +44,28 @@ export class MeshWatch {
   /** The number of blocking queries it keeps open. */
   public get size(): number { return this.watched.size; }
 
+  /** The configuration-entry kinds it watches. */
+  public get entryKinds(): string[] { return [...new Set([...this.watched.values()].map((w) => w.kind))].sort(); }
+
   public start(): void {
     for (const w of this.watched.values()) this.loops.push(this.loop(w));
   }
 
   private async loop(w: Watched): Promise<void> {
-    const http = this.clients.for(w.provider);
+    const client = new MeshClient(this.clients.for(w.provider));
     let index = 0;
     let seen: Map<string, string> | undefined;
     let failures = 0;
     while (!this.stopped) {
       try {
-        const res = await http.request<Record<string, unknown>[]>({
-          method: 'GET', path: `/v1/config/${encodeURIComponent(w.kind)}`,
-          query: index > 0 ? { index, wait: `${this.waitS}s` } : {},
-          timeoutMs: (this.waitS + 15) * 1000,
-        });
+        const res = await client.listConfigEntries(w.kind, index > 0 ? { index, wait: `${this.waitS}s` } : {});
         if (this.stopped) return;
         failures = 0;
-        const h = (n: string) => { const v = res.headers[n]; return Array.isArray(v) ? v[0] : v; };
-        const next = Number(h('x-mesh-index') ?? h('x-consul-index') ?? 0);
+        const next = res.index;
         // An index that goes backwards (a server restored, a new leader) starts over, as the mesh system's clients do.
         index = next > 0 && next >= index ? next : 0;
         // Per stack, only the entries it manages: a change of another stack's entry does not plan (nor lock) this one.
-        const entries = (res.body ?? []).map((e) => [entryKey(e.Namespace, e.Name), e.ModifyIndex ?? null] as const);
+        const entries = res.value.map((e) => [entryKey(e.Namespace, e.Name), e.ModifyIndex ?? null] as const);
         const now = new Map([...w.stacks].map(([stack, names]) =>
           [stack, JSON.stringify(entries.filter(([k]) => !names || names.has(k)).sort())]));
         if (seen !== undefined) for (const [stack, fingerprint] of now) if (seen.get(stack) !== fingerprint) this.changed(stack);
@@ -91,14 +92,12 @@ function entryKey(namespace: unknown, name: unknown): string {
   return `${typeof namespace === 'string' && namespace ? namespace : 'default'}/${String(name)}`;
 }
 
-/** The mesh configuration-entry kind a converge kind writes (`service-defaults`), if it is one. */
-function entryKindOf(kind: string): string | undefined {
-  const known: Record<string, string> = {
-    'mesh.ServiceDefaults': 'service-defaults', 'mesh.ProxyDefaults': 'proxy-defaults', 'mesh.ServiceResolver': 'service-resolver',
-    'mesh.ServiceSplitter': 'service-splitter', 'mesh.ServiceRouter': 'service-router',
-    'mesh.ServiceIntentions': 'service-intentions',
-  };
-  return known[kind];
+/**
+ * The mesh configuration-entry kind a converge kind writes (`service-defaults`), as its handler declares
+ * it: a new entry kind is watched once registered, with no table here to keep.
+ */
+export function entryKindOf(kind: string): string | undefined {
+  return registeredKinds().resources.includes(kind) ? configEntryKindOf(resourceHandler(kind)) : undefined;
 }
 
 function sleep(ms: number): Promise<void> {

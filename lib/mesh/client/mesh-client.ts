@@ -35,6 +35,14 @@ export interface MeshReadOptions {
   readonly consistency?: 'stale' | 'consistent';
 }
 
+/** A list as a blocking query: it answers once the list's index passes `index`, or when `wait` elapses. */
+export interface MeshBlockingOptions extends MeshReadOptions {
+  /** The `index` of the last answer (`MeshQueryResult.index`); 0 or absent: answer at once. */
+  readonly index?: number;
+  /** Longest wait, a Go duration (`30s`); the request's timeout is this plus a margin (the server adds up to wait/16). */
+  readonly wait?: string;
+}
+
 /** Options of a discovery-chain read. */
 export interface DiscoveryChainOptions extends MeshReadOptions {
   /** `compile-dc`: the datacenter used as the basis of compilation. @default the agent's */
@@ -139,10 +147,17 @@ export class MeshClient {
     return res.status === 404 ? undefined : res.body;
   }
 
-  /** Lists the entries of a kind in a namespace (`*`: every namespace). */
-  public async listConfigEntries(kind: string, o: MeshReadOptions = {}, constructPath?: string): Promise<MeshQueryResult<ConfigEntryJson[]>> {
+  /**
+   * Lists the entries of a kind in a namespace (`*`: every namespace); with `index` (and `wait`), a
+   * blocking query that answers when an entry of the kind changes.
+   */
+  public async listConfigEntries(kind: string, o: MeshBlockingOptions = {}, constructPath?: string): Promise<MeshQueryResult<ConfigEntryJson[]>> {
+    const blocking = !!o.index && o.index > 0;
     const res = await this.http.request<ConfigEntryJson[]>({
-      method: 'GET', path: `/v1/config/${segment(kind, 'kind')}`, query: readQuery(o), headers: readHeaders(o), constructPath,
+      method: 'GET', path: `/v1/config/${segment(kind, 'kind')}`,
+      query: { ...readQuery(o), ...(blocking ? { index: o.index, wait: o.wait } : {}) },
+      headers: readHeaders(o), constructPath,
+      ...(blocking ? { timeoutMs: blockingTimeoutMs(o.wait) } : {}),
     });
     return queryResult(res, res.body ?? []);
   }
@@ -159,6 +174,14 @@ export class MeshClient {
   public close(): Promise<void> {
     return this.http.close();
   }
+}
+
+/** A blocking query's request timeout: its wait (the server's default, 5 minutes, when none), a sixteenth of jitter, and 15 s. */
+function blockingTimeoutMs(wait: string | undefined): number {
+  const m = /^(\d+(?:\.\d+)?)(ms|s|m|h)$/.exec(wait ?? '');
+  const unit: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+  const waitMs = m ? Number(m[1]) * unit[m[2]] : 300_000;
+  return Math.ceil(waitMs * 17 / 16) + 15_000;
 }
 
 function readQuery(o: MeshReadOptions): Record<string, string | undefined> {

@@ -6,7 +6,7 @@
 import { HandlerContext, Observed, PrefetchWant, ResourceHandler, Spec, Written } from '../../core/engine/handler';
 import { ConfigEntryJson, MeshClient } from '../client/mesh-client';
 import { resourceMetadata } from '../../core/schema';
-import { decodeReadEntry, isEntryKind } from '../compiler/entries';
+import { decodeReadEntry, EntryKind, isEntryKind } from '../compiler/entries';
 import { ConfigEntrySchema } from './config-entry.schema';
 import { entryId, entryToSpec, parseEntryId, specToEntry } from './entry-spec';
 
@@ -36,8 +36,19 @@ export function nsParam(namespace: string | undefined): string | undefined {
   return namespace && namespace !== 'default' ? namespace : undefined;
 }
 
+/** The handler of a configuration-entry kind: it declares the entry kind it writes, which `converge watch` watches. */
+export interface ConfigEntryHandler extends ResourceHandler {
+  readonly entryKind: EntryKind;
+}
+
+/** The configuration-entry kind a handler writes (`service-defaults`), if it is a configuration-entry handler. */
+export function configEntryKindOf(handler: ResourceHandler): EntryKind | undefined {
+  const k = (handler as Partial<ConfigEntryHandler>).entryKind;
+  return isEntryKind(k) ? k : undefined;
+}
+
 /** The handler of one entry kind, from its schema. */
-export function configEntryHandler(schema: ConfigEntrySchema): ResourceHandler {
+export function configEntryHandler(schema: ConfigEntrySchema): ConfigEntryHandler {
   const entryKind = schema.entryKind;
   const idOf = (spec: Spec) => entryId(entryKind, String(spec.name), String(spec.namespace ?? 'default'));
   // Only the fields converge manages, and `Namespace` only outside the default one.
@@ -48,6 +59,7 @@ export function configEntryHandler(schema: ConfigEntrySchema): ResourceHandler {
 
   return {
     ...resourceMetadata(schema),
+    entryKind,
     outputsChangedByUpdate: ['modifyIndex'],
 
     naturalId: idOf,

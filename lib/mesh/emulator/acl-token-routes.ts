@@ -1,6 +1,6 @@
 /**
  * The mesh's ACL token endpoints, as Consul 1.16 serves them: `PUT /v1/acl/token` creates (policies and
- * roles by `ID` or `Name`, service and node identities, `Local`), answering the token with its
+ * roles by `ID` or `Name`, service and node identities, `Local`, a given `AccessorID` / `SecretID`), answering the token with its
  * `AccessorID` and `SecretID`; `GET|PUT|DELETE /v1/acl/token/:accessor`; `GET /v1/acl/tokens`. A missing
  * token reads as 403 `token does not exist: ACL not found`. The emulator keeps only a digest of each
  * secret, so the secret is answered once, on create (the real server answers it on every read).
@@ -55,6 +55,24 @@ function decode(req: EmuRequest): Record<string, unknown> | EmuResponse {
 
 const list = (v: unknown): Record<string, unknown>[] => (Array.isArray(v) ? v.filter((x) => x && typeof x === 'object') as Record<string, unknown>[] : []);
 
+/**
+ * The AccessorID and SecretID a create may give (as Terraform's `accessor_id`, or a token carried over
+ * from another cluster): UUIDs not in use and not of the reserved range, as Consul checks them.
+ */
+function givenIds(tokens: readonly TokenRecord[], b: Record<string, unknown>): { accessorId?: string; secretId?: string } | EmuResponse {
+  const out: { accessorId?: string; secretId?: string } = {};
+  for (const [field, key] of [['AccessorID', 'accessorId'], ['SecretID', 'secretId']] as const) {
+    const v = b[field];
+    if (v === undefined || v === null || v === '') continue;
+    if (typeof v !== 'string' || !UUID.test(v)) return text(500, `Invalid Token: ${field} - not a valid UUID`);
+    if (v.startsWith('00000000-0000-0000-0000-0000000000')) return text(500, `Invalid Token: ${field} - UUIDs with the prefix "00000000-0000-0000-0000-0000000000" are reserved`);
+    const inUse = key === 'accessorId' ? tokens.some((t) => t.accessorId === v) : tokens.some((t) => t.secretDigest === digest(v));
+    if (inUse) return text(500, `Invalid Token: ${field} is already in use`);
+    out[key] = v;
+  }
+  return out;
+}
+
 /** Validates and stores a token (new when `existing` is undefined). */
 function write(ctx: RequestContext, req: EmuRequest, existing: TokenRecord | undefined): EmuResponse {
   const b = decode(req);
@@ -79,6 +97,7 @@ function write(ctx: RequestContext, req: EmuRequest, existing: TokenRecord | und
     const name = String(s.ServiceName ?? '');
     if (!SERVICE_NAME.test(name)) return text(500, `Service identity "${name}" has an invalid name. Only lowercase alphanumeric characters, '-' and '_' are allowed`);
     const dcs = Array.isArray(s.Datacenters) ? s.Datacenters.map(String) : [];
+    if (dcs.length && Boolean(existing?.local ?? b.Local)) return text(500, `Service identity "${name}" cannot specify a list of datacenters on a local token`);
     serviceIdentities.push(dcs.length ? `${name}:${dcs.join(',')}` : name);
   }
   const nodeIdentities: string[] = [];
@@ -86,10 +105,12 @@ function write(ctx: RequestContext, req: EmuRequest, existing: TokenRecord | und
     if (!n.Datacenter) return text(500, 'Node identity is missing the datacenter field on this token');
     nodeIdentities.push(`${String(n.NodeName)}:${String(n.Datacenter)}`);
   }
+  const given = existing ? {} : givenIds(acl.tokens, b);
+  if (isResponse(given)) return given;
   const index = ++ctx.core.state.index;
-  const secretId = existing ? undefined : crypto.randomUUID();
+  const secretId = existing ? undefined : given.secretId ?? crypto.randomUUID();
   const record: TokenRecord = {
-    accessorId: existing?.accessorId ?? crypto.randomUUID(),
+    accessorId: existing?.accessorId ?? given.accessorId ?? crypto.randomUUID(),
     secretDigest: existing?.secretDigest ?? digest(secretId!),
     policies, serviceRead: [], namespace: 'default',
     ...(typeof b.Description === 'string' && b.Description ? { description: b.Description } : {}),

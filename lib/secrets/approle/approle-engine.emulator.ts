@@ -1,7 +1,7 @@
-import { randomUUID } from 'crypto';
+import { createHash, randomUUID } from 'crypto';
 import { Clock, SYSTEM_CLOCK } from '../../core/clock';
 import { EmuResponse } from '../../core/emulator-kit/types';
-import { Engine, EngineRequest, ownEntry } from '../emulator/engine';
+import { Engine, EngineRequest, LoginGrant, ownEntry } from '../emulator/engine';
 import { boolParam, durationParam, intParam, listParam, stringParam } from '../emulator/field-params';
 import { envelope, errors, keyList, noContent, notFound, objectBody, RequestError } from '../emulator/responses';
 
@@ -17,8 +17,11 @@ interface SecretIdRecord {
   readonly created: number;
   /** Epoch ms; 0: never. */
   readonly expires: number;
-  readonly numUses: number;
+  /** Logins left; 0: unlimited. */
+  numUses: number;
   readonly ttl: number;
+  /** SHA-256 of the secret id, what a login is checked against (absent in a state saved before logins were served). */
+  readonly digest?: string;
 }
 
 interface AppRoleState {
@@ -27,6 +30,10 @@ interface AppRoleState {
 }
 
 const TOKEN_TYPES = ['default', 'service', 'batch'];
+/** What the real service answers to any login it refuses (an unknown role id, a wrong, expired or used-up secret id), alike so as to tell nothing. */
+const INVALID_LOGIN = 'invalid role or secret ID';
+
+const digestOf = (secretId: string) => createHash('sha256').update(secretId).digest('hex');
 
 /** The role's fields with the real service's defaults. */
 function roleFields(b: Record<string, unknown>, was: Record<string, unknown> | undefined): Record<string, unknown> {
@@ -57,8 +64,8 @@ function roleFields(b: Record<string, unknown>, was: Record<string, unknown> | u
  * their role id (`role/<name>/role-id`), secret ids (`role/<name>/secret-id` issues one, LIST lists their accessors;
  * `role/<name>/secret-id-accessor/lookup` and `/destroy` by accessor), as OpenBao answers them: a
  * secret id expires after the role's `secret_id_ttl` (0: never); a lookup of an unknown accessor is
- * 404 with `data.error`, a destroy of one 500. Login (`login`) is not emulated: the emulator issues
- * tokens only through `auth/token/create`.
+ * 404 with `data.error`, a destroy of one 500. `login` with a role id and a live secret id issues
+ * the role's token (no caller token needed, as on the real service), using up one of the secret id's uses.
  */
 export class AppRoleEngine implements Engine {
   public readonly type = 'approle';
@@ -68,6 +75,7 @@ export class AppRoleEngine implements Engine {
 
   public handle(r: EngineRequest): EmuResponse {
     const path = r.subPath.replace(/\/+$/, '');
+    if (path === 'login' && r.issueToken) return this.login(objectBody(r.body), r.issueToken);
     if (path === 'role') return r.method === 'LIST' ? keyList(Object.keys(this.state.roles).sort()) : errors(405, 'unsupported operation');
     const m = /^role\/([^/]+)(?:\/(role-id|secret-id|secret-id-accessor\/lookup|secret-id-accessor\/destroy))?$/.exec(path);
     if (!m) return errors(404, `no handler for route "${r.mount}/${r.subPath}". route entry not found.`);
@@ -88,8 +96,11 @@ export class AppRoleEngine implements Engine {
         const ttl = role.fields.secret_id_ttl as number;
         const accessor = randomUUID();
         const now = this.clock.now();
-        this.state.secretIds[accessor] = { role: name, created: now, expires: ttl ? now + ttl * 1000 : 0, numUses: role.fields.secret_id_num_uses as number, ttl };
-        return envelope({ secret_id: randomUUID(), secret_id_accessor: accessor, secret_id_num_uses: role.fields.secret_id_num_uses, secret_id_ttl: ttl });
+        const secretId = randomUUID();
+        this.state.secretIds[accessor] = {
+          role: name, created: now, expires: ttl ? now + ttl * 1000 : 0, numUses: role.fields.secret_id_num_uses as number, ttl, digest: digestOf(secretId),
+        };
+        return envelope({ secret_id: secretId, secret_id_accessor: accessor, secret_id_num_uses: role.fields.secret_id_num_uses, secret_id_ttl: ttl });
       }
       default: {
         if (r.method !== 'POST') return errors(405, 'unsupported operation');
@@ -125,6 +136,37 @@ export class AppRoleEngine implements Engine {
   public restore(data: unknown): void {
     const s = data as AppRoleState | undefined;
     this.state = s?.roles ? s : { roles: {}, secretIds: {} };
+  }
+
+  /**
+   * `login` with `role_id` and `secret_id`: the token the role's `token_*` fields describe. A secret id
+   * with uses left loses one, and is gone after its last. Refusals answer as OpenBao 2.7 does: no
+   * role_id 500, no secret_id 400, any other 400 with one message.
+   */
+  private login(b: Record<string, unknown>, issue: (g: LoginGrant) => Record<string, unknown>): EmuResponse {
+    const roleId = typeof b.role_id === 'string' ? b.role_id.trim() : '';
+    if (!roleId) return errors(500, 'missing role_id');
+    const found = Object.entries(this.state.roles).find(([, x]) => x.roleId === roleId);
+    const secretId = typeof b.secret_id === 'string' ? b.secret_id.trim() : '';
+    const bound = found ? found[1].fields.bind_secret_id !== false : true;
+    if (bound && !secretId) return errors(400, 'missing secret_id');
+    if (!found) return errors(400, INVALID_LOGIN);
+    const [name, role] = found;
+    if (bound) {
+      const d = digestOf(secretId);
+      const accessor = Object.keys(this.state.secretIds).find((a) => this.state.secretIds[a].digest === d && this.liveSecretId(a, name));
+      if (!accessor) return errors(400, INVALID_LOGIN);
+      const entry = this.state.secretIds[accessor];
+      if (entry.numUses === 1) delete this.state.secretIds[accessor];
+      else if (entry.numUses > 1) this.state.secretIds[accessor] = { ...entry, numUses: entry.numUses - 1 };
+    }
+    const f = role.fields;
+    const auth = issue({
+      policies: f.token_policies as string[], noDefaultPolicy: f.token_no_default_policy === true, ttl: f.token_ttl as number,
+      displayName: 'approle', metadata: { role_name: name }, numUses: f.token_num_uses as number,
+    });
+    const res = envelope(null);
+    return { ...res, body: { ...(res.body as object), auth } };
   }
 
   private liveSecretId(accessor: string, role: string): SecretIdRecord | undefined {

@@ -14,6 +14,22 @@ export interface EngineRequest {
   readonly body: unknown;
   /** The calling token's display name, as the real service keeps it (`root`, `token`, `token-<name>`). */
   readonly displayName?: string;
+  /**
+   * Set on an auth method's `login` only (a request that needs no token): issues the token the login
+   * grants and answers its `auth` block.
+   */
+  readonly issueToken?: (grant: LoginGrant) => Record<string, unknown>;
+}
+
+/** What an auth method's login grants: the token's policies (`default` added unless left out), TTL and metadata. */
+export interface LoginGrant {
+  readonly policies: readonly string[];
+  readonly noDefaultPolicy: boolean;
+  /** Seconds; 0: the service's default. */
+  readonly ttl: number;
+  readonly displayName: string;
+  readonly metadata: Record<string, string>;
+  readonly numUses: number;
 }
 
 /**

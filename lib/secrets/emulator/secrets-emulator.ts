@@ -5,7 +5,7 @@ import { ApiEmulator, BodyError, EmuRequest, EmuResponse, json, parseJsonBody } 
 import { tokenOfRequest } from '../../core/http/api-profile';
 import { SECRETS_API_PROFILE } from '../api-profile';
 import { capabilitiesSelf, CAPABILITIES_SELF } from './acl/sys-capabilities';
-import { AccessControl, Caller } from './acl/access-control';
+import { AccessControl, Caller, DEFAULT_TOKEN_TTL_S } from './acl/access-control';
 import { Capability } from './acl/policy-parser';
 import { Barrier } from './barrier';
 import { Engine } from './engine';
@@ -132,6 +132,8 @@ export class SecretsEmulator implements ApiEmulator {
       const scope = this.scopeOf(req);
       if (scope && this.coarse.has(scope)) this.tracker.markScope(scope);
     }
+    const login = this.loginTarget(req);
+    if (login) return this.routeLogin(req, login);
     const isAdmin = req.path === '/__admin' || req.path.startsWith('/__admin/');
     const caller = isAdmin ? (this.authorised(req) ? { root: true as const, token: '' } : undefined) : this.caller(req);
     if (!caller) return errors(403, 'permission denied');
@@ -412,6 +414,36 @@ export class SecretsEmulator implements ApiEmulator {
     return this.mounts.get(best)!.engine.handle({
       req, method: target.operation, mount: best, subPath: rest.slice(best.length + 1), body: parseJsonBody(req), displayName,
     });
+  }
+
+  /**
+   * An auth method's login (`POST auth/<mount>/login` on a mounted AppRole method): as on the real
+   * service, it needs no token (one given is ignored) and no policy.
+   */
+  private loginTarget(req: EmuRequest): RequestTarget | undefined {
+    if (!req.path.startsWith(`/v1/${AUTH_PREFIX}`) || !/\/login\/?$/.test(req.path)) return undefined;
+    const target = requestTarget(req);
+    const mount = target && /^(auth\/.+)\/login\/?$/.exec(target.path)?.[1];
+    return mount && this.mounts.get(mount)?.type === 'approle' && target.operation === 'POST' ? target : undefined;
+  }
+
+  /** Routes a login to its auth method, which may issue a token (journaled with the method's state). */
+  private async routeLogin(req: EmuRequest, target: RequestTarget): Promise<EmuResponse> {
+    if (this.tracker && this.coarse.has('access')) this.tracker.markScope('access');
+    const mount = target.path.replace(/\/login\/?$/, '');
+    try {
+      return await this.mounts.get(mount)!.engine.handle({
+        req, method: target.operation, mount, subPath: 'login', body: parseJsonBody(req),
+        issueToken: (g) => this.access.issue({
+          policies: [...g.policies.map((p) => p.toLowerCase()), ...(g.noDefaultPolicy ? [] : ['default'])],
+          ttl: g.ttl || DEFAULT_TOKEN_TTL_S, displayName: g.displayName, orphan: true, metadata: g.metadata, numUses: g.numUses,
+        }),
+      });
+    } catch (e) {
+      if (e instanceof RequestError) return errors(e.status, e.message);
+      if (e instanceof BodyError) return errors(400, `failed to parse JSON input: ${e.message}`);
+      throw e;
+    }
   }
 
   /** `/v1/identity/mfa/method/pushmfa[/<id>]`, or undefined for any other path. */

@@ -25,6 +25,20 @@ test('config entries: put with cas, get, list, delete', async () => {
   expect(await client.getConfigEntry('service-defaults', 'web')).toBeUndefined();
 });
 
+test('a blocking list of a kind answers when an entry of the kind changes, with the new index', async () => {
+  await client.putConfigEntry({ Kind: 'service-defaults', Name: 'web', Protocol: 'http' });
+  const first = await client.listConfigEntries('service-defaults');
+  let answered = false;
+  const blocked = client.listConfigEntries('service-defaults', { index: first.index, wait: '20s' }).then((r) => { answered = true; return r; });
+  // A read does not answer it; a write of the kind does (no timing asserted: the order is).
+  await client.getConfigEntry('service-defaults', 'web');
+  expect(answered).toBe(false);
+  await client.putConfigEntry({ Kind: 'service-defaults', Name: 'api', Protocol: 'grpc' });
+  const next = await blocked;
+  expect(next.value.map((e) => e.Name).sort()).toEqual(['api', 'web']);
+  expect(next.index).toBeGreaterThan(first.index);
+});
+
 test('errors keep status and message', async () => {
   const err = await client.putConfigEntry({ Kind: 'service-splitter', Name: 'web', Splits: [{ Weight: 100 }] }).catch((e) => e);
   expect(err).toBeInstanceOf(ApiError);

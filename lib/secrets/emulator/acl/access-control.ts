@@ -51,6 +51,8 @@ interface AccessSnapshot {
 }
 
 const POLICY_PATH = 'sys/policies/acl';
+/** The service's default token TTL (768 hours), for a token whose role or request gives none. */
+export const DEFAULT_TOKEN_TTL_S = 768 * 3600;
 const TOKEN_PATH = 'auth/token';
 
 /**
@@ -168,21 +170,24 @@ export class AccessControl {
     }
     if (policies.includes('root') && !caller.root) return errors(400, 'root tokens may not be created by a non-root token');
     if (b.no_default_policy !== true && !policies.includes('root') && !policies.includes('default')) policies = [...policies, 'default'];
-    policies = [...new Set(policies)].sort();
+    const auth = this.issue({ policies, ttl: policies.includes('root') ? 0 : DEFAULT_TOKEN_TTL_S, displayName: tokenDisplayName(b.display_name), orphan: false });
+    const res = envelope(null);
+    return { ...res, body: { ...(res.body as object), auth } };
+  }
+
+  /**
+   * Issues a token holding `policies` (sorted, without duplicates) and answers its `auth` block as the
+   * real service does: by `auth/token/create`, or by an auth method's login (AppRole).
+   */
+  public issue(t: { policies: readonly string[]; ttl: number; displayName: string; orphan: boolean; metadata?: Record<string, string>; numUses?: number }): Record<string, unknown> {
+    const policies = [...new Set(t.policies)].sort();
     const token = `hvs.${randomBytes(18).toString('base64url')}`;
     const accessor = randomBytes(12).toString('base64url');
-    const ttl = policies.includes('root') ? 0 : 768 * 3600;
-    this.tokens.set(token, { accessor, policies, ttl, displayName: tokenDisplayName(b.display_name), created: Date.now() });
-    const res = envelope(null);
+    this.tokens.set(token, { accessor, policies, ttl: t.ttl, displayName: t.displayName, created: Date.now() });
     return {
-      ...res,
-      body: {
-        ...(res.body as object),
-        auth: {
-          client_token: token, accessor, policies, token_policies: policies, metadata: null,
-          lease_duration: ttl, renewable: true, entity_id: '', token_type: 'service', orphan: false,
-        },
-      },
+      client_token: token, accessor, policies, token_policies: policies, metadata: t.metadata ?? null,
+      lease_duration: t.ttl, renewable: t.ttl > 0, entity_id: '', token_type: 'service', orphan: t.orphan,
+      ...(t.numUses !== undefined ? { mfa_requirement: null, num_uses: t.numUses } : {}),
     };
   }
 
