@@ -2,7 +2,7 @@ import { ApiError } from '../../core/http/api-error';
 import { HttpClient, HttpClientOptions, HttpResponse } from '../../core/http/http-client';
 import { SecretsTokenHeader } from '../token-header';
 import { TOKEN_HEADER_VARIABLE } from '../token-header-wire';
-import { PREFLIGHT_PATH } from '../policy';
+import { PREFLIGHT_PATH } from '../policy-paths';
 import { capabilitiesSelf } from '../preflight';
 
 /** How to reach a secrets service. */
