@@ -5,6 +5,7 @@ import { dataSourceMetadata, fromWire, KindSchema, resourceMetadata, toWire, wir
 import { EngineClient, mountPath, segment } from './client/engine-client';
 import { SecretsClient } from './client/secrets-client';
 import { LeaseFields, leaseOutputs } from './lease';
+import { SecretsPolicyOf } from './policy-paths';
 
 /** Helpers every secrets engine's handlers share. */
 
@@ -102,6 +103,8 @@ export interface MountSettingsApi {
  */
 export function mountSettingsHandler(o: {
   schema: KindSchema; suffix: string; example: string; api: MountSettingsApi; resendWriteOnly: 'always' | 'when-changed';
+  /** The ACL paths the kind's requests need (`ResourceHandler.permissions`). */
+  permissions: SecretsPolicyOf;
 }): ResourceHandler {
   const { schema, suffix } = o;
   const mountOf = (id: string) => id.slice(0, -(suffix.length + 1));
@@ -113,6 +116,7 @@ export function mountSettingsHandler(o: {
   };
   return {
     ...resourceMetadata(schema),
+    permissions: o.permissions,
     naturalId: (spec) => `${spec.mount}/${suffix}`,
     importId(id) {
       if (!id.endsWith(`/${suffix}`) || id.startsWith('/') || mountOf(id) === '') throw new Error(`import id "${id}" must be <mount>/${suffix}, e.g. ${o.example}`);
@@ -135,47 +139,6 @@ export function mountSettingsHandler(o: {
       } catch (e) {
         if (!(e instanceof ApiError && e.status === 404)) throw e;
       }
-    },
-  };
-}
-
-/** How an engine's roles at `{mount}/<section>/<name>` are read and written. */
-export interface RoleApi {
-  read(ctx: HandlerContext, mount: string, name: string): Promise<object | undefined>;
-  write(ctx: HandlerContext, mount: string, name: string, body: Record<string, unknown>): Promise<void>;
-  delete(ctx: HandlerContext, mount: string, name: string): Promise<void>;
-}
-
-/**
- * The handler of an engine's roles at `{mount}/<section>/<name>`, driven by its schema: the body is
- * the spec's fields on the wire, the observed fields what the service answers. `observe` adjusts
- * what was read where the API is particular (fields of another version).
- */
-export function roleHandler(o: {
-  schema: KindSchema; section: string; example: string; api: RoleApi;
-  observe?: (fields: Spec, raw: Record<string, unknown>, desired?: Spec) => Spec;
-}): ResourceHandler {
-  const { schema, section } = o;
-  const write = async (ctx: HandlerContext, spec: Spec): Promise<Written> => {
-    await o.api.write(ctx, spec.mount as string, spec.name as string, toWire(schema, schema.fields, spec));
-    return { id: `${spec.mount}/${section}/${spec.name}` };
-  };
-  return {
-    ...resourceMetadata(schema),
-    naturalId: (spec) => `${spec.mount}/${section}/${spec.name}`,
-    importId: (id) => pathImportId(id, section, o.example),
-    async read(ctx, id, desired): Promise<Observed | undefined> {
-      const at = splitApiPath(id, section);
-      const raw = await o.api.read(ctx, at.mount, at.name);
-      if (!raw) return undefined;
-      const fields = { mount: at.mount, name: at.name, ...fromWire(schema, schema.fields, raw as Record<string, unknown>) };
-      return { fields: o.observe ? o.observe(fields, raw as Record<string, unknown>, desired) : fields };
-    },
-    create: (ctx, spec) => write(ctx, spec),
-    update: (ctx, _id, spec) => write(ctx, spec),
-    async delete(ctx, id) {
-      const at = splitApiPath(id, section);
-      await o.api.delete(ctx, at.mount, at.name);
     },
   };
 }

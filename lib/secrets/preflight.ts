@@ -1,16 +1,16 @@
 import { PreflightCheck, PreflightItem } from '../core/engine/preflight';
 import { ApiError } from '../core/http/api-error';
 import { HttpClient } from '../core/http/http-client';
-import { mergePolicy, PREFLIGHT_PATH, secretsPolicyOf } from './policy';
+import { mergePolicy, PolicyResources, PREFLIGHT_PATH, registeredSecretsPolicyOf } from './policy-paths';
 
 /**
- * The paths and capabilities the plan's writes need, from the table `converge policy` prints: a kind's
+ * The paths and capabilities the plan's writes need, from the policies the kinds declare (what `converge policy` prints): a kind's
  * `delete` only where the object is deleted (a delete, a replace), the rest for any write.
  */
-export function neededPaths(items: readonly PreflightItem[], resources: Parameters<typeof secretsPolicyOf>[2] = {}): { path: string; capability: string; addresses: string[] }[] {
+export function neededPaths(items: readonly PreflightItem[], resources: PolicyResources = {}): { path: string; capability: string; addresses: string[] }[] {
   const needed = new Map<string, { path: string; capability: string; addresses: string[] }>();
   for (const item of items) {
-    const policy = secretsPolicyOf(item.kind, item.spec, resources);
+    const policy = registeredSecretsPolicyOf(item.kind, item.spec, resources);
     if (!policy) continue;
     for (const { path, capabilities } of mergePolicy(policy)) {
       for (const capability of capabilities) {

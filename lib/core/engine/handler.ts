@@ -7,6 +7,14 @@ export type { ApiName };
 /** A JSON value of a spec once secrets and references are resolved. */
 export type Spec = Record<string, unknown>;
 
+/**
+ * What a kind's requests need of its API's token, in its domain's own terms (the secrets service's ACL
+ * paths and capabilities, a platform permission), from the kind's spec. Declared beside the handler, so
+ * that a kind is self-contained; core never reads it: the domain that prints and checks its API's policy
+ * collects it from the registry (`declaredPermissions`) and gives it its type.
+ */
+export type PermissionsOf = (spec: Spec) => unknown;
+
 /** What a handler may use while it works on one object. */
 export interface HandlerContext {
   /** The construct address (`prod/org`), for error messages. */
@@ -188,6 +196,10 @@ export interface ResourceHandler {
   prefetch?(ctx: HandlerContext, wanted: readonly PrefetchWant[]): Promise<Map<string, Observed | null>>;
   /** Checks and normalises an id given to `converge import`. */
   importId?(id: string): string;
+  /** What plan, apply and destroy of the kind need of the token (see `PermissionsOf`). */
+  readonly permissions?: PermissionsOf;
+  /** What the lookup of an existing object of the kind (`lookup:<kind>`, spec `{ id, known }`) needs of the token. */
+  readonly lookupPermissions?: PermissionsOf;
 }
 
 /** A data source kind: only reads, at plan time. */
@@ -226,4 +238,6 @@ export interface DataSourceHandler {
   release?(ctx: HandlerContext, outputs: Record<string, unknown>): Promise<string | undefined>;
   /** What `release` will do, for the plan; undefined when nothing. */
   releaseNote?(outputs: Record<string, unknown>): string | undefined;
+  /** What a read (and a release) of the kind needs of the token (see `PermissionsOf`). */
+  readonly permissions?: PermissionsOf;
 }

@@ -31,8 +31,8 @@ export interface PreflightFinding {
 
 /**
  * A domain's preflight: asks its server, in as few requests as the API allows (one per API and mount
- * or organization), whether the token may do what the plan will do. The capabilities it asks for come
- * from the same table as `converge policy`, so that the two cannot disagree.
+ * or organization), whether the token may do what the plan will do. The capabilities it asks for are
+ * what the kinds' handlers declare (`permissions`), which `converge policy` prints too, so that the two cannot disagree.
  */
 export type PreflightCheck = (input: {
   items: readonly PreflightItem[];

@@ -2,7 +2,7 @@ import { ApiProfile, registerApiProfile } from '../http/api-profile';
 import { HttpClient } from '../http/http-client';
 import { LOOKUP_PREFIX } from '../model';
 import { PreflightCheck, registerPreflight } from './preflight';
-import { ApiName, DataSourceHandler, ResourceHandler, Spec } from './handler';
+import { ApiName, DataSourceHandler, PermissionsOf, ResourceHandler, Spec } from './handler';
 import { sensitiveFieldsOf, sensitiveOutputsOf } from '../schema/kind-schema';
 
 /** One planned object, as a plan hook sees it. */
@@ -82,6 +82,7 @@ function lookupHandler(kind: string): DataSourceHandler {
     api: rh.api,
     // The object's secret fields it reads (a KV secret's data) are secrets as outputs too.
     sensitiveOutputs: rh.schema ? [...sensitiveOutputsOf(rh.schema), ...sensitiveFieldsOf(rh.schema)] : [],
+    ...(rh.lookupPermissions ? { permissions: rh.lookupPermissions } : {}),
     async read(ctx, spec) {
       const given = String(spec.id);
       let id: string;
@@ -97,6 +98,16 @@ function lookupHandler(kind: string): DataSourceHandler {
   };
   lookups.set(kind, h);
   return h;
+}
+
+/**
+ * The permissions a registered kind declares (a resource, a data source, a lookup) and its API;
+ * undefined for a kind not registered or one that declares none. The domain of `api` reads them.
+ */
+export function declaredPermissions(kind: string): { api: ApiName; permissions: PermissionsOf } | undefined {
+  const lookupOf = kind.startsWith(LOOKUP_PREFIX) ? resources.get(kind.slice(LOOKUP_PREFIX.length)) : undefined;
+  const h = resources.get(kind) ?? dataSources.get(kind) ?? (lookupOf && lookupHandler(lookupOf.kind));
+  return h?.permissions ? { api: h.api, permissions: h.permissions } : undefined;
 }
 
 /** Every registered kind, so that tests can cover new kinds without a hand-kept list. */

@@ -3,6 +3,7 @@ import { secretsClient, splitApiPath } from '../engine-util';
 import { pathObjectHandler } from '../path-object-handler';
 import { AppRoleClient } from './approle-client';
 import { APPROLE_ROLE } from './approle-role.schema';
+import { policyPath, seg } from '../policy-paths';
 
 function approle(ctx: HandlerContext): AppRoleClient {
   return new AppRoleClient(secretsClient(ctx), ctx.address);
@@ -11,6 +12,11 @@ function approle(ctx: HandlerContext): AppRoleClient {
 const base = pathObjectHandler(APPROLE_ROLE, 'role', {
   importExample: 'approle/role/ci',
   destroyWarning: 'its role id and every secret id it issued stop logging in',
+  // A role's path has an existence check (its first write is a `create`); its role id is read after each write.
+  permissions: (s) => [
+    policyPath(`auth/${seg(s.mount)}/role/${seg(s.name)}`, 'create', 'read', 'update', 'delete'),
+    policyPath(`auth/${seg(s.mount)}/role/${seg(s.name)}/role-id`, 'read'),
+  ],
   calls: {
     async read(ctx, mount, name) {
       const role = await approle(ctx).readRole(mount, name);

@@ -5,6 +5,7 @@ import { secretsClient } from '../engine-util';
 import { issuedLease, leaseOutputs } from '../lease';
 import { AppRoleClient } from './approle-client';
 import { APPROLE_SECRET_ID } from './approle-secret-id.schema';
+import { policyPath, seg } from '../policy-paths';
 
 function approle(ctx: HandlerContext): AppRoleClient {
   return new AppRoleClient(secretsClient(ctx), ctx.address);
@@ -23,6 +24,12 @@ const EFFECT = 'the secret id no longer logs in';
  */
 export const appRoleSecretIdHandler: DataSourceHandler = {
   ...dataSourceMetadata(APPROLE_SECRET_ID),
+  // Issued by a POST; a plan looks the kept one up by accessor, destroy destroys it (both POSTs).
+  permissions: (s) => [
+    policyPath(`auth/${seg(s.mount)}/role/${seg(s.role)}/secret-id`, 'update'),
+    policyPath(`auth/${seg(s.mount)}/role/${seg(s.role)}/secret-id-accessor/lookup`, 'update'),
+    policyPath(`auth/${seg(s.mount)}/role/${seg(s.role)}/secret-id-accessor/destroy`, 'update'),
+  ],
   async read(ctx, spec) {
     const mount = spec.mount as string;
     const role = spec.role as string;

@@ -3,6 +3,7 @@ import { secretsClient } from '../engine-util';
 import { pathObjectHandler } from '../path-object-handler';
 import { DatabaseClient } from './database-client';
 import { DATABASE_CONNECTION } from './database-connection.schema';
+import { policyPath, READ_AT_ID, seg } from '../policy-paths';
 
 function client(ctx: HandlerContext): DatabaseClient {
   return new DatabaseClient(secretsClient(ctx), ctx.address);
@@ -18,6 +19,12 @@ export const databaseConnectionHandler: ResourceHandler = pathObjectHandler(DATA
   importExample: 'database/config/app-db',
   destroyWarning: 'deletes the database connection: its roles stop issuing credentials, and a root password rotated by the service is lost with it (only the service knew it). '
     + 'Leases still open under it (credentials issued to others) can no longer be revoked: their database users stay in the database',
+  // The path has an existence check (its first write is a `create`); a root rotation on create is one more write.
+  permissions: (s) => [
+    policyPath(`${seg(s.mount)}/config/${seg(s.name, 'name')}`, 'create', 'read', 'update', 'delete'),
+    ...(s.rotateRootOnCreate === true ? [policyPath(`${seg(s.mount)}/rotate-root/${seg(s.name, 'name')}`, 'update')] : []),
+  ],
+  lookupPermissions: READ_AT_ID,
   calls: {
     async read(ctx, mount, name) {
       const c = await client(ctx).readConnection(mount, name);

@@ -4,10 +4,12 @@ import { secretsClient } from '../engine-util';
 import { issuedLease, leasedCredentials, leaseOutputs } from '../lease';
 import { DatabaseClient } from './database-client';
 import { DATABASE_CREDENTIALS } from './database-credentials.schema';
+import { LEASES, policyPath, seg } from '../policy-paths';
 
 /** `secrets.DatabaseCredentials`: a new database user per read, so kept in state while its lease lasts. */
 export const databaseCredentialsHandler: DataSourceHandler = {
   ...dataSourceMetadata(DATABASE_CREDENTIALS),
+  permissions: (s) => [policyPath(`${seg(s.mount)}/creds/${seg(s.role, 'role')}`, 'read'), ...LEASES],
   async read(ctx, spec) {
     const c = await new DatabaseClient(secretsClient(ctx), ctx.address).generateCredentials(spec.mount as string, spec.role as string);
     return { username: c.username, password: c.password, ...leaseOutputs(c) };

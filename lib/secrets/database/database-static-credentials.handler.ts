@@ -3,10 +3,12 @@ import { dataSourceMetadata } from '../../core/schema';
 import { secretsClient } from '../engine-util';
 import { DatabaseClient } from './database-client';
 import { DATABASE_STATIC_CREDENTIALS } from './database-static-credentials.schema';
+import { policyPath, seg } from '../policy-paths';
 
 /** `secrets.DatabaseStaticCredentials`: read on every plan (no lease: reading issues nothing). */
 export const databaseStaticCredentialsHandler: DataSourceHandler = {
   ...dataSourceMetadata(DATABASE_STATIC_CREDENTIALS),
+  permissions: (s) => [policyPath(`${seg(s.mount)}/static-creds/${seg(s.role, 'role')}`, 'read')],
   async read(ctx, spec) {
     const c = await new DatabaseClient(secretsClient(ctx), ctx.address).staticCredentials(spec.mount as string, spec.role as string);
     return {

@@ -3,6 +3,7 @@ import { secretsClient } from '../engine-util';
 import { pathObjectHandler } from '../path-object-handler';
 import { DatabaseClient } from './database-client';
 import { DATABASE_STATIC_ROLE } from './database-static-role.schema';
+import { policyPath, READ_AT_ID, seg } from '../policy-paths';
 
 function client(ctx: HandlerContext): DatabaseClient {
   return new DatabaseClient(secretsClient(ctx), ctx.address);
@@ -15,6 +16,8 @@ function client(ctx: HandlerContext): DatabaseClient {
 export const databaseStaticRoleHandler: ResourceHandler = pathObjectHandler(DATABASE_STATIC_ROLE, 'static-roles', {
   importExample: 'database/static-roles/app',
   destroyWarning: 'deletes the static role: the service stops rotating the user\'s password; the database user itself stays and must be cleaned up by hand',
+  permissions: (s) => [policyPath(`${seg(s.mount)}/static-roles/${seg(s.name, 'name')}`, 'create', 'read', 'update', 'delete')],
+  lookupPermissions: READ_AT_ID,
   calls: {
     read: (ctx, mount, name) => client(ctx).readStaticRole(mount, name),
     write: (ctx, mount, name, body) => client(ctx).writeStaticRole(mount, name, body),

@@ -4,6 +4,7 @@ import { secretsClient } from '../engine-util';
 import { bodyOf } from '../path-object-handler';
 import { DirectoryClient } from './directory-client';
 import { DIRECTORY_CONFIG } from './directory-config.schema';
+import { policyPath, seg } from '../policy-paths';
 
 function client(ctx: HandlerContext): DirectoryClient {
   return new DirectoryClient(secretsClient(ctx), ctx.address);
@@ -29,6 +30,7 @@ function withPasswordRule(spec: Spec, body: Record<string, unknown>): Record<str
  */
 export const directoryConfigHandler: ResourceHandler = {
   ...resourceMetadata(DIRECTORY_CONFIG),
+  permissions: (s) => [policyPath(`${seg(s.mount)}/config`, 'read', 'update', 'delete')],
   destroyWarning: 'deletes the directory engine configuration: roles and library sets stop working, and a bind password rotated by the service is lost with it',
 
   naturalId: (spec) => `${spec.mount}/config`,

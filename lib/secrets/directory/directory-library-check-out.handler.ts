@@ -4,10 +4,13 @@ import { secretsClient } from '../engine-util';
 import { issuedLease, leasedCredentials, leaseOutputs } from '../lease';
 import { DirectoryClient } from './directory-client';
 import { DIRECTORY_LIBRARY_CHECK_OUT } from './directory-library-check-out.schema';
+import { LEASES, policyPath, seg } from '../policy-paths';
 
 /** `secrets.DirectoryLibraryCheckOut`: a check-out per read, so kept in state while its lease lasts. */
 export const directoryLibraryCheckOutHandler: DataSourceHandler = {
   ...dataSourceMetadata(DIRECTORY_LIBRARY_CHECK_OUT),
+  // A check-out is a POST; destroy (and a replacement) checks the account in by revoking its lease.
+  permissions: (s) => [policyPath(`${seg(s.mount)}/library/${seg(s.setName, 'setName')}/check-out`, 'update'), ...LEASES],
   async read(ctx, spec) {
     const c = await new DirectoryClient(secretsClient(ctx), ctx.address)
       .checkOut(spec.mount as string, spec.setName as string, spec.ttl as string | undefined);

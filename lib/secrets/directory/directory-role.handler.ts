@@ -3,6 +3,7 @@ import { secretsClient } from '../engine-util';
 import { pathObjectHandler } from '../path-object-handler';
 import { DirectoryClient, DirectoryRoleData } from './directory-client';
 import { DIRECTORY_ROLE } from './directory-role.schema';
+import { policyPath, READ_AT_ID, seg } from '../policy-paths';
 
 function client(ctx: HandlerContext): DirectoryClient {
   return new DirectoryClient(secretsClient(ctx), ctx.address);
@@ -12,6 +13,8 @@ function client(ctx: HandlerContext): DirectoryClient {
 export const directoryRoleHandler: ResourceHandler = pathObjectHandler(DIRECTORY_ROLE, 'roles', {
   importExample: 'directory/roles/app',
   destroyWarning: 'deletes the role: the service stops managing the account\'s password (the account stays in the directory with its last password)',
+  permissions: (s) => [policyPath(`${seg(s.mount)}/roles/${seg(s.name, 'name')}`, 'read', 'update', 'delete')],
+  lookupPermissions: READ_AT_ID,
   calls: {
     read: (ctx, mount, name) => client(ctx).readRole(mount, name),
     write: (ctx, mount, name, body) => client(ctx).writeRole(mount, name, body),

@@ -4,6 +4,7 @@ import { fromWire, renderSpec, resourceMetadata, toWire } from '../../core/schem
 import { KvClient, KvConfigData } from './kv-client';
 import { SecretsClient } from '../client/secrets-client';
 import { KV_ENGINE_CONFIG } from './kv-engine-config.schema';
+import { policyPath, seg } from '../policy-paths';
 
 function kv(ctx: HandlerContext): KvClient {
   return new KvClient(new SecretsClient(ctx.http), ctx.address);
@@ -18,6 +19,8 @@ async function write(ctx: HandlerContext, spec: Spec): Promise<Written> {
 /** Lifecycle of `secrets.KvEngineConfig`: a KV engine's `{mount}/config`; deletion resets the defaults. */
 export const kvEngineConfigHandler: ResourceHandler = {
   ...resourceMetadata(KV_ENGINE_CONFIG),
+  // Destroy writes the defaults back: config has no existence check, so every write is an update.
+  permissions: (s) => [policyPath(`${seg(s.mount)}/config`, 'read', 'update')],
 
   // A mount's configuration always exists (its defaults): a construct takes it over; delete resets it.
   alwaysExists: true,

@@ -3,10 +3,12 @@ import { dataSourceMetadata } from '../../core/schema';
 import { KvClient } from './kv-client';
 import { secretNotFound, secretsClient } from '../engine-util';
 import { KV_SECRET_DATA } from './kv-secret-data.schema';
+import { keyPath, policyPath, seg } from '../policy-paths';
 
 /** `secrets.KvSecretData`: a version's data (sensitive), version, created time and custom metadata. */
 export const kvSecretDataHandler: DataSourceHandler = {
   ...dataSourceMetadata(KV_SECRET_DATA),
+  permissions: (s) => [policyPath(`${seg(s.mount)}/data/${keyPath(s.path)}`, 'read')],
   async read(ctx, spec) {
     const mount = spec.mount as string;
     const path = spec.path as string;

@@ -3,10 +3,12 @@ import { dataSourceMetadata } from '../../core/schema';
 import { KvClient } from './kv-client';
 import { secretNotFound, secretsClient } from '../engine-util';
 import { KV_SECRET_SUBKEYS } from './kv-secret-subkeys.schema';
+import { keyPath, policyPath, seg } from '../policy-paths';
 
 /** `secrets.KvSecretSubkeys`: a version's structure without values. */
 export const kvSecretSubkeysHandler: DataSourceHandler = {
   ...dataSourceMetadata(KV_SECRET_SUBKEYS),
+  permissions: (s) => [policyPath(`${seg(s.mount)}/subkeys/${keyPath(s.path)}`, 'read')],
   async read(ctx, spec) {
     const mount = spec.mount as string;
     const path = spec.path as string;

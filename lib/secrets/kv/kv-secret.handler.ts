@@ -6,6 +6,7 @@ import { KvClient, KvKeyMetadata, KvKeyMetadataInput } from './kv-client';
 import { SecretsClient } from '../client/secrets-client';
 import { touchedFields } from '../engine-util';
 import { KV_SECRET } from './kv-secret.schema';
+import { keyPath, policyPath, seg } from '../policy-paths';
 
 const CAS_MISMATCH = 'check-and-set parameter did not match the current version';
 /** The fields of the key metadata body (`{mount}/metadata/<path>`); `data` goes to the version body. */
@@ -64,6 +65,17 @@ function latestDeleted(meta: KvKeyMetadata): boolean {
 /** Lifecycle of `secrets.KvSecret`: a key of a KV version 2 engine, its data and its metadata. */
 export const kvSecretHandler: ResourceHandler = {
   ...resourceMetadata(KV_SECRET),
+  // read: metadata, then the current version. A create is one data write with cas 0 (`create`: the key does not
+  // exist yet); metadata is written after it (an `update`) only where a metadata prop is not the default.
+  permissions: (s) => [
+    policyPath(`${seg(s.mount)}/metadata/${keyPath(s.path)}`, 'read', 'update', 'delete'),
+    policyPath(`${seg(s.mount)}/data/${keyPath(s.path)}`, 'create', 'read', 'update'),
+  ],
+  // A lookup reads a KV secret as a KvSecret is read: its metadata, then its current version.
+  lookupPermissions: (s) => {
+    const known = (s.known ?? {}) as Record<string, unknown>;
+    return [policyPath(`${seg(known.mount)}/metadata/${keyPath(known.path)}`, 'read'), policyPath(`${seg(known.mount)}/data/${keyPath(known.path)}`, 'read')];
+  },
   outputsChangedByUpdate: ['version'],
   destroyWarning: 'deletes the key\'s metadata and every version permanently',
 

@@ -2,6 +2,7 @@ import { HandlerContext, ResourceHandler } from '../../core/engine/handler';
 import { MeshAccessInput, MeshTokenClient } from './mesh-token-client';
 import { mountSettingsHandler, secretsClient } from '../engine-util';
 import { MESH_TOKEN_CONFIG } from './mesh-token-config.schema';
+import { policyPath, seg } from '../policy-paths';
 
 const client = (ctx: HandlerContext) => new MeshTokenClient(secretsClient(ctx), ctx.address);
 
@@ -16,6 +17,8 @@ export const meshTokenConfigHandler: ResourceHandler = mountSettingsHandler({
   suffix: 'config/access',
   example: 'mesh/config/access',
   resendWriteOnly: 'always',
+  // Destroy calls nothing (the engine keeps its access configuration).
+  permissions: (s) => [policyPath(`${seg(s.mount)}/config/access`, 'read', 'update')],
   api: {
     read: (ctx, mount) => client(ctx).readAccess(mount),
     write: (ctx, mount, body) => client(ctx).writeAccess(mount, body as unknown as MeshAccessInput),

@@ -3,6 +3,7 @@ import { MeshTokenClient } from './mesh-token-client';
 import { credentialsHandler, secretsClient } from '../engine-util';
 import { issuedLease, leasedCredentials } from '../lease';
 import { MESH_TOKEN_CREDENTIALS } from './mesh-token-credentials.schema';
+import { LEASES, policyPath, seg } from '../policy-paths';
 
 /**
  * `secrets.MeshTokenCredentials`: a new mesh token of a mesh-token role under a lease, kept from state
@@ -11,4 +12,5 @@ import { MESH_TOKEN_CREDENTIALS } from './mesh-token-credentials.schema';
 export const meshTokenCredentialsHandler: DataSourceHandler = {
   ...credentialsHandler(MESH_TOKEN_CREDENTIALS, (ctx, mount, role) => new MeshTokenClient(secretsClient(ctx), ctx.address).creds(mount, role), issuedLease),
   ...leasedCredentials('its mesh token is revoked'),
+  permissions: (s) => [policyPath(`${seg(s.mount)}/creds/${seg(s.role, 'role')}`, 'read'), ...LEASES],
 };

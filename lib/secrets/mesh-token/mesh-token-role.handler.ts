@@ -1,7 +1,9 @@
 import { HandlerContext, ResourceHandler, Spec } from '../../core/engine/handler';
 import { MeshTokenClient } from './mesh-token-client';
 import { durationSeconds } from '../../core/constructs/validation';
-import { roleHandler, secretsClient } from '../engine-util';
+import { secretsClient } from '../engine-util';
+import { pathObjectHandler } from '../path-object-handler';
+import { policyPath, READ_AT_ID, seg } from '../policy-paths';
 import { MESH_TOKEN_ROLE } from './mesh-token-role.schema';
 
 const client = (ctx: HandlerContext) => new MeshTokenClient(secretsClient(ctx), ctx.address);
@@ -21,14 +23,14 @@ function observe(fields: Spec, raw: Record<string, unknown>, desired?: Spec): Sp
 }
 
 /** Lifecycle of `secrets.MeshTokenRole` (`{mount}/roles/<name>`). */
-export const meshTokenRoleHandler: ResourceHandler = roleHandler({
-  schema: MESH_TOKEN_ROLE,
-  section: 'roles',
-  example: 'mesh/roles/web',
+export const meshTokenRoleHandler: ResourceHandler = pathObjectHandler(MESH_TOKEN_ROLE, 'roles', {
+  importExample: 'mesh/roles/web',
   observe,
-  api: {
+  permissions: (s) => [policyPath(`${seg(s.mount)}/roles/${seg(s.name, 'name')}`, 'read', 'update', 'delete')],
+  lookupPermissions: READ_AT_ID,
+  calls: {
     read: (ctx, mount, name) => client(ctx).readRole(mount, name),
     write: (ctx, mount, name, body) => client(ctx).writeRole(mount, name, body),
-    delete: (ctx, mount, name) => client(ctx).deleteRole(mount, name),
+    remove: (ctx, mount, name) => client(ctx).deleteRole(mount, name),
   },
 });

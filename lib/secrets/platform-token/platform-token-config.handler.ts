@@ -2,6 +2,7 @@ import { HandlerContext, ResourceHandler } from '../../core/engine/handler';
 import { PlatformTokenClient, PlatformTokenConfigInput } from './platform-token-client';
 import { mountSettingsHandler, secretsClient } from '../engine-util';
 import { PLATFORM_TOKEN_CONFIG } from './platform-token-config.schema';
+import { policyPath, seg } from '../policy-paths';
 
 const client = (ctx: HandlerContext) => new PlatformTokenClient(secretsClient(ctx), ctx.address);
 
@@ -14,6 +15,7 @@ export const platformTokenConfigHandler: ResourceHandler = mountSettingsHandler(
   suffix: 'config',
   example: 'platform/config',
   resendWriteOnly: 'when-changed',
+  permissions: (s) => [policyPath(`${seg(s.mount)}/config`, 'read', 'update', 'delete')],
   api: {
     read: (ctx, mount) => client(ctx).readConfig(mount),
     write: (ctx, mount, body) => client(ctx).writeConfig(mount, body as PlatformTokenConfigInput),

@@ -3,6 +3,7 @@ import { PlatformTokenClient } from './platform-token-client';
 import { credentialsHandler, secretsClient } from '../engine-util';
 import { leasedCredentials, storedLease } from '../lease';
 import { PLATFORM_TOKEN_CREDENTIALS } from './platform-token-credentials.schema';
+import { LEASES, policyPath, seg } from '../policy-paths';
 
 /**
  * `secrets.PlatformTokenCredentials`: a token of a platform-token role. A user role's token is new on
@@ -14,4 +15,5 @@ import { PLATFORM_TOKEN_CREDENTIALS } from './platform-token-credentials.schema'
 export const platformTokenCredentialsHandler: DataSourceHandler = {
   ...credentialsHandler(PLATFORM_TOKEN_CREDENTIALS, (ctx, mount, role) => new PlatformTokenClient(secretsClient(ctx), ctx.address).creds(mount, role), storedLease),
   ...leasedCredentials('the user token\'s lease ends'),
+  permissions: (s) => [policyPath(`${seg(s.mount)}/creds/${seg(s.role, 'role')}`, 'read'), ...LEASES],
 };

@@ -3,6 +3,7 @@ import { fromWire, resourceMetadata, toWire } from '../../core/schema';
 import { PushMfaClient, PushMfaMethodInput } from './push-mfa-client';
 import { secretsClient } from '../engine-util';
 import { PUSH_MFA_METHOD } from './push-mfa-method.schema';
+import { policyPath } from '../policy-paths';
 
 const client = (ctx: HandlerContext) => new PushMfaClient(secretsClient(ctx), ctx.address);
 const PREFIX = 'identity/mfa/method/pushmfa/';
@@ -19,6 +20,11 @@ function input(spec: Spec): PushMfaMethodInput {
  */
 export const pushMfaMethodHandler: ResourceHandler = {
   ...resourceMetadata(PUSH_MFA_METHOD),
+  // Created at the collection (update), then addressed by the server-assigned id; listed to recover after a crash.
+  permissions: () => [
+    policyPath('identity/mfa/method/pushmfa', 'list', 'update'),
+    policyPath('identity/mfa/method/pushmfa/*', 'read', 'update', 'delete'),
+  ],
 
   naturalId: () => undefined,
 

@@ -6,6 +6,7 @@ import { touchedFields } from '../engine-util';
 import { KindSchema } from '../../core/schema';
 import { SECRETS_MOUNT } from './secrets-mount.schema';
 import { MountInfo, MountTableName, MountTuneInput, SysClient } from './sys-client';
+import { policyPath, SecretsPolicyOf, seg } from '../policy-paths';
 
 function sys(ctx: HandlerContext): SysClient {
   return new SysClient(new SecretsClient(ctx.http), ctx.address);
@@ -31,7 +32,7 @@ function observed(path: string, m: MountInfo): Observed {
  * The lifecycle of an entry of a mount table: `sys/<table>/<path>`, tuned in place through
  * `sys/<table>/<path>/tune` (a secrets engine's `sys/mounts`, an auth method's `sys/auth`).
  */
-export function mountTableHandler(schema: KindSchema, table: MountTableName, destroyWarning: string): ResourceHandler {
+export function mountTableHandler(schema: KindSchema, table: MountTableName, destroyWarning: string, permissions: SecretsPolicyOf): ResourceHandler {
   /** The mount as read after a write: its accessor is the service's. */
   async function written(ctx: HandlerContext, path: string): Promise<Written> {
     const m = await sys(ctx).readMount(path, table);
@@ -40,6 +41,7 @@ export function mountTableHandler(schema: KindSchema, table: MountTableName, des
   return {
     ...resourceMetadata(schema),
     destroyWarning,
+    permissions,
 
     naturalId(spec) {
       return spec.path as string;
@@ -96,4 +98,6 @@ export function mountTableHandler(schema: KindSchema, table: MountTableName, des
 
 /** Lifecycle of `secrets.SecretsMount`: `sys/mounts/<path>`, tuned in place through `sys/mounts/<path>/tune`. */
 export const secretsMountHandler: ResourceHandler = mountTableHandler(SECRETS_MOUNT, 'mounts',
-  'unmounts the engine: every secret, role and lease in it is gone');
+  'unmounts the engine: every secret, role and lease in it is gone',
+  // sys/mounts has no existence check: enabling a mount is an update, as is a tune. Read is the mount's own entry.
+  (s) => [policyPath(`sys/mounts/${seg(s.path)}`, 'read', 'update', 'delete'), policyPath(`sys/mounts/${seg(s.path)}/tune`, 'update')]);

@@ -3,6 +3,7 @@ import { resourceMetadata } from '../../core/schema';
 import { SecretsClient } from '../client/secrets-client';
 import { SECRETS_POLICY } from './secrets-policy.schema';
 import { SysClient } from './sys-client';
+import { policyPath, seg } from '../policy-paths';
 
 function sys(ctx: HandlerContext): SysClient {
   return new SysClient(new SecretsClient(ctx.http), ctx.address);
@@ -16,6 +17,8 @@ async function write(ctx: HandlerContext, name: string, policy: string): Promise
 /** Lifecycle of `secrets.SecretsPolicy`: `sys/policies/acl/<name>`, one write creates or replaces the document. */
 export const secretsPolicyHandler: ResourceHandler = {
   ...resourceMetadata(SECRETS_POLICY),
+  // One write creates or replaces the document (no existence check: update).
+  permissions: (s) => [policyPath(`sys/policies/acl/${seg(s.name)}`, 'read', 'update', 'delete')],
   destroyWarning: 'tokens holding the policy lose what it granted',
 
   naturalId(spec) {

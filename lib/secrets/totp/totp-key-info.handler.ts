@@ -4,10 +4,12 @@ import { TotpClient } from './totp-client';
 import { secretNotFound, secretsClient } from '../engine-util';
 import { TOTP_KEY_INFO } from './totp-key-info.schema';
 import { TOTP_KEY } from './totp-key.schema';
+import { policyPath, seg } from '../policy-paths';
 
 /** `secrets.TotpKeyInfo`: a TOTP key's public fields. */
 export const totpKeyInfoHandler: DataSourceHandler = {
   ...dataSourceMetadata(TOTP_KEY_INFO),
+  permissions: (s) => [policyPath(`${seg(s.mount)}/keys/${seg(s.name, 'name')}`, 'read')],
   async read(ctx, spec) {
     const mount = spec.mount as string;
     const name = spec.name as string;

@@ -3,6 +3,7 @@ import { fromWire, resourceMetadata, toWire } from '../../core/schema';
 import { TotpClient, TotpGenerateInput, TotpImportInput } from './totp-client';
 import { pathImportId, secretsClient, splitPathId } from '../engine-util';
 import { TOTP_KEY } from './totp-key.schema';
+import { policyPath, seg } from '../policy-paths';
 
 /** Writes the key (the engine replaces a key written again). A generated, exported key answers its URL and QR code. */
 async function write(ctx: HandlerContext, spec: Spec): Promise<Written> {
@@ -29,6 +30,7 @@ async function write(ctx: HandlerContext, spec: Spec): Promise<Written> {
  */
 export const totpKeyHandler: ResourceHandler = {
   ...resourceMetadata(TOTP_KEY),
+  permissions: (s) => [policyPath(`${seg(s.mount)}/keys/${seg(s.name, 'name')}`, 'read', 'update', 'delete')],
   destroyWarning: 'deletes the TOTP key: devices enrolled with it (authenticator apps) stop producing valid codes and need the new key',
   recreateWarning: 'creates a new TOTP key in place of the one deleted outside converge: devices enrolled with the old key (authenticator apps) ' +
     'no longer produce valid codes and need the new key',
