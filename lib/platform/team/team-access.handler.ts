@@ -1,8 +1,9 @@
-import { Candidate, Observed, ResourceHandler, Written } from '../../core/engine/handler';
+import { Candidate, Observed, Written } from '../../core/engine/handler';
 import { resourceMetadata } from '../../core/schema';
 import { TeamAccessDoc } from '../client/teams';
 import { platformClient } from '../handler-util';
 import { TEAM_ACCESS } from './team-access.schema';
+import { PlatformResourceHandler } from '../kind-permissions';
 
 function observedOf(a: TeamAccessDoc): Observed {
   return { fields: { teamId: a.team?.id, workspaceId: a.workspace?.id, access: a.access }, outputs: { id: a.id }, id: a.id };
@@ -12,8 +13,11 @@ function observedOf(a: TeamAccessDoc): Observed {
  * `platform.TeamAccess`: identity is the server's `tws-…`; found by its team among the workspace's
  * accesses after a crash (a team has one access per workspace). The level changes in place.
  */
-export const teamAccessHandler: ResourceHandler = {
+export const teamAccessHandler: PlatformResourceHandler = {
   ...resourceMetadata(TEAM_ACCESS),
+  permissions: {
+    needs: (s) => `admin access to workspace ${String(s.workspaceId)} (manage its team access), and read team ${String(s.teamId)}`,
+  },
 
   naturalId(): undefined {
     return undefined;

@@ -1,8 +1,9 @@
-import { Candidate, HandlerContext, Observed, ResourceHandler, Spec, Written } from '../../core/engine/handler';
+import { Candidate, HandlerContext, Observed, Spec, Written } from '../../core/engine/handler';
 import { resourceMetadata } from '../../core/schema';
 import { VariableAttributes, VariableDoc } from '../client/variables';
 import { platformClient } from '../handler-util';
 import { VARIABLE } from './variable.schema';
+import { PlatformResourceHandler } from '../kind-permissions';
 
 /** The state id of a variable: `<workspace id>/<variable id>` (the platform addresses a variable in its workspace). */
 function parseId(id: string): { workspace: string; variable: string } {
@@ -38,8 +39,11 @@ async function findByKey(ctx: HandlerContext, workspace: string, key: string, ca
  * `platform.Variable`: identity is `<workspace id>/<variable id>`; found by key and category (unique
  * in the workspace) after a crash. The sensitive value is write-only: the engine compares it by HMAC.
  */
-export const variableHandler: ResourceHandler = {
+export const variableHandler: PlatformResourceHandler = {
   ...resourceMetadata(VARIABLE),
+  permissions: {
+    needs: (s) => `read and write the variables of workspace ${String(s.workspace)}`,
+  },
 
   naturalId(): undefined {
     return undefined;
