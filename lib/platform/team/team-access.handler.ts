@@ -10,13 +10,14 @@ const PERMISSIONS = Object.keys(TEAM_ACCESS_PERMISSION_FIELDS) as (keyof TeamAcc
 /** A custom access's permissions as the server holds them; a fixed level's are the server's own, not managed. */
 function observedOf(a: TeamAccessDoc): Observed {
   const fields: Spec = { teamId: a.team?.id, workspaceId: a.workspace?.id, access: a.access };
-  if (a.access === 'custom') fields.permissions = Object.fromEntries(PERMISSIONS.filter((k) => a[k] !== undefined).map((k) => [k, a[k]]));
+  if (a.access === 'custom') for (const k of PERMISSIONS) if (a[k] !== undefined) fields[k] = a[k];
   return { fields, outputs: { id: a.id }, id: a.id };
 }
 
 /** The permissions to send: those of a custom access only (a fixed level's are read-only). */
 function permissionsOf(spec: Spec): TeamAccessPermissionAttributes | undefined {
-  return spec.access === 'custom' ? spec.permissions as TeamAccessPermissionAttributes : undefined;
+  if (spec.access !== 'custom') return undefined;
+  return Object.fromEntries(PERMISSIONS.filter((k) => spec[k] !== undefined).map((k) => [k, spec[k]])) as TeamAccessPermissionAttributes;
 }
 
 /**

@@ -22,11 +22,16 @@ export const TEAM_ACCESS_PERMISSION_FIELDS: FieldsSchema = {
   runTasks: { type: 'boolean', default: false },
 };
 
+/** The permissions as spec fields: held (at their defaults when not given) only by a `custom` access. */
+const CUSTOM_ONLY: FieldsSchema = Object.fromEntries(Object.entries(TEAM_ACCESS_PERMISSION_FIELDS)
+  .map(([k, f]) => [k, { ...f, default: (props: Record<string, any>) => (props.access === 'custom' ? f.default : undefined) }]));
+
 /**
  * `platform.TeamAccess`: the real platform's `team-workspaces` body (go-tfe's `TeamAccessAddOptions`):
  * the team and the workspace (a change of either replaces the access), the access level and, for a
- * `custom` one, its permissions (updated in place). A fixed level's permissions are the server's
- * (read-only, implied by the level): the spec holds them only for `custom`.
+ * `custom` one, its permissions, flat attributes of the body (updated in place; the construct takes them as
+ * one `permissions` struct). A fixed level's permissions are the server's (read-only, implied by the level):
+ * the spec holds them only for `custom`.
  */
 export const TEAM_ACCESS: KindSchema = {
   kind: 'platform.TeamAccess',
@@ -35,11 +40,8 @@ export const TEAM_ACCESS: KindSchema = {
   fields: {
     teamId: { type: 'string', required: true, replace: true, wire: 'team', pattern: /^team-/, patternRule: 'is not a team id (team-…)' },
     workspaceId: { type: 'string', required: true, replace: true, wire: 'workspace', pattern: /^ws-/, patternRule: 'is not a workspace id (ws-…)' },
-    access: { type: 'string', oneOf: TEAM_ACCESS_LEVELS, default: (props: Record<string, any>) => (props.permissions ? 'custom' : undefined) },
-    permissions: {
-      type: 'object', fields: TEAM_ACCESS_PERMISSION_FIELDS,
-      default: (props: Record<string, any>) => (props.access === 'custom' ? {} : undefined),
-    },
+    access: { type: 'string', oneOf: TEAM_ACCESS_LEVELS },
+    ...CUSTOM_ONLY,
   },
   outputs: {
     id: { type: 'string' },

@@ -153,11 +153,18 @@ export class TeamAccess extends Resource {
 
   /** @internal */
   protected _schemaProps(props: Record<string, any>): Record<string, any> {
-    const { team, workspace, ...rest } = props;
-    if (rest.access === undefined && rest.permissions === undefined) reject(this, 'access', 'is required (or permissions, for a custom access)');
-    if (rest.permissions !== undefined && rest.access !== undefined && rest.access !== TeamAccessLevel.CUSTOM) {
+    const { team, workspace, permissions, ...rest } = props;
+    if (rest.access === undefined && permissions === undefined) reject(this, 'access', 'is required (or permissions, for a custom access)');
+    if (permissions !== undefined && rest.access !== undefined && rest.access !== TeamAccessLevel.CUSTOM) {
       reject(this, 'permissions', `may be given only with a custom access (access is "${String(rest.access)}", whose permissions the platform implies)`);
     }
-    return { ...rest, teamId: refKey(team, 'teamId'), workspaceId: refKey(workspace, 'workspaceId') };
+    const isStruct = permissions !== null && typeof permissions === 'object' && !Array.isArray(permissions);
+    if (permissions !== undefined && !isStruct) reject(this, 'permissions', 'must be a struct of permissions (TeamAccessPermissions)');
+    // The permissions are flat attributes of the body beside `access`.
+    const flat = isStruct ? permissions : {};
+    return {
+      ...rest, ...flat, access: rest.access ?? (permissions !== undefined ? TeamAccessLevel.CUSTOM : undefined),
+      teamId: refKey(team, 'teamId'), workspaceId: refKey(workspace, 'workspaceId'),
+    };
   }
 }
