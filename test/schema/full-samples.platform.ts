@@ -106,7 +106,10 @@ export const PLATFORM_FULL_SAMPLES: Record<string, FullSample> = {
       const workspace = new Workspace(stack, 'full-var-ws', { organization: org, name: 'full-var-ws' });
       new Variable(stack, 'full-variable', { workspace, key: 'TOKEN', description: 'every field', category: VariableCategory.ENV, sensitiveValue: SecretValue.fromEnv('FULL_SAMPLE_SECRET') });
     },
-    defaultsKept: { value: 'a sensitive variable (sensitiveValue) has no plain value', hcl: 'HCL is for input variables; this one is an environment variable (and sensitive)' },
+    defaultsKept: {
+      value: 'a sensitive variable (sensitiveValue) has no plain value', hcl: 'HCL is for input variables; this one is an environment variable (and sensitive)',
+      variableSet: 'a variable is of a workspace or of a variable set, not both: a set\'s (test/platform/variable-set-variable.e2e.test.ts)',
+    },
   },
   'platform.Team': {
     address: 'full-team',
