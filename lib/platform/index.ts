@@ -14,4 +14,5 @@ export * from './workspace/workspace';
 export * from './variable/variable';
 export * from './team/team';
 export * from './team/team-access';
+export * from './variable-set/i-variable-set';
 export * from './variable-set/variable-set';

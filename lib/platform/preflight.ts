@@ -1,21 +1,21 @@
 import { PreflightCheck } from '../core/engine/preflight';
 import { ApiError } from '../core/http/api-error';
 import { HttpClient } from '../core/http/http-client';
-import { PLATFORM_ORGANIZATION_PERMISSIONS } from './permissions';
+import { PlatformPermissions } from './kind-permissions';
 
 /**
  * The organization's `permissions` (one read: the organization, or a page of the list when the plan writes in
  * several; an organization the page does not hold is read by itself): each permission
- * the plan's writes need, from the table beside `converge policy`'s text. An organization the token
+ * the plan's writes need, as each kind's handler declares it (`permissionsOf`), beside `converge policy`'s text. An organization the token
  * cannot read (404: absent, or no access, which the platform does not tell apart) or without
  * `permissions` cannot be checked.
  */
-export const platformPreflight: PreflightCheck = async ({ items, http }) => {
+export const platformPreflight = (permissionsOf: (kind: string) => PlatformPermissions | undefined): PreflightCheck => async ({ items, http }) => {
   const needed = new Map<string, Map<string, string[]>>();
   // An organization this plan creates is its creator's: nothing in it to ask.
   const created = new Set(items.filter((i) => i.kind === 'platform.Organization' && i.action === 'create').map((i) => String(i.spec.name)));
   for (const item of items) {
-    for (const { organization, permission } of PLATFORM_ORGANIZATION_PERMISSIONS[item.kind]?.(item.spec, item.deletes, item.action === 'create') ?? []) {
+    for (const { organization, permission } of permissionsOf(item.kind)?.organization?.(item.spec, item.deletes, item.action === 'create') ?? []) {
       if (created.has(organization)) continue;
       const perms = needed.get(organization) ?? new Map<string, string[]>();
       perms.set(permission, [...(perms.get(permission) ?? []), item.address]);

@@ -83,14 +83,26 @@ describe('converge migrate terraform: a tfe state', () => {
       } } });
       text = text.split(`"${a.id}"`).join(`"${made.data.id}"`);
     }
-    for (const a of now('tfe_team_access').filter((x) => x.access !== 'custom')) {
-      const made = await call('POST', '/api/v2/team-workspaces', { data: { type: 'team-workspaces', attributes: { access: a.access }, relationships: {
+    for (const a of now('tfe_team_access')) {
+      const permissions = a.access === 'custom' ? Object.fromEntries(Object.entries(a.permissions[0]).map(([k, x]) => [k.replace(/_/g, '-'), x])) : {};
+      const made = await call('POST', '/api/v2/team-workspaces', { data: { type: 'team-workspaces', attributes: { access: a.access, ...permissions }, relationships: {
         team: { data: { type: 'teams', id: a.team_id } }, workspace: { data: { type: 'workspaces', id: a.workspace_id } },
       } } });
       text = text.split(`"${a.id}"`).join(`"${made.data.id}"`);
     }
+    for (const a of now('tfe_variable_set')) {
+      const made = await call('POST', `/api/v2/organizations/${a.organization}/varsets`, { data: { type: 'varsets', attributes: {
+        name: a.name, description: a.description, global: a.global, priority: a.priority,
+      } } });
+      await fetch(`${world.env.PLATFORM_ADDRESS}/api/v2/varsets/${made.data.id}/relationships/workspaces`, {
+        method: 'POST', headers: { authorization: `Bearer ${world.env.PLATFORM_TOKEN}`, 'content-type': 'application/vnd.api+json' },
+        body: JSON.stringify({ data: a.workspace_ids.map((id: string) => ({ type: 'workspaces', id })) }),
+      });
+      text = text.split(`"${a.id}"`).join(`"${made.data.id}"`);
+    }
     for (const a of now('tfe_variable')) {
-      const made = await call('POST', `/api/v2/workspaces/${a.workspace_id}/vars`, { data: { type: 'vars', attributes: {
+      const parent = a.variable_set_id ? `/api/v2/varsets/${a.variable_set_id}/relationships/vars` : `/api/v2/workspaces/${a.workspace_id}/vars`;
+      const made = await call('POST', parent, { data: { type: 'vars', attributes: {
         key: a.key, value: a.value, category: a.category === 'terraform' ? 'engine' : a.category, hcl: a.hcl, sensitive: a.sensitive, description: a.description,
       } } });
       text = text.split(`"${a.id}"`).join(`"${made.data.id}"`);
@@ -100,13 +112,13 @@ describe('converge migrate terraform: a tfe state', () => {
   });
   afterAll(async () => { await world?.stop(); });
 
-  test('organizations, OAuth clients, agent pools, projects, workspaces, teams and variables: code with references, imported, a no-op plan; tokens only from the environment', async () => {
+  test('organizations, OAuth clients, agent pools, projects, workspaces, teams, team access (custom too), variable sets and variables: code with references, imported, a no-op plan; tokens only from the environment', async () => {
     expect(resources.length).toBeGreaterThanOrEqual(20);
     const dir = appDir();
     const migrated = await run(world, dir, ['migrate', 'terraform', '--state', stateFile, '--out', 'imported.ts']);
     expect(migrated.stderr).toBe('');
     expect(migrated.status).toBe(0);
-    expect(migrated.stdout).toMatch(/Imported 29 object\(s\) into stack imported\./);
+    expect(migrated.stdout).toMatch(/Imported 33 object\(s\) into stack imported\./);
     const code = fs.readFileSync(path.join(dir, 'imported.ts'), 'utf8');
     // The organization a resource names becomes a reference to its construct, or a lookup when the state does not hold it.
     expect(code).toMatch(/new platform\.OAuthClient\(this, 'github', \{\n {6}organization: acme,/);
@@ -126,12 +138,17 @@ describe('converge migrate terraform: a tfe state', () => {
     expect(code).toMatch(/new platform\.Variable\(this, 'region', \{\n {6}workspace: appConstruct,\n {6}key: 'region',\n {6}value: 'eu-west-1',/);
     expect(code).toContain('category: platform.VariableCategory.ENV,');
     expect(code).toMatch(/new platform\.TeamAccess\(this, 'platform_api', \{\n {6}team: platformConstruct,\n {6}workspace: api,\n {6}access: platform\.TeamAccessLevel\.ADMIN,/);
-    expect(migrated.stdout).toContain('tfe_team_access.release_api_custom: access "custom": custom permissions are not managed by TeamAccess');
+    // A custom access: its permissions, those that differ from each default.
+    expect(code).toMatch(/new platform\.TeamAccess\(this, 'release_api_custom', \{\n {6}team: release,\n {6}workspace: api,\n {6}permissions: \{\n {8}stateVersions: platform\.TeamAccessStateVersionsPermission\.READ_OUTPUTS,\n {6}\},/);
+    // A variable set with its workspaces, and its own variables (one sensitive, from the environment).
+    expect(code).toMatch(/const cloud = new platform\.VariableSet\(this, 'cloud', \{\n {6}organization: acme,\n {6}name: 'cloud credentials',\n {6}description: 'Shared cloud settings',\n {6}workspaces: \[\n {8}appConstruct,\n {6}\],/);
+    expect(code).toMatch(/new platform\.Variable\(this, 'cloud_region', \{\n {6}variableSet: cloud,\n {6}key: 'CLOUD_REGION',\n {6}value: 'eu-central-1',/);
+    expect(code).toContain("sensitiveValue: SecretValue.fromEnv('TFE_VARIABLE_CLOUD_TOKEN_VALUE'),");
     expect(migrated.stdout).toContain('data.tfe_organization.existing: a data source');
 
     const vars = printedVariables(migrated.stdout);
     expect([...vars.values()].map((v) => `${v.address.split('.')[0]} ${v.attribute}`).sort())
-      .toEqual([...Array(6).fill('tfe_oauth_client oauth_token'), ...Array(2).fill('tfe_variable value')]);
+      .toEqual([...Array(6).fill('tfe_oauth_client oauth_token'), ...Array(3).fill('tfe_variable value')]);
     const migratedState = (JSON.parse(fs.readFileSync(stateFile, 'utf8')) as { resources: Resource[] }).resources;
     const env = Object.fromEntries([...vars].map(([name, where]) => [name,
       migratedState.find((r) => `${r.type}.${r.name}` === where.address)!.instances[0].attributes[where.attribute]]));
@@ -140,7 +157,7 @@ describe('converge migrate terraform: a tfe state', () => {
     expect(plan.status).toBe(0);
     const again = await run(world, dir, ['migrate', 'terraform', '--state', stateFile, '--out', 'imported.ts']);
     expect(again.status).toBe(0);
-    expect(again.stdout).toMatch(/29 already imported, skipped/);
+    expect(again.stdout).toMatch(/33 already imported, skipped/);
     expectNoSecret(secretValues, [dir, world.dir], [migrated, plan, again]);
   });
 });

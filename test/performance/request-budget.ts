@@ -44,6 +44,39 @@ export const REQUEST_BUDGET: Record<string, { budget: Row; minimum: Row }> = {
     // as OAuthClient, with the organization's pools list (and the same preflight reads)
     minimum: { planNew: 0, apply: 3, noopPlan: 3, update: 6, destroy: 3 },
   },
+  // Issue 35's platform kinds, each object in its own organization (made in the same stack, measured alone):
+  // new in the same plan, nothing to read; 1 POST each; 1 read each; the reads + 1 PATCH each; 1 DELETE each.
+  'platform.Project': {
+    budget: { planNew: 0, apply: 3, noopPlan: 3, update: 10, destroy: 6 },
+    // converge adds 1 per update run, the preflight's page of the organization list, and looks the id (prj-…) up again by
+    // name before each PATCH and DELETE (the identity is <organization>/<name>): using the id the plan read would reach the minimum.
+    minimum: { planNew: 0, apply: 3, noopPlan: 3, update: 6, destroy: 3 },
+  },
+  'platform.Workspace': {
+    budget: { planNew: 0, apply: 3, noopPlan: 3, update: 10, destroy: 6 },
+    // as Project (the id ws-… looked up again by name before each PATCH and DELETE)
+    minimum: { planNew: 0, apply: 3, noopPlan: 3, update: 6, destroy: 3 },
+  },
+  'platform.Team': {
+    budget: { planNew: 0, apply: 3, noopPlan: 3, update: 10, destroy: 6 },
+    // as Project (the id team-… looked up again by name before each PATCH and DELETE)
+    minimum: { planNew: 0, apply: 3, noopPlan: 3, update: 6, destroy: 3 },
+  },
+  'platform.VariableSet': {
+    budget: { planNew: 0, apply: 3, noopPlan: 3, update: 7, destroy: 3 },
+    // converge adds 1 per update run: the preflight's page of the organization list (can-manage-varsets)
+    minimum: { planNew: 0, apply: 3, noopPlan: 3, update: 6, destroy: 3 },
+  },
+  'platform.Variable': {
+    // in its own workspace (made in the same stack); the organization's permissions do not tell a workspace's: no preflight read
+    budget: { planNew: 0, apply: 3, noopPlan: 3, update: 6, destroy: 3 },
+    minimum: { planNew: 0, apply: 3, noopPlan: 3, update: 6, destroy: 3 },
+  },
+  'platform.TeamAccess': {
+    // of its own team to its own workspace (made in the same stack); as Variable
+    budget: { planNew: 0, apply: 3, noopPlan: 3, update: 6, destroy: 3 },
+    minimum: { planNew: 0, apply: 3, noopPlan: 3, update: 6, destroy: 3 },
+  },
   'mesh.ServiceDefaults': {
     budget: { planNew: 8, apply: 11, noopPlan: 1, update: 11, destroy: 4 },
     // the kind's entry list; + 1 PUT each (cas=0); the list; the list + 1 PUT each (cas); 1 DELETE each.
@@ -127,7 +160,3 @@ export const NOT_MEASURED_YET: Record<string, string> = {
   'mesh.ServiceRouter', 'mesh.ProxyDefaults',
 ].map((k) => [k, 'needs a stack of its own (seeded objects, a PostgreSQL server or a mount per singleton); minimum in docs/performance.md'])),
 };
-// Issue 35's platform kinds: one read per object (no prefetch by organization yet); not measured yet.
-for (const k of ['platform.Project', 'platform.Workspace', 'platform.Variable', 'platform.Team', 'platform.TeamAccess', 'platform.VariableSet']) {
-  NOT_MEASURED_YET[k] = 'new (issue 35): one read per object, no list prefetch yet; not measured yet';
-}

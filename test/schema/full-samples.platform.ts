@@ -9,7 +9,9 @@ import { DataRetentionPolicy } from '../../lib/platform/organization/data-retent
 import { ExecutionMode, IOrganization, Organization } from '../../lib/platform/organization/organization';
 import { Project } from '../../lib/platform/project/project';
 import { Team, TeamVisibility } from '../../lib/platform/team/team';
-import { TeamAccess, TeamAccessLevel } from '../../lib/platform/team/team-access';
+import {
+  TeamAccess, TeamAccessLevel, TeamAccessRunsPermission, TeamAccessSentinelMocksPermission, TeamAccessStateVersionsPermission, TeamAccessVariablesPermission,
+} from '../../lib/platform/team/team-access';
 import { Variable } from '../../lib/platform/variable/variable';
 import { VariableSet } from '../../lib/platform/variable-set/variable-set';
 import { Workspace } from '../../lib/platform/workspace/workspace';
@@ -104,7 +106,10 @@ export const PLATFORM_FULL_SAMPLES: Record<string, FullSample> = {
       const workspace = new Workspace(stack, 'full-var-ws', { organization: org, name: 'full-var-ws' });
       new Variable(stack, 'full-variable', { workspace, key: 'TOKEN', description: 'every field', category: VariableCategory.ENV, sensitiveValue: SecretValue.fromEnv('FULL_SAMPLE_SECRET') });
     },
-    defaultsKept: { value: 'a sensitive variable (sensitiveValue) has no plain value', hcl: 'HCL is for input variables; this one is an environment variable (and sensitive)' },
+    defaultsKept: {
+      value: 'a sensitive variable (sensitiveValue) has no plain value', hcl: 'HCL is for input variables; this one is an environment variable (and sensitive)',
+      variableSet: 'a variable is of a workspace or of a variable set, not both: a set\'s (test/platform/variable-set-variable.e2e.test.ts)',
+    },
   },
   'platform.Team': {
     address: 'full-team',
@@ -126,7 +131,14 @@ export const PLATFORM_FULL_SAMPLES: Record<string, FullSample> = {
       const org = new Organization(stack, 'full-access-org', { name: 'full-access-org', email: 'full@acme.io', removalPolicy: RemovalPolicy.DESTROY });
       const team = new Team(stack, 'full-access-team', { organization: org, name: 'full-access-team' });
       const workspace = new Workspace(stack, 'full-access-ws', { organization: org, name: 'full-access-ws' });
-      new TeamAccess(stack, 'full-team-access', { team, workspace, access: TeamAccessLevel.ADMIN });
+      // Every prop: a custom access with each permission away from its default.
+      new TeamAccess(stack, 'full-team-access', {
+        team, workspace, access: TeamAccessLevel.CUSTOM,
+        permissions: {
+          runs: TeamAccessRunsPermission.APPLY, variables: TeamAccessVariablesPermission.WRITE, stateVersions: TeamAccessStateVersionsPermission.READ,
+          sentinelMocks: TeamAccessSentinelMocksPermission.READ, workspaceLocking: true, runTasks: true,
+        },
+      });
     },
   },
   'platform.VariableSet': {

@@ -51,7 +51,11 @@ export const PLATFORM_SPEC_FIELDS: Record<string, () => SpecField[]> = {
     { name: 'hcl', default: false }, { name: 'sensitive' },
   ],
   'platform.Team': () => [{ name: 'name' }, { name: 'visibility', default: 'secret' }, { name: 'organization-access', default: {} }],
-  'platform.TeamAccess': () => [{ name: 'access' }, { name: 'team' }, { name: 'workspace' }],
+  'platform.TeamAccess': () => [
+    { name: 'access' }, { name: 'team' }, { name: 'workspace' },
+    // A custom access's permissions (go-tfe's `TeamAccess`): read-only, implied by the level, for a fixed one.
+    { name: 'runs' }, { name: 'variables' }, { name: 'state-versions' }, { name: 'sentinel-mocks' }, { name: 'workspace-locking' }, { name: 'run-tasks' },
+  ],
   'platform.VariableSet': () => [
     { name: 'name' }, { name: 'description', default: '' }, { name: 'global', default: false }, { name: 'priority', default: false },
     { name: 'workspaces', default: [] }, { name: 'projects', default: [] },

@@ -11,9 +11,10 @@ export type Spec = Record<string, unknown>;
  * What a kind's requests need of its API's token, in its domain's own terms (the secrets service's ACL
  * paths and capabilities, a platform permission), from the kind's spec. Declared beside the handler, so
  * that a kind is self-contained; core never reads it: the domain that prints and checks its API's policy
- * collects it from the registry (`declaredPermissions`) and gives it its type.
+ * collects it from the registry (`declaredPermissions`) and gives it its type (a function of the spec for
+ * the secrets service's paths, a record of texts and checks for the platform's permissions).
  */
-export type PermissionsOf = (spec: Spec) => unknown;
+export type PermissionsOf = ((spec: Spec) => unknown) | { readonly [what: string]: unknown };
 
 /** What a handler may use while it works on one object. */
 export interface HandlerContext {

@@ -1,9 +1,10 @@
-import { Candidate, HandlerContext, Observed, PrefetchWant, ResourceHandler, Spec, Written } from '../../core/engine/handler';
+import { Candidate, HandlerContext, Observed, PrefetchWant, Spec, Written } from '../../core/engine/handler';
 import { ApiError } from '../../core/http/api-error';
 import { resourceMetadata } from '../../core/schema';
 import { AgentPool as AgentPoolDoc, AgentPoolAttributes, DELETABLE_AGENT_STATUSES } from '../client/agent-pools';
 import { fromClient, orgAndName, platformClient, prefetchByOrganization, toClient } from '../handler-util';
 import { AGENT_POOL } from './agent-pool.schema';
+import { PlatformResourceHandler, inOrganization, organizationOfLookup } from '../kind-permissions';
 
 /**
  * A pool as the plan compares it, in the organization that holds it: allowed workspaces are
@@ -63,8 +64,13 @@ async function hasInactive(ctx: HandlerContext, id: string): Promise<boolean> {
  * after a crash. A change of organization replaces it. `deleteInactiveAgents` (when asked for) reads as
  * false while the pool holds deletable agents, so that the plan shows an update and the apply deletes them.
  */
-export const agentPoolHandler: ResourceHandler = {
+export const agentPoolHandler: PlatformResourceHandler = {
   ...resourceMetadata(AGENT_POOL),
+  permissions: {
+    needs: (s) => `manage agent pools in organization "${String(s.organization)}" (the agents entitlement)`,
+    lookup: (s) => `read the agent pools of organization "${organizationOfLookup(s)}" (the agents entitlement)`,
+    organization: (s) => inOrganization(s, 'can-update-agent-pools'),
+  },
   destroyWarning: 'deleting an agent pool deletes its agents and moves the workspaces that use it off agent execution',
 
   naturalId(): undefined {

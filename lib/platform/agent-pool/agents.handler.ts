@@ -1,12 +1,15 @@
-import { DataSourceHandler } from '../../core/engine/handler';
 import { ApiError } from '../../core/http/api-error';
 import { dataSourceMetadata } from '../../core/schema';
 import { platformClient } from '../handler-util';
 import { AGENTS } from './agents.schema';
+import { PlatformDataSourceHandler } from '../kind-permissions';
 
 /** `platform.Agents`: the pool's agents, filtered by last ping (on the server) and status (here: the API has no status filter). */
-export const agentsHandler: DataSourceHandler = {
+export const agentsHandler: PlatformDataSourceHandler = {
   ...dataSourceMetadata(AGENTS),
+  permissions: {
+    needs: () => 'read the agent pool (the agents entitlement)',
+  },
   async read(ctx, spec): Promise<Record<string, unknown>> {
     const api = platformClient(ctx).agentPools;
     const poolId = String(spec.agentPoolId);

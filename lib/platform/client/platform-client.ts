@@ -10,7 +10,7 @@ import { SelfHostedClient } from './self-hosted';
 import { PlatformTransport } from './transport';
 import { ProjectsClient } from './projects';
 import { TeamsClient } from './teams';
-import { VariablesClient } from './variables';
+import { variableSetVarsPath, VariablesClient } from './variables';
 import { VariableSetsClient } from './variable-sets';
 import { WorkspacesClient } from './workspaces';
 
@@ -69,6 +69,8 @@ export class PlatformClient extends PlatformTransport {
   public readonly workspaces: WorkspacesClient;
   /** Workspace variables. */
   public readonly variables: VariablesClient;
+  /** A variable set's own variables (the same calls, by set id). */
+  public readonly variableSetVariables: VariablesClient;
   /** Variable sets and what they apply to. */
   public readonly variableSets: VariableSetsClient;
   /** Module producers and the data retention policy (self-hosted edition). */
@@ -86,6 +88,7 @@ export class PlatformClient extends PlatformTransport {
     this.teams = new TeamsClient(this);
     this.workspaces = new WorkspacesClient(this);
     this.variables = new VariablesClient(this);
+    this.variableSetVariables = new VariablesClient(this, variableSetVarsPath);
     this.variableSets = new VariableSetsClient(this);
   }
 

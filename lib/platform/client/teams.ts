@@ -17,9 +17,21 @@ export interface TeamDoc extends PlainResource {
   readonly organization?: ResourceIdentifier;
 }
 
-/** What a team's access to a workspace carries (go-tfe's `TeamAccessAddOptions`). */
+/**
+ * A custom access's permissions (go-tfe's `TeamAccess` attributes), camelCased: `runs`, `variables`, `stateVersions`,
+ * `sentinelMocks`, `workspaceLocking`, `runTasks`. Editable only with access `custom`; otherwise the level's own.
+ */
+export type TeamAccessPermissionAttributes = Record<string, string | boolean>;
+
+/** What a team's access to a workspace carries (go-tfe's `TeamAccess`). */
 export interface TeamAccessDoc extends PlainResource {
   readonly access: string;
+  readonly runs?: string;
+  readonly variables?: string;
+  readonly stateVersions?: string;
+  readonly sentinelMocks?: string;
+  readonly workspaceLocking?: boolean;
+  readonly runTasks?: boolean;
   readonly team?: ResourceIdentifier;
   readonly workspace?: ResourceIdentifier;
 }
@@ -68,15 +80,18 @@ export class TeamsClient {
     return this.client.getOne(accessPath(id)) as Promise<TeamAccessDoc | undefined>;
   }
 
-  public async addAccess(teamId: string, workspaceId: string, access: string): Promise<TeamAccessDoc> {
-    const body = { data: { type: 'team-workspaces', attributes: { access },
+  /** Adds an access; `permissions` only for a `custom` one. */
+  public async addAccess(teamId: string, workspaceId: string, access: string, permissions?: TeamAccessPermissionAttributes): Promise<TeamAccessDoc> {
+    const body = { data: { type: 'team-workspaces', attributes: { access, ...kebabKeys(permissions ?? {}) },
       relationships: { team: { data: { type: 'teams', id: teamId } }, workspace: { data: { type: 'workspaces', id: workspaceId } } } } };
     const res = await this.client.request<Document>('POST', '/team-workspaces', { body });
     return toPlain(res.body.data as any) as TeamAccessDoc;
   }
 
-  public async updateAccess(id: string, access: string): Promise<TeamAccessDoc> {
-    const res = await this.client.request<Document>('PATCH', accessPath(id), { body: { data: { type: 'team-workspaces', id, attributes: { access } } } });
+  /** Changes the level; `permissions` only for a `custom` one. */
+  public async updateAccess(id: string, access: string, permissions?: TeamAccessPermissionAttributes): Promise<TeamAccessDoc> {
+    const attributes = { access, ...kebabKeys(permissions ?? {}) };
+    const res = await this.client.request<Document>('PATCH', accessPath(id), { body: { data: { type: 'team-workspaces', id, attributes } } });
     return toPlain(res.body.data as any) as TeamAccessDoc;
   }
 

@@ -52,6 +52,8 @@ export interface VariableSetRecord {
   priority: boolean;
   workspaces: string[];
   projects: string[];
+  /** The set's own variables (absent in data written before they were served). */
+  vars?: VarRecord[];
 }
 
 /** A team's access to a workspace (`tws-…`). */
@@ -60,6 +62,8 @@ export interface TeamAccessRecord {
   readonly teamId: string;
   readonly workspaceId: string;
   access: string;
+  /** A custom access's permissions by attribute name (`runs`, `state-versions`, …); a fixed level implies its own. */
+  permissions?: Record<string, string | boolean>;
 }
 
 export interface OrganizationRecord {

@@ -12,7 +12,39 @@ export const ORGANIZATION_ACCESS = [
   'manage-run-tasks', 'manage-projects', 'read-workspaces', 'read-projects', 'manage-membership', 'manage-teams',
   'manage-organization-access', 'access-secret-teams', 'manage-agent-pools',
 ];
-const ACCESS_LEVELS = ['read', 'plan', 'write', 'admin'];
+const ACCESS_LEVELS = ['read', 'plan', 'write', 'admin', 'custom'];
+
+/** Each permission of a custom access: its values, and its value when the access becomes custom without it. */
+const PERMISSIONS: Record<string, { values: readonly (string | boolean)[]; initial: string | boolean }> = {
+  'runs': { values: ['read', 'plan', 'apply'], initial: 'read' },
+  'variables': { values: ['none', 'read', 'write'], initial: 'none' },
+  'state-versions': { values: ['none', 'read-outputs', 'read', 'write'], initial: 'none' },
+  'sentinel-mocks': { values: ['none', 'read'], initial: 'none' },
+  'workspace-locking': { values: [true, false], initial: false },
+  'run-tasks': { values: [true, false], initial: false },
+};
+
+/** The permissions a fixed level implies (read-only on the real platform). */
+const IMPLIED: Record<string, Record<string, string | boolean>> = {
+  'read': { 'runs': 'read', 'variables': 'read', 'state-versions': 'read', 'sentinel-mocks': 'none', 'workspace-locking': false, 'run-tasks': false },
+  'plan': { 'runs': 'plan', 'variables': 'read', 'state-versions': 'read', 'sentinel-mocks': 'none', 'workspace-locking': false, 'run-tasks': false },
+  'write': { 'runs': 'apply', 'variables': 'write', 'state-versions': 'write', 'sentinel-mocks': 'read', 'workspace-locking': true, 'run-tasks': false },
+  'admin': { 'runs': 'apply', 'variables': 'write', 'state-versions': 'write', 'sentinel-mocks': 'read', 'workspace-locking': true, 'run-tasks': true },
+};
+
+/**
+ * The permissions of an access that is (or becomes) custom: those given over those it had (a fixed level's implied
+ * ones when it was not custom), each checked. A fixed level's are read-only: what is given for one is ignored.
+ */
+function customPermissions(attributes: Record<string, unknown>, before: Record<string, string | boolean> | undefined, problems: string[]): Record<string, string | boolean> {
+  const out: Record<string, string | boolean> = {};
+  for (const [name, { values, initial }] of Object.entries(PERMISSIONS)) {
+    const given = attributes[name];
+    if (given !== undefined && !values.includes(given as string | boolean)) problems.push(`${name} must be one of ${values.join(', ')}`);
+    out[name] = given !== undefined ? given as string | boolean : before?.[name] ?? initial;
+  }
+  return out;
+}
 /** The owners team every organization has: it cannot be renamed, have its access changed, nor be deleted. */
 const OWNERS = 'owners';
 
@@ -82,8 +114,9 @@ export function registerTeamRoutes(router: Router<PlatformContext>): void {
     if (!t || team?.type !== 'teams' || t.organizationId !== org.externalId) problems.push(`team "${String(team?.id)}" not found`);
     if (!ACCESS_LEVELS.includes(attributes.access as string)) problems.push(`access must be one of ${ACCESS_LEVELS.join(', ')}`);
     if (t && Object.values(ctx.state.teamAccess).some((a) => a.teamId === t.id && a.workspaceId === ws.id)) problems.push('Team has already been taken');
+    const permissions = attributes.access === 'custom' ? customPermissions(attributes, undefined, problems) : undefined;
     if (problems.length) return unprocessable(...problems);
-    const access: TeamAccessRecord = { id: newId(ctx.state, 'tws'), teamId: t!.id, workspaceId: ws.id, access: attributes.access as string };
+    const access: TeamAccessRecord = { id: newId(ctx.state, 'tws'), teamId: t!.id, workspaceId: ws.id, access: attributes.access as string, ...(permissions ? { permissions } : {}) };
     ctx.state.teamAccess[access.id] = access;
     return doc(201, { data: accessDocument(access) });
   });
@@ -94,8 +127,14 @@ export function registerTeamRoutes(router: Router<PlatformContext>): void {
   router.add('PATCH', `${BASE}/team-workspaces/:id`, (req, p, ctx) => {
     const a = managedAccess(ctx, p.id);
     const { attributes } = readData(req, 'team-workspaces');
-    if (!ACCESS_LEVELS.includes(attributes.access as string)) return unprocessable(`access must be one of ${ACCESS_LEVELS.join(', ')}`);
-    a.access = attributes.access as string;
+    // `access` may be left out (go-tfe's `TeamAccessUpdateOptions`): the level stays, a custom one's permissions change.
+    const level = attributes.access === undefined ? a.access : attributes.access as string;
+    if (!ACCESS_LEVELS.includes(level)) return unprocessable(`access must be one of ${ACCESS_LEVELS.join(', ')}`);
+    const problems: string[] = [];
+    const permissions = level === 'custom' ? customPermissions(attributes, a.permissions ?? IMPLIED[a.access], problems) : undefined;
+    if (problems.length) return unprocessable(...problems);
+    a.access = level;
+    if (permissions) a.permissions = permissions; else delete a.permissions;
     return doc(200, { data: accessDocument(a) });
   });
   router.add('DELETE', `${BASE}/team-workspaces/:id`, (_req, p, ctx) => {
@@ -174,7 +213,7 @@ function accessDocument(a: TeamAccessRecord): Record<string, unknown> {
   return {
     id: a.id,
     type: 'team-workspaces',
-    attributes: { access: a.access, runs: a.access === 'read' ? 'read' : 'apply', variables: a.access === 'read' || a.access === 'plan' ? 'read' : 'write' },
+    attributes: { access: a.access, ...(a.access === 'custom' ? a.permissions : IMPLIED[a.access]) },
     relationships: { team: { data: { id: a.teamId, type: 'teams' } }, workspace: { data: { id: a.workspaceId, type: 'workspaces' } } },
     links: { self: `${BASE}/team-workspaces/${a.id}` },
   };

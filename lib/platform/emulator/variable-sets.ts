@@ -3,14 +3,16 @@ import { EmuRequest } from '../../core/emulator-kit/types';
 import { canManage, PlatformContext, visibleOrganization, visibleOrganizationById } from './context';
 import { ApiFailure, BASE, doc, listDocument, notFound, pageRequest, readData, readIdentifiers, unprocessable } from './jsonapi';
 import { newId, OrganizationRecord, PlatformState, VariableSetRecord } from './state';
+import { registerVariableSetVariableRoutes } from './variable-set-variables';
 
 /**
  * Variable sets: not in the spec's excerpt, but the real platform's `GET`/`POST
  * /organizations/<org>/varsets`, `GET`/`PATCH`/`DELETE /varsets/<id>` and `POST`/`DELETE
- * /varsets/<id>/relationships/workspaces` and `…/projects` (go-tfe's `VariableSets`). Writes need
- * owners (`can-manage-varsets`).
+ * /varsets/<id>/relationships/workspaces` and `…/projects` (go-tfe's `VariableSets`), and the set's own
+ * variables (`variable-set-variables.ts`). Writes need owners (`can-manage-varsets`).
  */
 export function registerVariableSetRoutes(router: Router<PlatformContext>): void {
+  registerVariableSetVariableRoutes(router, visible, managed);
   router.add('GET', `${BASE}/organizations/:org/varsets`, (req, p, ctx) => {
     const org = visibleOrganization(ctx, p.org);
     if (!org) return notFound();
@@ -59,12 +61,12 @@ export function registerVariableSetRoutes(router: Router<PlatformContext>): void
   }
 }
 
-function visible(ctx: PlatformContext, id: string): VariableSetRecord | undefined {
+export function visible(ctx: PlatformContext, id: string): VariableSetRecord | undefined {
   const set = ctx.state.variableSets[id];
   return set && visibleOrganizationById(ctx, set.organizationId) ? set : undefined;
 }
 
-function managed(ctx: PlatformContext, id: string): { set: VariableSetRecord; org: OrganizationRecord } {
+export function managed(ctx: PlatformContext, id: string): { set: VariableSetRecord; org: OrganizationRecord } {
   const set = visible(ctx, id);
   const org = set && ctx.state.organizations[set.organizationId];
   if (!set || !org || !canManage(ctx, org)) throw new ApiFailure(notFound());
@@ -92,12 +94,12 @@ function setDocument(state: PlatformState, set: VariableSetRecord): Record<strin
   return {
     id: set.id,
     type: 'varsets',
-    attributes: { name: set.name, description: set.description, global: set.global, priority: set.priority, 'updated-at': null, 'var-count': 0, 'workspace-count': set.workspaces.length, 'project-count': set.projects.length },
+    attributes: { name: set.name, description: set.description, global: set.global, priority: set.priority, 'updated-at': null, 'var-count': (set.vars ?? []).length, 'workspace-count': set.workspaces.length, 'project-count': set.projects.length },
     relationships: {
       organization: { data: { id: org.name, type: 'organizations' } },
       workspaces: { data: set.workspaces.map((id) => ({ id, type: 'workspaces' })) },
       projects: { data: set.projects.map((id) => ({ id, type: 'projects' })) },
-      vars: { data: [] },
+      vars: { data: (set.vars ?? []).map((v) => ({ id: v.id, type: 'vars' })) },
     },
     links: { self: `${BASE}/varsets/${set.id}` },
   };

@@ -9,27 +9,28 @@ const CATEGORIES: Record<string, EnumMember> = {
 };
 
 /**
- * `tfe_variable` -> `platform.Variable` of a workspace (imported by `<workspace id>/<variable id>`).
+ * `tfe_variable` -> `platform.Variable` of a workspace, or of a variable set (`variable_set_id`): imported by
+ * `<workspace id>/<variable id>` or `<variable set id>/<variable id>`.
  * A sensitive variable's value is read from the environment, never written.
  */
 export const TFE_VARIABLE: TerraformMapping = {
   type: 'tfe_variable',
-  order: 3,
+  order: 4,
   map(r, ctx) {
     const v = r.values;
-    if (isSet(v.variable_set_id)) return { skip: 'a variable of a variable set: not taken yet' };
     const category = CATEGORIES[String(v.category)];
     if (!category) return { skip: `category "${v.category}" has no converge VariableCategory` };
-    const ws = ctx.find('tfe_workspace', { id: v.workspace_id });
-    if (!ws) return { skip: `its workspace ${v.workspace_id} is not in the state, or not taken` };
+    const inSet = isSet(v.variable_set_id);
+    const parent = inSet ? ctx.find('tfe_variable_set', { id: v.variable_set_id }) : ctx.find('tfe_workspace', { id: v.workspace_id });
+    if (!parent) return { skip: `its ${inSet ? `variable set ${v.variable_set_id}` : `workspace ${v.workspace_id}`} is not in the state, or not taken` };
     const sensitive = v.sensitive === true;
     if (sensitive && !isSet(v.value)) return { skip: 'a sensitive variable whose value is not in the state' };
     return {
       kind: VARIABLE.kind,
       className: 'platform.Variable',
-      importId: `${v.workspace_id}/${v.id}`,
+      importId: `${inSet ? v.variable_set_id : v.workspace_id}/${v.id}`,
       props: setOnly({
-        workspace: new ConstructRef(ws.address),
+        [inSet ? 'variableSet' : 'workspace']: new ConstructRef(parent.address),
         key: v.key,
         value: sensitive ? undefined : v.value,
         sensitiveValue: sensitive ? ctx.secret(r, 'value', v.value) : undefined,

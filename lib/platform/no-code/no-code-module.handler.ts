@@ -1,8 +1,9 @@
-import { Candidate, HandlerContext, Observed, ResourceHandler, Spec, Written } from '../../core/engine/handler';
+import { Candidate, HandlerContext, Observed, Spec, Written } from '../../core/engine/handler';
 import { resourceMetadata } from '../../core/schema';
 import { NoCodeModule as NoCodeModuleDoc, VariableOptionSet } from '../client/no-code-modules';
 import { fromClient, platformClient, toClient } from '../handler-util';
 import { NO_CODE_MODULE } from './no-code-module.schema';
+import { PlatformResourceHandler, inOrganization, organizationOfLookup } from '../kind-permissions';
 
 interface OptionSpec { variableName: string; variableType: string; options: unknown[] }
 
@@ -53,8 +54,13 @@ function outputsOf(m: NoCodeModuleDoc): Record<string, unknown> {
  * Option sets are matched by variable name: an existing set is replaced under its id, a new one
  * created, one no longer wanted dropped. Delete disables (the platform has no delete).
  */
-export const noCodeModuleHandler: ResourceHandler = {
+export const noCodeModuleHandler: PlatformResourceHandler = {
   ...resourceMetadata(NO_CODE_MODULE),
+  permissions: {
+    needs: (s) => `manage modules of the private registry of "${String(s.organization)}"; a user or team token (organization tokens are refused on no-code endpoints)`,
+    lookup: (s) => `read the private registry and no-code modules of organization "${organizationOfLookup(s)}"; a user or team token`,
+    organization: (s) => inOrganization(s, 'can-create-module'),
+  },
 
   naturalId(): undefined {
     return undefined;

@@ -1,10 +1,11 @@
-import { Candidate, HandlerContext, Observed, ResourceHandler, Spec, Written } from '../../core/engine/handler';
+import { Candidate, HandlerContext, Observed, Spec, Written } from '../../core/engine/handler';
 import { ApiError } from '../../core/http/api-error';
 import { durationSeconds } from '../../core/constructs/validation';
 import { resourceMetadata } from '../../core/schema';
 import { NoCodeVariable, NoCodeWorkspaceCreate, Workspace, WorkspaceVar } from '../client/no-code-modules';
 import { fromClient, orgAndName, platformClient, toClient } from '../handler-util';
 import { NO_CODE_WORKSPACE } from './no-code-workspace.schema';
+import { PlatformResourceHandler, inOrganization } from '../kind-permissions';
 
 /** The module version a workspace runs, from `source-module-id` (`private/<org>/<name>/<provider>/<version>`). */
 export function workspaceVersion(ws: Workspace): string | null {
@@ -39,8 +40,12 @@ function varsOf(vars: unknown): NoCodeVariable[] {
  * list is compared with the last apply instead. A change of variables or of `moduleVersion` (with an
  * upgrade available) runs the upgrade: initiate, poll until the plan has finished, confirm.
  */
-export const noCodeWorkspaceHandler: ResourceHandler = {
+export const noCodeWorkspaceHandler: PlatformResourceHandler = {
   ...resourceMetadata(NO_CODE_WORKSPACE),
+  permissions: {
+    needs: (s) => `create workspaces in project ${typeof s.projectId === 'string' ? s.projectId : '(its project)'} of "${String(s.organization)}", read and write their variables, queue and apply runs (upgrades); a user or team token`,
+    organization: (s) => inOrganization(s, 'can-create-workspace'),
+  },
   destroyWarning: 'deleting a workspace deletes its state and run history; the infrastructure it manages is not destroyed',
 
   naturalId(): undefined {

@@ -1,4 +1,4 @@
-import { Candidate, HandlerContext, Observed, PrefetchWant, ResourceHandler, Spec, Written } from '../../core/engine/handler';
+import { Candidate, HandlerContext, Observed, PrefetchWant, Spec, Written } from '../../core/engine/handler';
 import { ApiError } from '../../core/http/api-error';
 import { resourceMetadata } from '../../core/schema';
 import { stringSet } from '../../core/string-set';
@@ -6,6 +6,7 @@ import { OAuthClient as OAuthClientDoc, OAuthClientCreate, OAuthClientUpdate } f
 import { NoSuchEndpointError } from '../client/server-checks';
 import { dropFieldsNotKept, fromClient, platformClient, prefetchByOrganization, toClient } from '../handler-util';
 import { OAUTH_CLIENT } from './oauth-client.schema';
+import { PlatformResourceHandler, inOrganization } from '../kind-permissions';
 
 /**
  * A client as the plan compares it (from a read or from its organization's list): projects are
@@ -36,8 +37,13 @@ function outputsOf(c: OAuthClientDoc): Record<string, unknown> {
  * secret are write-only (never returned): the engine compares them by HMAC. Projects are kept in
  * sync by attach and detach.
  */
-export const oauthClientHandler: ResourceHandler = {
+export const oauthClientHandler: PlatformResourceHandler = {
   ...resourceMetadata(OAUTH_CLIENT),
+  permissions: {
+    needs: (s) => `manage VCS settings in organization "${String(s.organization)}"`,
+    lookup: (s) => `read OAuth client ${String(s.id)} (manage VCS settings in its organization)`,
+    organization: (s) => inOrganization(s, 'can-update-oauth'),
+  },
   destroyWarning: 'replacing or destroying an OAuth client unlinks every workspace that uses it from its repository; they must be linked again by hand',
 
   naturalId(): undefined {

@@ -1,8 +1,9 @@
-import { Observed, ResourceHandler, Written } from '../../core/engine/handler';
+import { Observed, Written } from '../../core/engine/handler';
 import { resourceMetadata } from '../../core/schema';
 import { DataRetentionPolicy as Policy } from '../client/self-hosted';
 import { fromClient, platformClient } from '../handler-util';
 import { DATA_RETENTION_POLICY } from './data-retention-policy.schema';
+import { PlatformResourceHandler, inOrganization } from '../kind-permissions';
 
 function outputsOf(p: Policy): Record<string, unknown> {
   return { id: p.id, type: p.type };
@@ -19,8 +20,12 @@ function outputsOf(p: Policy): Record<string, unknown> {
  * id means the explicit policy was removed (the default shows through), and the object is gone.
  * An identity of the organization name alone (an import, an adoption) takes the answer as it is.
  */
-export const dataRetentionPolicyHandler: ResourceHandler = {
+export const dataRetentionPolicyHandler: PlatformResourceHandler = {
   ...resourceMetadata(DATA_RETENTION_POLICY),
+  permissions: {
+    needs: (s) => `owners team of "${String(s.organization)}" on the self-hosted edition`,
+    organization: (s) => inOrganization(s, 'can-update'),
+  },
   // An organization always has a policy (its own, else the installation's default): a construct takes it over.
   alwaysExists: true,
 

@@ -1,12 +1,15 @@
 import { ApiError } from '../../core/http/api-error';
-import { DataSourceHandler } from '../../core/engine/handler';
 import { dataSourceMetadata } from '../../core/schema';
 import { platformClient } from '../handler-util';
 import { ORGANIZATION_ENTITLEMENTS } from './organization-entitlements.schema';
+import { PlatformDataSourceHandler } from '../kind-permissions';
 
 /** `platform.OrganizationEntitlements`: the entitlement set, every attribute camelCased, plus `id`. */
-export const organizationEntitlementsHandler: DataSourceHandler = {
+export const organizationEntitlementsHandler: PlatformDataSourceHandler = {
   ...dataSourceMetadata(ORGANIZATION_ENTITLEMENTS),
+  permissions: {
+    needs: (s) => `read organization "${String(s.organization ?? s.name)}"`,
+  },
   async read(ctx, spec): Promise<Record<string, unknown>> {
     const name = String(spec.organization);
     const set = await platformClient(ctx).organizations.entitlementSet(name);

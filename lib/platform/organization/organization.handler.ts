@@ -1,9 +1,10 @@
-import { Observed, PrefetchWant, ResourceHandler, Spec, Written } from '../../core/engine/handler';
+import { Observed, PrefetchWant, Spec, Written } from '../../core/engine/handler';
 import { resourceMetadata } from '../../core/schema';
 import { Organization as OrganizationDoc, OrganizationAttributes } from '../client/organizations';
 import { IncompleteListError } from '../client/server-checks';
 import { dropFieldsNotKept, fromClient, platformClient as client, toClient } from '../handler-util';
 import { ORGANIZATION } from './organization.schema';
+import { PlatformResourceHandler, namedOrganization } from '../kind-permissions';
 
 /** The request attributes of a spec. `defaultAgentPoolId` is sent only with the agent mode (refused otherwise). */
 function attributesOf(spec: Spec): OrganizationAttributes {
@@ -41,8 +42,13 @@ function outputsOf(org: OrganizationDoc): Record<string, unknown> {
  * `platform.Organization`: identity is the name. A rename is an update in place: PATCH the old
  * name with the new one; the id changes.
  */
-export const organizationHandler: ResourceHandler = {
+export const organizationHandler: PlatformResourceHandler = {
   ...resourceMetadata(ORGANIZATION),
+  permissions: {
+    needs: (s) => `create organizations (any user on the hosted edition, a site administrator on self-hosted); owners team of "${String(s.name)}" to update and destroy it`,
+    lookup: (s) => `read organization "${String(s.id)}"`,
+    organization: (s, deletes, creates) => (creates || !namedOrganization(s.name) ? [] : [{ organization: String(s.name), permission: deletes ? 'can-destroy' : 'can-update' }]),
+  },
   destroyWarning: 'deleting an organization deletes all of its data (workspaces, state, teams, settings); it cannot be undone',
 
   naturalId(spec: Spec): string | undefined {

@@ -1,9 +1,10 @@
-import { Candidate, HandlerContext, Observed, ResourceHandler, Spec, Written } from '../../core/engine/handler';
+import { Candidate, HandlerContext, Observed, Spec, Written } from '../../core/engine/handler';
 import { ApiError } from '../../core/http/api-error';
 import { resourceMetadata } from '../../core/schema';
 import { Project as ProjectDoc } from '../client/projects';
 import { fromClient, orgAndName, platformClient } from '../handler-util';
 import { PROJECT } from './project.schema';
+import { PlatformResourceHandler, inOrganization, organizationOfLookup } from '../kind-permissions';
 
 function observedOf(p: ProjectDoc): Observed {
   const fields: Spec = { ...fromClient(PROJECT, p), organization: p.organization?.id, description: p.description ?? '' };
@@ -30,8 +31,13 @@ async function projectOf(ctx: HandlerContext, id: string): Promise<ProjectDoc | 
  * `platform.Project`: identity is the server's `prj-…`; found by its name (unique in the
  * organization) after a crash. Renamed in place; a change of organization replaces it.
  */
-export const projectHandler: ResourceHandler = {
+export const projectHandler: PlatformResourceHandler = {
   ...resourceMetadata(PROJECT),
+  permissions: {
+    needs: (s) => `create and manage projects in organization "${String(s.organization)}"`,
+    lookup: (s) => `read the projects of organization "${organizationOfLookup(s)}"`,
+    organization: (s) => inOrganization(s, 'can-create-project'),
+  },
   destroyWarning: 'the platform refuses to delete a project that still holds workspaces',
 
   naturalId(): undefined {

@@ -1,9 +1,10 @@
-import { Candidate, HandlerContext, Observed, ResourceHandler, Spec, Written } from '../../core/engine/handler';
+import { Candidate, HandlerContext, Observed, Spec, Written } from '../../core/engine/handler';
 import { ApiError } from '../../core/http/api-error';
 import { resourceMetadata } from '../../core/schema';
 import { TeamAttributes, TeamDoc } from '../client/teams';
 import { orgAndName, platformClient } from '../handler-util';
 import { ORGANIZATION_ACCESS_KEYS, TEAM } from './team.schema';
+import { PlatformResourceHandler, inOrganization, organizationOfLookup } from '../kind-permissions';
 
 /** The organization access as the plan compares it: every key, false where the server leaves one out. */
 function accessOf(raw: Record<string, unknown> | undefined): Record<string, boolean> {
@@ -38,8 +39,13 @@ async function teamOf(ctx: HandlerContext, id: string): Promise<TeamDoc | undefi
  * `platform.Team`: identity is the server's `team-…`; found by its name (unique in the organization)
  * after a crash. Renamed in place; its organization access is one object, sent whole.
  */
-export const teamHandler: ResourceHandler = {
+export const teamHandler: PlatformResourceHandler = {
   ...resourceMetadata(TEAM),
+  permissions: {
+    needs: (s) => `owners team of "${String(s.organization)}" (manage teams and their organization access)`,
+    lookup: (s) => `read the teams of organization "${organizationOfLookup(s)}"`,
+    organization: (s) => inOrganization(s, 'can-create-team'),
+  },
   destroyWarning: 'deleting a team removes its members\' access to the organization\'s workspaces and projects, and revokes its token',
 
   naturalId(): undefined {

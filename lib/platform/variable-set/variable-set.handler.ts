@@ -1,10 +1,11 @@
-import { Candidate, HandlerContext, Observed, ResourceHandler, Spec, Written } from '../../core/engine/handler';
+import { Candidate, HandlerContext, Observed, Spec, Written } from '../../core/engine/handler';
 import { ApiError } from '../../core/http/api-error';
 import { resourceMetadata } from '../../core/schema';
 import { stringSet } from '../../core/string-set';
 import { VariableSetAttributes, VariableSetDoc } from '../client/variable-sets';
 import { platformClient } from '../handler-util';
 import { VARIABLE_SET } from './variable-set.schema';
+import { PlatformResourceHandler, inOrganization } from '../kind-permissions';
 
 function observedOf(v: VariableSetDoc): Observed {
   const fields: Spec = {
@@ -36,8 +37,12 @@ async function syncTargets(ctx: HandlerContext, id: string, current: VariableSet
  * `platform.VariableSet`: identity is the server's `varset-…`; found by its name (unique in the
  * organization) after a crash. Workspaces and projects are kept in sync by the relationship endpoints.
  */
-export const variableSetHandler: ResourceHandler = {
+export const variableSetHandler: PlatformResourceHandler = {
   ...resourceMetadata(VARIABLE_SET),
+  permissions: {
+    needs: (s) => `manage variable sets of organization "${String(s.organization)}"`,
+    organization: (s) => inOrganization(s, 'can-manage-varsets'),
+  },
 
   naturalId(): undefined {
     return undefined;

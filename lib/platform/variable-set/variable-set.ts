@@ -7,6 +7,7 @@ import { IProject } from '../project/project';
 import { PlatformProvider } from '../provider';
 import { refKey, useReference } from '../references';
 import { IWorkspace } from '../workspace/i-workspace';
+import { IVariableSet } from './i-variable-set';
 import { VARIABLE_SET } from './variable-set.schema';
 
 /** Props of a variable set. */
@@ -55,7 +56,7 @@ export interface VariableSetProps extends ResourceProps {
  * const apps = new platform.Project(stack, 'apps', { organization: org, name: 'apps' });
  * new platform.VariableSet(stack, 'cloud', { organization: org, name: 'cloud credentials', projects: [apps] });
  */
-export class VariableSet extends Resource {
+export class VariableSet extends Resource implements IVariableSet {
   constructor(scope: Construct, id: string, props: VariableSetProps) {
     super(scope, id, VARIABLE_SET.kind, VARIABLE_SET.api, props, props.provider);
     useReference(this, 'organization', props.organization, 'organizationName', 'an organization (an Organization, or Organization.fromName)');

@@ -2,8 +2,8 @@ import { KindSchema } from '../../core/schema';
 import { VARIABLE_CATEGORIES } from '../no-code/no-code-workspace.schema';
 
 /**
- * `platform.Variable`: the real platform's workspace variable body (go-tfe's `VariableCreateOptions`),
- * camelCased, in the workspace given by the request path. A sensitive variable's value
+ * `platform.Variable`: the real platform's variable body (go-tfe's `VariableCreateOptions`, and
+ * `VariableSetVariableCreateOptions` for a set's), camelCased, in the workspace or variable set given by the request path. A sensitive variable's value
  * (`sensitiveValue`) is write-only: never read back, compared by its HMAC; making a variable
  * sensitive or not replaces it (the platform never makes a sensitive variable plain again).
  */
@@ -12,7 +12,9 @@ export const VARIABLE: KindSchema = {
   api: 'platform',
   wireCase: 'kebab',
   fields: {
-    workspace: { type: 'string', required: true, replace: true, local: true, identity: true, pattern: /^ws-/, patternRule: 'is not a workspace id (ws-…)' },
+    // In the request path: a workspace's variable, or a variable set's own (`/varsets/<id>/relationships/vars`).
+    workspace: { type: 'string', replace: true, local: true, identity: true, pattern: /^ws-/, patternRule: 'is not a workspace id (ws-…)' },
+    variableSet: { type: 'string', replace: true, local: true, identity: true, pattern: /^varset-/, patternRule: 'is not a variable set id (varset-…)' },
     key: { type: 'string', required: true, pattern: /^[A-Za-z0-9_.-]{1,128}$/, patternRule: "may contain only letters, numbers, '_', '.' and '-' (at most 128)" },
     value: { type: 'string', default: '' },
     // The same `value` attribute of the body, for a sensitive variable.

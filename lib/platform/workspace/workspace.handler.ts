@@ -1,10 +1,11 @@
-import { Candidate, HandlerContext, Observed, ResourceHandler, Spec, Written } from '../../core/engine/handler';
+import { Candidate, HandlerContext, Observed, Spec, Written } from '../../core/engine/handler';
 import { ApiError } from '../../core/http/api-error';
 import { resourceMetadata } from '../../core/schema';
 import { stringSet } from '../../core/string-set';
 import { WorkspaceAttributes, WorkspaceDoc } from '../client/workspaces';
 import { orgAndName, platformClient } from '../handler-util';
 import { WORKSPACE } from './workspace.schema';
+import { PlatformResourceHandler, inOrganization } from '../kind-permissions';
 
 /** The Terraform version a workspace document holds (the spec names it `engine-version`, the real platform `terraform-version`). */
 function versionOf(w: WorkspaceDoc): string | undefined {
@@ -73,8 +74,13 @@ export async function workspaceOf(ctx: HandlerContext, id: string): Promise<Work
  * organization) after a crash. Renamed and moved between projects in place; a change of
  * organization replaces it. Tags are kept in sync by their add and remove endpoints.
  */
-export const workspaceHandler: ResourceHandler = {
+export const workspaceHandler: PlatformResourceHandler = {
   ...resourceMetadata(WORKSPACE),
+  permissions: {
+    needs: (s) => `create workspaces in organization "${String(s.organization)}" (and in its project ${typeof s.projectId === 'string' ? s.projectId : '(the default project)'}), manage their settings and tags`,
+    lookup: (s) => `read workspace "${String(s.id)}"`,
+    organization: (s) => inOrganization(s, 'can-create-workspace'),
+  },
   destroyWarning: 'deleting a workspace deletes its state versions, runs and variables',
 
   naturalId(): undefined {
