@@ -38,5 +38,5 @@ describe('a second converge emulator on the same env file', () => {
     expect(r.stdout).toContain(`converge emulator stopped (pid ${pid})`);
     expect(r.status).toBe(0);
     expect(fs.existsSync(file)).toBe(false);
-  }, 90_000);
+  });
 });

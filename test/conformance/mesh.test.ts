@@ -19,7 +19,7 @@ describeWithTool('CONSUL', 'mesh emulator conformance with Consul 1.16', () => {
     [consul, world] = await Promise.all([startConsul(realTools().CONSUL!, { acls: true }), startWorld({ meshShape: 'consul-1.16' })]);
     emuToken = world.env.MESH_HTTP_TOKEN!;
     realToken = consul.managementToken!;
-  }, 60_000);
+  });
   afterAll(async () => {
     await Promise.all([consul?.stop(), world?.stop()]);
   });

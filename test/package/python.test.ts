@@ -11,7 +11,6 @@ import { run } from '../support/packaged';
 // CLI against the emulator; its desired state equals its TypeScript twin's (twin.ts). The first tests take the
 // user's path (docs/packages.md): the venv activated, `converge` (the command pip put in the venv's bin), run
 // from the app's directory.
-jest.setTimeout(240_000);
 
 describe('Python package', () => {
   const dir = path.join(ROOT, 'examples', 'python-quickstart');

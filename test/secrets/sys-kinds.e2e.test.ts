@@ -4,7 +4,6 @@ import * as secrets from '../../lib/secrets';
 import { mountRefScenario, sysScenario, SysTarget } from './sys-kinds-scenario';
 import { appRoleScenario } from './approle-scenario';
 
-jest.setTimeout(180_000);
 
 // SecretsMount, SecretsPolicy and LeastPrivilegePolicy end to end through the real CLI against the
 // emulator, which serves sys/mounts and sys/policies/acl as OpenBao does (the same scenario runs
