@@ -26,7 +26,7 @@ describe('test hygiene', () => {
       .map((c) => /^((?:\w+=\S+\s+)*)(jsii(?:-pacmak|-rosetta)?)\b/.exec(c)).filter((m): m is RegExpExecArray => m !== null);
     expect(jsiiCommands.map((m) => m[2]).sort()).toEqual(expect.arrayContaining(['jsii', 'jsii-pacmak', 'jsii-rosetta']));
     for (const m of jsiiCommands) {
-      const r = spawnSync('sh', ['-c', `${m[1]}${m[2]} --version`], { cwd: ROOT, env, encoding: 'utf8', timeout: 60_000 });
+      const r = spawnSync('sh', ['-c', `${m[1]}${m[2]} --version`], { cwd: ROOT, env, encoding: 'utf8', timeout: 240_000 });
       expect(r.status).toBe(0);
       expect(`${m[2]}: ${r.stdout}${r.stderr}`).not.toMatch(/end-of-life|!!!!/);
     }
