@@ -5,7 +5,8 @@ module.exports = {
   testMatch: ['**/*.test.ts'],
   transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] },
   // Generous: a test's time says nothing about its correctness, and CI runners are busy machines (issue 34 item 5).
-  // A test that hangs still fails, after five minutes.
+  // A test that hangs still fails, after five minutes. No test sets a shorter timeout of its own, and the waits inside
+  // tests (watch events, env files, server starts) are hang guards of four minutes, not measures of speed.
   testTimeout: 300000,
   maxWorkers: 2,
   // One temporary directory per run, removed at the end; nothing may be left in the repository root.

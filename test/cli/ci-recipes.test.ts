@@ -60,7 +60,7 @@ describe('docs/ci.md recipes', () => {
   beforeAll(async () => {
     pg = await startPostgres();
     world = await startWorld({}, { CONVERGE_STATE: pg.url });
-  }, 120_000);
+  });
   afterAll(async () => {
     await world?.stop();
     await pg?.stop();
@@ -114,7 +114,7 @@ describe('docs/ci.md recipes', () => {
     // The state is in PostgreSQL, not on the runner.
     expect(fs.existsSync(path.join(world.dir, '.converge', 'stacks', 'gh'))).toBe(false);
     expect(fs.existsSync(path.join(app, '.converge', 'stacks', 'gh'))).toBe(false);
-  }, 180_000);
+  });
 
   test('GitLab CI: plan on a merge request tolerates exit 2 and fails on 1; apply the saved plan on the default branch', async () => {
     const app = await newApp('gl-app', 'gl');
@@ -138,5 +138,5 @@ describe('docs/ci.md recipes', () => {
     r = await line(plan);
     expect(r.status).toBe(0);
     expect(fs.readFileSync(path.join(app, 'plan-summary.md'), 'utf8')).toMatch(/\*\*0\*\* to add, \*\*0\*\* to change/);
-  }, 180_000);
+  });
 });

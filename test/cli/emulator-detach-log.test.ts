@@ -13,7 +13,7 @@ afterEach(() => { for (const pid of started.splice(0)) if (isAlive(pid)) process
 
 function detach(args: string[], tmp: string) {
   const r = spawnSync(CLI, ['emulator', ...PORTS, ...args, '--detach'], {
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1', TMPDIR: tmp }, encoding: 'utf8', timeout: 60_000,
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1', TMPDIR: tmp }, encoding: 'utf8', timeout: 240_000,
   });
   const said = r.stdout + r.stderr;
   const envFile = /env file (\S+),/.exec(said)?.[1];

@@ -29,7 +29,7 @@ afterEach(() => {
   for (const pid of started.splice(0)) if (isAlive(pid)) process.kill(pid, 'SIGTERM');
 });
 
-const npx = (args: string[], cwd: string) => spawnSync('npx', ['--no', 'converge', ...args], { cwd, env, encoding: 'utf8', timeout: 60_000 });
+const npx = (args: string[], cwd: string) => spawnSync('npx', ['--no', 'converge', ...args], { cwd, env, encoding: 'utf8', timeout: 240_000 });
 
 describe('converge emulator through npx, --detach, wait and stop', () => {
   test('npx converge emulator --write-env FILE --detach returns once ready; stop ends it and removes FILE', async () => {
@@ -99,7 +99,7 @@ describe('converge emulator through npx, --detach, wait and stop', () => {
   });
 
   test('an unknown word after emulator is refused, not taken for a start', () => {
-    const r = spawnSync(CLI, ['emulator', 'wiat', 'x.env', ...PORTS], { env, encoding: 'utf8', timeout: 20_000 });
+    const r = spawnSync(CLI, ['emulator', 'wiat', 'x.env', ...PORTS], { env, encoding: 'utf8', timeout: 240_000 });
     expect(r.status).toBe(1);
     expect(r.stderr).toMatch(/too many arguments for 'emulator'/);
   });

@@ -27,7 +27,7 @@ describe('a second converge emulator on the same env file', () => {
 
     // Bounded: a foreground emulator that wrongly started would serve until stopped.
     const second = spawnSync(CLI, ['emulator', ...PORTS, '--write-env', file, ...(mode === '--detach' ? ['--detach'] : [])],
-      { env, cwd: dir, encoding: 'utf8', timeout: 30_000 });
+      { env, cwd: dir, encoding: 'utf8', timeout: 240_000 });
     r = { status: second.status, stdout: second.stdout, stderr: second.stderr };
     expect(r.status).toBe(1);
     expect(r.stderr).toContain(`an emulator is already running (pid ${pid}) and wrote ${file}: stop it (converge emulator stop ${file}), or start another with another --write-env file and port 0`);
@@ -38,5 +38,5 @@ describe('a second converge emulator on the same env file', () => {
     expect(r.stdout).toContain(`converge emulator stopped (pid ${pid})`);
     expect(r.status).toBe(0);
     expect(fs.existsSync(file)).toBe(false);
-  }, 90_000);
+  });
 });

@@ -52,7 +52,7 @@ describe('converge init', () => {
     const jest = await run(process.execPath, [path.join(ROOT, 'node_modules', 'jest', 'bin', 'jest.js'), '--rootDir', app, '--ci'], { cwd: app });
     expect(jest.stderr).toMatch(/Tests:\s+1 passed, 1 total/);
     expect(jest.status).toBe(0);
-  }, 120_000);
+  });
 
   test('a directory with other files is fine; a file it would write is never overwritten', async () => {
     const dir = tempDir('converge-init-');
@@ -85,7 +85,7 @@ describe('converge init', () => {
     const r = await tsc();
     expect(r.status).not.toBe(0);
     expect(r.stdout).toMatch(/main\.ts.*Property 'email' is missing/s);
-  }, 120_000);
+  });
 
   // Issue 34 §2: the app's README says the environment is an allow-list, and how to pass a variable.
   // (`--language python`, planned with the Python package: test/package/python.test.ts.)

@@ -27,7 +27,7 @@ describeWithTool('BAO', 'converge migrate terraform: a vault state, against a re
   beforeAll(async () => {
     [bao, world] = await Promise.all([startOpenBao(realTools().BAO!, { database: 'database' }), startWorld()]);
     await seedVault(state, apiCall(bao.address, 'X-Vault-Token', bao.rootToken));
-  }, 120_000);
+  });
   afterAll(async () => { await Promise.all([bao?.stop(), world?.stop()]); });
 
   test('imports every object OpenBao holds; the plan with the variables set is a no-op; no secret written or printed', async () => {
@@ -56,7 +56,7 @@ describeWithTool('CONSUL', 'converge migrate terraform: a consul state, against 
     // ACLs on: the state's ACL policies are taken too.
     [consul, world] = await Promise.all([startConsul(realTools().CONSUL!, { acls: true }), startWorld()]);
     await seedConsul(resources, apiCall(consul.address, 'X-Consul-Token', consul.managementToken!));
-  }, 120_000);
+  });
   afterAll(async () => { await Promise.all([consul?.stop(), world?.stop()]); });
 
   test('imports every entry Consul holds; the plan after is a no-op', async () => {

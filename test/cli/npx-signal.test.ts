@@ -19,10 +19,14 @@ function appDir(): string {
   return dir;
 }
 
-/** The pids of the processes whose command line runs converge's CLI with this marker. */
-function convergeProcesses(marker: string): number[] {
+/**
+ * The pids of the processes running converge's CLI in `dir` (this test's own app directory: never another test's
+ * emulator, nor another run's on the same machine, which this test must neither wait for nor kill).
+ */
+function convergeProcesses(dir: string): number[] {
   const ps = execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' });
-  return ps.split('\n').filter((l) => l.includes('dist/cli/main.js') && l.includes(marker)).map((l) => Number(l.trim().split(/\s+/)[0]));
+  return ps.split('\n').filter((l) => l.includes('dist/cli/main.js')).map((l) => Number(l.trim().split(/\s+/)[0]))
+    .filter((pid) => { try { return fs.readlinkSync(`/proc/${pid}/cwd`) === fs.realpathSync(dir); } catch { return false; } });
 }
 
 function canConnect(port: number): Promise<boolean> {
@@ -33,7 +37,7 @@ function canConnect(port: number): Promise<boolean> {
   });
 }
 
-async function until<T>(what: string, f: () => T | undefined | Promise<T | undefined>, ms = 60_000): Promise<T> {
+async function until<T>(what: string, f: () => T | undefined | Promise<T | undefined>, ms = 240_000): Promise<T> {
   const end = Date.now() + ms;
   for (;;) {
     const v = await f();
@@ -45,20 +49,21 @@ async function until<T>(what: string, f: () => T | undefined | Promise<T | undef
 
 describe('a signal to npx converge reaches converge', () => {
   let npx: ChildProcess | undefined;
-  afterEach(() => { for (const pid of convergeProcesses('--mesh-port 0')) try { process.kill(pid, 'SIGKILL'); } catch { /* gone */ } npx?.kill('SIGKILL'); });
+  let dir = '';
+  afterEach(() => { for (const pid of convergeProcesses(dir)) try { process.kill(pid, 'SIGKILL'); } catch { /* gone */ } npx?.kill('SIGKILL'); });
 
   test('SIGTERM to npx stops the emulator it started', async () => {
     const signal = 'SIGTERM';
-    const dir = appDir();
+    dir = appDir();
     npx = spawn('npx', ['--no-install', 'converge', 'emulator', '--platform-port', '0', '--secrets-port', '0', '--mesh-port', '0'],
       { cwd: dir, env: { PATH: process.env.PATH, HOME: process.env.HOME, TMPDIR: process.env.TMPDIR, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     npx.stdout!.on('data', (d) => { out += d; });
     const port = await until('the emulator', () => /PLATFORM_ADDRESS=http:\/\/127\.0\.0\.1:(\d+)/.exec(out)?.[1]).then(Number);
-    const [pid] = await until('its node process', () => { const p = convergeProcesses('--mesh-port 0'); return p.length ? p : undefined; });
+    const [pid] = await until('its node process', () => { const p = convergeProcesses(dir); return p.length ? p : undefined; });
     expect(await canConnect(port)).toBe(true);
     npx.kill(signal);
     await until('converge to end', () => { try { process.kill(pid, 0); return false; } catch { return true; } });
     expect(await canConnect(port)).toBe(false);
-  }, 180_000);
+  });
 });

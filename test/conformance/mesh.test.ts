@@ -22,7 +22,7 @@ describe('mesh emulator conformance with Consul 1.16', () => {
     [consul, world] = await Promise.all([real.live ? startConsul(realTools().CONSUL!, { acls: true }) : undefined, startWorld({ meshShape: 'consul-1.16' })]);
     emuToken = world.env.MESH_HTTP_TOKEN!;
     realToken = consul?.managementToken ?? '';
-  }, 60_000);
+  });
   afterAll(async () => {
     await Promise.all([consul?.stop(), world?.stop()]);
   });

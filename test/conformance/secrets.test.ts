@@ -3,7 +3,6 @@ import { startWorld, TestWorld } from '../support/harness';
 import { startOpenBao, TestOpenBao } from '../support/openbao';
 import { realTools } from '../support/real-tools';
 
-jest.setTimeout(120_000);
 
 // The secrets emulator held to the real service: the same requests to the emulator and to OpenBao 2.6,
 // the answers compared (status, body shape, messages), with what differs per server normalised (request

@@ -59,7 +59,7 @@ test('the TypeScript samples type-check and synthesize, each with its construct'
     // A provider's sample: a construct that reaches its API through it (not the default variables).
     if (s.kind.endsWith('Provider')) expect(resources.some((r) => r.provider.address || /_PROD_/.test(r.provider.addressEnv))).toBe(true);
   });
-}, 120_000);
+});
 
 test('the Python samples compile and name only real constructs and snake_case props', () => {
   const dir = tempDir('converge-py-samples-');
@@ -127,7 +127,7 @@ test('every other TypeScript sample of the README and docs/ type-checks and synt
   } finally {
     fs.rmSync(app, { recursive: true, force: true });
   }
-}, 180_000);
+});
 
 test('every other Python sample of the README and docs/ compiles and names only real constructs and props', () => {
   const dir = tempDir('converge-py-doc-samples-');

@@ -57,10 +57,19 @@ describe('crash safety and locking', () => {
   test('a second apply on the same stack fails at once, naming the holder, and changes nothing', async () => {
     const dir = synthApp((stack) => {
       for (let i = 0; i < 150; i++) new KvSecret(stack, `kv${i}`, { path: `lock/s${i}`, data: { n: String(i) } });
-    }, 'locked'); // enough objects, one at a time, that the first run still holds the lock when the second has started
-    const first = spawn(CLI, ['apply', '--synth-dir', dir, '--auto-approve', '--parallelism', '1'], { env: world.env });
+    }, 'locked');
+    // CONVERGE_TIMEOUT_MS: no request of the first run times out while it is paused below.
+    const first = spawn(CLI, ['apply', '--synth-dir', dir, '--auto-approve', '--parallelism', '1'], { env: { ...world.env, CONVERGE_TIMEOUT_MS: '600000' } });
     await new Promise<void>((resolve) => first.stdout.on('data', (d) => { if (String(d).includes('✓')) resolve(); }));
-    const second = await cliAsync(['apply', '--synth-dir', dir, '--auto-approve'], world.env);
+    // Paused mid-apply (SIGSTOP), the first run holds the lock for as long as the second takes to start and run, on
+    // however busy a machine: not a race between the first run's remaining objects and the second's start.
+    first.kill('SIGSTOP');
+    let second;
+    try {
+      second = await cliAsync(['apply', '--synth-dir', dir, '--auto-approve'], world.env);
+    } finally {
+      first.kill('SIGCONT');
+    }
     expect(second.status).toBe(1);
     expect(second.stderr).toMatch(/state of stack "locked" is locked by .+ \(pid \d+ on .+, apply since \d{4}-/);
     expect(second.stdout).not.toMatch(/✓/);

@@ -2,6 +2,7 @@ import { ChildProcess, spawn } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
 import { Pool } from 'undici';
+import { waitForEnvFile } from '../../lib/cli/emulator-env-file';
 import { CLI, tempDir } from '../support/harness';
 
 /** `converge emulator --data-dir` in its own process; resolves once its env file is written. */
@@ -9,8 +10,8 @@ async function startEmulatorProcess(dataDir: string): Promise<{ proc: ChildProce
   const envFile = path.join(tempDir('emu-kill-env-'), 'emulator.env');
   const proc = spawn(CLI, ['emulator', '--platform-port', '0', '--secrets-port', '0', '--mesh-port', '0', '--platform-rate-limit', '0',
     '--data-dir', dataDir, '--env-file', envFile], { stdio: 'ignore' });
-  for (let i = 0; i < 400 && !fs.existsSync(envFile); i++) await new Promise((r) => setTimeout(r, 25));
-  const env = Object.fromEntries(fs.readFileSync(envFile, 'utf8').trim().split('\n').map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]));
+  // However long a busy machine takes to start it (issue 34 item 5), unless it exited.
+  const env = await waitForEnvFile(envFile, 240_000, () => (proc.exitCode !== null ? `the emulator exited (${proc.exitCode}) before it was ready` : undefined));
   return { proc, env };
 }
 

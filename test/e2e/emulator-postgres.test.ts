@@ -6,7 +6,6 @@ import { parseEnvFile } from '../../lib/cli/emulator-env-file';
 import { allFiles, cliAsync, ROOT, tempDir } from '../support/harness';
 import { linkModules } from '../support/packaged';
 
-jest.setTimeout(240_000);
 
 // `converge emulator --postgres`: the emulator runs a PostgreSQL of its own, so that the database samples of
 // docs/secrets-database-directory.md run as they are, with no setup: each TypeScript one is applied through the real
@@ -203,7 +202,7 @@ describe('converge emulator --postgres --data-dir', () => {
       process.kill(Number(first.CONVERGE_EMULATOR_PID), 'SIGKILL');
       // No server outlives its emulator: it would hold the port and the data directory's lock.
       let up = true;
-      for (let i = 0; i < 100 && up; i++) { await new Promise((r) => setTimeout(r, 100)); up = await listening(first.DB_ADDRESS); }
+      for (let i = 0; i < 2000 && up; i++) { await new Promise((r) => setTimeout(r, 100)); up = await listening(first.DB_ADDRESS); }
       expect(up).toBe(false);
 
       const r = await cliAsync(args, bare, dir);
@@ -229,7 +228,7 @@ describe('converge emulator --postgres --data-dir', () => {
       expect(fs.readdirSync(tmp).filter((f) => f.startsWith('converge-pg-'))).toHaveLength(1);
       process.kill(Number(env.CONVERGE_EMULATOR_PID), 'SIGKILL');
       let left = 1;
-      for (let i = 0; i < 100 && left; i++) {
+      for (let i = 0; i < 2000 && left; i++) {
         await new Promise((r) => setTimeout(r, 100));
         left = fs.readdirSync(tmp).filter((f) => f.startsWith('converge-pg-')).length;
       }

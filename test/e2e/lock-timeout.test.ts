@@ -6,7 +6,6 @@ import { KvSecret } from '../../lib/secrets/kv/kv-secret';
 import { CLI, cliAsync, ROOT, startWorld, synthApp, TestWorld } from '../support/harness';
 import { startPostgres, TestPostgres } from '../support/postgres';
 
-jest.setTimeout(120_000);
 
 // `plan` and `apply` that meet a lock another run holds on PostgreSQL state: a `converge watch` cycle's
 // is waited for (60 s by default), any other holder's fails at once unless `--lock-timeout` says how

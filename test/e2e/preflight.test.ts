@@ -8,7 +8,6 @@ import { Organization } from '../../lib/platform/organization/organization';
 import { KvSecret } from '../../lib/secrets/kv/kv-secret';
 import { cliAsync, CliResult, startWorld, synthApp, TestWorld } from '../support/harness';
 
-jest.setTimeout(120_000);
 
 // Issue 33 items 2 and 3 through the real CLI against the emulator: before anything is written, the plan
 // asks the secrets service what its token may do (sys/capabilities-self, one request) and fails naming

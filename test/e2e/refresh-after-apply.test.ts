@@ -18,7 +18,7 @@ describe('refresh after apply', () => {
     emulator = await EmulatorProcess.start(sampleEmulatorArgs(SCALE));
     env = { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1', CONVERGE_DIR: `${tempDir()}/.converge`, CONVERGE_STATE_KEY: process.env.CONVERGE_STATE_KEY, ...PLANTED_ENV };
     await seedSampleWorld(emulator.env, SCALE, pg.url);
-  }, 60_000);
+  });
   afterAll(async () => { await emulator?.stop(); await pg?.stop(); });
 
   test('every kind: apply, then refresh reports 0 drifted and plan is a no-op', async () => {

@@ -103,7 +103,7 @@ describe('state records are authenticated (local backend)', () => {
     expect(after.stderr).not.toMatch(/changed outside converge/);
     // The key itself is still on the API: the plan reports it for import (the object was forgotten, not deleted).
     expect(after.stdout + after.stderr).toMatch(/converge import web/);
-  }, 120_000);
+  });
 
   test('seals stripped and a record planted by someone without the key: refused, nothing deleted; state migrate refuses a state that shows it was sealed (issue 32 item 2)', async () => {
     const apps = kvApps('strip');
@@ -129,7 +129,7 @@ describe('state records are authenticated (local backend)', () => {
     expect(m.status).toBe(1);
     expect(m.stderr).toMatch(/was sealed by this release \(the records at ops, web show it\).*Restore the state from a backup/);
     expect(read('stripped').authenticated).toBeUndefined();
-  }, 180_000);
+  });
 
   test('a state written by a release that did not seal records is refused until converge state migrate seals it, once', async () => {
     const app = twoKeys('legacy');
@@ -171,7 +171,7 @@ describe('state records are authenticated (local backend)', () => {
     const again = await cliAsync(['state', 'migrate', '--stack', 'legacy', '--auto-approve'], world.env);
     expect(again.status).toBe(1);
     expect(again.stderr).toMatch(/is sealed already: there is nothing to migrate/);
-  }, 120_000);
+  });
 });
 
 describe('state records are authenticated (PostgreSQL backend)', () => {
@@ -180,7 +180,7 @@ describe('state records are authenticated (PostgreSQL backend)', () => {
   beforeAll(async () => {
     pg = await startPostgres();
     world = await startWorld({}, { CONVERGE_STATE: pg.url });
-  }, 120_000);
+  });
   afterAll(async () => { await world?.stop(); await pg?.stop(); });
 
   test('swapped sensitive outputs in the row are refused naming the records', async () => {
@@ -222,5 +222,5 @@ describe('state records are authenticated (PostgreSQL backend)', () => {
     } finally {
       await c.end();
     }
-  }, 180_000);
+  });
 });

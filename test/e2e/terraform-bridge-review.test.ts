@@ -95,7 +95,7 @@ describeWithTool('TERRAFORM', 'TerraformBridge under review: what terraform plan
     expect((await kv('review/app')).data.value).toBe('v2');
     const state = fs.readFileSync(path.join(appDir, `terraform.${STACK}.tfstate`), 'utf8');
     for (const secret of [PLANTED, IN_APP]) expect(state).not.toContain(secret);
-  }, 120_000);
+  });
 
   test("a failed deploy prints converge's plan once; the apply resource is tainted and the destroy holder is not", async () => {
     // converge plans (and prints its plan), applies `app`, then the API refuses the write of `later`: a proxy
@@ -132,7 +132,7 @@ describeWithTool('TERRAFORM', 'TerraformBridge under review: what terraform plan
     expect(d.out).toMatch(/bridge destroy/);
     expect(await kv('review/app')).toBeUndefined();
     expect(await kv('review/other')).toBeUndefined();
-  }, 120_000);
+  });
 });
 
 describe('TerraformBridge without @cdktf/provider-null installed', () => {

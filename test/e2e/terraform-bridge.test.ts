@@ -335,7 +335,7 @@ describeWithTool('TERRAFORM', 'TerraformBridge run by real Terraform 1.5.7 and t
     expect(await kvData('bridge/app')).toBeUndefined();
     expect(await addresses(STACK)).toEqual([]);
     expect(tfState(STACK).resources).toEqual([]);
-  }, 150_000);
+  });
 
   test('two stacks with a reference deploy in order, share state, and a change of the producer re-runs the consumer', async () => {
     const twoStacks = (x: string) => synth(appDir, ['producer', 'consumer'], ({ producer, consumer }) => {
@@ -368,7 +368,7 @@ describeWithTool('TERRAFORM', 'TerraformBridge run by real Terraform 1.5.7 and t
     expect(await kvData('xs/src')).toBeUndefined();
     expect(await kvData('xs/dst')).toBeUndefined();
     expect([...await addresses('producer'), ...await addresses('consumer')]).toEqual([]);
-  }, 90_000);
+  });
 
   test('without CONVERGE_STATE_KEY, the key converge creates is in the app directory too, where converge run by hand finds it', async () => {
     const keyless = tempDir('converge-bridge-keyless-');
@@ -395,7 +395,7 @@ describeWithTool('TERRAFORM', 'TerraformBridge run by real Terraform 1.5.7 and t
     expect((await run(['destroy', '-auto-approve', '-input=false'])).status).toBe(0);
     expect(await kvData('bridge/keyless')).toBeUndefined();
     fs.rmSync(keyless, { recursive: true, force: true });
-  }, 60_000);
+  });
 
   test("the destroy provisioner gets the bridge's environment: state kept where CONVERGE_STATE says is found, and its objects destroyed", async () => {
     const envApp = tempDir('converge-bridge-env-');
@@ -418,7 +418,7 @@ describeWithTool('TERRAFORM', 'TerraformBridge run by real Terraform 1.5.7 and t
     expect(await kvData('bridge/env')).toBeUndefined();
     expect(Object.keys((await state.read('env'))?.resources ?? {})).toEqual([]);
     fs.rmSync(envApp, { recursive: true, force: true });
-  }, 60_000);
+  });
 
   test('the planted secrets are in no Terraform state, plan, output or log, nor in converge state', () => {
     expect(plans.length).toBeGreaterThan(5);

@@ -43,5 +43,5 @@ describe('crash torture', () => {
       await emulator.stop();
       await pg.stop();
     }
-  }, 240_000);
+  });
 });

@@ -5,7 +5,6 @@ import { KvSecret } from '../../lib/secrets/kv/kv-secret';
 import { TotpKey } from '../../lib/secrets/totp/totp-key';
 import { cliAsync, startWorld, synthApp, TestWorld } from '../support/harness';
 
-jest.setTimeout(120_000);
 
 // A generated TOTP key's url and barcode are answered by the service only when the key is created. A
 // record rebuilt for a change that only state sees (its removal policy) or for a move (the construct

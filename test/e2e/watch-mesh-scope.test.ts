@@ -4,7 +4,6 @@ import { ServiceDefaults } from '../../lib/mesh/service-defaults/service-default
 import { cliAsync, startWorld, tempDir, TestWorld } from '../support/harness';
 import { startWatch, WatchEvent, WatchProcess } from '../support/watch-process';
 
-jest.setTimeout(120_000);
 
 // A blocking query answers for a whole entry kind; a change of one stack's entry plans (and locks)
 // that stack only, never another stack that manages entries of the same kind.
@@ -34,12 +33,12 @@ describe('converge watch: a mesh wake-up plans only the stack whose entry change
     await Promise.all([w.waitFor(of('m1', 'cycle')), w.waitFor(of('m2', 'cycle'))]);
     const mark = w.events.length;
     expect((await putEntry({ Kind: 'service-defaults', Name: 'm1-web', Protocol: 'http2' })).status).toBe(200);
-    const d1 = await w.waitFor(of('m1', 'drift'), 15_000, mark);
-    await w.waitFor(of('m1', 'cycle'), 15_000, w.events.indexOf(d1));
+    const d1 = await w.waitFor(of('m1', 'drift'), mark);
+    await w.waitFor(of('m1', 'cycle'), w.events.indexOf(d1));
     // Then m2's own entry changes: the cycle that finds its drift is the only mesh cycle m2 had since the mark.
     expect((await putEntry({ Kind: 'service-defaults', Name: 'm2-web', Protocol: 'grpc' })).status).toBe(200);
-    const d2 = await w.waitFor(of('m2', 'drift'), 15_000, mark);
-    await w.waitFor(of('m2', 'cycle'), 15_000, w.events.indexOf(d2));
+    const d2 = await w.waitFor(of('m2', 'drift'), mark);
+    await w.waitFor(of('m2', 'cycle'), w.events.indexOf(d2));
     expect(meshCycles('m2', mark)).toHaveLength(1);
     expect(meshCycles('m1', mark)).toHaveLength(1);
   });

@@ -9,7 +9,6 @@ import { startWatch, WatchEvent, WatchProcess } from '../support/watch-process';
 // stack name), the fair share counts only the replicas that watch a stack, a lease whose holder is not
 // a heartbeating replica is taken over, and /readyz says when a stack of the replica's set has nobody.
 // Real `converge watch` processes on a real PostgreSQL.
-jest.setTimeout(180_000);
 
 const HEARTBEAT = '0.5';
 
@@ -38,7 +37,7 @@ describe('converge watch replica leases', () => {
     const r = await cliAsync(['apply', '--synth-dir', dir, '--stack', '*', '--auto-approve'], env);
     if (r.status !== 0) throw new Error(`apply exited ${r.status}:\n${r.stdout}\n${r.stderr}`);
   };
-  const gained = (w: WatchProcess, stack: string, timeoutMs = 20_000) => w.waitFor((e) => e.event === 'lease-gained' && e.stack === stack, timeoutMs);
+  const gained = (w: WatchProcess, stack: string) => w.waitFor((e) => e.event === 'lease-gained' && e.stack === stack);
   /** A few heartbeats: time for every replica to beat several times (what they hold then is compared, not when). */
   const settle = () => new Promise((r) => setTimeout(r, Number(HEARTBEAT) * 1000 * 6));
 
@@ -65,7 +64,7 @@ describe('converge watch replica leases', () => {
       method: 'POST', headers: { 'x-secrets-token': world.env.SECRETS_TOKEN! }, body: JSON.stringify({ data: { v: 'hotfix' } }),
     });
     expect(r.status).toBe(200);
-    const drift = await prod.waitFor((e) => e.event === 'drift' && e.stack === 'app', 30_000);
+    const drift = await prod.waitFor((e) => e.event === 'drift' && e.stack === 'app');
     expect(drift.address).toBe('kv');
     expect(staging.events.filter((e) => e.event === 'drift')).toEqual([]);
   });

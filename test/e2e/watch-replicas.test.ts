@@ -7,7 +7,6 @@ import { startWatch, WatchEvent, WatchProcess } from '../support/watch-process';
 // Three `converge watch` replicas sharing PostgreSQL state (a real server): the stacks are spread
 // over them, each stack is reconciled by one replica at a time, and when a replica is killed
 // (SIGKILL: no goodbye) the others take its stacks over.
-jest.setTimeout(180_000);
 
 const STACKS = ['r1', 'r2', 'r3', 'r4'];
 const HEARTBEAT_S = 1;
@@ -38,13 +37,16 @@ describe('converge watch replicas on PostgreSQL state', () => {
     for (let i = 0; i < 3; i++) replicas.push(startWatch(['--synth-dir', dir, '--interval', '0.2', '--heartbeat', String(HEARTBEAT_S)], world.env));
     // Every stack gets a holder; with four stacks and three replicas, each holds at most two.
     const holderOf = async (stack: string, from: number[] = [0, 0, 0]) => {
-      const found = await Promise.any(replicas.map((r, i) => r.waitFor((e) => e.event === 'lease-gained' && e.stack === stack, 30_000, from[i]).then(() => i)));
+      const found = await Promise.any(replicas.map((r, i) => r.waitFor((e) => e.event === 'lease-gained' && e.stack === stack, from[i]).then(() => i)));
       return found;
     };
     const holders = new Map<string, number>();
     for (const s of STACKS) holders.set(s, await holderOf(s));
-    // Let them settle (a replica that joined late gets its share), then count who holds what.
-    await new Promise((r) => setTimeout(r, HEARTBEAT_S * 3000));
+    // Let them settle (a replica that joined late gets its share), then count who holds what. Settled is an event,
+    // not a time: on a busy machine the heartbeats that hand a share over come late (issue 34 item 5).
+    const settled = () => replicas.every((r) => heldBy(r.events).length <= 2)
+      && replicas.flatMap((r) => heldBy(r.events)).sort().join() === [...STACKS].sort().join();
+    while (!settled()) await Promise.any(replicas.map((r) => r.waitFor(() => true, r.events.length)));
     const held = replicas.map((r) => heldBy(r.events));
     expect(held.flat().sort()).toEqual(STACKS);
     for (const h of held) expect(h.length).toBeLessThanOrEqual(2);
@@ -57,19 +59,19 @@ describe('converge watch replicas on PostgreSQL state', () => {
     const killedAt = Date.now();
     await replicas[victim].stop('SIGKILL');
     const heir = await Promise.any(replicas.map((r, i) => (i === victim ? Promise.reject(new Error('killed')) :
-      r.waitFor((e) => e.event === 'lease-gained' && e.stack === 'r1', 30_000, marks[i]).then(() => i))));
+      r.waitFor((e) => e.event === 'lease-gained' && e.stack === 'r1', marks[i]).then(() => i))));
     expect(heir).not.toBe(victim);
     const gained = replicas[heir].events.slice(marks[heir]).find((e) => e.event === 'lease-gained' && e.stack === 'r1')!;
     // Reported, not asserted to the millisecond: the promise is two heartbeats (see npm run bench for figures).
     process.stderr.write(`r1 taken over ${Date.parse(gained.time) - killedAt} ms after the kill (heartbeat ${HEARTBEAT_S * 1000} ms)\n`);
-    await replicas[heir].waitFor((e) => e.event === 'cycle' && e.stack === 'r1' && e.outcome === 'ok', 30_000, marks[heir]);
+    await replicas[heir].waitFor((e) => e.event === 'cycle' && e.stack === 'r1' && e.outcome === 'ok', marks[heir]);
 
     // Drift is still found, by whoever holds the stack now.
     const r = await fetch(`${world.env.SECRETS_ADDR}/v1/secret/data/replicas/r1`, {
       method: 'POST', headers: { 'x-secrets-token': world.env.SECRETS_TOKEN! }, body: JSON.stringify({ data: { v: 'outside' } }),
     });
     expect(r.status).toBe(200);
-    await replicas[heir].waitFor((e) => e.event === 'drift' && e.stack === 'r1', 30_000, marks[heir]);
+    await replicas[heir].waitFor((e) => e.event === 'drift' && e.stack === 'r1', marks[heir]);
 
     const alive = replicas.filter((_, i) => i !== victim);
     for (const x of alive) expect(await x.stop('SIGTERM')).toBe(0);

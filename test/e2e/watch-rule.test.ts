@@ -11,7 +11,6 @@ import { startWatch, WatchEvent, WatchProcess } from '../support/watch-process';
 // a cycle writes an object back only when the API differs from the app, the app's declaration of it
 // is the last apply's, and nothing it reads changed in the app. Everything else is "app changed".
 // Each test changes the app and the API before the watcher starts, so that its first cycle sees both.
-jest.setTimeout(120_000);
 
 describe('converge watch writes drift, and only drift', () => {
   let world: TestWorld;
@@ -50,7 +49,7 @@ describe('converge watch writes drift, and only drift', () => {
   /** Waits until `event` of `address`, then for one more whole cycle: what the watcher would do, it has done. */
   const settle = async (w: WatchProcess, stack: string, event: string, address?: string) => {
     await w.waitFor(of(stack, event, address));
-    await w.waitFor(of(stack, 'cycle'), 20_000, w.events.length);
+    await w.waitFor(of(stack, 'cycle'), w.events.length);
   };
   const written = (w: WatchProcess, stack: string) => w.events.filter((e) => e.stack === stack && ['reverted', 'renewed', 'updated', 'applied'].includes(e.event))
     .map((e) => e.address).sort();
@@ -189,7 +188,7 @@ describe('converge watch writes drift, and only drift', () => {
     const w = watch(['--synth-dir', dir, '--stack', 'owner-b', '--interval', '0.3', '--apply-app-changes', '--on-drift', 'revert']);
     const error = await w.waitFor(of('owner-b', 'error'));
     expect(error.message).toContain('is managed by owner-a/mine (stack owner-a) already');
-    await w.waitFor(of('owner-b', 'cycle'), 20_000, w.events.length);
+    await w.waitFor(of('owner-b', 'cycle'), w.events.length);
     expect(written(w, 'owner-b')).toEqual([]);
     expect(await w.stop()).toBe(0);
     expect(await kvData('owner/x')).toEqual({ v: 'a' });

@@ -34,5 +34,5 @@ describe('watch text output', () => {
     expect(aboutKv).toHaveLength(2);
     expect(aboutKv[0]).toMatch(/drift kv \(secrets\.KvSecret\)/);
     expect(aboutKv[1]).toMatch(/reverted kv \(update\): written back to what the app declares; drift resolved$/);
-  }, 120_000);
+  });
 });

@@ -17,7 +17,6 @@ import { startWatch, WatchEvent, WatchProcess } from '../support/watch-process';
 
 // `converge watch` end to end: the real CLI in its own process against the emulator over HTTP,
 // its JSON events read as they come. Each test watches a stack of its own.
-jest.setTimeout(120_000);
 
 const SECRET = 'watch-secret-9f3c1a77e2';
 
@@ -89,8 +88,8 @@ describe('converge watch', () => {
 
     // Several cycles later, each drift was reported once.
     const seen = w.events.length;
-    await w.waitFor(of('drift', 'cycle'), 20_000, seen);
-    await w.waitFor(of('drift', 'cycle'), 20_000, w.events.length);
+    await w.waitFor(of('drift', 'cycle'), seen);
+    await w.waitFor(of('drift', 'cycle'), w.events.length);
     for (const a of ['org', 'kv', 'web', 'resolver']) expect(w.events.filter(of('drift', 'drift', a))).toHaveLength(1);
 
     // Put back by someone else: reported as resolved, and the drift gauge is back to nothing.
@@ -113,9 +112,9 @@ describe('converge watch', () => {
     await w.waitFor(of('blocking', 'cycle'));
     const before = w.events.length;
     expect((await putEntry({ Kind: 'service-defaults', Name: 'blocking-web', Protocol: 'http2' })).status).toBe(200);
-    const drift = await w.waitFor(of('blocking', 'drift', 'web'), 10_000, before);
+    const drift = await w.waitFor(of('blocking', 'drift', 'web'), before);
     expect(drift.changes).toEqual([{ path: 'protocol', before: 'http', after: 'http2' }]);
-    const cycle = await w.waitFor(of('blocking', 'cycle'), 10_000, before);
+    const cycle = await w.waitFor(of('blocking', 'cycle'), before);
     // The cycle it triggered planned the mesh part only: no platform or secrets read.
     expect(cycle.scope).toBe('mesh');
     expect(await w.stop()).toBe(0);
@@ -139,7 +138,7 @@ describe('converge watch', () => {
     await w.waitFor(of('revert', 'app-changed'));
     const after = w.events.length;
     expect((await putEntry({ Kind: 'service-defaults', Name: 'revert-web', Protocol: 'tcp' })).status).toBe(200);
-    await w.waitFor(of('revert', 'reverted', 'web'), 20_000, after);
+    await w.waitFor(of('revert', 'reverted', 'web'), after);
     expect((await kvData('revert/db')).colour).toBe('blue');
     expect(w.events.filter(of('revert', 'reverted', 'kv'))).toHaveLength(1);
     expect(await w.stop()).toBe(0);
@@ -162,7 +161,7 @@ describe('converge watch', () => {
     expect(skipped.message).toMatch(/locked by .*apply/);
     expect((await secrets('POST', 'secret/data/locked/x', { data: { a: 'outside' } })).status).toBe(200);
     // Still locked: nothing is written back.
-    await w.waitFor(of('locked', 'locked'), 10_000, w.events.length);
+    await w.waitFor(of('locked', 'locked'), w.events.length);
     expect((await kvData('locked/x')).a).toBe('outside');
     await lock.release();
     await w.waitFor(of('locked', 'reverted', 'kv'));
@@ -181,8 +180,8 @@ describe('converge watch', () => {
     await apply(dir);
     const first = await kvData('lease/token');
     const w = watch(['--synth-dir', dir, '--interval', '0.5', '--on-drift', 'revert']);
-    await w.waitFor(of('lease', 'renewed', 'creds'), 20_000);
-    await w.waitFor(of('lease', 'renewed', 'stored'), 20_000);
+    await w.waitFor(of('lease', 'renewed', 'creds'));
+    await w.waitFor(of('lease', 'renewed', 'stored'));
     const second = await kvData('lease/token');
     expect(second.accessor).not.toBe(first.accessor);
     expect(await w.stop()).toBe(0);

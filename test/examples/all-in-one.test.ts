@@ -1,7 +1,6 @@
 import * as path from 'path';
 import { allFiles, cliAsync, ROOT, startWorld, TestWorld } from '../support/harness';
 
-jest.setTimeout(60_000);
 
 // examples/all-in-one run as a user would: the real CLI (dist/) in the example's directory, against the emulator's
 // three APIs in one stack.

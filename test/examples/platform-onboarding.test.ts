@@ -1,7 +1,6 @@
 import * as path from 'path';
 import { allFiles, cliAsync, ROOT, startWorld, TestWorld } from '../support/harness';
 
-jest.setTimeout(90_000);
 
 // examples/platform-onboarding run as a user would: the real CLI (dist/) in the example's directory, against the
 // emulator. Between the two stacks the test does what the README asks of the platform: a project and a published

@@ -5,7 +5,6 @@ import { parseEnvFile } from '../../lib/cli/emulator-env-file';
 import { allFiles, cliAsync, ROOT, startWorld, tempDir, TestWorld } from '../support/harness';
 import { startPostgres, TestPostgres } from '../support/postgres';
 
-jest.setTimeout(90_000);
 
 // examples/secrets-app run as a user would: the real CLI (dist/) in the example's directory, against the emulator
 // and a real PostgreSQL whose address and credentials reach the app through the environment.

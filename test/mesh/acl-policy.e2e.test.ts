@@ -83,7 +83,7 @@ describe('AclPolicy through the CLI against the emulator', () => {
     // The ID is the server's: a policy of the same name made outside converge is no conflict the plan can see (the create would be refused).
     expect((steps.conflict as { out: string }).out).toMatch(/web-write \(mesh\.AclPolicy\) will be created/);
     expect(steps.left).toEqual(['global-management']);
-  }, 120_000);
+  });
 });
 
 describeWithTool('CONSUL', 'AclPolicy against a real Consul 1.16 with ACLs, and the emulator in its 1.16 shape', () => {
@@ -91,7 +91,7 @@ describeWithTool('CONSUL', 'AclPolicy against a real Consul 1.16 with ACLs, and 
   let world: TestWorld;
   beforeAll(async () => {
     [consul, world] = await Promise.all([startConsul(realTools().CONSUL!, { acls: true }), startWorld({ meshShape: 'consul-1.16' })]);
-  }, 60_000);
+  });
   afterAll(async () => { await Promise.all([consul?.stop(), world?.stop()]); });
 
   const target = (address: string, token: string): Target => ({
@@ -108,5 +108,5 @@ describeWithTool('CONSUL', 'AclPolicy against a real Consul 1.16 with ACLs, and 
     delete real.left;
     delete emu.left;
     for (const step of Object.keys(real)) expect({ step, v: emu[step] }).toEqual({ step, v: real[step] });
-  }, 180_000);
+  });
 });

@@ -96,7 +96,7 @@ describe('AclRole through the CLI against the emulator', () => {
     const steps = await lifecycle({ address: world.env.MESH_HTTP_ADDR!, token: world.env.MESH_HTTP_TOKEN!, env: world.env });
     expect(steps).toMatchObject(expected);
     expect(steps.repaired).toEqual(steps.updated);
-  }, 120_000);
+  });
 });
 
 describeWithTool('CONSUL', 'AclRole against a real Consul 1.16 with ACLs, and the emulator in its 1.16 shape', () => {
@@ -104,7 +104,7 @@ describeWithTool('CONSUL', 'AclRole against a real Consul 1.16 with ACLs, and th
   let world: TestWorld;
   beforeAll(async () => {
     [consul, world] = await Promise.all([startConsul(realTools().CONSUL!, { acls: true }), startWorld({ meshShape: 'consul-1.16' })]);
-  }, 60_000);
+  });
   afterAll(async () => { await Promise.all([consul?.stop(), world?.stop()]); });
 
   const target = (address: string, token: string): Target => ({
@@ -117,5 +117,5 @@ describeWithTool('CONSUL', 'AclRole against a real Consul 1.16 with ACLs, and th
     const emu = await lifecycle(target(world.env.MESH_HTTP_ADDR!, world.env.MESH_HTTP_TOKEN!));
     expect(real).toMatchObject(expected);
     for (const step of Object.keys(real)) expect({ step, v: emu[step] }).toEqual({ step, v: real[step] });
-  }, 180_000);
+  });
 });

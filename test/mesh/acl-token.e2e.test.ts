@@ -104,7 +104,7 @@ describe('AclToken through the CLI against the emulator', () => {
     // The emulator answers the secret only on create: the outside token's.
     expect(secrets.length).toBe(1);
     expectNoSecret(t, secrets, outputs);
-  }, 120_000);
+  });
 });
 
 describeWithTool('CONSUL', 'AclToken against a real Consul 1.16 with ACLs, and the emulator in its 1.16 shape', () => {
@@ -112,7 +112,7 @@ describeWithTool('CONSUL', 'AclToken against a real Consul 1.16 with ACLs, and t
   let world: TestWorld;
   beforeAll(async () => {
     [consul, world] = await Promise.all([startConsul(realTools().CONSUL!, { acls: true }), startWorld({ meshShape: 'consul-1.16' })]);
-  }, 60_000);
+  });
   afterAll(async () => { await Promise.all([consul?.stop(), world?.stop()]); });
 
   const target = (address: string, token: string): Target => {
@@ -128,5 +128,5 @@ describeWithTool('CONSUL', 'AclToken against a real Consul 1.16 with ACLs, and t
     expect(real.secrets.length).toBe(2);
     expectNoSecret(realTarget, real.secrets, real.outputs);
     for (const step of Object.keys(real.steps)) expect({ step, v: emu.steps[step] }).toEqual({ step, v: real.steps[step] });
-  }, 180_000);
+  });
 });

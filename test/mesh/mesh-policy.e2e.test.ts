@@ -88,15 +88,15 @@ describe('meshPolicy against the emulator', () => {
 
   test('the stack applies its own policy and CI token; a token holding that policy alone plans the stack as a no-op and applies changes within it', async () => {
     await ciTokenWorks(world.env.MESH_HTTP_ADDR!, world.env.MESH_HTTP_TOKEN!);
-  }, 120_000);
+  });
 });
 
 describeWithTool('CONSUL', 'meshPolicy against a real Consul 1.16 with ACLs', () => {
   let consul: RealConsul;
-  beforeAll(async () => { consul = await startConsul(realTools().CONSUL!, { acls: true }); }, 60_000);
+  beforeAll(async () => { consul = await startConsul(realTools().CONSUL!, { acls: true }); });
   afterAll(async () => { await consul?.stop(); });
 
   test('the stack applies its own policy and CI token; that token alone then plans the stack as a no-op and applies changes within it', async () => {
     await ciTokenWorks(consul.address, consul.managementToken!);
-  }, 120_000);
+  });
 });

@@ -14,7 +14,7 @@ describeWithTool('CONSUL', 'ServiceIntentions against a real Consul 1.16 (ACLs o
   let world: TestWorld;
   beforeAll(async () => {
     [consul, world] = await Promise.all([startConsul(realTools().CONSUL!, { acls: true }), startWorld({ meshShape: 'consul-1.16' })]);
-  }, 60_000);
+  });
   afterAll(async () => { await Promise.all([consul?.stop(), world?.stop()]); });
 
   type Target = { address: string; token: string; env: NodeJS.ProcessEnv };
@@ -89,5 +89,5 @@ describeWithTool('CONSUL', 'ServiceIntentions against a real Consul 1.16 (ACLs o
     expect(real.stored).toEqual([{ Name: 'web', Action: 'allow', Precedence: 9, Type: 'consul' }, { Name: '*', Action: 'deny', Precedence: 8, Type: 'consul' }]);
     expect(real.repaired).toEqual(real.storedL7);
     for (const step of Object.keys(real)) expect({ step, ...{ v: emu[step] } }).toEqual({ step, ...{ v: real[step] } });
-  }, 180_000);
+  });
 });

@@ -11,7 +11,6 @@ import { run } from '../support/packaged';
 // CLI against the emulator; its desired state equals its TypeScript twin's (twin.ts). The first tests take the
 // user's path (docs/packages.md): the venv activated, `converge` (the command pip put in the venv's bin), run
 // from the app's directory.
-jest.setTimeout(240_000);
 
 describe('Python package', () => {
   const dir = path.join(ROOT, 'examples', 'python-quickstart');
@@ -37,12 +36,20 @@ describe('Python package', () => {
 
   beforeAll(async () => {
     pyEnv = { ...process.env, ...silence, PATH: `${venvBin}:${process.env.PATH}` };
-    const built = await must(process.execPath, [path.join(ROOT, 'scripts', 'package-python.js'), path.join(work, 'out')], { ...process.env, ...silence }, ROOT);
+    const pip = ['-m', 'pip', 'install', '--quiet', '--no-input', '--disable-pip-version-check'];
+    // The wheel is built while the venv gets cdktf and constructs from PyPI (mostly waiting on the network), and the
+    // emulator starts; then the wheel goes in, as `pip install cdk_converge-….whl` after them.
+    const [built] = await Promise.all([
+      must(process.execPath, [path.join(ROOT, 'scripts', 'package-python.js'), path.join(work, 'out')], { ...process.env, ...silence }, ROOT),
+      (async () => {
+        await must('python3', ['-m', 'venv', path.join(work, 'venv')], { ...process.env });
+        await must(path.join(venvBin, 'python'), [...pip, 'cdktf', 'constructs']);
+      })(),
+      (async () => { world = await startWorld({}, { ...silence, PATH: pyEnv.PATH!, QUICKSTART_DB_PASSWORD: password }); })(),
+    ]);
     const wheel = built.stdout.split('\n').find((l) => l.endsWith('.whl'));
     expect(wheel).toMatch(/cdk_converge-[\d.]+-py3-none-any\.whl$/);
-    await must('python3', ['-m', 'venv', path.join(work, 'venv')], { ...process.env });
-    await must(path.join(venvBin, 'python'), ['-m', 'pip', 'install', '--quiet', '--no-input', '--disable-pip-version-check', wheel!, 'cdktf', 'constructs']);
-    world = await startWorld({}, { ...silence, PATH: pyEnv.PATH!, QUICKSTART_DB_PASSWORD: password });
+    await must(path.join(venvBin, 'python'), [...pip, wheel!, 'cdktf', 'constructs']);
   });
   afterAll(async () => {
     await world?.stop();

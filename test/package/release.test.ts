@@ -13,7 +13,7 @@ interface Job { steps: Step[]; needs?: string; permissions?: Record<string, stri
 const workflow = yaml.load(fs.readFileSync(path.join(ROOT, '.github', 'workflows', 'release.yml'), 'utf8')) as {
   on: { push: { tags: string[] } }; permissions?: Record<string, string>; jobs: Record<string, Job>;
 };
-const release = (args: string[]) => spawnSync('bash', [path.join(ROOT, 'scripts', 'release.sh'), ...args], { cwd: ROOT, encoding: 'utf8', timeout: 30_000 });
+const release = (args: string[]) => spawnSync('bash', [path.join(ROOT, 'scripts', 'release.sh'), ...args], { cwd: ROOT, encoding: 'utf8', timeout: 240_000 });
 
 describe('the release', () => {
   test('the workflow runs on a version tag: tests and the build in a job that can write nothing, then scripts/release.sh publishes with its tokens from secrets', () => {

@@ -22,7 +22,7 @@ describeWithTool('CONSUL', 'converge against a real Consul 1.16 and the emulator
       startConsul(realTools().CONSUL!, { acls: true }),
       startWorld({ meshShape: 'consul-1.16' }),
     ]);
-  }, 60_000);
+  });
   afterAll(async () => {
     await Promise.all([consul?.stop(), aclConsul?.stop(), world?.stop()]);
   });
@@ -113,7 +113,7 @@ describeWithTool('CONSUL', 'converge against a real Consul 1.16 and the emulator
     expect((real.plan as { out: string }).out).toContain('traffic web: split web.default.default added: v1.web.default.default.dc1 66.67%, v2.web.default.default.dc1 33.33%');
     expect(real.splitAfterRepair).toEqual([{ Weight: 50, ServiceSubset: 'v1' }, { Weight: 50, ServiceSubset: 'v2' }]);
     for (const step of Object.keys(real)) expect({ step, ...(emu[step] as object) }).toEqual({ step, ...(real[step] as object) });
-  }, 120_000);
+  });
 
   test('least privilege: a Consul token holding only the policy `converge policy` prints plans, applies and destroys, with the same plan', async () => {
     const v1 = build({ weights: [90, 10], timeout: '5s' });
@@ -149,5 +149,5 @@ describeWithTool('CONSUL', 'converge against a real Consul 1.16 and the emulator
     const noHeader = await run({ ...limited, env: { ...limited.env, MESH_TOKEN_HEADER: '' } }, ['plan', '--synth-dir', v1]);
     expect(noHeader.status).toBe(1);
     fs.rmSync(v1, { recursive: true, force: true });
-  }, 60_000);
+  });
 });

@@ -8,7 +8,6 @@ import { startOpenBao, TestOpenBao } from '../support/openbao';
 import { startPostgres, TestPostgres } from '../support/postgres';
 import { describeWithTool, realTools } from '../support/real-tools';
 
-jest.setTimeout(240_000);
 
 // Dynamic database credentials issued again (re-read during apply because their role changed, or
 // renewed because their lease grew old) revoke the lease they replace once what uses them holds the

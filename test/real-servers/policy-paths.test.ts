@@ -6,7 +6,6 @@ import { cliAsync, startWorld, synthApp, TestWorld } from '../support/harness';
 import { startOpenBao, TestOpenBao } from '../support/openbao';
 import { describeWithTool, realTools } from '../support/real-tools';
 
-jest.setTimeout(120_000);
 
 // `converge policy` reads the synthesized output, which in the recommended CI setup a pull request
 // writes (docs/security.md): a path or name there must never add a rule to the policy it prints

@@ -5,7 +5,6 @@ import { startConsul, RealConsul } from '../support/consul';
 import { cliAsync, synthApp, tempDir } from '../support/harness';
 import { describeWithTool, realTools } from '../support/real-tools';
 
-jest.setTimeout(120_000);
 
 // Issue 33 item 2 against a real Consul 1.16 with ACLs (default deny): the mesh preflight reads
 // acl/token/self and its policies' rules. A token that may read them (acl = "read") and lacks write on
@@ -13,7 +12,7 @@ jest.setTimeout(120_000);
 // the printed rules cannot read its policies, so the run says it could not check, and goes on.
 describeWithTool('CONSUL', 'mesh preflight against a real Consul 1.16', () => {
   let consul: RealConsul;
-  beforeAll(async () => { consul = await startConsul(realTools().CONSUL!, { acls: true }); }, 60_000);
+  beforeAll(async () => { consul = await startConsul(realTools().CONSUL!, { acls: true }); });
   afterAll(async () => { await consul?.stop(); });
 
   const api = async (method: string, p: string, body?: unknown, token = consul.managementToken!) => {

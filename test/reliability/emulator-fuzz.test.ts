@@ -4,7 +4,6 @@ import { acceptable, allEndpoints, ApiName, Endpoint, fill, paramCount, send } f
 
 // Property-based tests of every emulator endpoint with malformed input: never a crash or a 5xx
 // the spec does not list, and a refused request changes no stored data.
-jest.setTimeout(180_000);
 const RUNS = 50;
 /**
  * Endpoints that crash on some malformed body (owner: the API's emulator; see docs/reliability.md).

@@ -17,7 +17,6 @@ import { SecretsClient } from '../../lib/secrets/client/secrets-client';
 // Hostile names and paths (`..`, encoded slashes, unicode, very long strings) in the clients' URL
 // building: a name is either refused before anything is sent, or lands in its own segment(s),
 // decoding back to itself, with nothing a server or proxy would normalise into another object.
-jest.setTimeout(120_000);
 const RUNS = 50;
 let tried = 0;
 // The figure docs/reliability.md reports.

@@ -55,7 +55,7 @@ describe('every kind: a full object round-trips through the emulator', () => {
     runs.push(await roundTrip(Object.values(SAMPLES).filter((s) => !s.selfHosted), {}, 'full'));
     // The self-hosted edition's own objects (a data retention policy), in a world of that edition.
     runs.push(await roundTrip(Object.values(SAMPLES).filter((s) => s.selfHosted), { platformEdition: 'self-hosted' }, 'full-self-hosted'));
-  }, 240_000);
+  });
   afterAll(async () => { for (const r of runs) await r.world.stop(); await pg?.stop(); });
 
   test.each(['hosted', 'self-hosted'])('%s: the apply succeeds and the plan after it is a no-op', (edition) => {

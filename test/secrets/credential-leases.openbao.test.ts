@@ -8,7 +8,6 @@ import { startPostgres, TestPostgres } from '../support/postgres';
 import { describeWithTool } from '../support/real-tools';
 import { ROOT_TOKEN, startSecrets } from './emulator-helpers';
 
-jest.setTimeout(120_000);
 
 // The lease endpoints (`sys/leases/lookup`, `renew`, `revoke`) on the real OpenBao and on the emulator,
 // the same requests to both, each issuing real users in a real PostgreSQL: the emulator answers in the

@@ -7,7 +7,6 @@ import { DirState } from '../../lib/secrets/directory/directory-model.emulator';
 import { startPostgres, TestPostgres } from '../support/postgres';
 import { allFiles, cliAsync, CliResult, startWorld, synthApp, TestWorld } from '../support/harness';
 
-jest.setTimeout(180_000);
 
 const BINDDN = 'CN=creds,OU=svc,DC=example,DC=com';
 

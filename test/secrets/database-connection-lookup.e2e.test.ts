@@ -2,7 +2,6 @@ import { TerraformStack } from 'cdktf';
 import * as secrets from '../../lib/secrets';
 import { cliAsync, startWorld, synthApp, TestWorld } from '../support/harness';
 
-jest.setTimeout(60_000);
 
 // `DatabaseConnection.fromName` reads an existing connection at plan time, through the real CLI against
 // the emulator: it feeds a role (its name and mount, and the order); an absent one fails the plan, naming

@@ -5,7 +5,6 @@ import * as secrets from '../../lib/secrets';
 import { startPostgres, TestPostgres } from '../support/postgres';
 import { cliAsync, startWorld, synthApp, TestWorld } from '../support/harness';
 
-jest.setTimeout(120_000);
 
 const BINDDN = 'CN=converge,OU=svc,DC=example,DC=com';
 

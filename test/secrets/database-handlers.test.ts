@@ -14,7 +14,6 @@ import { registerAllKinds } from '../../lib/kinds';
 
 registerAllKinds();
 
-jest.setTimeout(60_000);
 
 let pg: TestPostgres;
 let hostPart: string;

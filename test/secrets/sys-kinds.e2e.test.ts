@@ -5,7 +5,6 @@ import { databaseMountRefScenario, mountRefScenario, sysScenario, SysTarget } fr
 import { appRoleLoginScenario } from './approle-login-scenario';
 import { appRoleScenario } from './approle-scenario';
 
-jest.setTimeout(180_000);
 
 // SecretsMount, SecretsPolicy and LeastPrivilegePolicy end to end through the real CLI against the
 // emulator, which serves sys/mounts and sys/policies/acl as OpenBao does (the same scenario runs

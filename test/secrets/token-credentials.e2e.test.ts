@@ -18,7 +18,6 @@ import { allFiles, CliResult, cliAsync, startWorld, synthApp, TestWorld } from '
 // is kept from state by the plans after an apply (nothing new is minted, the plan is a no-op) until its
 // role changes; an unleased one (organization role) is read again, the same token, until rotated. The
 // token never appears in a file converge wrote nor in anything it printed.
-jest.setTimeout(120_000);
 
 describe('token credentials through the CLI', () => {
   let world: TestWorld;

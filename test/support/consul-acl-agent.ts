@@ -30,7 +30,8 @@ export async function startConsulAclAgent(binary: string): Promise<ConsulAclAgen
     }
     fs.rmSync(dir, { recursive: true, force: true });
   };
-  for (let i = 0; i < 120; i++) {
+  // 4 minutes: against a hang, not a measure of speed (a busy machine starts it slowly).
+  for (let i = 0; i < 960; i++) {
     try {
       const r = await fetch(`${address}/v1/status/leader`);
       if (r.ok && (await r.text()).includes(':')) return { address, managementToken, stop };

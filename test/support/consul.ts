@@ -46,7 +46,7 @@ export async function startConsul(binary: string, o: { acls?: boolean } = {}): P
     }
     fs.rmSync(dir, { recursive: true, force: true });
   };
-  const deadline = Date.now() + 30_000;
+  const deadline = Date.now() + 240_000; // against a hang, not a measure of speed (a busy machine starts it slowly)
   for (;;) {
     if (child.exitCode !== null) { await stop(); throw new Error(`consul exited (${child.exitCode}):\n${log}`); }
     try {
@@ -57,7 +57,7 @@ export async function startConsul(binary: string, o: { acls?: boolean } = {}): P
         if (!managementToken || (await fetch(`${address}/v1/acl/token/self`, { headers: { 'X-Consul-Token': managementToken } })).ok) break;
       }
     } catch { /* not listening yet */ }
-    if (Date.now() > deadline) { await stop(); throw new Error(`consul did not elect a leader in 30 s:\n${log}`); }
+    if (Date.now() > deadline) { await stop(); throw new Error(`consul did not elect a leader in 240 s:\n${log}`); }
     await new Promise((r) => setTimeout(r, 100));
   }
   return { address, managementToken, log: () => log, stop };

@@ -52,7 +52,7 @@ export interface CliResult {
 
 /** Runs the real CLI (built into dist/) synchronously. */
 export function cli(args: string[], env: NodeJS.ProcessEnv, cwd = ROOT): CliResult {
-  const r: SpawnSyncReturns<string> = spawnSync(CLI, args, { env, cwd, encoding: 'utf8', timeout: 120_000 });
+  const r: SpawnSyncReturns<string> = spawnSync(CLI, args, { env, cwd, encoding: 'utf8', timeout: 240_000 }); // a hang guard only
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 

@@ -39,7 +39,7 @@ export async function startOpenBaoForLeases(): Promise<TestOpenBao> {
         const r = await fetch(`${address}/v1/sys/health`);
         if (r.status === 200) break;
       } catch { /* not listening yet */ }
-      if (i > 200 || proc.exitCode !== null) throw new Error(`OpenBao did not start on ${address}`);
+      if (i > 4800 || proc.exitCode !== null) throw new Error(`OpenBao did not start on ${address}`);
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     const r = await fetch(`${address}/v1/sys/mounts/database`, {

@@ -71,7 +71,8 @@ export async function startOpenBao(binary: string, mounts: Record<string, string
 }
 
 async function waitHealthy(address: string, proc: ChildProcess, log: () => string): Promise<void> {
-  for (let i = 0; i < 300; i++) {
+  // 4 minutes: against a hang, not a measure of speed (a busy machine starts it slowly).
+  for (let i = 0; i < 2400; i++) {
     if (proc.exitCode !== null) throw new Error(`OpenBao exited (${proc.exitCode}) before answering:\n${log()}`);
     try {
       const r = await fetch(`${address}/v1/sys/health`);

@@ -1,6 +1,7 @@
 import { ChildProcess, spawn } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
+import { waitForEnvFile } from '../../lib/cli/emulator-env-file';
 import { newSeed, seededRandom } from '../../lib/core/emulator-kit/seeded-random';
 import { CLI, cliAsync, CliResult, tempDir } from './harness';
 import { freePort } from '../../lib/core/free-port';
@@ -27,9 +28,9 @@ export class EmulatorProcess {
     this.child = spawn(CLI, ['emulator', '--platform-port', String(this.ports[0]), '--secrets-port', String(this.ports[1]),
       '--mesh-port', String(this.ports[2]), '--data-dir', path.join(this.dir, 'data'), '--env-file', envFile,
       '--platform-rate-limit', '0', ...this.extraArgs], { stdio: 'ignore' });
-    for (let i = 0; i < 200 && !fs.existsSync(envFile); i++) await new Promise((r) => setTimeout(r, 25));
-    const text = fs.readFileSync(envFile, 'utf8');
-    this.env = Object.fromEntries(text.trim().split('\n').map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]));
+    // Ready when the env file names three APIs that answer: however long a busy machine takes, unless it exited.
+    const child = this.child;
+    this.env = await waitForEnvFile(envFile, 240_000, () => (child.exitCode !== null ? `the emulator exited (${child.exitCode}) before it was ready` : undefined));
   }
 
   /** SIGKILL: no chance to flush anything it has not already made durable. */

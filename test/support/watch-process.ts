@@ -10,11 +10,17 @@ export interface WatchProcess {
   readonly events: WatchEvent[];
   /** Everything it printed (stdout and stderr), for secret checks. */
   output(): string;
-  /** Resolves with the first event (at or after `from`) matching, or rejects after `timeoutMs` naming what it saw. */
-  waitFor(match: (e: WatchEvent) => boolean, timeoutMs?: number, from?: number): Promise<WatchEvent>;
+  /**
+   * Resolves with the first event (at or after `from`) matching; rejects when watch exits without it, or, for a watch
+   * that hangs, after a generous guard (never a measure of speed: a busy machine is slow, not wrong), naming what it saw.
+   */
+  waitFor(match: (e: WatchEvent) => boolean, from?: number): Promise<WatchEvent>;
   /** Sends the signal and resolves with the exit code. */
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
+
+/** Below jest's testTimeout (jest.config.js), so that a hung watch fails with the events it printed. */
+const HANG_GUARD_MS = 240_000;
 
 export function startWatch(args: string[], env: NodeJS.ProcessEnv, cwd = ROOT): WatchProcess {
   const proc = spawn(CLI, ['watch', '--json', ...args], { env, cwd });
@@ -39,7 +45,8 @@ export function startWatch(args: string[], env: NodeJS.ProcessEnv, cwd = ROOT): 
   return {
     proc, events,
     output: () => `${stdout}\n${stderr}`,
-    waitFor(match, timeoutMs = 20_000, from = 0) {
+    waitFor(match, from = 0) {
+      const timeoutMs = HANG_GUARD_MS;
       return new Promise((resolve, reject) => {
         const check = () => {
           const e = events.slice(from).find(match);

@@ -19,7 +19,7 @@ test('PUT /v1/acl/bootstrap is refused with and without a token, and no token it
 
 describeWithTool('CONSUL', 'the real mesh (Consul 1.16) with an initial management token', () => {
   let consul: ConsulAclAgent;
-  beforeAll(async () => { consul = await startConsulAclAgent(realTools().CONSUL!); }, 60_000);
+  beforeAll(async () => { consul = await startConsulAclAgent(realTools().CONSUL!); });
   afterAll(async () => { await consul?.stop(); });
 
   test('answers bootstrap as the emulator does (403, the same words; only the reset index differs)', async () => {

@@ -12,7 +12,6 @@ import { startPostgres, TestPostgres } from '../../support/postgres';
 import { ManualClock } from '../../support/fake-clock';
 import { advance, call, ROOT_TOKEN, startSecrets } from '../emulator-helpers';
 
-jest.setTimeout(60_000);
 
 let pg: TestPostgres;
 let served: ServedApi;

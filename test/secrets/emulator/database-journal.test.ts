@@ -8,7 +8,6 @@ import { startPostgres, TestPostgres } from '../../support/postgres';
 import { ManualClock } from '../../support/fake-clock';
 import { advance, call, ROOT_TOKEN } from '../emulator-helpers';
 
-jest.setTimeout(60_000);
 
 let pg: TestPostgres;
 beforeAll(async () => { pg = await startPostgres(); });
