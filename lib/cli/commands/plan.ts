@@ -5,7 +5,7 @@ import { writeSavedPlan } from '../plan-file';
 import { planJson, renderPlan } from '../render-plan';
 import { renderSummary } from '../render-summary';
 import { trafficSummarySection } from '../graph/traffic-summary';
-import { planTraffic } from './graph';
+import { planTraffic } from '../graph/plan-traffic';
 import { preflightOrFail } from '../preflight';
 import { tuning, withLockedState } from '../session';
 import { withStackInImportHints } from '../import-hint';
