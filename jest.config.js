@@ -12,4 +12,6 @@ module.exports = {
   // One temporary directory per run, removed at the end; nothing may be left in the repository root.
   globalSetup: '<rootDir>/test/support/global-setup.js',
   globalTeardown: '<rootDir>/test/support/global-teardown.js',
+  // The APIs' profiles, registered in each test process as the package's entry registers them.
+  setupFiles: ['<rootDir>/test/support/api-profiles.setup.ts'],
 };

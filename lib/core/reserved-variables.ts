@@ -1,18 +1,26 @@
-import { API_DEFAULTS } from './api-defaults';
+import { ApiProfile, apiProfiles, requireApiProfile, StandardVariables } from './http/api-profile';
 import { ApiName } from './model';
 
-/**
- * The variables that hold each API's token: converge's own, and those of the real servers' own tools
- * that a CI job may hold beside them (Terraform's `TFE_TOKEN`, OpenBao's and Vault's, Consul's).
- */
-export const API_TOKEN_VARIABLES: Record<ApiName, readonly string[]> = {
-  platform: [API_DEFAULTS.platform.tokenEnv, 'TFE_TOKEN', 'ATLAS_TOKEN'],
-  secrets: [API_DEFAULTS.secrets.tokenEnv, 'VAULT_TOKEN', 'BAO_TOKEN'],
-  mesh: [API_DEFAULTS.mesh.tokenEnv, 'CONSUL_HTTP_TOKEN'],
-};
+// Which variables hold which API's token is each domain's word (its `api-profile.ts`): core applies
+// the rules to the registered profiles and names no API itself.
 
-/** Every API's token variables. */
-export const ALL_TOKEN_VARIABLES: ReadonlySet<string> = new Set(Object.values(API_TOKEN_VARIABLES).flat());
+/** Where a provider of `api` reads its address and token unless it names others: the API's standard variables. */
+export function standardVariablesOf(api: ApiName): StandardVariables {
+  return requireApiProfile(api).variables;
+}
+
+/**
+ * The variables that hold an API's token: converge's own, and those of the real servers' own tools
+ * that a CI job may hold beside them.
+ */
+function tokenVariablesOf(profile: ApiProfile): readonly string[] {
+  return [profile.variables.tokenEnv, ...profile.toolTokenVariables ?? []];
+}
+
+/** Every registered API's token variables. */
+export function allTokenVariables(): ReadonlySet<string> {
+  return new Set(apiProfiles().flatMap(tokenVariablesOf));
+}
 
 /**
  * Why the synthesized output may never name `name` as a place to read a value from, whatever the
@@ -33,9 +41,9 @@ export function convergeOwnVariable(name: string): string | undefined {
 export function forbiddenProviderVariable(api: ApiName, name: string, role: 'token' | 'address'): string | undefined {
   const own = convergeOwnVariable(name);
   if (own) return own;
-  if (role === 'address' && ALL_TOKEN_VARIABLES.has(name)) return `${name} holds an API token, never an address`;
-  for (const [other, names] of Object.entries(API_TOKEN_VARIABLES)) {
-    if (other !== api && names.includes(name)) return `${name} holds the ${other} API's token, never the ${api} API's`;
+  if (role === 'address' && allTokenVariables().has(name)) return `${name} holds an API token, never an address`;
+  for (const other of apiProfiles()) {
+    if (other.api !== api && tokenVariablesOf(other).includes(name)) return `${name} holds the ${other.api} API's token, never the ${api} API's`;
   }
   return undefined;
 }

@@ -9,10 +9,14 @@ const TRANSIENT = /no cluster leader|leadership lost|not ready to serve|rpc erro
 
 /**
  * The mesh API as converge talks to it: the one table of token headers (the provider's
- * `tokenHeader`, the client and the emulator read it), TLS variables, retry rules.
+ * `tokenHeader`, the client and the emulator read it), standard and token variables, TLS variables,
+ * retry rules.
  */
 export const MESH_API_PROFILE: ApiProfile = {
   api: 'mesh',
+  variables: { addressEnv: 'MESH_HTTP_ADDR', tokenEnv: 'MESH_HTTP_TOKEN' },
+  // Consul's own CLI reads it.
+  toolTokenVariables: ['CONSUL_HTTP_TOKEN'],
   // Consul reads `X-Consul-Token` or `Authorization: Bearer`, never the spec's `X-Mesh-Token`.
   tokenHeaders: { names: ['X-Mesh-Token', 'X-Consul-Token', 'Authorization'], variable: 'MESH_TOKEN_HEADER' },
   // The variable says "verify", as Consul's own does (`MESH_HTTP_SSL_VERIFY=false` skips).

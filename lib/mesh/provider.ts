@@ -35,7 +35,7 @@ export class MeshProvider extends ApiProvider {
   public readonly tokenHeader?: MeshTokenHeader;
 
   constructor(scope: Construct, id: string, props: MeshProviderProps = {}) {
-    super(scope, id, 'mesh', props);
+    super(scope, id, MESH_API_PROFILE.api, props);
     if (props.tokenHeader !== undefined) {
       // jsii languages may pass any string: refuse what the enum does not name.
       this.tokenHeader = parseTokenHeader(MESH_API_PROFILE.tokenHeaders, String(props.tokenHeader), `${this.node.path}: tokenHeader`, 'mesh') as MeshTokenHeader;

@@ -7,9 +7,12 @@ function isJsonApiErrors(body: unknown): boolean {
   return Array.isArray(errors) && errors.every((e) => e !== null && typeof e === 'object' && !Array.isArray(e));
 }
 
-/** The platform API as converge talks to it: its token header, TLS variables, rate limit and retry rule. */
+/** The platform API as converge talks to it: its standard and token variables, token header, TLS variables, rate limit and retry rule. */
 export const PLATFORM_API_PROFILE: ApiProfile = {
   api: 'platform',
+  variables: { addressEnv: 'PLATFORM_ADDRESS', tokenEnv: 'PLATFORM_TOKEN' },
+  // Terraform's own variables for the token of an HCP Terraform or Terraform Enterprise host.
+  toolTokenVariables: ['TFE_TOKEN', 'ATLAS_TOKEN'],
   tokenHeaders: { names: ['Authorization'] },
   tls: { ca: 'PLATFORM_CACERT', cert: 'PLATFORM_CLIENT_CERT', key: 'PLATFORM_CLIENT_KEY', skipVerify: 'PLATFORM_SKIP_VERIFY' },
   // The platform publishes 30 requests per second per user.

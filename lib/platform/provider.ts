@@ -1,5 +1,6 @@
 import { Construct } from 'constructs';
 import { ApiProvider, ApiProviderProps } from '../core/constructs/api-provider';
+import { PLATFORM_API_PROFILE } from './api-profile';
 
 /** Props of the platform API provider. */
 export interface PlatformProviderProps extends ApiProviderProps {}
@@ -13,6 +14,7 @@ export interface PlatformProviderProps extends ApiProviderProps {}
  */
 export class PlatformProvider extends ApiProvider {
   constructor(scope: Construct, id: string, props: PlatformProviderProps = {}) {
-    super(scope, id, 'platform', props);
+    // The profile, loaded with this module, gives the standard variables and the token variables of the APIs.
+    super(scope, id, PLATFORM_API_PROFILE.api, props);
   }
 }

@@ -5,10 +5,14 @@ const DETERMINISTIC = /is not an allowed role|unsupported credential_type|could 
 
 /**
  * The secrets API as converge talks to it: the one table of token headers (the provider's
- * `tokenHeader`, the client and the emulator read it), TLS variables, retry and 404 rules.
+ * `tokenHeader`, the client and the emulator read it), standard and token variables, TLS variables,
+ * retry and 404 rules.
  */
 export const SECRETS_API_PROFILE: ApiProfile = {
   api: 'secrets',
+  variables: { addressEnv: 'SECRETS_ADDR', tokenEnv: 'SECRETS_TOKEN' },
+  // OpenBao's and Vault's own CLIs read these.
+  toolTokenVariables: ['VAULT_TOKEN', 'BAO_TOKEN'],
   // The spec names X-Secrets-Token; a real OpenBao or Vault reads X-Vault-Token or Authorization: Bearer, never the spec's header.
   tokenHeaders: { names: ['X-Secrets-Token', 'X-Vault-Token', 'Authorization'], variable: 'SECRETS_TOKEN_HEADER' },
   tls: { ca: 'SECRETS_CACERT', cert: 'SECRETS_CLIENT_CERT', key: 'SECRETS_CLIENT_KEY', skipVerify: 'SECRETS_SKIP_VERIFY' },

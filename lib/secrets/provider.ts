@@ -27,7 +27,7 @@ export class SecretsProvider extends ApiProvider {
   public readonly tokenHeader?: SecretsTokenHeader;
 
   constructor(scope: Construct, id: string, props: SecretsProviderProps = {}) {
-    super(scope, id, 'secrets', props);
+    super(scope, id, SECRETS_API_PROFILE.api, props);
     if (props.tokenHeader !== undefined) {
       // jsii languages may pass any string: refuse what the enum does not name.
       this.tokenHeader = parseTokenHeader(SECRETS_API_PROFILE.tokenHeaders, String(props.tokenHeader), `${this.node.path}: tokenHeader`, 'secrets') as SecretsTokenHeader;

@@ -16,7 +16,7 @@ process.env.FAKE_ADDR = 'http://127.0.0.1:9';
 process.env.FAKE_TOKEN = 't';
 // The engine alone, without a domain: the test kind's API is described here (its handler sends no request).
 registerApiProfile({
-  api: 'secrets', tokenHeaders: { names: ['X-Fake-Token'] }, rateLimit: 0,
+  api: 'secrets', variables: { addressEnv: 'FAKE_ADDR', tokenEnv: 'FAKE_TOKEN' }, tokenHeaders: { names: ['X-Fake-Token'] }, rateLimit: 0,
   tls: { ca: 'FAKE_CACERT', cert: 'FAKE_CLIENT_CERT', key: 'FAKE_CLIENT_KEY', skipVerify: 'FAKE_SKIP_VERIFY' },
   probe: { path: '/', prefix: '', judge: () => undefined },
 });

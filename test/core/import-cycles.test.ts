@@ -188,16 +188,14 @@ describe('layers', () => {
   });
 
   test('core code names no API: no string literal is the name, a header, a variable or the probe path of an API, or a real server', () => {
-    // Read when a construct is synthesized, before any domain registers: the default variables and
-    // the tokens of the real servers' own tools (moved to the profiles with the folder refactor).
-    const allowed = new Set(['core/api-defaults.ts', 'core/reserved-variables.ts']);
     const profiles = [PLATFORM_API_PROFILE, SECRETS_API_PROFILE, MESH_API_PROFILE];
     const names = new Set(profiles.map((p) => p.api.toLowerCase()));
     const words = profiles.flatMap((p) => [...p.tokenHeaders.names.filter((h) => h !== 'Authorization'), p.tokenHeaders.variable,
+      p.variables.addressEnv, p.variables.tokenEnv, ...p.toolTokenVariables ?? [],
       p.tls.ca, p.tls.cert, p.tls.key, p.tls.skipVerify, p.probe.path]).filter((w): w is string => !!w).map((w) => w.toLowerCase());
     const servers = /\b(vault|openbao|bao|consul|tfe|otf)\b/i;
     const named = (t: string) => names.has(t.trim().toLowerCase()) || words.some((w) => t.toLowerCase().includes(w)) || servers.test(t);
-    const found = [...graph.keys()].filter((f) => f.startsWith(CORE + path.sep) && !allowed.has(rel(f)))
+    const found = [...graph.keys()].filter((f) => f.startsWith(CORE + path.sep))
       .flatMap((f) => stringLiteralsOf(fs.readFileSync(f, 'utf8')).filter((l) => named(l.text)).map((l) => `${rel(f)}:${l.line}: ${JSON.stringify(l.text)}`));
     expect(found).toEqual([]);
   });

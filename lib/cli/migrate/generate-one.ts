@@ -1,5 +1,5 @@
 import * as api from '../../index';
-import { API_DEFAULTS } from '../../core/api-defaults';
+import { standardVariablesOf } from '../../core/reserved-variables';
 import { ApiClients } from '../../core/engine/api-clients';
 import { registeredKinds, resourceHandler } from '../../core/engine/registry';
 import { EnumMember, ExistingLookup, MapLiteral, SecretFromEnv } from '../../core/migrate/terraform-mapping';
@@ -107,7 +107,7 @@ export async function generateFromServer(addressArg: string, id: string, opts: A
   const clients = new ApiClients();
   try {
     const normalised = handler.importId ? handler.importId(id) : id;
-    const observed = await handler.read({ address, http: clients.for(provider ?? { api: apiName, ...API_DEFAULTS[apiName] }) }, normalised, undefined);
+    const observed = await handler.read({ address, http: clients.for(provider ?? { api: apiName, ...standardVariablesOf(apiName) }) }, normalised, undefined);
     if (!observed) throw new Error(`${address}: no ${kind} with id "${normalised}" exists`);
     const secrets: SecretFromEnv[] = [];
     const fields = { ...identityFromId(handler.schema.fields, observed.fields as Record<string, unknown>, normalised, (spec) => handler.naturalId?.(spec)),

@@ -1,6 +1,6 @@
 import { resourceHandler } from '../../core/engine/registry';
 import { ConstructRef, EnumMember, ExistingLookup, MigrationContext, SecretFromEnv, TerraformMapping, TfResource } from '../../core/migrate/terraform-mapping';
-import { convergeOwnVariable, ALL_TOKEN_VARIABLES } from '../../core/reserved-variables';
+import { allTokenVariables, convergeOwnVariable } from '../../core/reserved-variables';
 import { MIGRATED_PROVIDERS, terraformMappings } from './mappings';
 
 /** One construct the generated code declares, for one resource of the state. */
@@ -106,7 +106,7 @@ export function planMigration(resources: readonly TfResource[]): Migration {
         const leaf = attributePath.split('.').pop()!.replace(/\[\d+\]/g, '');
         let base = `${resource.type}_${constructIdOf(resource, false)}_${leaf}`.toUpperCase().replace(/[^A-Z0-9]+/g, '_').replace(/^_|_$/g, '');
         if (!/^[A-Z_]/.test(base)) base = `TF_${base}`;
-        if (convergeOwnVariable(base) || ALL_TOKEN_VARIABLES.has(base)) base = `MIGRATED_${base}`;
+        if (convergeOwnVariable(base) || allTokenVariables().has(base)) base = `MIGRATED_${base}`;
         let name = base;
         for (let i = 2; usedEnv.has(name); i++) name = `${base}_${i}`;
         usedEnv.add(name);

@@ -1,9 +1,8 @@
 import './cdk-adapter';
 import { TerraformStack } from 'cdktf';
 import { Construct } from 'constructs';
-import { API_DEFAULTS } from '../api-defaults';
 import { ApiName } from '../model';
-import { forbiddenProviderVariable } from '../reserved-variables';
+import { forbiddenProviderVariable, standardVariablesOf } from '../reserved-variables';
 
 /** Where an API provider reads its address and token. */
 export interface ApiProviderProps {
@@ -76,7 +75,8 @@ export abstract class ApiProvider extends Construct {
 
   protected constructor(scope: Construct, id: string, api: string, props: ApiProviderProps) {
     super(scope, id);
-    const defaults = API_DEFAULTS[api];
+    // The API's profile is registered: the subclass's module (each domain's provider) loads it.
+    const defaults = standardVariablesOf(api);
     const stack = TerraformStack.of(this);
     providers.set(stack, [...(providers.get(stack) ?? []), this]);
     this.api = api;
@@ -119,9 +119,6 @@ export abstract class ApiProvider extends Construct {
     return out;
   }
 }
-
-/** Default variables per API (in a module of their own: the engine reads them without cdktf). */
-export { API_DEFAULTS } from '../api-defaults';
 
 const providers = new WeakMap<TerraformStack, ApiProvider[]>();
 

@@ -1,7 +1,7 @@
 import './cdk-adapter';
 import { TerraformElement, TerraformStack, Token } from 'cdktf';
 import { Construct, IConstruct } from 'constructs';
-import { API_DEFAULTS, ApiProvider, providersOf } from './api-provider';
+import { ApiProvider, providersOf } from './api-provider';
 import { RemovalPolicy } from './removal-policy';
 import { checkRequiredProps } from './required-props';
 import { SecretValue } from './secret-value';
@@ -10,6 +10,7 @@ import { checkIdentityFields } from './identity-fields';
 import { fqnOfKind, normalizeStructProps, UnknownFieldError } from './struct-shapes';
 import { reject } from './validation';
 import { DESIRED_FORMAT, DesiredResource, isAttrRef } from '../model';
+import { standardVariablesOf } from '../reserved-variables';
 import { KindSchema, renderSpec } from '../schema';
 import { validateProps } from '../schema/validate-props';
 
@@ -177,8 +178,8 @@ export abstract class ConvergeElement extends TerraformElement {
       provider: {
         api: this._api as DesiredResource['provider']['api'],
         ...(provider?.address ? { address: provider.address } : {}),
-        addressEnv: provider?.addressEnv ?? API_DEFAULTS[this._api].addressEnv,
-        tokenEnv: provider?.tokenEnv ?? API_DEFAULTS[this._api].tokenEnv,
+        addressEnv: provider?.addressEnv ?? standardVariablesOf(this._api).addressEnv,
+        tokenEnv: provider?.tokenEnv ?? standardVariablesOf(this._api).tokenEnv,
         ...provider?._transport(),
       },
       dependsOn: [...deps].sort(),

@@ -1,4 +1,4 @@
-import { API_DEFAULTS } from '../api-defaults';
+import { apiProfiles } from '../http/api-profile';
 import { DesiredStack, ProviderConfig } from '../model';
 import { StateRecord } from '../state/state-model';
 
@@ -29,8 +29,8 @@ export class DeclaredProviders {
   constructor(desired: DesiredStack) {
     // The app's own first: they carry its TLS settings.
     for (const r of Object.values(desired.resources)) if (!this.byIdentity.has(identity(r.provider))) this.byIdentity.set(identity(r.provider), r.provider);
-    for (const [api, d] of Object.entries(API_DEFAULTS)) {
-      const p = { api, ...d } as ProviderConfig;
+    for (const { api, variables } of apiProfiles()) {
+      const p = { api, addressEnv: variables.addressEnv, tokenEnv: variables.tokenEnv } as ProviderConfig;
       if (!this.byIdentity.has(identity(p))) this.byIdentity.set(identity(p), p);
     }
   }

@@ -44,6 +44,12 @@ export interface TokenHeaders {
   readonly variable?: string;
 }
 
+/** The environment variables a provider reads the API's address and token from unless it names others. */
+export interface StandardVariables {
+  readonly addressEnv: string;
+  readonly tokenEnv: string;
+}
+
 /** The rules of an API the HTTP client applies to each answer. */
 export interface ApiHttpRules {
   /**
@@ -60,6 +66,14 @@ export interface ApiHttpRules {
 export interface ApiProfile extends ApiHttpRules {
   /** The API's name (a provider's `api`). */
   readonly api: string;
+  /** Where a construct without a provider (or a provider that names none) reads the address and token. */
+  readonly variables: StandardVariables;
+  /**
+   * More variables that hold this API's token: those of the real servers' own tools, which a CI job
+   * may hold beside converge's. No provider of another API reads them, nor any provider its address.
+   * @default none
+   */
+  readonly toolTokenVariables?: readonly string[];
   readonly tokenHeaders: TokenHeaders;
   readonly tls: TlsVariables;
   /** Requests per second the API publishes (0: no limit). */
@@ -75,9 +89,19 @@ export interface ApiProfile extends ApiHttpRules {
 
 const profiles = new Map<string, ApiProfile>();
 
-/** Registers an API's profile (each domain does, with its kinds). */
+/**
+ * Registers an API's profile (each domain's `api-profile.ts` does when loaded, and again with its
+ * kinds). Registered again, it moves to the end: the order of `apiProfiles()` is that of the last
+ * registrations (`registerAllKinds`: platform, secrets, mesh), whatever module loaded first.
+ */
 export function registerApiProfile(profile: ApiProfile): void {
+  profiles.delete(profile.api);
   profiles.set(profile.api, profile);
+}
+
+/** Every registered profile, in the order of registration (above). */
+export function apiProfiles(): readonly ApiProfile[] {
+  return [...profiles.values()];
 }
 
 /** The registered profile of an API, if any. */
@@ -88,7 +112,7 @@ export function apiProfileOf(api: string): ApiProfile | undefined {
 /** The registered profile of an API; an error when its domain was not registered. */
 export function requireApiProfile(api: string): ApiProfile {
   const p = profiles.get(api);
-  if (!p) throw new Error(`no profile of the ${api} API is registered (its domain's kinds were not registered)`);
+  if (!p) throw new Error(`no profile of the ${api} API is registered: its domain's api-profile.ts was not loaded (the package's entry loads every domain)`);
   return p;
 }
 

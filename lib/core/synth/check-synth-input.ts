@@ -1,8 +1,8 @@
-import { API_DEFAULTS } from '../api-defaults';
 import { confinedSecretFile, describeSecretSource, forbiddenSecretVariable, systemPathReason } from '../crypto/secret-sources';
 import { dataSourceHandler, resourceHandler } from '../engine/registry';
+import { apiProfiles } from '../http/api-profile';
 import { AttrRef, DesiredResource, DesiredStack, isAttrRef, isSecretRef, ProviderConfig } from '../model';
-import { convergeOwnVariable, forbiddenProviderVariable } from '../reserved-variables';
+import { convergeOwnVariable, forbiddenProviderVariable, standardVariablesOf } from '../reserved-variables';
 import { FieldSchema, FieldsSchema } from '../schema/kind-schema';
 
 /**
@@ -65,7 +65,6 @@ export function allowedProviderEnv(env: NodeJS.ProcessEnv = process.env): Set<st
   return new Set([...commandLineProviderEnv, ...fromEnv]);
 }
 
-const API_NAMES = Object.keys(API_DEFAULTS);
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** Refuses what a provider of the synthesized output may not name: variables (see above) and system files as TLS files. */
@@ -73,9 +72,10 @@ export function checkProviderSettings(r: DesiredResource, allowed: ReadonlySet<s
   addresses: ReadonlySet<string> = new Set()): void {
   const p = r.provider as Partial<ProviderConfig> | undefined;
   const where = `${r.path}: its provider`;
-  if (!p || typeof p !== 'object' || !API_NAMES.includes(String(p.api))) throw new Error(`${where} names no known API (${API_NAMES.join(', ')})`);
+  const apiNames = apiProfiles().map((profile) => profile.api);
+  if (!p || typeof p !== 'object' || !apiNames.includes(String(p.api))) throw new Error(`${where} names no known API (${apiNames.join(', ')})`);
   const api = p.api!;
-  const std = API_DEFAULTS[api];
+  const std = standardVariablesOf(api);
   for (const [field, role, standard] of [['tokenEnv', 'token', std.tokenEnv], ['addressEnv', 'address', std.addressEnv]] as const) {
     const name = p[field];
     if (typeof name !== 'string' || !NAME.test(name)) throw new Error(`${where}'s ${field} is not an environment variable name`);
