@@ -191,7 +191,7 @@ function handlerFile({ kind, domain, family, name, SCHEMA, handlerName, core, ro
     permissions = `  // The ACL paths its requests need (\`converge policy\`, LeastPrivilegePolicy and the preflight collect them).
   permissions: (s) => [policyPath(\`TODO-mount/${family}/\${seg(s.name, 'name')}\`, 'create', 'read', 'update', 'delete')],`;
   } else {
-    permissions = `  // TODO: the ACL rule the kind needs, for \`converge policy\` and the preflight (see how the other mesh kinds declare theirs).`;
+    permissions = `  // TODO: the ACL rule the kind needs, for \`converge policy\` and the preflight (today its MESH_PERMISSIONS and MESH_RULES entries, lib/mesh/permissions.ts).`;
   }
   if (type === 'ResourceHandler') imports[0] = imports[0].replace('PriorRecord, ', 'PriorRecord, ResourceHandler, ');
   imports.push(`import { ${SCHEMA} } from './${name}.schema';`);
