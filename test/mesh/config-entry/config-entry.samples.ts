@@ -1,4 +1,3 @@
-import * as mesh from '../../../lib/mesh';
 import fc from 'fast-check';
 import { IntentionAction, MeshGatewayMode, MeshProtocol, ProxyDefaults, ServiceDefaults, ServiceIntentions, ServiceResolver, ServiceRouter, ServiceSplitter } from '../../../lib/mesh';
 import { badDuration, badMeshName, goodName, notEnum } from '../../reliability/prop-arbitraries';
@@ -68,7 +67,7 @@ export const SAMPLES: FamilySamples = {
     specFields: fields('service-defaults'),
     props: {
       base: { name: 'web' },
-      optional: { protocol: mesh.MeshProtocol.HTTP, namespace: 'default', meta: { team: 'a' }, externalSni: 'web.example.com', meshGateway: { mode: mesh.MeshGatewayMode.LOCAL } },
+      optional: { protocol: MeshProtocol.HTTP, namespace: 'default', meta: { team: 'a' }, externalSni: 'web.example.com', meshGateway: { mode: MeshGatewayMode.LOCAL } },
       valid: { name: goodName },
       invalid: {
         name: badMeshName, protocol: notEnum, meshGateway: notEnum.map((mode) => ({ mode })) },
@@ -213,10 +212,10 @@ export const SAMPLES: FamilySamples = {
     // The spec names no service-intentions: Consul 1.16's entry (`Sources`; `Precedence` and `Type` are the server's, unmanaged).
     specFields: () => [...COMMON, 'Sources'].map((name) => ({ name })),
     props: {
-      base: { name: 'api', sources: [{ name: 'web', action: mesh.IntentionAction.ALLOW }] },
+      base: { name: 'api', sources: [{ name: 'web', action: IntentionAction.ALLOW }] },
       optional: {
         meta: { owner: 'team' },
-        sources: [{ name: 'web', permissions: [{ action: mesh.IntentionAction.ALLOW, http: { pathPrefix: '/v1', methods: ['GET'] } }] }, { name: '*', action: mesh.IntentionAction.DENY }],
+        sources: [{ name: 'web', permissions: [{ action: IntentionAction.ALLOW, http: { pathPrefix: '/v1', methods: ['GET'] } }] }, { name: '*', action: IntentionAction.DENY }],
       },
       valid: { name: goodName },
       invalid: {
@@ -260,7 +259,7 @@ export const SAMPLES: FamilySamples = {
     specFields: fields('proxy-defaults'),
     props: {
       base: {},
-      optional: { protocol: mesh.MeshProtocol.HTTP, config: { local_connect_timeout_ms: 1000 }, meshGateway: { mode: mesh.MeshGatewayMode.REMOTE } },
+      optional: { protocol: MeshProtocol.HTTP, config: { local_connect_timeout_ms: 1000 }, meshGateway: { mode: MeshGatewayMode.REMOTE } },
       invalid: { protocol: notEnum, meshGateway: notEnum.map((mode) => ({ mode })) },
     },
   },

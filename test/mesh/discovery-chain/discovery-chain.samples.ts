@@ -1,4 +1,4 @@
-import * as mesh from '../../../lib/mesh';
+import { MeshProtocol } from '../../../lib/mesh';
 import fc from 'fast-check';
 import { badDuration, badMeshName, notEnum } from '../../reliability/prop-arbitraries';
 import { FamilySamples } from '../../support/samples';
@@ -8,7 +8,7 @@ export const SAMPLES: FamilySamples = {
   'mesh.DiscoveryChain': {
     props: {
       base: { service: 'web' },
-      optional: { namespace: 'default', compileDatacenter: 'dc2', overrides: { connectTimeout: '5s', protocol: mesh.MeshProtocol.HTTP } },
+      optional: { namespace: 'default', compileDatacenter: 'dc2', overrides: { connectTimeout: '5s', protocol: MeshProtocol.HTTP } },
       invalid: {
         service: badMeshName,
         overrides: fc.oneof(badDuration.map((connectTimeout) => ({ connectTimeout })), notEnum.map((protocol) => ({ protocol })),

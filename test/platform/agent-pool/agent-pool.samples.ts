@@ -1,7 +1,6 @@
-import * as platform from '../../../lib/platform';
 import fc from 'fast-check';
 import { RemovalPolicy } from '../../../lib';
-import { AgentPool, Organization } from '../../../lib/platform';
+import { AgentPool, AgentStatus, Organization } from '../../../lib/platform';
 import { ACME, badName, goodName, notEnum, orgNamed } from '../../reliability/prop-arbitraries';
 import { orgName, organization, platformGet, range } from '../../support/sample-world';
 import { FamilySamples } from '../../support/samples';
@@ -51,7 +50,7 @@ export const SAMPLES: FamilySamples = {
   'platform.Agents': {
     props: {
       base: { agentPool: { agentPoolId: 'apool-1', agentPoolName: 'pool' } },
-      optional: { statuses: [platform.AgentStatus.IDLE], lastPingSince: '2026-01-01T00:00:00Z' },
+      optional: { statuses: [AgentStatus.IDLE], lastPingSince: '2026-01-01T00:00:00Z' },
       invalid: { agentPool: fc.constantFrom('pool-1', '').map((agentPoolId) => ({ agentPoolId, agentPoolName: 'pool' })), statuses: notEnum.map((s) => [s]), lastPingSince: fc.constantFrom('yesterday', 'x') },
     },
   },

@@ -1,4 +1,3 @@
-import * as platform from '../../../lib/platform';
 import fc from 'fast-check';
 import { SecretValue } from '../../../lib';
 import { OAuthClient, Project, VcsServiceProvider } from '../../../lib/platform';
@@ -41,12 +40,12 @@ export const SAMPLES: FamilySamples = {
     specFields: () => bodyFields(specTableAfter('platform-api', 'Body (properties without default are required)', '**Create** `POST /organizations/<org_name>/oauth-clients`')),
     props: {
       base: {
-        organization: ACME, serviceProvider: platform.VcsServiceProvider.PROVIDER_A,
+        organization: ACME, serviceProvider: VcsServiceProvider.PROVIDER_A,
         httpUrl: 'https://vcs.example.com', apiUrl: 'https://api.vcs.example.com', oauthToken: SecretValue.unsafePlainText('t'),
       },
       optional: { name: 'vcs', key: 'k', organizationScoped: false, projects: [{ projectId: 'prj-1', projectName: 'p' }], secret: SecretValue.unsafePlainText('s') },
       secretVariants: [{
-        organization: ACME, name: 'vcs-c', serviceProvider: platform.VcsServiceProvider.PROVIDER_C_SERVER, key: 'k', httpUrl: 'https://vcs.example.com',
+        organization: ACME, name: 'vcs-c', serviceProvider: VcsServiceProvider.PROVIDER_C_SERVER, key: 'k', httpUrl: 'https://vcs.example.com',
         apiUrl: 'https://api.vcs.example.com', oauthToken: SecretValue.unsafePlainText('t'), privateKey: SecretValue.unsafePlainText('pk'),
       }],
       invalid: { organization: orgNamed(badName), serviceProvider: notEnum, httpUrl: badUrl, apiUrl: badUrl, projects: fc.constant([{ projectId: 'abc', projectName: 'p' }]) },

@@ -1,7 +1,6 @@
-import * as platform from '../../../lib/platform';
 import fc from 'fast-check';
 import { RemovalPolicy } from '../../../lib';
-import { DataRetentionPolicy, Organization } from '../../../lib/platform';
+import { CollaboratorAuthPolicy, DataRetentionPolicy, ExecutionMode, Organization } from '../../../lib/platform';
 import { ACME, badName, goodName, notEnum, orgNamed } from '../../reliability/prop-arbitraries';
 import { countWhere, orgName, organization, platformGet } from '../../support/sample-world';
 import { FamilySamples } from '../../support/samples';
@@ -30,9 +29,9 @@ export const SAMPLES: FamilySamples = {
     props: {
       base: { name: 'acme', email: 'ops@acme.io' },
       optional: {
-        sessionTimeout: 60, sessionRemember: 120, collaboratorAuthPolicy: platform.CollaboratorAuthPolicy.TWO_FACTOR_MANDATORY,
+        sessionTimeout: 60, sessionRemember: 120, collaboratorAuthPolicy: CollaboratorAuthPolicy.TWO_FACTOR_MANDATORY,
         costEstimationEnabled: true, assessmentsEnforced: true, allowForceDeleteWorkspaces: false, ownersTeamSamlRoleId: 'role',
-        aggregatedCommitStatusEnabled: true, defaultExecutionMode: platform.ExecutionMode.LOCAL,
+        aggregatedCommitStatusEnabled: true, defaultExecutionMode: ExecutionMode.LOCAL,
       },
       valid: { name: goodName, sessionTimeout: fc.integer({ min: 1, max: 1e6 }) },
       invalid: {

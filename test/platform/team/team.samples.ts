@@ -1,4 +1,3 @@
-import * as platform from '../../../lib/platform';
 import fc from 'fast-check';
 import { TerraformStack } from 'cdktf';
 import { RemovalPolicy } from '../../../lib';
@@ -37,7 +36,7 @@ export const SAMPLES: FamilySamples = {
     specFields: () => [{ name: 'name' }, { name: 'visibility', default: 'secret' }, { name: 'organization-access', default: {} }],
     props: {
       base: { organization: ACME, name: 'ops' },
-      optional: { visibility: platform.TeamVisibility.ORGANIZATION, organizationAccess: { manageWorkspaces: true, readProjects: true } },
+      optional: { visibility: TeamVisibility.ORGANIZATION, organizationAccess: { manageWorkspaces: true, readProjects: true } },
       valid: { name: goodName },
       invalid: { organization: orgNamed(badName), name: badName, visibility: notEnum },
     },
@@ -73,7 +72,7 @@ export const SAMPLES: FamilySamples = {
       { name: 'runs' }, { name: 'variables' }, { name: 'state-versions' }, { name: 'sentinel-mocks' }, { name: 'workspace-locking' }, { name: 'run-tasks' },
     ],
     props: {
-      base: { team: { teamId: 'team-1', teamName: 'ops' }, workspace: { workspaceId: 'ws-1', workspaceName: 'web' }, access: platform.TeamAccessLevel.READ },
+      base: { team: { teamId: 'team-1', teamName: 'ops' }, workspace: { workspaceId: 'ws-1', workspaceName: 'web' }, access: TeamAccessLevel.READ },
       invalid: {
         team: fc.constant({ teamId: 'ws-1', teamName: 'ops' }), workspace: fc.constant({ workspaceId: 'team-1', workspaceName: 'web' }), access: notEnum,
       },

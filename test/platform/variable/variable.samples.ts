@@ -1,4 +1,3 @@
-import * as platform from '../../../lib/platform';
 import fc from 'fast-check';
 import { RemovalPolicy, SecretValue } from '../../../lib';
 import { Organization, Variable, VariableCategory, Workspace } from '../../../lib/platform';
@@ -41,7 +40,7 @@ export const SAMPLES: FamilySamples = {
     ],
     props: {
       base: { workspace: { workspaceId: 'ws-1', workspaceName: 'web' }, key: 'region' },
-      optional: { value: 'eu', description: 'd', category: platform.VariableCategory.ENV },
+      optional: { value: 'eu', description: 'd', category: VariableCategory.ENV },
       secretVariants: [{ workspace: { workspaceId: 'ws-1', workspaceName: 'web' }, key: 'TOKEN', sensitiveValue: SecretValue.unsafePlainText('s') }],
       invalid: { workspace: fc.constant({ workspaceId: 'prj-1', workspaceName: 'web' }), key: fc.constantFrom('bad key', 'a/b'), category: notEnum },
     },

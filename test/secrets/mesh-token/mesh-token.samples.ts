@@ -1,7 +1,6 @@
-import * as secrets from '../../../lib/secrets';
 import fc from 'fast-check';
 import { SecretValue } from '../../../lib';
-import { MeshTokenConfig, MeshTokenRole } from '../../../lib/secrets';
+import { MeshScheme, MeshTokenConfig, MeshTokenRole } from '../../../lib/secrets';
 import { badDuration, badSegmentName, notEnum } from '../../reliability/prop-arbitraries';
 import { TOKENS_DEFAULT_MOUNT } from '../../schema/full-sample-helpers';
 import { operation, parameterField } from '../../schema/spec-field-readers';
@@ -50,8 +49,8 @@ export const SAMPLES: FamilySamples = {
     specFields: () => operation('### Mesh-token engine (`{mesh_mount}`)', 'Configure access'),
     props: {
       base: { address: 'mesh.example.com:8500' },
-      optional: { scheme: secrets.MeshScheme.HTTPS, token: SecretValue.unsafePlainText('t') },
-      secretVariants: [{ mount: 'mesh-tls', address: 'mesh.example.com:8501', scheme: secrets.MeshScheme.HTTPS, clientCert: TEST_PEM, clientKey: SecretValue.unsafePlainText('k'),
+      optional: { scheme: MeshScheme.HTTPS, token: SecretValue.unsafePlainText('t') },
+      secretVariants: [{ mount: 'mesh-tls', address: 'mesh.example.com:8501', scheme: MeshScheme.HTTPS, clientCert: TEST_PEM, clientKey: SecretValue.unsafePlainText('k'),
         token: SecretValue.unsafePlainText('t') }],
       invalid: { scheme: notEnum },
     },

@@ -1,4 +1,3 @@
-import * as secrets from '../../../lib/secrets';
 import fc from 'fast-check';
 import { SecretValue } from '../../../lib';
 import { TotpAlgorithm, TotpKey } from '../../../lib/secrets';
@@ -33,7 +32,7 @@ export const SAMPLES: FamilySamples = {
     specFields: () => parameters('### TOTP engine', 'Create key'),
     props: {
       base: { name: 'login', key: SecretValue.unsafePlainText('JBSWY3DPEHPK3PXP') },
-      optional: { digits: 8, period: 60, algorithm: secrets.TotpAlgorithm.SHA256, issuer: 'Acme', accountName: 'ops@acme.io' },
+      optional: { digits: 8, period: 60, algorithm: TotpAlgorithm.SHA256, issuer: 'Acme', accountName: 'ops@acme.io' },
       secretVariants: [{ name: 'login-url', url: SecretValue.unsafePlainText('otpauth://totp/Acme:ops@acme.io?secret=JBSWY3DPEHPK3PXP&issuer=Acme') }],
       invalid: { name: fc.constantFrom('a/b', ''), digits: fc.constantFrom(5, 7, 9), period: fc.integer({ max: 0 }), algorithm: notEnum },
     },
