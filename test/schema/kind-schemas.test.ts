@@ -1,17 +1,12 @@
 import { dataSourceHandler, registeredKinds, resourceHandler } from '../../lib/core/engine/registry';
 import { wireName } from '../../lib/core/schema';
 import { registerAllKinds } from '../../lib/kinds';
-import { MESH_SPEC_FIELDS } from './spec-fields.mesh';
-import { PLATFORM_SPEC_FIELDS } from './spec-fields.platform';
-import { SECRETS_DB_SPEC_FIELDS } from './spec-fields.secrets-db';
-import { SECRETS_KV_SPEC_FIELDS } from './spec-fields.secrets-kv';
-import { SECRETS_TOKENS_SPEC_FIELDS } from './spec-fields.secrets-tokens';
-import { SECRETS_SYS_SPEC_FIELDS } from './spec-fields.secrets-sys';
+import { samplesOf } from '../support/samples';
 
 registerAllKinds();
 
-const SPEC_FIELDS = { ...PLATFORM_SPEC_FIELDS, ...SECRETS_KV_SPEC_FIELDS, ...SECRETS_DB_SPEC_FIELDS, ...SECRETS_TOKENS_SPEC_FIELDS, ...MESH_SPEC_FIELDS,
-  ...SECRETS_SYS_SPEC_FIELDS };
+/** Every kind's `specFields`, from the families' samples files (test/support/samples.ts). */
+const SPEC_FIELDS = samplesOf('specFields');
 const { resources, dataSources } = registeredKinds();
 
 // Every kind runs on its one declaration of fields, and that declaration lists exactly the fields of

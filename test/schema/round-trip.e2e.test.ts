@@ -7,18 +7,13 @@ import { readSynthDir } from '../../lib/core/synth/read-synth';
 import { registerAllKinds } from '../../lib/kinds';
 import { cliAsync, startWorld, synthApp, TestWorld } from '../support/harness';
 import { startPostgres, TestPostgres } from '../support/postgres';
+import { samplesOf } from '../support/samples';
 import { FullSample, SampleWorld } from './full-samples';
-import { MESH_FULL_SAMPLES } from './full-samples.mesh';
-import { PLATFORM_FULL_SAMPLES } from './full-samples.platform';
-import { SECRETS_DB_FULL_SAMPLES } from './full-samples.secrets-db';
-import { SECRETS_KV_FULL_SAMPLES } from './full-samples.secrets-kv';
-import { SECRETS_TOKENS_FULL_SAMPLES } from './full-samples.secrets-tokens';
-import { SECRETS_SYS_FULL_SAMPLES } from './full-samples.secrets-sys';
 
 registerAllKinds();
 
-const SAMPLES: Record<string, FullSample> = { ...PLATFORM_FULL_SAMPLES, ...SECRETS_KV_FULL_SAMPLES, ...SECRETS_DB_FULL_SAMPLES, ...SECRETS_TOKENS_FULL_SAMPLES, ...MESH_FULL_SAMPLES,
-  ...SECRETS_SYS_FULL_SAMPLES };
+/** Every kind's `full` sample, from the families' samples files (test/support/samples.ts). */
+const SAMPLES: Record<string, FullSample> = samplesOf('full');
 const late = (v: unknown): boolean => JSON.stringify(v ?? null).includes('"$secret"') || JSON.stringify(v ?? null).includes('"$ref"') || isAttrRef(v) || isSecretRef(v);
 
 // Every kind, each field of its schema set: applied through the real CLI against the emulator, then
