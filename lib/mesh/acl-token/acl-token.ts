@@ -1,6 +1,7 @@
 import { TerraformStack } from 'cdktf';
 import { Construct } from 'constructs';
 import { convergeElementsOf, Resource, ResourceProps } from '../../core/constructs/resource';
+import { reject } from '../../core/constructs/validation';
 import { KindSchema } from '../../core/schema';
 import { AclPolicy } from '../acl-policy/acl-policy';
 import { AclNodeIdentity, AclServiceIdentity } from '../acl-role/acl-identities';
@@ -68,6 +69,11 @@ export class AclToken extends Resource {
     super(scope, id, ACL_TOKEN.kind, ACL_TOKEN.api, props, props.provider);
     this._policyNames = props.policies ?? [];
     this._roleNames = props.roles ?? [];
+    // The mesh refuses it ("cannot specify a list of datacenters on a local token"): said at synth, not at apply.
+    const listed = props.local ? (props.serviceIdentities ?? []).findIndex((s) => (s.datacenters ?? []).length > 0) : -1;
+    if (listed >= 0) {
+      reject(this, `serviceIdentities[${listed}].datacenters`, 'a local token\'s service identity cannot list datacenters (it is valid only in its own)');
+    }
   }
 
   /** The token's AccessorID (a UUID, not a secret), known once applied. */

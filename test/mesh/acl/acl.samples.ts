@@ -75,8 +75,9 @@ export const SAMPLES: FamilySamples = {
         new AclRole(stack, 'full-acl-token-role', { name: 'full-token-role', policies: ['full-token-policy'] });
         new AclToken(stack, 'full-acl-token', {
           description: 'full sample', policies: ['full-token-policy'], roles: ['full-token-role'], local: true,
-          serviceIdentities: [{ serviceName: 'full-web', datacenters: ['dc1'] }], nodeIdentities: [{ nodeName: 'full-node', datacenter: 'dc1' }],
+          serviceIdentities: [{ serviceName: 'full-web' }], nodeIdentities: [{ nodeName: 'full-node', datacenter: 'dc1' }],
         });
+        // A service identity's datacenters (refused on a local token) are set on the role's full sample.
       },
     },
     // Consul 1.16's token body (`AccessorID` and `SecretID` are the server's; the SecretID is never kept).
