@@ -148,7 +148,9 @@ async function detach(opts: EmulatorCommandOptions, out: Output): Promise<number
   let exited: number | null | undefined;
   child.once('exit', (code) => { exited = code; });
   try {
-    await waitForEnvFile(file, 60_000, () => (exited !== undefined
+    // A hang guard, not a measure of speed: a stopped emulator ends the wait at once, and a busy CI runner
+    // initialising PostgreSQL (--postgres) may need more than a minute.
+    await waitForEnvFile(file, 300_000, () => (exited !== undefined
       ? `the emulator stopped before it was ready (exit ${exited}):\n${fs.readFileSync(logFile, 'utf8').trim()}` : undefined));
   } catch (e) {
     if (child.pid && isAlive(child.pid)) process.kill(child.pid, 'SIGTERM');
