@@ -3,7 +3,7 @@
 // injects 429 (Retry-After), 500, 503, timeouts and dropped connections; prints what was injected and retried.
 import { RemovalPolicy } from '../lib';
 import { MeshProtocol } from '../lib/mesh/config-entry/mesh-types';
-import { ServiceDefaults } from '../lib/mesh/service-defaults/service-defaults';
+import { ServiceDefaults } from '../lib/mesh/config-entry/service-defaults';
 import { Organization } from '../lib/platform/organization/organization';
 import { KvSecret } from '../lib/secrets/kv/kv-secret';
 import { cliAsync, startWorld, synthApp } from '../test/support/harness';

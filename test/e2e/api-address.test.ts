@@ -3,7 +3,7 @@ import * as http from 'http';
 import { AddressInfo } from 'net';
 import * as path from 'path';
 import { MeshProtocol } from '../../lib/mesh/config-entry/mesh-types';
-import { ServiceDefaults } from '../../lib/mesh/service-defaults/service-defaults';
+import { ServiceDefaults } from '../../lib/mesh/config-entry/service-defaults';
 import { Organization } from '../../lib/platform/organization/organization';
 import { KvSecret } from '../../lib/secrets/kv/kv-secret';
 import { allFiles, cliAsync, startWorld, synthApp, TestWorld } from '../support/harness';

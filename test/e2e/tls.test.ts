@@ -5,7 +5,7 @@ import * as https from 'https';
 import { AddressInfo } from 'net';
 import * as path from 'path';
 import { MeshProtocol } from '../../lib/mesh/config-entry/mesh-types';
-import { ServiceDefaults } from '../../lib/mesh/service-defaults/service-defaults';
+import { ServiceDefaults } from '../../lib/mesh/config-entry/service-defaults';
 import { PlatformProvider } from '../../lib/platform/provider';
 import { KvSecret } from '../../lib/secrets/kv/kv-secret';
 import { Organization } from '../../lib/platform/organization/organization';

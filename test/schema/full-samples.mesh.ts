@@ -1,14 +1,14 @@
 import { MeshGatewayMode, MeshProtocol } from '../../lib/mesh/config-entry/mesh-types';
-import { ProxyDefaults } from '../../lib/mesh/proxy-defaults/proxy-defaults';
-import { ServiceDefaults } from '../../lib/mesh/service-defaults/service-defaults';
-import { ServiceResolver } from '../../lib/mesh/service-resolver/service-resolver';
-import { AclPolicy } from '../../lib/mesh/acl-policy/acl-policy';
-import { AclRole } from '../../lib/mesh/acl-role/acl-role';
-import { AclToken } from '../../lib/mesh/acl-token/acl-token';
-import { IntentionAction } from '../../lib/mesh/service-intentions/intention-types';
-import { ServiceIntentions } from '../../lib/mesh/service-intentions/service-intentions';
-import { ServiceRouter } from '../../lib/mesh/service-router/service-router';
-import { ServiceSplitter } from '../../lib/mesh/service-splitter/service-splitter';
+import { ProxyDefaults } from '../../lib/mesh/config-entry/proxy-defaults';
+import { ServiceDefaults } from '../../lib/mesh/config-entry/service-defaults';
+import { ServiceResolver } from '../../lib/mesh/config-entry/service-resolver';
+import { AclPolicy } from '../../lib/mesh/acl/acl-policy';
+import { AclRole } from '../../lib/mesh/acl/acl-role';
+import { AclToken } from '../../lib/mesh/acl/acl-token';
+import { IntentionAction } from '../../lib/mesh/config-entry/intention-types';
+import { ServiceIntentions } from '../../lib/mesh/config-entry/service-intentions';
+import { ServiceRouter } from '../../lib/mesh/config-entry/service-router';
+import { ServiceSplitter } from '../../lib/mesh/config-entry/service-splitter';
 import { FullSample } from './full-samples';
 
 /** The mesh samples configure `full-web` in the namespace `full` (not `default`, to set every entry's namespace). */

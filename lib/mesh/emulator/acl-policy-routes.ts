@@ -10,7 +10,7 @@
 import * as crypto from 'crypto';
 import { Router } from '../../core/emulator-kit/router';
 import { EmuRequest, EmuResponse, json } from '../../core/emulator-kit/types';
-import { parseRules } from '../acl-rules';
+import { parseRules } from '../acl/acl-rules';
 import { GLOBAL_MANAGEMENT, PolicyRecord } from './acl';
 import { RequestContext, text } from './context';
 

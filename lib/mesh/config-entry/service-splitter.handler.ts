@@ -1,4 +1,4 @@
-import { configEntryHandler } from '../config-entry/config-entry.handler';
+import { configEntryHandler } from './config-entry.handler';
 import { SERVICE_SPLITTER } from './service-splitter.schema';
 
 /** Lifecycle of `mesh.ServiceSplitter`: the `service-splitter` configuration entry. */

@@ -1,9 +1,9 @@
 import { Construct } from 'constructs';
 import { ExistingObject } from '../../core/constructs/existing-object';
 import { KindSchema } from '../../core/schema';
-import { MeshConfigEntry, MeshConfigEntryProps } from '../config-entry/config-entry';
-import { entryId } from '../config-entry/entry-spec';
-import { MeshGatewayConfig, MeshProtocol } from '../config-entry/mesh-types';
+import { MeshConfigEntry, MeshConfigEntryProps } from './config-entry';
+import { entryId } from './entry-spec';
+import { MeshGatewayConfig, MeshProtocol } from './mesh-types';
 import { MeshProvider } from '../provider';
 import { SERVICE_DEFAULTS } from './service-defaults.schema';
 

@@ -1,4 +1,4 @@
-import { configEntryHandler } from '../config-entry/config-entry.handler';
+import { configEntryHandler } from './config-entry.handler';
 import { SERVICE_INTENTIONS } from './service-intentions.schema';
 
 /** Lifecycle of `mesh.ServiceIntentions`: the `service-intentions` configuration entry. */

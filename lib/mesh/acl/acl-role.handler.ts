@@ -4,7 +4,7 @@
  */
 import { Spec } from '../../core/engine/handler';
 import { fromWire, toWire } from '../../core/schema';
-import { namedAclObjectHandler } from '../acl-policy/named-acl-object.handler';
+import { namedAclObjectHandler } from './named-acl-object.handler';
 import { AclRoleBody, AclRoleJson, MeshAclRoles } from '../client/acl-roles';
 import { ACL_ROLE, ACL_ROLE_NAME } from './acl-role.schema';
 

@@ -1,4 +1,4 @@
-import { configEntryHandler } from '../config-entry/config-entry.handler';
+import { configEntryHandler } from './config-entry.handler';
 import { SERVICE_ROUTER } from './service-router.schema';
 
 /** Lifecycle of `mesh.ServiceRouter`: the `service-router` configuration entry. */

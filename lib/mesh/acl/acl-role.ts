@@ -2,7 +2,7 @@ import { TerraformStack } from 'cdktf';
 import { Construct } from 'constructs';
 import { convergeElementsOf, Resource, ResourceProps } from '../../core/constructs/resource';
 import { KindSchema } from '../../core/schema';
-import { AclPolicy } from '../acl-policy/acl-policy';
+import { AclPolicy } from './acl-policy';
 import { MeshProvider } from '../provider';
 import { AclNodeIdentity, AclServiceIdentity } from './acl-identities';
 import { ACL_ROLE } from './acl-role.schema';

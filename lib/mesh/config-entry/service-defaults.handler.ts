@@ -1,4 +1,4 @@
-import { configEntryHandler } from '../config-entry/config-entry.handler';
+import { configEntryHandler } from './config-entry.handler';
 import { SERVICE_DEFAULTS } from './service-defaults.schema';
 
 /** Lifecycle of `mesh.ServiceDefaults`: the `service-defaults` configuration entry. */

@@ -1,4 +1,4 @@
-import { configEntryHandler } from '../config-entry/config-entry.handler';
+import { configEntryHandler } from './config-entry.handler';
 import { PROXY_DEFAULTS } from './proxy-defaults.schema';
 
 /** Lifecycle of `mesh.ProxyDefaults`: the `proxy-defaults` configuration entry. */

@@ -2,9 +2,9 @@ import { TerraformStack } from 'cdktf';
 import { Construct } from 'constructs';
 import { convergeElementsOf, Resource, ResourceProps } from '../../core/constructs/resource';
 import { KindSchema } from '../../core/schema';
-import { AclPolicy } from '../acl-policy/acl-policy';
-import { AclNodeIdentity, AclServiceIdentity } from '../acl-role/acl-identities';
-import { AclRole } from '../acl-role/acl-role';
+import { AclPolicy } from './acl-policy';
+import { AclNodeIdentity, AclServiceIdentity } from './acl-identities';
+import { AclRole } from './acl-role';
 import { MeshProvider } from '../provider';
 import { ACL_TOKEN } from './acl-token.schema';
 

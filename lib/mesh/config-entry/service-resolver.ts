@@ -1,6 +1,6 @@
 import { Construct } from 'constructs';
 import { KindSchema } from '../../core/schema';
-import { MeshConfigEntry, MeshConfigEntryProps } from '../config-entry/config-entry';
+import { MeshConfigEntry, MeshConfigEntryProps } from './config-entry';
 import { SERVICE_RESOLVER } from './service-resolver.schema';
 
 /** A named subset of a service's instances. */

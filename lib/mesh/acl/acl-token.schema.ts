@@ -1,5 +1,5 @@
 import { KindSchema } from '../../core/schema';
-import { ACL_ROLE } from '../acl-role/acl-role.schema';
+import { ACL_ROLE } from './acl-role.schema';
 
 /**
  * `mesh.AclToken`: an ACL token (`/v1/acl/token`), identified by its `AccessorID`. The server generates

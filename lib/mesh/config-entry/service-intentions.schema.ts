@@ -1,5 +1,5 @@
 import { SERVICE_INTENTIONS as ENTRY_KIND } from '../compiler/entries';
-import { DEFAULTS_KINDS, entrySchema, OPTIONAL_STRING } from '../config-entry/config-entry.schema';
+import { DEFAULTS_KINDS, entrySchema, OPTIONAL_STRING } from './config-entry.schema';
 import { HTTP_METHODS } from '../compiler/validate';
 
 /** Actions of an intention (`IntentionAction`). */

@@ -1,5 +1,5 @@
 import { SERVICE_RESOLVER as ENTRY_KIND } from '../compiler/entries';
-import { DEFAULTS_KINDS, entrySchema, OPTIONAL_STRING } from '../config-entry/config-entry.schema';
+import { DEFAULTS_KINDS, entrySchema, OPTIONAL_STRING } from './config-entry.schema';
 
 /** A service, subset and namespace a resolver sends traffic to (the same names in a redirect and a failover). */
 const TARGET = { service: OPTIONAL_STRING, serviceSubset: OPTIONAL_STRING, namespace: OPTIONAL_STRING };

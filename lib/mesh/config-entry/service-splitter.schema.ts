@@ -1,5 +1,5 @@
 import { SERVICE_SPLITTER as ENTRY_KIND } from '../compiler/entries';
-import { DEFAULTS_AND_RESOLVER_KINDS, entrySchema, OPTIONAL_STRING } from '../config-entry/config-entry.schema';
+import { DEFAULTS_AND_RESOLVER_KINDS, entrySchema, OPTIONAL_STRING } from './config-entry.schema';
 
 /** `mesh.ServiceSplitter`: the `service-splitter` configuration entry. */
 export const SERVICE_SPLITTER = entrySchema('mesh.ServiceSplitter', ENTRY_KIND, {

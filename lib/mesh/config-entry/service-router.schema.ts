@@ -1,5 +1,5 @@
 import { SERVICE_ROUTER as ENTRY_KIND } from '../compiler/entries';
-import { DEFAULTS_AND_RESOLVER_KINDS, entrySchema, OPTIONAL_STRING } from '../config-entry/config-entry.schema';
+import { DEFAULTS_AND_RESOLVER_KINDS, entrySchema, OPTIONAL_STRING } from './config-entry.schema';
 
 /** `mesh.ServiceRouter`: the `service-router` configuration entry; `RequestTimeout` is a Go duration in the mesh's form. */
 export const SERVICE_ROUTER = entrySchema('mesh.ServiceRouter', ENTRY_KIND, {

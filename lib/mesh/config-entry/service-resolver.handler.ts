@@ -1,4 +1,4 @@
-import { configEntryHandler } from '../config-entry/config-entry.handler';
+import { configEntryHandler } from './config-entry.handler';
 import { SERVICE_RESOLVER } from './service-resolver.schema';
 
 /** Lifecycle of `mesh.ServiceResolver`: the `service-resolver` configuration entry. */

@@ -1,6 +1,6 @@
 import { Construct } from 'constructs';
 import { KindSchema } from '../../core/schema';
-import { MeshConfigEntry, MeshConfigEntryProps } from '../config-entry/config-entry';
+import { MeshConfigEntry, MeshConfigEntryProps } from './config-entry';
 import { SERVICE_ROUTER } from './service-router.schema';
 
 /** A header a request must carry. Exactly one of `exact`, `present`, `prefix`, `suffix`. */
