@@ -4,7 +4,7 @@
  */
 import { Spec } from '../../core/engine/handler';
 import { fromWire, toWire } from '../../core/schema';
-import { AclPolicyBody, AclPolicyJson, MeshAclPolicies } from '../client/acl-policies';
+import { AclPolicyBody, AclPolicyJson, MeshAclPolicies } from './acl-policy-client';
 import { ACL_POLICY, ACL_POLICY_NAME } from './acl-policy.schema';
 import { namedAclObjectHandler } from './named-acl-object.handler';
 

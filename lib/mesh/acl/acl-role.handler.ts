@@ -5,7 +5,7 @@
 import { Spec } from '../../core/engine/handler';
 import { fromWire, toWire } from '../../core/schema';
 import { namedAclObjectHandler } from './named-acl-object.handler';
-import { AclRoleBody, AclRoleJson, MeshAclRoles } from '../client/acl-roles';
+import { AclRoleBody, AclRoleJson, MeshAclRoles } from './acl-role-client';
 import { ACL_ROLE, ACL_ROLE_NAME } from './acl-role.schema';
 
 export const aclRoleHandler = namedAclObjectHandler<AclRoleJson, AclRoleBody>({

@@ -6,7 +6,7 @@
  */
 import { Candidate, HandlerContext, Observed, ResourceHandler, Spec, Written } from '../../core/engine/handler';
 import { fromWire, resourceMetadata, toWire } from '../../core/schema';
-import { AclTokenBody, AclTokenJson, MeshAclTokens } from '../client/acl-tokens';
+import { AclTokenBody, AclTokenJson, MeshAclTokens } from './acl-token-client';
 import { ACL_TOKEN } from './acl-token.schema';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

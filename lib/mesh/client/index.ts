@@ -1,4 +1,4 @@
 export * from './mesh-client';
-export * from './acl-policies';
-export * from './acl-roles';
-export * from './acl-tokens';
+export * from '../acl/acl-policy-client';
+export * from '../acl/acl-role-client';
+export * from '../acl/acl-token-client';

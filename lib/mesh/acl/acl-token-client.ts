@@ -1,6 +1,6 @@
 import { ApiError } from '../../core/http/api-error';
 import { HttpClient } from '../../core/http/http-client';
-import { AclPolicyLink } from './acl-roles';
+import { AclPolicyLink } from './acl-role-client';
 
 /** An ACL token as the mesh answers it. `SecretID` is the credential: never keep nor print it. */
 export interface AclTokenJson {
