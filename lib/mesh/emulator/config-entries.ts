@@ -14,8 +14,7 @@ import * as crypto from 'crypto';
 import { EmuRequest, EmuResponse, json } from '../../core/emulator-kit/types';
 import { Caller } from './acl';
 import { consistencyOf, permissionDenied, queryMeta, RequestContext, selectNamespace, text } from './context';
-import { Change } from './blocking';
-import { blockingOf } from './discovery-chain';
+import { blockingOf, Change } from './blocking';
 import { StoredEntry } from './state';
 import {
   CompileError, compileDiscoveryChain, ConfigEntry, decodeEntry, DecodeError, entryKey, EntryValidationError, isEntryKind,

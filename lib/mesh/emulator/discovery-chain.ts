@@ -4,7 +4,7 @@
  */
 import { Router } from '../../core/emulator-kit/router';
 import { EmuRequest, EmuResponse, json } from '../../core/emulator-kit/types';
-import { Change, DEFAULT_WAIT_MS, MAX_WAIT_MS } from './blocking';
+import { blockingOf, Change } from './blocking';
 import { consistencyOf, permissionDenied, queryMeta, RequestContext, selectNamespace, text } from './context';
 import { ChainOverrides, CompileError, compileWithTrace, MESH_GATEWAY_MODES, parseGoDuration, PROXY_DEFAULTS, rawField } from '../compiler';
 
@@ -13,26 +13,6 @@ class BadRequest extends Error {}
 export function registerDiscoveryChainRoutes(router: Router<RequestContext>): void {
   router.add(['GET', 'POST'], '/v1/discovery-chain', () => text(400, 'Missing chain name'));
   router.add(['GET', 'POST'], '/v1/discovery-chain/*service', (req, p, ctx) => readChain(req, p.service, ctx));
-}
-
-/** Parses `index` and `wait` of a blocking query. */
-export function blockingOf(req: EmuRequest): { index: number; waitMs: number } | { error: string } {
-  const rawIndex = req.query.get('index');
-  const rawWait = req.query.get('wait');
-  let index = 0;
-  if (rawIndex !== null && rawIndex !== '') {
-    if (!/^\d+$/.test(rawIndex)) return { error: 'Invalid index' };
-    index = Number(rawIndex);
-  }
-  let waitMs = DEFAULT_WAIT_MS;
-  if (rawWait !== null && rawWait !== '') {
-    try {
-      waitMs = /^\d+$/.test(rawWait) ? Number(rawWait) * 1000 : parseGoDuration(rawWait) / 1e6;
-    } catch {
-      return { error: 'Invalid wait time' };
-    }
-  }
-  return { index, waitMs: Math.min(Math.max(0, waitMs), MAX_WAIT_MS) };
 }
 
 async function readChain(req: EmuRequest, service: string, ctx: RequestContext): Promise<EmuResponse> {
