@@ -7,9 +7,9 @@
 import * as crypto from 'crypto';
 import { Router } from '../../core/emulator-kit/router';
 import { EmuRequest, EmuResponse, json } from '../../core/emulator-kit/types';
-import { GLOBAL_MANAGEMENT, RoleRecord } from './acl';
-import { denied, idOf, isResponse, UUID } from './acl-policy-routes';
-import { RequestContext, text } from './context';
+import { GLOBAL_MANAGEMENT, RoleRecord } from '../emulator/acl';
+import { denied, idOf, isResponse, UUID } from './acl-policy.emulator';
+import { RequestContext, text } from '../emulator/context';
 
 const ROLE_FIELDS = ['ID', 'Name', 'Description', 'Policies', 'ServiceIdentities', 'NodeIdentities', 'Hash', 'CreateIndex', 'ModifyIndex', 'Namespace', 'Partition'];
 const NAME = /^[A-Za-z0-9\-_]{1,256}$/;

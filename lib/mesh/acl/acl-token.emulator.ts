@@ -8,9 +8,9 @@
 import * as crypto from 'crypto';
 import { Router } from '../../core/emulator-kit/router';
 import { EmuRequest, EmuResponse, json } from '../../core/emulator-kit/types';
-import { digest, GLOBAL_MANAGEMENT, TokenRecord } from './acl';
-import { denied, idOf, isResponse, UUID } from './acl-policy-routes';
-import { RequestContext, text } from './context';
+import { digest, GLOBAL_MANAGEMENT, TokenRecord } from '../emulator/acl';
+import { denied, idOf, isResponse, UUID } from './acl-policy.emulator';
+import { RequestContext, text } from '../emulator/context';
 
 const TOKEN_FIELDS = ['AccessorID', 'SecretID', 'Description', 'Policies', 'Roles', 'ServiceIdentities', 'NodeIdentities', 'Local',
   'ExpirationTime', 'ExpirationTTL', 'CreateTime', 'Hash', 'CreateIndex', 'ModifyIndex', 'Namespace', 'Partition'];

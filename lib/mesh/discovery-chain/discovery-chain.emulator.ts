@@ -4,8 +4,8 @@
  */
 import { Router } from '../../core/emulator-kit/router';
 import { EmuRequest, EmuResponse, json } from '../../core/emulator-kit/types';
-import { blockingOf, Change } from './blocking';
-import { consistencyOf, permissionDenied, queryMeta, RequestContext, selectNamespace, text } from './context';
+import { blockingOf, Change } from '../emulator/blocking';
+import { consistencyOf, permissionDenied, queryMeta, RequestContext, selectNamespace, text } from '../emulator/context';
 import { ChainOverrides, CompileError, compileWithTrace, MESH_GATEWAY_MODES, parseGoDuration, PROXY_DEFAULTS, rawField } from '../compiler';
 
 class BadRequest extends Error {}

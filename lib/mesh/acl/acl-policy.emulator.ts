@@ -10,9 +10,9 @@
 import * as crypto from 'crypto';
 import { Router } from '../../core/emulator-kit/router';
 import { EmuRequest, EmuResponse, json } from '../../core/emulator-kit/types';
-import { parseRules } from '../acl/acl-rules';
-import { GLOBAL_MANAGEMENT, PolicyRecord } from './acl';
-import { RequestContext, text } from './context';
+import { parseRules } from './acl-rules';
+import { GLOBAL_MANAGEMENT, PolicyRecord } from '../emulator/acl';
+import { RequestContext, text } from '../emulator/context';
 
 /** The built-in policy's id, as the mesh gives it. */
 export const GLOBAL_MANAGEMENT_ID = '00000000-0000-0000-0000-000000000001';

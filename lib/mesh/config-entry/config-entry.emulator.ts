@@ -12,10 +12,10 @@
 import { Router } from '../../core/emulator-kit/router';
 import * as crypto from 'crypto';
 import { EmuRequest, EmuResponse, json } from '../../core/emulator-kit/types';
-import { Caller } from './acl';
-import { consistencyOf, permissionDenied, queryMeta, RequestContext, selectNamespace, text } from './context';
-import { blockingOf, Change } from './blocking';
-import { StoredEntry } from './state';
+import { Caller } from '../emulator/acl';
+import { consistencyOf, permissionDenied, queryMeta, RequestContext, selectNamespace, text } from '../emulator/context';
+import { blockingOf, Change } from '../emulator/blocking';
+import { StoredEntry } from '../emulator/state';
 import {
   CompileError, compileDiscoveryChain, ConfigEntry, decodeEntry, DecodeError, entryKey, EntryValidationError, isEntryKind,
   PROXY_DEFAULTS, servicesNamedBy, servicesReaching, validateEntry, withEntry, ChainShape, SERVICE_INTENTIONS,
