@@ -1,4 +1,4 @@
-import { grants, meshPolicy, parseRules, servicePolicy } from '../../lib/mesh/acl/acl-rules';
+import { grants, meshPolicy, parseRules, servicePolicy } from '../../../lib/mesh/acl/acl-rules';
 
 // The mesh preflight reads a token's policies' rules (Consul's HCL, or JSON): what converge's kinds need.
 describe('mesh ACL rules', () => {

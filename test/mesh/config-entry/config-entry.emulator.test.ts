@@ -1,4 +1,4 @@
-import { MGMT, serveMesh, Served } from './helpers';
+import { MGMT, serveMesh, Served } from '../emulator/helpers';
 
 let s: Served;
 beforeEach(async () => { s = await serveMesh(); });

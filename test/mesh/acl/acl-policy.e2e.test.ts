@@ -1,9 +1,9 @@
 import * as path from 'path';
 import { App, TerraformStack } from 'cdktf';
-import * as mesh from '../../lib/mesh';
-import { startConsul, RealConsul } from '../support/consul';
-import { cliAsync, startWorld, synthApp, tempDir, TestWorld } from '../support/harness';
-import { describeWithTool, realTools } from '../support/real-tools';
+import * as mesh from '../../../lib/mesh';
+import { startConsul, RealConsul } from '../../support/consul';
+import { cliAsync, startWorld, synthApp, tempDir, TestWorld } from '../../support/harness';
+import { describeWithTool, realTools } from '../../support/real-tools';
 
 test('AclPolicy: a name the mesh refuses is refused at synth, naming the construct and field', () => {
   const stack = new TerraformStack(new App(), 'prod');

@@ -1,9 +1,9 @@
 import * as path from 'path';
 import { App, TerraformStack } from 'cdktf';
-import * as mesh from '../../lib/mesh';
-import { startConsul, RealConsul } from '../support/consul';
-import { allFiles, cliAsync, startWorld, synthApp, tempDir, TestWorld } from '../support/harness';
-import { describeWithTool, realTools } from '../support/real-tools';
+import * as mesh from '../../../lib/mesh';
+import { startConsul, RealConsul } from '../../support/consul';
+import { allFiles, cliAsync, startWorld, synthApp, tempDir, TestWorld } from '../../support/harness';
+import { describeWithTool, realTools } from '../../support/real-tools';
 
 test('AclToken: refused identities name the construct and field; an import id must be an AccessorID', () => {
   const bad = new TerraformStack(new App(), 'prod');

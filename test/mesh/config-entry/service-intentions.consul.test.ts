@@ -1,9 +1,9 @@
 import * as path from 'path';
 import { TerraformStack } from 'cdktf';
-import * as mesh from '../../lib/mesh';
-import { startConsul, RealConsul } from '../support/consul';
-import { cliAsync, startWorld, synthApp, tempDir, TestWorld } from '../support/harness';
-import { describeWithTool, realTools } from '../support/real-tools';
+import * as mesh from '../../../lib/mesh';
+import { startConsul, RealConsul } from '../../support/consul';
+import { cliAsync, startWorld, synthApp, tempDir, TestWorld } from '../../support/harness';
+import { describeWithTool, realTools } from '../../support/real-tools';
 
 /**
  * mesh.ServiceIntentions through the real CLI against a real Consul 1.16 with ACLs enforced (its

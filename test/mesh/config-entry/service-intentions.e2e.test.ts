@@ -1,6 +1,6 @@
 import { TerraformStack } from 'cdktf';
-import * as mesh from '../../lib/mesh';
-import { cliAsync, startWorld, synthApp, TestWorld } from '../support/harness';
+import * as mesh from '../../../lib/mesh';
+import { cliAsync, startWorld, synthApp, TestWorld } from '../../support/harness';
 
 // mesh.ServiceIntentions end to end through the real CLI (dist/) against the emulator, in both of its shapes.
 describe.each(['spec', 'consul-1.16'] as const)('ServiceIntentions through the CLI (--mesh-shape %s)', (shape) => {

@@ -1,10 +1,10 @@
 import { App, TerraformStack } from 'cdktf';
-import { ConvergeTesting } from '../../lib/core/constructs/testing';
-import { PlanHookItem } from '../../lib/core/engine/registry';
-import * as mesh from '../../lib/mesh';
-import { decodeEntry, ServiceIntentionsEntry } from '../../lib/mesh/compiler/entries';
-import { meshAclPolicy, MESH_PERMISSIONS } from '../../lib/mesh/permissions';
-import { decide, intentionsDiff } from '../../lib/mesh/traffic/intentions-diff';
+import { ConvergeTesting } from '../../../lib/core/constructs/testing';
+import { PlanHookItem } from '../../../lib/core/engine/registry';
+import * as mesh from '../../../lib/mesh';
+import { decodeEntry, ServiceIntentionsEntry } from '../../../lib/mesh/compiler/entries';
+import { meshAclPolicy, MESH_PERMISSIONS } from '../../../lib/mesh/permissions';
+import { decide, intentionsDiff } from '../../../lib/mesh/traffic/intentions-diff';
 
 const stack = () => new TerraformStack(new App(), 'prod');
 const resources = (s: TerraformStack) => ConvergeTesting.desiredState(s).resources;

@@ -1,5 +1,5 @@
 import { ManualClock } from '../../support/fake-clock';
-import { serveMesh, Served, TD } from './helpers';
+import { serveMesh, Served, TD } from '../emulator/helpers';
 
 // Blocking queries wait on this clock: its time moves only when a test advances it.
 let clock: ManualClock;

@@ -1,10 +1,10 @@
 import * as path from 'path';
 import { App, TerraformStack } from 'cdktf';
-import { ConvergeTesting } from '../../lib/core/constructs/testing';
-import * as mesh from '../../lib/mesh';
-import { startConsul, RealConsul } from '../support/consul';
-import { cliAsync, startWorld, synthApp, tempDir, TestWorld } from '../support/harness';
-import { describeWithTool, realTools } from '../support/real-tools';
+import { ConvergeTesting } from '../../../lib/core/constructs/testing';
+import * as mesh from '../../../lib/mesh';
+import { startConsul, RealConsul } from '../../support/consul';
+import { cliAsync, startWorld, synthApp, tempDir, TestWorld } from '../../support/harness';
+import { describeWithTool, realTools } from '../../support/real-tools';
 
 test('AclRole: refused names and identities name the construct and field; a policy of the stack it names is ordered first', () => {
   const bad = new TerraformStack(new App(), 'prod');

@@ -1,5 +1,5 @@
-import * as mesh from '../../lib/mesh';
-import { cliAsync, startWorld, synthApp, TestWorld } from '../support/harness';
+import * as mesh from '../../../lib/mesh';
+import { cliAsync, startWorld, synthApp, TestWorld } from '../../support/harness';
 
 // `ServiceDefaults.fromName` reads the service-defaults of a service at plan time, through the real CLI
 // against the emulator: its protocol feeds another construct; an absent one fails the plan, naming the construct.
