@@ -1,5 +1,5 @@
 export * from './provider';
-export * from './config-entry/mesh-types';
+export * from './shared/mesh-types';
 export * from './config-entry/config-entry';
 export * from './config-entry/service-defaults';
 export * from './config-entry/proxy-defaults';

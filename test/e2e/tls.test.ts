@@ -4,7 +4,7 @@ import * as http from 'http';
 import * as https from 'https';
 import { AddressInfo } from 'net';
 import * as path from 'path';
-import { MeshProtocol } from '../../lib/mesh/config-entry/mesh-types';
+import { MeshProtocol } from '../../lib/mesh/shared/mesh-types';
 import { ServiceDefaults } from '../../lib/mesh/config-entry/service-defaults';
 import { PlatformProvider } from '../../lib/platform/provider';
 import { KvSecret } from '../../lib/secrets/kv/kv-secret';

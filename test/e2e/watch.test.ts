@@ -4,7 +4,7 @@ import { App, TerraformStack } from 'cdktf';
 import { SecretValue } from '../../lib/core/constructs/secret-value';
 import { LocalBackend } from '../../lib/core/state/local-backend';
 import { ServiceDefaults } from '../../lib/mesh/config-entry/service-defaults';
-import { MeshProtocol } from '../../lib/mesh/config-entry/mesh-types';
+import { MeshProtocol } from '../../lib/mesh/shared/mesh-types';
 import { ServiceResolver } from '../../lib/mesh/config-entry/service-resolver';
 import { Organization } from '../../lib/platform/organization/organization';
 import { KvSecret } from '../../lib/secrets/kv/kv-secret';

@@ -2,7 +2,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { TerraformStack } from 'cdktf';
 import { RemovalPolicy, SecretValue } from '../../lib';
-import { MeshProtocol } from '../../lib/mesh/config-entry/mesh-types';
+import { MeshProtocol } from '../../lib/mesh/shared/mesh-types';
 import { ServiceDefaults } from '../../lib/mesh/config-entry/service-defaults';
 import { ServiceResolver } from '../../lib/mesh/config-entry/service-resolver';
 import { ServiceSplitter } from '../../lib/mesh/config-entry/service-splitter';

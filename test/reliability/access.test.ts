@@ -1,6 +1,6 @@
 import { TerraformStack } from 'cdktf';
 import { Emulator } from '../../lib/bundled-emulator/bundled-emulator';
-import { MeshProtocol } from '../../lib/mesh/config-entry/mesh-types';
+import { MeshProtocol } from '../../lib/mesh/shared/mesh-types';
 import { ServiceDefaults } from '../../lib/mesh/config-entry/service-defaults';
 import { Organization } from '../../lib/platform/organization/organization';
 import { KvSecret } from '../../lib/secrets/kv/kv-secret';

@@ -1,4 +1,4 @@
-import { MeshGatewayMode, MeshProtocol } from '../../lib/mesh/config-entry/mesh-types';
+import { MeshGatewayMode, MeshProtocol } from '../../lib/mesh/shared/mesh-types';
 import { ProxyDefaults } from '../../lib/mesh/config-entry/proxy-defaults';
 import { ServiceDefaults } from '../../lib/mesh/config-entry/service-defaults';
 import { ServiceResolver } from '../../lib/mesh/config-entry/service-resolver';

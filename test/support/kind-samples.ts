@@ -4,7 +4,7 @@ import { RemovalPolicy, SecretValue } from '../../lib';
 import { AclPolicy } from '../../lib/mesh/acl/acl-policy';
 import { AclRole } from '../../lib/mesh/acl/acl-role';
 import { AclToken } from '../../lib/mesh/acl/acl-token';
-import { MeshProtocol } from '../../lib/mesh/config-entry/mesh-types';
+import { MeshProtocol } from '../../lib/mesh/shared/mesh-types';
 import { ProxyDefaults } from '../../lib/mesh/config-entry/proxy-defaults';
 import { ServiceDefaults } from '../../lib/mesh/config-entry/service-defaults';
 import { IntentionAction } from '../../lib/mesh/config-entry/intention-types';

@@ -2,7 +2,7 @@ import { Construct } from 'constructs';
 import { reject, ValidationError } from '../../core/constructs/validation';
 import { KindSchema } from '../../core/schema';
 import { MeshConfigEntry, MeshConfigEntryProps } from './config-entry';
-import { MeshGatewayConfig, MeshProtocol } from './mesh-types';
+import { MeshGatewayConfig, MeshProtocol } from '../shared/mesh-types';
 import { PROXY_DEFAULTS } from './proxy-defaults.schema';
 
 /** Props of the `proxy-defaults` configuration entry (always named `global`). */

@@ -3,7 +3,7 @@ import { ExistingObject } from '../../core/constructs/existing-object';
 import { KindSchema } from '../../core/schema';
 import { MeshConfigEntry, MeshConfigEntryProps } from './config-entry';
 import { entryId } from './entry-spec';
-import { MeshGatewayConfig, MeshProtocol } from './mesh-types';
+import { MeshGatewayConfig, MeshProtocol } from '../shared/mesh-types';
 import { MeshProvider } from '../provider';
 import { SERVICE_DEFAULTS } from './service-defaults.schema';
 
