@@ -1,5 +1,6 @@
 import { PROXY_DEFAULTS as ENTRY_KIND } from '../compiler/entries';
-import { ENTRY_FIELDS, entrySchema, MESH_GATEWAY, MESH_PROTOCOLS } from './config-entry.schema';
+import { ENTRY_FIELDS, entrySchema, MESH_GATEWAY } from './config-entry.schema';
+import { MESH_PROTOCOLS } from '../shared/mesh-fields';
 
 /** `mesh.ProxyDefaults`: the `proxy-defaults` configuration entry, always `global` in the `default` namespace. */
 export const PROXY_DEFAULTS = entrySchema('mesh.ProxyDefaults', ENTRY_KIND, {
