@@ -2,8 +2,8 @@
 // The run of test/e2e/faults.test.ts as a script: 200 objects applied and planned while the emulator
 // injects 429 (Retry-After), 500, 503, timeouts and dropped connections; prints what was injected and retried.
 import { RemovalPolicy } from '../lib';
-import { MeshProtocol } from '../lib/mesh/config-entry/mesh-types';
-import { ServiceDefaults } from '../lib/mesh/service-defaults/service-defaults';
+import { MeshProtocol } from '../lib/mesh/shared/mesh-types';
+import { ServiceDefaults } from '../lib/mesh/config-entry/service-defaults';
 import { Organization } from '../lib/platform/organization/organization';
 import { KvSecret } from '../lib/secrets/kv/kv-secret';
 import { cliAsync, startWorld, synthApp } from '../test/support/harness';

@@ -1,7 +1,7 @@
 import { PreflightCheck } from '../core/engine/preflight';
 import { ApiError } from '../core/http/api-error';
 import { HttpClient } from '../core/http/http-client';
-import { emptyRules, grants, meshPolicy, parseRules, ParsedRules, servicePolicy } from './acl-rules';
+import { emptyRules, grants, meshPolicy, parseRules, ParsedRules, servicePolicy } from './acl/acl-rules';
 import { meshRuleOf } from './permissions';
 
 /** The mesh's built-in policy that may do anything. */

@@ -1,4 +1,4 @@
-import { ServiceDefaults } from '../../lib/mesh/service-defaults/service-defaults';
+import { ServiceDefaults } from '../../lib/mesh/config-entry/service-defaults';
 import { Organization } from '../../lib/platform/organization/organization';
 import { KvSecret } from '../../lib/secrets/kv/kv-secret';
 import { cliAsync, startWorld, synthApp, TestWorld } from '../support/harness';

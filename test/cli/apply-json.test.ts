@@ -2,7 +2,7 @@ import * as path from 'path';
 import { SecretValue } from '../../lib';
 import { Organization } from '../../lib/platform/organization/organization';
 import { KvSecret } from '../../lib/secrets/kv/kv-secret';
-import { ServiceDefaults } from '../../lib/mesh/service-defaults/service-defaults';
+import { ServiceDefaults } from '../../lib/mesh/config-entry/service-defaults';
 import { cliAsync, startWorld, synthApp, TestWorld } from '../support/harness';
 
 // Issue 34 item 4: `apply --json` and `destroy --json` stream one JSON event per line

@@ -1,7 +1,7 @@
 import { SecretValue } from '../../lib';
 import { Organization } from '../../lib/platform/organization/organization';
 import { KvSecret } from '../../lib/secrets/kv/kv-secret';
-import { ServiceDefaults } from '../../lib/mesh/service-defaults/service-defaults';
+import { ServiceDefaults } from '../../lib/mesh/config-entry/service-defaults';
 import { cliAsync, startWorld, synthApp, TestWorld } from '../support/harness';
 
 // Issue 34 item 4: `--log-level trace` prints each request and answer (method, URL, status,

@@ -1,6 +1,6 @@
 import { App, TerraformStack } from 'cdktf';
 import { SecretValue } from '../../lib/core/constructs/secret-value';
-import { ServiceDefaults } from '../../lib/mesh/service-defaults/service-defaults';
+import { ServiceDefaults } from '../../lib/mesh/config-entry/service-defaults';
 import { Organization } from '../../lib/platform/organization/organization';
 import { DatabaseRole } from '../../lib/secrets/database/database-role';
 import { DatabaseConnection } from '../../lib/secrets/database/database-connection';

@@ -187,6 +187,32 @@ describe('layers', () => {
     expect(bad).toEqual([]);
   });
 
+  // A family (`lib/<domain>/<family>/`) can be read, changed and tested on its own: it reaches another
+  // family only through what the domain shares (the folders below, the domain's root files) or through
+  // that family's public constructs (the files the domain's index.ts exports: a construct may name
+  // another family's construct as a prop, as a DiscoveryChain names the entries of its chain).
+  // Per domain, the folders that are no family; a domain not listed is not checked yet.
+  const NOT_FAMILIES: Record<string, string[]> = {
+    mesh: ['shared', 'client', 'emulator', 'compiler', 'traffic', 'migrate'],
+  };
+
+  test('a family imports no other family\'s files, except their public constructs', () => {
+    const bad = Object.entries(NOT_FAMILIES).flatMap(([domain, shared]) => {
+      const root = path.join(LIB, domain);
+      const familyOf = (f: string): string | undefined => {
+        const [first, ...rest] = path.relative(root, f).split(path.sep);
+        return rest.length && !first.startsWith('..') && !shared.includes(first) ? first : undefined;
+      };
+      const index = path.join(root, 'index.ts');
+      const publicFiles = new Set(graph.get(index) ?? []);
+      expect(publicFiles.size).toBeGreaterThan(5);
+      return [...graph].filter(([f]) => familyOf(f)).flatMap(([f, deps]) => deps
+        .filter((d) => familyOf(d) && familyOf(d) !== familyOf(f) && !publicFiles.has(d))
+        .map((d) => `${rel(f)} -> ${rel(d)}`));
+    });
+    expect(bad).toEqual([]);
+  });
+
   test('core code names no API: no string literal is the name, a header, a variable or the probe path of an API, or a real server', () => {
     const profiles = [PLATFORM_API_PROFILE, SECRETS_API_PROFILE, MESH_API_PROFILE];
     const names = new Set(profiles.map((p) => p.api.toLowerCase()));

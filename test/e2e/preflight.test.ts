@@ -1,8 +1,8 @@
 import { TerraformStack } from 'cdktf';
 import * as path from 'path';
 import { SecretValue } from '../../lib/core/constructs/secret-value';
-import { MeshProtocol } from '../../lib/mesh/config-entry/mesh-types';
-import { ServiceDefaults } from '../../lib/mesh/service-defaults/service-defaults';
+import { MeshProtocol } from '../../lib/mesh/shared/mesh-types';
+import { ServiceDefaults } from '../../lib/mesh/config-entry/service-defaults';
 import { OAuthClient, VcsServiceProvider } from '../../lib/platform/oauth-client/oauth-client';
 import { Organization } from '../../lib/platform/organization/organization';
 import { KvSecret } from '../../lib/secrets/kv/kv-secret';

@@ -1,6 +1,6 @@
 import { RemovalPolicy } from '../../lib';
-import { MeshProtocol } from '../../lib/mesh/config-entry/mesh-types';
-import { ServiceDefaults } from '../../lib/mesh/service-defaults/service-defaults';
+import { MeshProtocol } from '../../lib/mesh/shared/mesh-types';
+import { ServiceDefaults } from '../../lib/mesh/config-entry/service-defaults';
 import { Organization } from '../../lib/platform/organization/organization';
 import { countingProxy } from '../support/counting-proxy';
 import { cliAsync, startWorld, synthApp, TestWorld } from '../support/harness';

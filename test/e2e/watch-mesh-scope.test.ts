@@ -1,6 +1,6 @@
 import { App, TerraformStack } from 'cdktf';
-import { MeshProtocol } from '../../lib/mesh/config-entry/mesh-types';
-import { ServiceDefaults } from '../../lib/mesh/service-defaults/service-defaults';
+import { MeshProtocol } from '../../lib/mesh/shared/mesh-types';
+import { ServiceDefaults } from '../../lib/mesh/config-entry/service-defaults';
 import { cliAsync, startWorld, tempDir, TestWorld } from '../support/harness';
 import { startWatch, WatchEvent, WatchProcess } from '../support/watch-process';
 

@@ -1,7 +1,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { KvSecret } from '../../lib/secrets/kv/kv-secret';
-import { ServiceDefaults } from '../../lib/mesh/service-defaults/service-defaults';
+import { ServiceDefaults } from '../../lib/mesh/config-entry/service-defaults';
 import { cliAsync, startWorld, synthApp, TestWorld } from '../support/harness';
 import { startOpenBao, TestOpenBao } from '../support/openbao';
 import { describeWithTool, realTools } from '../support/real-tools';

@@ -1,7 +1,7 @@
 import { TerraformStack } from 'cdktf';
 import { Emulator } from '../../lib/bundled-emulator/bundled-emulator';
-import { MeshProtocol } from '../../lib/mesh/config-entry/mesh-types';
-import { ServiceDefaults } from '../../lib/mesh/service-defaults/service-defaults';
+import { MeshProtocol } from '../../lib/mesh/shared/mesh-types';
+import { ServiceDefaults } from '../../lib/mesh/config-entry/service-defaults';
 import { Organization } from '../../lib/platform/organization/organization';
 import { KvSecret } from '../../lib/secrets/kv/kv-secret';
 import { cliAsync, startWorld, synthApp, TestWorld } from '../support/harness';

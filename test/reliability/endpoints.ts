@@ -95,7 +95,7 @@ export function send(emulator: Emulator, api: ApiName, method: string, rawPath: 
 /** Paths where the spec itself answers 500 (with a message, never a crash). */
 export function specAllows500(api: ApiName, p: string): boolean {
   if (api === 'platform') return p.includes('/no-code-modules');
-  // Consul 1.16 answers 500 for an invalid ACL policy, role or token and for an id that is no UUID (test/mesh/acl-*.e2e.test.ts).
+  // Consul 1.16 answers 500 for an invalid ACL policy, role or token and for an id that is no UUID (test/mesh/acl/acl-*.e2e.test.ts).
   if (api === 'mesh' && p.startsWith('/v1/acl/')) return true;
   if (api === 'mesh') return p.startsWith('/v1/config') || p.startsWith('/v1/discovery-chain');
   return p.startsWith('/v1/database/');

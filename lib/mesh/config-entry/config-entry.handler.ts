@@ -4,14 +4,14 @@
  * only at the ModifyIndex just read, so that a concurrent writer is never overwritten silently.
  */
 import { HandlerContext, Observed, PrefetchWant, ResourceHandler, Spec, Written } from '../../core/engine/handler';
-import { ConfigEntryJson, MeshClient } from '../client/mesh-client';
+import { ConfigEntryJson, MeshConfigEntries } from './config-entry-client';
 import { resourceMetadata } from '../../core/schema';
 import { decodeReadEntry, EntryKind, isEntryKind } from '../compiler/entries';
 import { ConfigEntrySchema } from './config-entry.schema';
 import { entryId, entryToSpec, parseEntryId, specToEntry } from './entry-spec';
 
-function client(ctx: HandlerContext): MeshClient {
-  return new MeshClient(ctx.http);
+function client(ctx: HandlerContext): MeshConfigEntries {
+  return new MeshConfigEntries(ctx.http);
 }
 
 function concurrentWriter(ctx: HandlerContext, id: string, expected: string): Error {
@@ -66,7 +66,7 @@ export function configEntryHandler(schema: ConfigEntrySchema): ConfigEntryHandle
 
     async read(ctx, id): Promise<Observed | undefined> {
       const { name, namespace } = parseEntryId(id);
-      const got = await client(ctx).getConfigEntry(entryKind, name, { namespace: nsParam(namespace) }, ctx.address);
+      const got = await client(ctx).get(entryKind, name, { namespace: nsParam(namespace) }, ctx.address);
       return got ? observedOf(schema, got) : undefined;
     },
 
@@ -80,7 +80,7 @@ export function configEntryHandler(schema: ConfigEntrySchema): ConfigEntryHandle
       }
       for (const [namespace, ws] of byNamespace) {
         if (ws.length < 2) continue;
-        const listed = await client(ctx).listConfigEntries(entryKind, { namespace: nsParam(namespace) }, ctx.address);
+        const listed = await client(ctx).list(entryKind, { namespace: nsParam(namespace) }, ctx.address);
         const byName = new Map(listed.value.map((e) => [String(e.Name), e]));
         for (const w of ws) {
           const e = byName.get(parseEntryId(w.id).name);
@@ -95,7 +95,7 @@ export function configEntryHandler(schema: ConfigEntrySchema): ConfigEntryHandle
 
     async create(ctx, spec): Promise<Written> {
       const id = idOf(spec);
-      const ok = await client(ctx).putConfigEntry(body(spec), { cas: 0 }, ctx.address);
+      const ok = await client(ctx).put(body(spec), { cas: 0 }, ctx.address);
       if (!ok) throw concurrentWriter(ctx, id, 'the entry not to exist');
       return { id };
     },
@@ -104,14 +104,14 @@ export function configEntryHandler(schema: ConfigEntrySchema): ConfigEntryHandle
       const { name, namespace } = parseEntryId(id);
       const c = client(ctx);
       // The index the plan saw: a writer after the plan makes the cas fail (read now only for an old saved plan).
-      const cas = ctx.expectedVersion ?? (await c.getConfigEntry(entryKind, name, { namespace: nsParam(namespace) }, ctx.address))?.ModifyIndex ?? 0;
-      if (!(await c.putConfigEntry(body(spec), { cas }, ctx.address))) throw concurrentWriter(ctx, id, `ModifyIndex ${cas}`);
+      const cas = ctx.expectedVersion ?? (await c.get(entryKind, name, { namespace: nsParam(namespace) }, ctx.address))?.ModifyIndex ?? 0;
+      if (!(await c.put(body(spec), { cas }, ctx.address))) throw concurrentWriter(ctx, id, `ModifyIndex ${cas}`);
       return { id };
     },
 
     async delete(ctx, id): Promise<void> {
       const { name, namespace } = parseEntryId(id);
-      await client(ctx).deleteConfigEntry(entryKind, name, { namespace: nsParam(namespace) }, ctx.address);
+      await client(ctx).delete(entryKind, name, { namespace: nsParam(namespace) }, ctx.address);
     },
 
     importId(id: string): string {

@@ -1,5 +1,6 @@
 import { FieldSchema, FieldsSchema, KindSchema, OutputSchema } from '../../core/schema';
 import { EntryKind } from '../compiler/entries';
+import { MESH_GATEWAY_MODES } from '../shared/mesh-fields';
 
 /**
  * A mesh configuration-entry kind's one declaration: the entry's fields in the mesh API's PascalCase,
@@ -19,11 +20,6 @@ export interface ConfigEntrySchema extends KindSchema {
 export const DEFAULTS_KINDS: EntryKind[] = ['proxy-defaults', 'service-defaults'];
 /** What a chain needs before a splitter or router: the defaults, and the resolvers whose subsets it names. */
 export const DEFAULTS_AND_RESOLVER_KINDS: EntryKind[] = [...DEFAULTS_KINDS, 'service-resolver'];
-
-/** Protocols a mesh service speaks (`MeshProtocol`). */
-export const MESH_PROTOCOLS = ['tcp', 'http', 'http2', 'grpc'] as const;
-/** Mesh gateway modes (`MeshGatewayMode`); unset (`""`) inherits. */
-export const MESH_GATEWAY_MODES = ['none', 'local', 'remote'] as const;
 
 /** An optional string the mesh omits when empty (Go's `omitempty`): read back as `""`. */
 export const OPTIONAL_STRING: FieldSchema = { type: 'string', default: '' };

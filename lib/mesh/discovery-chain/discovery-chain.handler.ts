@@ -1,6 +1,6 @@
 import { DataSourceHandler } from '../../core/engine/handler';
 import { dataSourceMetadata, toWire } from '../../core/schema';
-import { MeshClient } from '../client/mesh-client';
+import { MeshDiscoveryChains } from './discovery-chain-client';
 import { ChainOverrides } from '../compiler/chain';
 import { durationNs } from '../compiler/duration';
 import { DISCOVERY_CHAIN } from './discovery-chain.schema';
@@ -22,7 +22,7 @@ export const discoveryChainHandler: DataSourceHandler = {
   ...dataSourceMetadata(DISCOVERY_CHAIN),
 
   async read(ctx, spec) {
-    const res = await new MeshClient(ctx.http).discoveryChain(String(spec.service), {
+    const res = await new MeshDiscoveryChains(ctx.http).read(String(spec.service), {
       // Only outside the default namespace: a Community Edition server refuses any `ns`.
       namespace: spec.namespace && spec.namespace !== 'default' ? String(spec.namespace) : undefined,
       compileDatacenter: spec.compileDatacenter ? String(spec.compileDatacenter) : undefined,

@@ -1,5 +1,5 @@
 import { KindSchema } from '../../core/schema';
-import { MESH_GATEWAY_MODES, MESH_PROTOCOLS } from '../config-entry/config-entry.schema';
+import { MESH_GATEWAY_MODES, MESH_PROTOCOLS } from '../shared/mesh-fields';
 
 /**
  * `mesh.DiscoveryChain`: the request of `/v1/discovery-chain/<service_name>` (path, query and the

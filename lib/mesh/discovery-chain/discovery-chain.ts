@@ -6,7 +6,7 @@ import { reject } from '../../core/constructs/validation';
 import { KindSchema, renderSpec } from '../../core/schema';
 import { canonicalDuration } from '../compiler/duration';
 import { DISCOVERY_CHAIN } from './discovery-chain.schema';
-import { MeshGatewayMode, MeshProtocol } from '../config-entry/mesh-types';
+import { MeshGatewayMode, MeshProtocol } from '../shared/mesh-types';
 import { MeshProvider } from '../provider';
 
 /** Overrides of a compiled chain (the endpoint's POST body). */

@@ -7,9 +7,9 @@
 import { Router } from '../../core/emulator-kit/router';
 import { EmuRequest, json, parseJsonBody } from '../../core/emulator-kit/types';
 import { TokenRecord } from './acl';
-import { registerAclPolicyRoutes } from './acl-policy-routes';
-import { registerAclRoleRoutes } from './acl-role-routes';
-import { registerAclTokenRoutes } from './acl-token-routes';
+import { registerAclPolicyRoutes } from '../acl/acl-policy.emulator';
+import { registerAclRoleRoutes } from '../acl/acl-role.emulator';
+import { registerAclTokenRoutes } from '../acl/acl-token.emulator';
 import { RequestContext, text } from './context';
 
 function body(req: EmuRequest): Record<string, unknown> {

@@ -3,6 +3,8 @@
  * entry it depends on changes or `wait` (default 5m, at most 10m) elapses on the emulator's clock.
  */
 import { Clock, SYSTEM_CLOCK } from '../../core/clock';
+import { EmuRequest } from '../../core/emulator-kit/types';
+import { parseGoDuration } from '../compiler/duration';
 
 export const DEFAULT_WAIT_MS = 5 * 60_000;
 export const MAX_WAIT_MS = 10 * 60_000;
@@ -43,4 +45,24 @@ export class Watchers {
   public wakeAll(): void {
     for (const w of [...this.waiters]) w.wake();
   }
+}
+
+/** Parses `index` and `wait` of a blocking query. */
+export function blockingOf(req: EmuRequest): { index: number; waitMs: number } | { error: string } {
+  const rawIndex = req.query.get('index');
+  const rawWait = req.query.get('wait');
+  let index = 0;
+  if (rawIndex !== null && rawIndex !== '') {
+    if (!/^\d+$/.test(rawIndex)) return { error: 'Invalid index' };
+    index = Number(rawIndex);
+  }
+  let waitMs = DEFAULT_WAIT_MS;
+  if (rawWait !== null && rawWait !== '') {
+    try {
+      waitMs = /^\d+$/.test(rawWait) ? Number(rawWait) * 1000 : parseGoDuration(rawWait) / 1e6;
+    } catch {
+      return { error: 'Invalid wait time' };
+    }
+  }
+  return { index, waitMs: Math.min(Math.max(0, waitMs), MAX_WAIT_MS) };
 }

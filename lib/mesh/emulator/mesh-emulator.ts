@@ -12,9 +12,9 @@ import { Caller, CreateTokenOptions, createToken, deleteToken, digest, resolveCa
 import { registerAclRoutes } from './acl-routes';
 import { AdminContext, registerAdminRoutes } from './admin';
 import { Watchers } from './blocking';
-import { registerConfigEntryRoutes } from './config-entries';
+import { registerConfigEntryRoutes } from '../config-entry/config-entry.emulator';
 import { MeshCore, RequestContext, text } from './context';
-import { registerDiscoveryChainRoutes } from './discovery-chain';
+import { registerDiscoveryChainRoutes } from '../discovery-chain/discovery-chain.emulator';
 import { emptyState, MeshState } from './state';
 import { status } from './status';
 import { ChainShape, ConfigEntry } from '../compiler';

@@ -1,6 +1,6 @@
 import { isSet, setOnly } from '../../core/migrate/mapping-util';
 import { TerraformMapping } from '../../core/migrate/terraform-mapping';
-import { ACL_POLICY } from '../acl-policy/acl-policy.schema';
+import { ACL_POLICY } from '../acl/acl-policy.schema';
 
 /** `consul_acl_policy` -> `mesh.AclPolicy`, imported by its name (its ID is the server's, resolved on read). */
 export const CONSUL_ACL_POLICY: TerraformMapping = {

@@ -1,6 +1,6 @@
 import { isSet, setOnly } from '../../core/migrate/mapping-util';
 import { ConstructRef, TerraformMapping } from '../../core/migrate/terraform-mapping';
-import { ACL_ROLE } from '../acl-role/acl-role.schema';
+import { ACL_ROLE } from '../acl/acl-role.schema';
 
 /**
  * `consul_acl_role` -> `mesh.AclRole`, imported by its name. The state names its policies by ID; the

@@ -1,6 +1,6 @@
 import { isSet, setOnly } from '../../core/migrate/mapping-util';
 import { ConstructRef, TerraformMapping } from '../../core/migrate/terraform-mapping';
-import { ACL_TOKEN } from '../acl-token/acl-token.schema';
+import { ACL_TOKEN } from '../acl/acl-token.schema';
 
 /**
  * `consul_acl_token` -> `mesh.AclToken`, imported by its `accessor_id`. The provider never keeps the

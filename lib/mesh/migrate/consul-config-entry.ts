@@ -2,12 +2,12 @@ import { enumOf } from '../../core/migrate/mapping-util';
 import { MapLiteral, TerraformMapping } from '../../core/migrate/terraform-mapping';
 import { FieldsSchema, wireName } from '../../core/schema';
 import { ConfigEntrySchema } from '../config-entry/config-entry.schema';
-import { PROXY_DEFAULTS } from '../proxy-defaults/proxy-defaults.schema';
-import { SERVICE_DEFAULTS } from '../service-defaults/service-defaults.schema';
-import { SERVICE_INTENTIONS } from '../service-intentions/service-intentions.schema';
-import { SERVICE_RESOLVER } from '../service-resolver/service-resolver.schema';
-import { SERVICE_ROUTER } from '../service-router/service-router.schema';
-import { SERVICE_SPLITTER } from '../service-splitter/service-splitter.schema';
+import { PROXY_DEFAULTS } from '../config-entry/proxy-defaults.schema';
+import { SERVICE_DEFAULTS } from '../config-entry/service-defaults.schema';
+import { SERVICE_INTENTIONS } from '../config-entry/service-intentions.schema';
+import { SERVICE_RESOLVER } from '../config-entry/service-resolver.schema';
+import { SERVICE_ROUTER } from '../config-entry/service-router.schema';
+import { SERVICE_SPLITTER } from '../config-entry/service-splitter.schema';
 
 /** The entry kinds converge has a construct for, by the `kind` the provider writes. */
 const ENTRY_KINDS: ConfigEntrySchema[] = [SERVICE_DEFAULTS, PROXY_DEFAULTS, SERVICE_RESOLVER, SERVICE_SPLITTER, SERVICE_ROUTER, SERVICE_INTENTIONS];

@@ -15,7 +15,7 @@ import {
   ServiceIntentionsEntry,
 } from '../compiler/entries';
 import { specToEntry } from '../config-entry/entry-spec';
-import { SERVICE_INTENTIONS } from '../service-intentions/service-intentions.schema';
+import { SERVICE_INTENTIONS } from '../config-entry/service-intentions.schema';
 
 const CHANGING = new Set(['create', 'update', 'replace', 'delete', 'adopt']);
 

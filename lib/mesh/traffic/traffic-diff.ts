@@ -18,11 +18,11 @@ import { servicesNamedBy } from '../compiler/graph';
 import { EntryValidationError, validateEntry } from '../compiler/validate';
 import { ConfigEntrySchema } from '../config-entry/config-entry.schema';
 import { specToEntry } from '../config-entry/entry-spec';
-import { PROXY_DEFAULTS } from '../proxy-defaults/proxy-defaults.schema';
-import { SERVICE_DEFAULTS } from '../service-defaults/service-defaults.schema';
-import { SERVICE_RESOLVER } from '../service-resolver/service-resolver.schema';
-import { SERVICE_ROUTER } from '../service-router/service-router.schema';
-import { SERVICE_SPLITTER } from '../service-splitter/service-splitter.schema';
+import { PROXY_DEFAULTS } from '../config-entry/proxy-defaults.schema';
+import { SERVICE_DEFAULTS } from '../config-entry/service-defaults.schema';
+import { SERVICE_RESOLVER } from '../config-entry/service-resolver.schema';
+import { SERVICE_ROUTER } from '../config-entry/service-router.schema';
+import { SERVICE_SPLITTER } from '../config-entry/service-splitter.schema';
 
 /** Construct kinds and the schemas of the entries they manage. */
 export const ENTRY_SCHEMA_OF: Record<string, ConfigEntrySchema> = Object.fromEntries(

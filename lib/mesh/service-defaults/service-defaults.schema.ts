@@ -1,9 +1,0 @@
-import { SERVICE_DEFAULTS as ENTRY_KIND } from '../compiler/entries';
-import { entrySchema, MESH_GATEWAY, MESH_PROTOCOLS, OPTIONAL_STRING } from '../config-entry/config-entry.schema';
-
-/** `mesh.ServiceDefaults`: the `service-defaults` configuration entry. */
-export const SERVICE_DEFAULTS = entrySchema('mesh.ServiceDefaults', ENTRY_KIND, {
-  protocol: { type: 'string', oneOf: MESH_PROTOCOLS, default: 'tcp' },
-  meshGateway: MESH_GATEWAY,
-  externalSni: { ...OPTIONAL_STRING, wire: 'ExternalSNI' },
-});
