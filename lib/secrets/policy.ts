@@ -1,10 +1,10 @@
 import { registerDomain } from '../core/engine/registry';
 import { LOOKUP_PREFIX } from '../core/model';
 import { SECRETS_KINDS } from './kinds';
-import { PolicyPath, PolicyResources, registeredSecretsPolicyOf, SecretsPolicyOf } from './policy-paths';
+import { PolicyPath, PolicyResources, registeredSecretsPolicyOf, SecretsPolicyOf } from './shared/policy-paths';
 
-export { mergePolicy, PREFLIGHT_PATH, stackSecretsPolicy } from './policy-paths';
-export type { PolicyPath } from './policy-paths';
+export { mergePolicy, PREFLIGHT_PATH, stackSecretsPolicy } from './shared/policy-paths';
+export type { PolicyPath } from './shared/policy-paths';
 
 /**
  * What each secrets kind needs, by kind (`lookup:<kind>` for a lookup), as the handlers of the

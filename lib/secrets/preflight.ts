@@ -1,7 +1,7 @@
 import { PreflightCheck, PreflightItem } from '../core/engine/preflight';
 import { ApiError } from '../core/http/api-error';
 import { HttpClient } from '../core/http/http-client';
-import { mergePolicy, PolicyResources, PREFLIGHT_PATH, registeredSecretsPolicyOf } from './policy-paths';
+import { mergePolicy, PolicyResources, PREFLIGHT_PATH, registeredSecretsPolicyOf } from './shared/policy-paths';
 
 /**
  * The paths and capabilities the plan's writes need, from the policies the kinds declare (what `converge policy` prints): a kind's

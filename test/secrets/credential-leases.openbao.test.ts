@@ -2,7 +2,7 @@ import { Client } from 'pg';
 import { HandlerContext } from '../../lib/core/engine/handler';
 import { HttpClient } from '../../lib/core/http/http-client';
 import { ServedApi } from '../../lib/core/emulator-kit/server';
-import { leaseAlive, revokeLease } from '../../lib/secrets/lease';
+import { leaseAlive, revokeLease } from '../../lib/secrets/shared/lease';
 import { startOpenBaoForLeases, TestOpenBao } from '../support/openbao-lease';
 import { startPostgres, TestPostgres } from '../support/postgres';
 import { describeWithTool } from '../support/real-tools';

@@ -1,9 +1,9 @@
 import { HandlerContext, ResourceHandler, Written } from '../../core/engine/handler';
-import { secretsClient, splitApiPath } from '../engine-util';
-import { pathObjectHandler } from '../path-object-handler';
+import { secretsClient, splitApiPath } from '../shared/engine-util';
+import { pathObjectHandler } from '../shared/path-object-handler';
 import { AppRoleClient } from './approle-client';
 import { APPROLE_ROLE } from './approle-role.schema';
-import { policyPath, seg } from '../policy-paths';
+import { policyPath, seg } from '../shared/policy-paths';
 
 function approle(ctx: HandlerContext): AppRoleClient {
   return new AppRoleClient(secretsClient(ctx), ctx.address);

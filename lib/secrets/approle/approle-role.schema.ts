@@ -1,5 +1,5 @@
 import { KindSchema } from '../../core/schema';
-import { mountField } from '../engine-fields';
+import { mountField } from '../shared/engine-fields';
 
 /**
  * `secrets.AppRoleRole`: a role of the AppRole auth method (`auth/<mount>/role/<name>`; the real

@@ -1,11 +1,11 @@
 import { DataSourceHandler, HandlerContext } from '../../core/engine/handler';
 import { dataSourceMetadata } from '../../core/schema';
 import { encodePath } from '../../core/http/http-client';
-import { secretsClient } from '../engine-util';
-import { issuedLease, leaseOutputs } from '../lease';
+import { secretsClient } from '../shared/engine-util';
+import { issuedLease, leaseOutputs } from '../shared/lease';
 import { AppRoleClient } from './approle-client';
 import { APPROLE_SECRET_ID } from './approle-secret-id.schema';
-import { policyPath, seg } from '../policy-paths';
+import { policyPath, seg } from '../shared/policy-paths';
 
 function approle(ctx: HandlerContext): AppRoleClient {
   return new AppRoleClient(secretsClient(ctx), ctx.address);

@@ -1,6 +1,6 @@
 import { KindSchema } from '../../core/schema';
-import { credentialsSchema } from '../engine-fields';
-import { LEASE_OUTPUTS } from '../lease';
+import { credentialsSchema } from '../shared/engine-fields';
+import { LEASE_OUTPUTS } from '../shared/lease';
 
 /**
  * `secrets.AppRoleSecretId`: `POST auth/<mount>/role/<role>/secret-id`, a new secret id on each

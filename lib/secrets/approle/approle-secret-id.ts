@@ -1,5 +1,5 @@
 import { Construct } from 'constructs';
-import { LeasedSecretsEngineCredentials } from '../engine-role';
+import { LeasedSecretsEngineCredentials } from '../shared/engine-role';
 import { SecretsProvider } from '../provider';
 import { APPROLE_SECRET_ID } from './approle-secret-id.schema';
 import { AppRoleRole } from './approle-role';

@@ -3,7 +3,7 @@ import { HttpClient, HttpClientOptions, HttpResponse } from '../../core/http/htt
 import { tokenHeaderValues } from '../../core/http/api-profile';
 import { SECRETS_API_PROFILE } from '../api-profile';
 import { SecretsTokenHeader } from '../token-header';
-import { PREFLIGHT_PATH } from '../policy-paths';
+import { PREFLIGHT_PATH } from '../shared/policy-paths';
 import { capabilitiesSelf } from '../preflight';
 
 /** How to reach a secrets service. */

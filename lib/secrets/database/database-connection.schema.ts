@@ -1,5 +1,5 @@
 import { KindSchema } from '../../core/schema';
-import { mountField, NON_EMPTY, SEGMENT_NAME_FIELD } from '../engine-fields';
+import { mountField, NON_EMPTY, SEGMENT_NAME_FIELD } from '../shared/engine-fields';
 
 /** The only plugin the emulator runs, and the connection's default. */
 export const DEFAULT_DATABASE_PLUGIN = 'postgresql-database-plugin';

@@ -1,10 +1,10 @@
 import { DataSourceHandler } from '../../core/engine/handler';
 import { dataSourceMetadata } from '../../core/schema';
-import { secretsClient } from '../engine-util';
-import { issuedLease, leasedCredentials, leaseOutputs } from '../lease';
+import { secretsClient } from '../shared/engine-util';
+import { issuedLease, leasedCredentials, leaseOutputs } from '../shared/lease';
 import { DatabaseClient } from './database-client';
 import { DATABASE_CREDENTIALS } from './database-credentials.schema';
-import { LEASES, policyPath, seg } from '../policy-paths';
+import { LEASES, policyPath, seg } from '../shared/policy-paths';
 
 /** `secrets.DatabaseCredentials`: a new database user per read, so kept in state while its lease lasts. */
 export const databaseCredentialsHandler: DataSourceHandler = {

@@ -1,6 +1,6 @@
 import { KindSchema } from '../../core/schema';
-import { credentialsSchema } from '../engine-fields';
-import { LEASE_OUTPUTS } from '../lease';
+import { credentialsSchema } from '../shared/engine-fields';
+import { LEASE_OUTPUTS } from '../shared/lease';
 
 /** `secrets.DatabaseCredentials`: `GET {mount}/creds/<role>`, a new database user on each read, leased. */
 export const DATABASE_CREDENTIALS: KindSchema = credentialsSchema('secrets.DatabaseCredentials', 'role', {

@@ -1,5 +1,5 @@
 import { Construct } from 'constructs';
-import { LeasedSecretsEngineCredentials } from '../engine-role';
+import { LeasedSecretsEngineCredentials } from '../shared/engine-role';
 import { SecretsProvider } from '../provider';
 import { DATABASE_CREDENTIALS } from './database-credentials.schema';
 import { IDatabaseRole } from './database-role';

@@ -4,8 +4,8 @@ import { Engine, EngineLeases, EngineRequest, ownEntry } from '../emulator/engin
 import { envelope, errors, keyList, noContent, notFound, objectBody, RequestError } from '../emulator/responses';
 import { Timers } from '../emulator/timers';
 import { DbConnection, DbLease, DbRole, DbState, DbStaticRole, emptyDbState, SYSTEM_MAX_TTL } from './database-model.emulator';
-import { bool, duration, list, str, stringMap } from './database-params.emulator';
-import { defaultPolicyPassword, randomString } from './passwords.emulator';
+import { bool, duration, list, str, stringMap } from '../shared/weak-params.emulator';
+import { defaultPolicyPassword, randomString } from '../shared/passwords.emulator';
 import {
   DEFAULT_REVOCATION, DEFAULT_ROOT_ROTATION, DEFAULT_ROTATION, PluginError, POSTGRES_PLUGIN, roleExists, runStatements, verify,
 } from './postgres-plugin.emulator';

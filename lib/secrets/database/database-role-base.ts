@@ -4,7 +4,7 @@ import { check } from '../../core/constructs/validation';
 import { renderSpec } from '../../core/schema';
 import { SecretsProvider } from '../provider';
 import { IDatabaseConnection } from './database-connection';
-import { checkSameMount, DATABASE_MOUNT, describeMount, mountFromRef, mountPathOf, useMountRef } from '../mount-ref';
+import { checkSameMount, DATABASE_MOUNT, describeMount, mountFromRef, mountPathOf, useMountRef } from '../shared/mount-ref';
 import { ISecretsMount } from '../sys/secrets-mount';
 
 /** The kind of credential a database role issues. */

@@ -1,9 +1,9 @@
 import { HandlerContext, ResourceHandler } from '../../core/engine/handler';
-import { secretsClient } from '../engine-util';
-import { pathObjectHandler } from '../path-object-handler';
+import { secretsClient } from '../shared/engine-util';
+import { pathObjectHandler } from '../shared/path-object-handler';
 import { DatabaseClient } from './database-client';
 import { DATABASE_ROLE } from './database-role.schema';
-import { policyPath, READ_AT_ID, seg } from '../policy-paths';
+import { policyPath, READ_AT_ID, seg } from '../shared/policy-paths';
 
 function client(ctx: HandlerContext): DatabaseClient {
   return new DatabaseClient(secretsClient(ctx), ctx.address);

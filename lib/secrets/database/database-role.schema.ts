@@ -1,5 +1,5 @@
 import { FieldsSchema, KindSchema } from '../../core/schema';
-import { mountField, NON_EMPTY, SEGMENT_NAME, SEGMENT_NAME_FIELD } from '../engine-fields';
+import { mountField, NON_EMPTY, SEGMENT_NAME, SEGMENT_NAME_FIELD } from '../shared/engine-fields';
 
 /** The credential types of the spec's roles. */
 export const DATABASE_CREDENTIAL_TYPES = ['password', 'rsa_private_key'] as const;

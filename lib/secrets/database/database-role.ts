@@ -1,7 +1,7 @@
 import { Construct, IConstruct } from 'constructs';
 import { check, durationSeconds } from '../../core/constructs/validation';
 import { KindSchema } from '../../core/schema';
-import { ExistingPathObject } from '../existing-path-object';
+import { ExistingPathObject } from '../shared/existing-path-object';
 import { SecretsProvider } from '../provider';
 import { DatabaseRoleBase, DatabaseRoleBaseProps } from './database-role-base';
 import { DATABASE_ROLE } from './database-role.schema';

@@ -1,9 +1,9 @@
 import { DataSourceHandler } from '../../core/engine/handler';
 import { dataSourceMetadata } from '../../core/schema';
-import { secretsClient } from '../engine-util';
+import { secretsClient } from '../shared/engine-util';
 import { DatabaseClient } from './database-client';
 import { DATABASE_STATIC_CREDENTIALS } from './database-static-credentials.schema';
-import { policyPath, seg } from '../policy-paths';
+import { policyPath, seg } from '../shared/policy-paths';
 
 /** `secrets.DatabaseStaticCredentials`: read on every plan (no lease: reading issues nothing). */
 export const databaseStaticCredentialsHandler: DataSourceHandler = {

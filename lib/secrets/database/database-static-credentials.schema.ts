@@ -1,5 +1,5 @@
 import { KindSchema } from '../../core/schema';
-import { credentialsSchema } from '../engine-fields';
+import { credentialsSchema } from '../shared/engine-fields';
 
 /** `secrets.DatabaseStaticCredentials`: `GET {mount}/static-creds/<role>`, the static user's current password. */
 export const DATABASE_STATIC_CREDENTIALS: KindSchema = credentialsSchema('secrets.DatabaseStaticCredentials', 'role', {

@@ -1,5 +1,5 @@
 import { Construct } from 'constructs';
-import { SecretsEngineCredentials } from '../engine-role';
+import { SecretsEngineCredentials } from '../shared/engine-role';
 import { SecretsProvider } from '../provider';
 import { DATABASE_STATIC_CREDENTIALS } from './database-static-credentials.schema';
 import { IDatabaseStaticRole } from './database-static-role';

@@ -1,5 +1,5 @@
 import { KindSchema } from '../../core/schema';
-import { NON_EMPTY } from '../engine-fields';
+import { NON_EMPTY } from '../shared/engine-fields';
 import { DATABASE_CREDENTIAL, DATABASE_ROLE_TARGET } from './database-role.schema';
 
 /** The shortest rotation period the service accepts (seconds). */

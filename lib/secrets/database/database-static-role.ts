@@ -1,6 +1,6 @@
 import { Construct, IConstruct } from 'constructs';
 import { KindSchema } from '../../core/schema';
-import { ExistingPathObject } from '../existing-path-object';
+import { ExistingPathObject } from '../shared/existing-path-object';
 import { SecretsProvider } from '../provider';
 import { DatabaseRoleBase, DatabaseRoleBaseProps } from './database-role-base';
 import { DATABASE_STATIC_ROLE } from './database-static-role.schema';

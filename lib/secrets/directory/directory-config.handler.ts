@@ -1,10 +1,10 @@
 import { HandlerContext, Observed, ResourceHandler, Spec, Written } from '../../core/engine/handler';
 import { fromWire, resourceMetadata } from '../../core/schema';
-import { secretsClient } from '../engine-util';
-import { bodyOf } from '../path-object-handler';
+import { secretsClient } from '../shared/engine-util';
+import { bodyOf } from '../shared/path-object-handler';
 import { DirectoryClient } from './directory-client';
 import { DIRECTORY_CONFIG } from './directory-config.schema';
-import { policyPath, seg } from '../policy-paths';
+import { policyPath, seg } from '../shared/policy-paths';
 
 function client(ctx: HandlerContext): DirectoryClient {
   return new DirectoryClient(secretsClient(ctx), ctx.address);

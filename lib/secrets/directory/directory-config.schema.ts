@@ -1,5 +1,5 @@
 import { KindSchema } from '../../core/schema';
-import { mountField, NON_EMPTY } from '../engine-fields';
+import { mountField, NON_EMPTY } from '../shared/engine-fields';
 
 /** Password length the directory engine uses without a policy, and its minimum. */
 export const DEFAULT_PASSWORD_LENGTH = 64;

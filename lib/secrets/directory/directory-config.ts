@@ -3,7 +3,7 @@ import { Resource, ResourceProps } from '../../core/constructs/resource';
 import { SecretValue } from '../../core/constructs/secret-value';
 import { check, durationSeconds } from '../../core/constructs/validation';
 import { KindSchema } from '../../core/schema';
-import { DIRECTORY_MOUNT, mountFromRef, mountPathOf, useMountRef } from '../mount-ref';
+import { DIRECTORY_MOUNT, mountFromRef, mountPathOf, useMountRef } from '../shared/mount-ref';
 import { SecretsProvider } from '../provider';
 import { ISecretsMount } from '../sys/secrets-mount';
 import { DEFAULT_PASSWORD_LENGTH, DIRECTORY_CONFIG, PASSWORD_PLACEHOLDER } from './directory-config.schema';

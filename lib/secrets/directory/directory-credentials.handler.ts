@@ -1,9 +1,9 @@
 import { DataSourceHandler } from '../../core/engine/handler';
 import { dataSourceMetadata } from '../../core/schema';
-import { secretsClient } from '../engine-util';
+import { secretsClient } from '../shared/engine-util';
 import { DirectoryClient } from './directory-client';
 import { DIRECTORY_CREDENTIALS } from './directory-credentials.schema';
-import { policyPath, seg } from '../policy-paths';
+import { policyPath, seg } from '../shared/policy-paths';
 
 /** `secrets.DirectoryCredentials`: read on every plan (a read rotates only once the role's ttl has passed). */
 export const directoryCredentialsHandler: DataSourceHandler = {

@@ -1,5 +1,5 @@
 import { KindSchema } from '../../core/schema';
-import { credentialsSchema } from '../engine-fields';
+import { credentialsSchema } from '../shared/engine-fields';
 
 /** `secrets.DirectoryCredentials`: `GET {mount}/creds/<role>`, the managed account's current and last password. */
 export const DIRECTORY_CREDENTIALS: KindSchema = credentialsSchema('secrets.DirectoryCredentials', 'role', {

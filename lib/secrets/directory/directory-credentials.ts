@@ -1,5 +1,5 @@
 import { Construct } from 'constructs';
-import { SecretsEngineCredentials } from '../engine-role';
+import { SecretsEngineCredentials } from '../shared/engine-role';
 import { SecretsProvider } from '../provider';
 import { DIRECTORY_CREDENTIALS } from './directory-credentials.schema';
 import { IDirectoryRole } from './directory-role';

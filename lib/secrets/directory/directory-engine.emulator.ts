@@ -2,8 +2,8 @@ import { createHash, randomBytes } from 'crypto';
 import { Clock, SYSTEM_CLOCK } from '../../core/clock';
 import { EmuResponse, json } from '../../core/emulator-kit/types';
 import { Engine, EngineLeases, EngineRequest } from '../emulator/engine';
-import { bool, duration, list, str } from '../database/database-params.emulator';
-import { SYSTEM_MAX_TTL } from '../database/database-model.emulator';
+import { bool, duration, list, str } from '../shared/weak-params.emulator';
+import { DEFAULT_LEASE_TTL as SYSTEM_MAX_TTL } from '../emulator/leases';
 import { envelope, errors, keyList, noContent, notFound, objectBody, RequestError } from '../emulator/responses';
 import { Timers } from '../emulator/timers';
 import {

@@ -1,10 +1,10 @@
 import { DataSourceHandler } from '../../core/engine/handler';
 import { dataSourceMetadata } from '../../core/schema';
-import { secretsClient } from '../engine-util';
-import { issuedLease, leasedCredentials, leaseOutputs } from '../lease';
+import { secretsClient } from '../shared/engine-util';
+import { issuedLease, leasedCredentials, leaseOutputs } from '../shared/lease';
 import { DirectoryClient } from './directory-client';
 import { DIRECTORY_LIBRARY_CHECK_OUT } from './directory-library-check-out.schema';
-import { LEASES, policyPath, seg } from '../policy-paths';
+import { LEASES, policyPath, seg } from '../shared/policy-paths';
 
 /** `secrets.DirectoryLibraryCheckOut`: a check-out per read, so kept in state while its lease lasts. */
 export const directoryLibraryCheckOutHandler: DataSourceHandler = {

@@ -1,6 +1,6 @@
 import { KindSchema } from '../../core/schema';
-import { credentialsSchema } from '../engine-fields';
-import { LEASE_OUTPUTS } from '../lease';
+import { credentialsSchema } from '../shared/engine-fields';
+import { LEASE_OUTPUTS } from '../shared/lease';
 
 /** `secrets.DirectoryLibraryCheckOut`: `POST {mount}/library/<set>/check-out`, an account lent under a lease. */
 export const DIRECTORY_LIBRARY_CHECK_OUT: KindSchema = credentialsSchema('secrets.DirectoryLibraryCheckOut', 'setName', {

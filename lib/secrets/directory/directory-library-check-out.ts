@@ -1,9 +1,9 @@
 import { Construct } from 'constructs';
 import { ValidationError } from '../../core/constructs/validation';
 import { validateProps } from '../../core/schema/validate-props';
-import { mountField, SEGMENT_NAME_FIELD } from '../engine-fields';
+import { mountField, SEGMENT_NAME_FIELD } from '../shared/engine-fields';
 import { KindSchema, renderSpec } from '../../core/schema';
-import { LeasedCredential } from '../leased-credential';
+import { LeasedCredential } from '../shared/leased-credential';
 import { SecretsProvider } from '../provider';
 import { DIRECTORY_LIBRARY_CHECK_OUT } from './directory-library-check-out.schema';
 import { IDirectoryLibrarySet } from './directory-library-set';

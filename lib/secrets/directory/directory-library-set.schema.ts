@@ -1,5 +1,5 @@
 import { KindSchema } from '../../core/schema';
-import { mountField, SEGMENT_NAME_FIELD } from '../engine-fields';
+import { mountField, SEGMENT_NAME_FIELD } from '../shared/engine-fields';
 
 /**
  * `secrets.DirectoryLibrarySet` (`{mount}/library/<name>`): the spec's library set parameters (the

@@ -2,12 +2,12 @@ import { Construct, IConstruct } from 'constructs';
 import { Resource, ResourceProps } from '../../core/constructs/resource';
 import { check, durationSeconds } from '../../core/constructs/validation';
 import { KindSchema, renderSpec } from '../../core/schema';
-import { ExistingPathObject } from '../existing-path-object';
+import { ExistingPathObject } from '../shared/existing-path-object';
 import { SecretsProvider } from '../provider';
 import { IDirectoryConfig } from './directory-config';
 import { DIRECTORY_LIBRARY_SET } from './directory-library-set.schema';
 import { mountOfConfig } from './directory-mount';
-import { mountFromRef } from '../mount-ref';
+import { mountFromRef } from '../shared/mount-ref';
 import { ISecretsMount } from '../sys/secrets-mount';
 
 /** A library set of the directory engine: one this app manages, or one looked up with `DirectoryLibrarySet.fromName`. */

@@ -1,5 +1,5 @@
 import { RequestError } from '../emulator/responses';
-import { defaultPolicyPassword, randomString } from '../database/passwords.emulator';
+import { defaultPolicyPassword, randomString } from '../shared/passwords.emulator';
 
 /** Stored state of the directory engine (JSON; sealed by the host's storage barrier in snapshots). */
 

@@ -1,6 +1,6 @@
 import { Construct } from 'constructs';
 import { check } from '../../core/constructs/validation';
-import { checkSameMount, describeMount, DIRECTORY_MOUNT, mountPathOf, useMountRef } from '../mount-ref';
+import { checkSameMount, describeMount, DIRECTORY_MOUNT, mountPathOf, useMountRef } from '../shared/mount-ref';
 import { ISecretsMount } from '../sys/secrets-mount';
 import type { IDirectoryConfig } from './directory-config';
 

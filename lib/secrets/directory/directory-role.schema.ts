@@ -1,5 +1,5 @@
 import { KindSchema } from '../../core/schema';
-import { mountField, NON_EMPTY, SEGMENT_NAME_FIELD } from '../engine-fields';
+import { mountField, NON_EMPTY, SEGMENT_NAME_FIELD } from '../shared/engine-fields';
 
 /**
  * `secrets.DirectoryRole` (`{mount}/roles/<name>`): the spec's role parameters. Without a `ttl` the

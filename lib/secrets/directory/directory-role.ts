@@ -1,11 +1,11 @@
 import { Construct, IConstruct } from 'constructs';
 import { Resource, ResourceProps } from '../../core/constructs/resource';
 import { KindSchema, renderSpec } from '../../core/schema';
-import { ExistingPathObject } from '../existing-path-object';
+import { ExistingPathObject } from '../shared/existing-path-object';
 import { SecretsProvider } from '../provider';
 import { IDirectoryConfig } from './directory-config';
 import { mountOfConfig } from './directory-mount';
-import { mountFromRef } from '../mount-ref';
+import { mountFromRef } from '../shared/mount-ref';
 import { ISecretsMount } from '../sys/secrets-mount';
 import { DIRECTORY_ROLE } from './directory-role.schema';
 

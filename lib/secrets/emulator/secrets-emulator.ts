@@ -15,7 +15,7 @@ import { PUSH_MFA_PATH, PushMfaMethods } from '../push-mfa/push-mfa.emulator';
 import { errors, notFound, objectBody, RequestError } from './responses';
 import { sysHealth } from './sys-health';
 import { sysLeases } from './sys-leases';
-import { defaultMountMeta, MountMeta, MountTable, SYS_AUTH, SYS_MOUNTS, sysMounts } from './sys-mounts';
+import { defaultMountMeta, MountMeta, MountTable, SYS_AUTH, SYS_MOUNTS, sysMounts } from '../sys/sys.emulator';
 import { AUTH_ENGINE_FACTORIES } from './engines';
 
 /** Options of the secrets service emulator. */

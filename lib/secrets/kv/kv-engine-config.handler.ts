@@ -4,7 +4,7 @@ import { fromWire, renderSpec, resourceMetadata, toWire } from '../../core/schem
 import { KvClient, KvConfigData } from './kv-client';
 import { SecretsClient } from '../client/secrets-client';
 import { KV_ENGINE_CONFIG } from './kv-engine-config.schema';
-import { policyPath, seg } from '../policy-paths';
+import { policyPath, seg } from '../shared/policy-paths';
 
 function kv(ctx: HandlerContext): KvClient {
   return new KvClient(new SecretsClient(ctx.http), ctx.address);

@@ -1,6 +1,6 @@
 import { KindSchema } from '../../core/schema';
 import { KV_VERSION_SETTINGS } from './kv-secret.schema';
-import { mountField } from '../engine-fields';
+import { mountField } from '../shared/engine-fields';
 
 /** `secrets.KvEngineConfig`: the spec's `{kv_mount}/config` body. */
 export const KV_ENGINE_CONFIG: KindSchema = {

@@ -1,5 +1,5 @@
 import { Construct } from 'constructs';
-import { KV_MOUNT, mountFromRef, mountPathOf, useMountRef } from '../mount-ref';
+import { KV_MOUNT, mountFromRef, mountPathOf, useMountRef } from '../shared/mount-ref';
 import { ISecretsMount } from '../sys/secrets-mount';
 import { Resource, ResourceProps } from '../../core/constructs/resource';
 import { KindSchema } from '../../core/schema';

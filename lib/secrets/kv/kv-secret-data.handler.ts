@@ -1,9 +1,9 @@
 import { DataSourceHandler } from '../../core/engine/handler';
 import { dataSourceMetadata } from '../../core/schema';
 import { KvClient } from './kv-client';
-import { secretNotFound, secretsClient } from '../engine-util';
+import { secretNotFound, secretsClient } from '../shared/engine-util';
 import { KV_SECRET_DATA } from './kv-secret-data.schema';
-import { keyPath, policyPath, seg } from '../policy-paths';
+import { keyPath, policyPath, seg } from '../shared/policy-paths';
 
 /** `secrets.KvSecretData`: a version's data (sensitive), version, created time and custom metadata. */
 export const kvSecretDataHandler: DataSourceHandler = {

@@ -1,5 +1,5 @@
 import { FieldsSchema, KindSchema } from '../../core/schema';
-import { KV_PATH_FIELD, mountField } from '../engine-fields';
+import { KV_PATH_FIELD, mountField } from '../shared/engine-fields';
 
 /** What a read of a KV secret names: the mount, the path and the version (query `version`; 0: the current one). */
 export const KV_READ_FIELDS: FieldsSchema = {

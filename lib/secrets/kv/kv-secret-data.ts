@@ -2,7 +2,7 @@ import { Construct } from 'constructs';
 import { DataSource } from '../../core/constructs/resource';
 import { check } from '../../core/constructs/validation';
 import { KindSchema } from '../../core/schema';
-import { KV_MOUNT, mountFromRef, useMountRef } from '../mount-ref';
+import { KV_MOUNT, mountFromRef, useMountRef } from '../shared/mount-ref';
 import { SecretsProvider } from '../provider';
 import { ISecretsMount } from '../sys/secrets-mount';
 import { KV_SECRET_DATA } from './kv-secret-data.schema';

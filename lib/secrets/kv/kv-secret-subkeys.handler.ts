@@ -1,9 +1,9 @@
 import { DataSourceHandler } from '../../core/engine/handler';
 import { dataSourceMetadata } from '../../core/schema';
 import { KvClient } from './kv-client';
-import { secretNotFound, secretsClient } from '../engine-util';
+import { secretNotFound, secretsClient } from '../shared/engine-util';
 import { KV_SECRET_SUBKEYS } from './kv-secret-subkeys.schema';
-import { keyPath, policyPath, seg } from '../policy-paths';
+import { keyPath, policyPath, seg } from '../shared/policy-paths';
 
 /** `secrets.KvSecretSubkeys`: a version's structure without values. */
 export const kvSecretSubkeysHandler: DataSourceHandler = {

@@ -2,7 +2,7 @@ import { Construct } from 'constructs';
 import { DataSource } from '../../core/constructs/resource';
 import { KindSchema } from '../../core/schema';
 import { KvSecretDataProps } from './kv-secret-data';
-import { KV_MOUNT, mountFromRef, useMountRef } from '../mount-ref';
+import { KV_MOUNT, mountFromRef, useMountRef } from '../shared/mount-ref';
 import { KV_SECRET_SUBKEYS } from './kv-secret-subkeys.schema';
 
 /** Props of the KvSecretSubkeys data source. */

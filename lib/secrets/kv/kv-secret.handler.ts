@@ -4,9 +4,9 @@ import { normalDuration } from '../../core/duration';
 import { FieldsSchema, fromWire, resourceMetadata, toWire } from '../../core/schema';
 import { KvClient, KvKeyMetadata, KvKeyMetadataInput } from './kv-client';
 import { SecretsClient } from '../client/secrets-client';
-import { touchedFields } from '../engine-util';
+import { touchedFields } from '../shared/engine-util';
 import { KV_SECRET } from './kv-secret.schema';
-import { keyPath, policyPath, seg } from '../policy-paths';
+import { keyPath, policyPath, seg } from '../shared/policy-paths';
 
 const CAS_MISMATCH = 'check-and-set parameter did not match the current version';
 /** The fields of the key metadata body (`{mount}/metadata/<path>`); `data` goes to the version body. */

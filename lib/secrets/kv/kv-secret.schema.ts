@@ -1,5 +1,5 @@
 import { FieldsSchema, KindSchema } from '../../core/schema';
-import { KV_PATH_FIELD, mountField } from '../engine-fields';
+import { KV_PATH_FIELD, mountField } from '../shared/engine-fields';
 
 /**
  * The version settings a KV engine's configuration and each key's metadata share (the key's own

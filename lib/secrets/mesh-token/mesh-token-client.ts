@@ -1,7 +1,7 @@
 import { mountPath } from '../client/engine-client';
 import { SecretsClient } from '../client/secrets-client';
-import { RoleEngineClient } from '../engine-util';
-import { LeaseFields } from '../lease';
+import { RoleEngineClient } from '../shared/engine-util';
+import { LeaseFields } from '../shared/lease';
 
 /** Access configuration as read: address and scheme only. */
 export interface MeshAccessData {

@@ -1,8 +1,8 @@
 import { HandlerContext, ResourceHandler } from '../../core/engine/handler';
 import { MeshAccessInput, MeshTokenClient } from './mesh-token-client';
-import { mountSettingsHandler, secretsClient } from '../engine-util';
+import { mountSettingsHandler, secretsClient } from '../shared/engine-util';
 import { MESH_TOKEN_CONFIG } from './mesh-token-config.schema';
-import { policyPath, seg } from '../policy-paths';
+import { policyPath, seg } from '../shared/policy-paths';
 
 const client = (ctx: HandlerContext) => new MeshTokenClient(secretsClient(ctx), ctx.address);
 

@@ -1,5 +1,5 @@
 import { KindSchema } from '../../core/schema';
-import { mountField } from '../engine-fields';
+import { mountField } from '../shared/engine-fields';
 
 /** Schemes the service speaks to the mesh with. */
 export const MESH_SCHEMES = ['http', 'https'] as const;

@@ -3,7 +3,7 @@ import { Resource, ResourceProps } from '../../core/constructs/resource';
 import { SecretValue } from '../../core/constructs/secret-value';
 import { check } from '../../core/constructs/validation';
 import { KindSchema } from '../../core/schema';
-import { MESH_TOKEN_MOUNT, mountFromRef, mountPathOf, useMountRef } from '../mount-ref';
+import { MESH_TOKEN_MOUNT, mountFromRef, mountPathOf, useMountRef } from '../shared/mount-ref';
 import { SecretsProvider } from '../provider';
 import { ISecretsMount } from '../sys/secrets-mount';
 import { MESH_TOKEN_CONFIG } from './mesh-token-config.schema';

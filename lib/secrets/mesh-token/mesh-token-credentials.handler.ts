@@ -1,9 +1,9 @@
 import { DataSourceHandler } from '../../core/engine/handler';
 import { MeshTokenClient } from './mesh-token-client';
-import { credentialsHandler, secretsClient } from '../engine-util';
-import { issuedLease, leasedCredentials } from '../lease';
+import { credentialsHandler, secretsClient } from '../shared/engine-util';
+import { issuedLease, leasedCredentials } from '../shared/lease';
 import { MESH_TOKEN_CREDENTIALS } from './mesh-token-credentials.schema';
-import { LEASES, policyPath, seg } from '../policy-paths';
+import { LEASES, policyPath, seg } from '../shared/policy-paths';
 
 /**
  * `secrets.MeshTokenCredentials`: a new mesh token of a mesh-token role under a lease, kept from state

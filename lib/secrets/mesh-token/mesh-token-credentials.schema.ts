@@ -1,6 +1,6 @@
 import { KindSchema } from '../../core/schema';
-import { LEASE_OUTPUTS } from '../lease';
-import { SEGMENT_NAME_FIELD, mountField } from '../engine-fields';
+import { LEASE_OUTPUTS } from '../shared/lease';
+import { SEGMENT_NAME_FIELD, mountField } from '../shared/engine-fields';
 
 /**
  * `secrets.MeshTokenCredentials`: `GET {mount}/creds/<role>`, a new mesh token under a lease. The token

@@ -1,5 +1,5 @@
 import { Construct } from 'constructs';
-import { LeasedSecretsEngineCredentials } from '../engine-role';
+import { LeasedSecretsEngineCredentials } from '../shared/engine-role';
 import { SecretsProvider } from '../provider';
 import { MESH_TOKEN_CREDENTIALS } from './mesh-token-credentials.schema';
 import { IMeshTokenRole } from './mesh-token-role';

@@ -5,7 +5,7 @@ import { boolParam, durationParam, listParam, stringParam } from '../emulator/fi
 import { DEFAULT_LEASE_TTL, leased } from '../emulator/leases';
 import { callService } from '../emulator/outbound';
 import { envelope, errors, noContent, notFound, objectBody, RequestError } from '../emulator/responses';
-import { RoleEngine } from '../emulator/role-engine';
+import { RoleEngine } from '../shared/role-engine.emulator';
 import { goDuration } from '../emulator/time';
 import { Timers } from '../emulator/timers';
 

@@ -1,9 +1,9 @@
 import { HandlerContext, ResourceHandler, Spec } from '../../core/engine/handler';
 import { MeshTokenClient } from './mesh-token-client';
 import { durationSeconds } from '../../core/constructs/validation';
-import { secretsClient } from '../engine-util';
-import { pathObjectHandler } from '../path-object-handler';
-import { policyPath, READ_AT_ID, seg } from '../policy-paths';
+import { secretsClient } from '../shared/engine-util';
+import { pathObjectHandler } from '../shared/path-object-handler';
+import { policyPath, READ_AT_ID, seg } from '../shared/policy-paths';
 import { MESH_TOKEN_ROLE } from './mesh-token-role.schema';
 
 const client = (ctx: HandlerContext) => new MeshTokenClient(secretsClient(ctx), ctx.address);

@@ -1,5 +1,5 @@
 import { KindSchema } from '../../core/schema';
-import { SEGMENT_NAME_FIELD, mountField } from '../engine-fields';
+import { SEGMENT_NAME_FIELD, mountField } from '../shared/engine-fields';
 
 /** Token types of mesh versions below 1.11. */
 export const MESH_TOKEN_TYPES = ['client', 'management'] as const;

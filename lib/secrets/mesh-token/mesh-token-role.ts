@@ -1,10 +1,10 @@
 import { Construct } from 'constructs';
 import { ResourceProps } from '../../core/constructs/resource';
-import { ISecretsEngineRole, SecretsEngineRole } from '../engine-role';
+import { ISecretsEngineRole, SecretsEngineRole } from '../shared/engine-role';
 import { check, durationSeconds, reject } from '../../core/constructs/validation';
 import { KindSchema, renderSpec } from '../../core/schema';
-import { ExistingEngineRole } from '../existing-role';
-import { MESH_TOKEN_MOUNT, mountFromRef, mountPathOf, useMountRef } from '../mount-ref';
+import { ExistingEngineRole } from '../shared/existing-role';
+import { MESH_TOKEN_MOUNT, mountFromRef, mountPathOf, useMountRef } from '../shared/mount-ref';
 import { SecretsProvider } from '../provider';
 import { ISecretsMount } from '../sys/secrets-mount';
 import { DEFAULT_MESH_VERSION, MESH_ROLE_FIELD_VERSIONS, MESH_TOKEN_ROLE, meshRoleFieldApplies, meshVersionNumber } from './mesh-token-role.schema';

@@ -1,7 +1,7 @@
 import { mountPath, segment } from '../client/engine-client';
 import { SecretsClient } from '../client/secrets-client';
-import { RoleEngineClient } from '../engine-util';
-import { LeaseFields } from '../lease';
+import { RoleEngineClient } from '../shared/engine-util';
+import { LeaseFields } from '../shared/lease';
 
 /** Configuration as read: never the token. */
 export interface PlatformTokenConfigData {

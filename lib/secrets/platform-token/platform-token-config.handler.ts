@@ -1,8 +1,8 @@
 import { HandlerContext, ResourceHandler } from '../../core/engine/handler';
 import { PlatformTokenClient, PlatformTokenConfigInput } from './platform-token-client';
-import { mountSettingsHandler, secretsClient } from '../engine-util';
+import { mountSettingsHandler, secretsClient } from '../shared/engine-util';
 import { PLATFORM_TOKEN_CONFIG } from './platform-token-config.schema';
-import { policyPath, seg } from '../policy-paths';
+import { policyPath, seg } from '../shared/policy-paths';
 
 const client = (ctx: HandlerContext) => new PlatformTokenClient(secretsClient(ctx), ctx.address);
 

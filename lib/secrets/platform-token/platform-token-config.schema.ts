@@ -1,5 +1,5 @@
 import { KindSchema } from '../../core/schema';
-import { mountField } from '../engine-fields';
+import { mountField } from '../shared/engine-fields';
 
 /** The hosted platform's address, the service's default. */
 export const DEFAULT_PLATFORM_ADDRESS = 'https://app.terraform.io';

@@ -2,7 +2,7 @@ import { Construct } from 'constructs';
 import { Resource, ResourceProps } from '../../core/constructs/resource';
 import { SecretValue } from '../../core/constructs/secret-value';
 import { KindSchema } from '../../core/schema';
-import { PLATFORM_TOKEN_MOUNT, mountFromRef, mountPathOf, useMountRef } from '../mount-ref';
+import { PLATFORM_TOKEN_MOUNT, mountFromRef, mountPathOf, useMountRef } from '../shared/mount-ref';
 import { SecretsProvider } from '../provider';
 import { ISecretsMount } from '../sys/secrets-mount';
 import { PLATFORM_TOKEN_CONFIG } from './platform-token-config.schema';

@@ -1,9 +1,9 @@
 import { DataSourceHandler } from '../../core/engine/handler';
 import { PlatformTokenClient } from './platform-token-client';
-import { credentialsHandler, secretsClient } from '../engine-util';
-import { leasedCredentials, storedLease } from '../lease';
+import { credentialsHandler, secretsClient } from '../shared/engine-util';
+import { leasedCredentials, storedLease } from '../shared/lease';
 import { PLATFORM_TOKEN_CREDENTIALS } from './platform-token-credentials.schema';
-import { LEASES, policyPath, seg } from '../policy-paths';
+import { LEASES, policyPath, seg } from '../shared/policy-paths';
 
 /**
  * `secrets.PlatformTokenCredentials`: a token of a platform-token role. A user role's token is new on

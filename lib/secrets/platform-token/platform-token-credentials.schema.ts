@@ -1,6 +1,6 @@
 import { KindSchema } from '../../core/schema';
-import { LEASE_OUTPUTS } from '../lease';
-import { SEGMENT_NAME_FIELD, mountField } from '../engine-fields';
+import { LEASE_OUTPUTS } from '../shared/lease';
+import { SEGMENT_NAME_FIELD, mountField } from '../shared/engine-fields';
 
 /**
  * `secrets.PlatformTokenCredentials`: `GET {mount}/creds/<role>`. The token is a secret (encrypted in

@@ -1,5 +1,5 @@
 import { Construct } from 'constructs';
-import { LeasedSecretsEngineCredentials } from '../engine-role';
+import { LeasedSecretsEngineCredentials } from '../shared/engine-role';
 import { SecretsProvider } from '../provider';
 import { PLATFORM_TOKEN_CREDENTIALS } from './platform-token-credentials.schema';
 import { IPlatformTokenRole } from './platform-token-role';

@@ -4,7 +4,7 @@ import { durationParam, stringParam } from '../emulator/field-params';
 import { DEFAULT_LEASE_TTL, leased } from '../emulator/leases';
 import { callService } from '../emulator/outbound';
 import { envelope, errors, noContent, notFound, objectBody, RequestError } from '../emulator/responses';
-import { RoleEngine } from '../emulator/role-engine';
+import { RoleEngine } from '../shared/role-engine.emulator';
 
 interface PlatformConfig {
   address: string;

@@ -1,8 +1,8 @@
 import { HandlerContext, ResourceHandler } from '../../core/engine/handler';
 import { PlatformTokenClient } from './platform-token-client';
-import { secretsClient } from '../engine-util';
-import { pathObjectHandler } from '../path-object-handler';
-import { policyPath, READ_AT_ID, seg } from '../policy-paths';
+import { secretsClient } from '../shared/engine-util';
+import { pathObjectHandler } from '../shared/path-object-handler';
+import { policyPath, READ_AT_ID, seg } from '../shared/policy-paths';
 import { PLATFORM_TOKEN_ROLE } from './platform-token-role.schema';
 
 const client = (ctx: HandlerContext) => new PlatformTokenClient(secretsClient(ctx), ctx.address);

@@ -1,5 +1,5 @@
 import { KindSchema } from '../../core/schema';
-import { SEGMENT_NAME_FIELD, mountField } from '../engine-fields';
+import { SEGMENT_NAME_FIELD, mountField } from '../shared/engine-fields';
 
 /** `secrets.PlatformTokenRole`: the body of `POST {mount}/role/<name>`, camelCased. */
 export const PLATFORM_TOKEN_ROLE: KindSchema = {

@@ -1,10 +1,10 @@
 import { Construct } from 'constructs';
 import { ResourceProps } from '../../core/constructs/resource';
-import { ISecretsEngineRole, SecretsEngineRole } from '../engine-role';
+import { ISecretsEngineRole, SecretsEngineRole } from '../shared/engine-role';
 import { check, durationSeconds } from '../../core/constructs/validation';
 import { KindSchema } from '../../core/schema';
-import { ExistingEngineRole } from '../existing-role';
-import { PLATFORM_TOKEN_MOUNT, mountFromRef, mountPathOf, useMountRef } from '../mount-ref';
+import { ExistingEngineRole } from '../shared/existing-role';
+import { PLATFORM_TOKEN_MOUNT, mountFromRef, mountPathOf, useMountRef } from '../shared/mount-ref';
 import { SecretsProvider } from '../provider';
 import { ISecretsMount } from '../sys/secrets-mount';
 import { PLATFORM_TOKEN_ROLE } from './platform-token-role.schema';

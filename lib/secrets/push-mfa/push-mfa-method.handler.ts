@@ -1,9 +1,9 @@
 import { Candidate, HandlerContext, Observed, ResourceHandler, Spec } from '../../core/engine/handler';
 import { fromWire, resourceMetadata, toWire } from '../../core/schema';
 import { PushMfaClient, PushMfaMethodInput } from './push-mfa-client';
-import { secretsClient } from '../engine-util';
+import { secretsClient } from '../shared/engine-util';
 import { PUSH_MFA_METHOD } from './push-mfa-method.schema';
-import { policyPath } from '../policy-paths';
+import { policyPath } from '../shared/policy-paths';
 
 const client = (ctx: HandlerContext) => new PushMfaClient(secretsClient(ctx), ctx.address);
 const PREFIX = 'identity/mfa/method/pushmfa/';

@@ -1,5 +1,5 @@
 import { KindSchema } from '../../core/schema';
-import { SEGMENT_NAME, SEGMENT_NAME_RULE } from '../engine-fields';
+import { SEGMENT_NAME, SEGMENT_NAME_RULE } from '../shared/engine-fields';
 
 /**
  * `secrets.PushMfaMethod`: the spec's configure body of `/identity/mfa/method/pushmfa`. The keys are

@@ -1,7 +1,7 @@
 import { ResourceHandler } from '../../core/engine/handler';
 import { AUTH_BACKEND } from './auth-backend.schema';
 import { mountTableHandler } from './secrets-mount.handler';
-import { policyPath, seg } from '../policy-paths';
+import { policyPath, seg } from '../shared/policy-paths';
 
 /** Lifecycle of `secrets.AuthBackend`: `sys/auth/<path>`, tuned in place through `sys/auth/<path>/tune`. */
 export const authBackendHandler: ResourceHandler = mountTableHandler(AUTH_BACKEND, 'auth',

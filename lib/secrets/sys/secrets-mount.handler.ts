@@ -2,11 +2,11 @@ import { HandlerContext, Observed, ResourceHandler, Spec, Written } from '../../
 import { normalDuration } from '../../core/duration';
 import { resourceMetadata } from '../../core/schema';
 import { SecretsClient } from '../client/secrets-client';
-import { touchedFields } from '../engine-util';
+import { touchedFields } from '../shared/engine-util';
 import { KindSchema } from '../../core/schema';
 import { SECRETS_MOUNT } from './secrets-mount.schema';
 import { MountInfo, MountTableName, MountTuneInput, SysClient } from './sys-client';
-import { policyPath, SecretsPolicyOf, seg } from '../policy-paths';
+import { policyPath, SecretsPolicyOf, seg } from '../shared/policy-paths';
 
 function sys(ctx: HandlerContext): SysClient {
   return new SysClient(new SecretsClient(ctx.http), ctx.address);

@@ -1,5 +1,5 @@
 import { KindSchema } from '../../core/schema';
-import { mountField } from '../engine-fields';
+import { mountField } from '../shared/engine-fields';
 
 /**
  * `secrets.SecretsMount`: a secrets engine mounted at a path (`POST sys/mounts/<path>`), tuned in

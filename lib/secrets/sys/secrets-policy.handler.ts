@@ -3,7 +3,7 @@ import { resourceMetadata } from '../../core/schema';
 import { SecretsClient } from '../client/secrets-client';
 import { SECRETS_POLICY } from './secrets-policy.schema';
 import { SysClient } from './sys-client';
-import { policyPath, seg } from '../policy-paths';
+import { policyPath, seg } from '../shared/policy-paths';
 
 function sys(ctx: HandlerContext): SysClient {
   return new SysClient(new SecretsClient(ctx.http), ctx.address);

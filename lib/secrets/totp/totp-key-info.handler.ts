@@ -1,10 +1,10 @@
 import { DataSourceHandler } from '../../core/engine/handler';
 import { dataSourceMetadata, fromWire } from '../../core/schema';
 import { TotpClient } from './totp-client';
-import { secretNotFound, secretsClient } from '../engine-util';
+import { secretNotFound, secretsClient } from '../shared/engine-util';
 import { TOTP_KEY_INFO } from './totp-key-info.schema';
 import { TOTP_KEY } from './totp-key.schema';
-import { policyPath, seg } from '../policy-paths';
+import { policyPath, seg } from '../shared/policy-paths';
 
 /** `secrets.TotpKeyInfo`: a TOTP key's public fields. */
 export const totpKeyInfoHandler: DataSourceHandler = {

@@ -1,5 +1,5 @@
 import { KindSchema } from '../../core/schema';
-import { mountField } from '../engine-fields';
+import { mountField } from '../shared/engine-fields';
 import { TOTP_KEY_NAME } from './totp-key.schema';
 
 /** `secrets.TotpKeyInfo`: a read of `/totp/keys/<name>` and the public fields it answers. */

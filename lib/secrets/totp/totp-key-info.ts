@@ -1,7 +1,7 @@
 import { Construct } from 'constructs';
 import { DataSource } from '../../core/constructs/resource';
 import { KindSchema } from '../../core/schema';
-import { TOTP_MOUNT, mountFromRef, useMountRef } from '../mount-ref';
+import { TOTP_MOUNT, mountFromRef, useMountRef } from '../shared/mount-ref';
 import { SecretsProvider } from '../provider';
 import { ISecretsMount } from '../sys/secrets-mount';
 import { TOTP_KEY_INFO } from './totp-key-info.schema';

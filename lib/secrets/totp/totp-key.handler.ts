@@ -1,9 +1,9 @@
 import { HandlerContext, Observed, ResourceHandler, Spec, Written } from '../../core/engine/handler';
 import { fromWire, resourceMetadata, toWire } from '../../core/schema';
 import { TotpClient, TotpGenerateInput, TotpImportInput } from './totp-client';
-import { pathImportId, secretsClient, splitPathId } from '../engine-util';
+import { pathImportId, secretsClient, splitPathId } from '../shared/engine-util';
 import { TOTP_KEY } from './totp-key.schema';
-import { policyPath, seg } from '../policy-paths';
+import { policyPath, seg } from '../shared/policy-paths';
 
 /** Writes the key (the engine replaces a key written again). A generated, exported key answers its URL and QR code. */
 async function write(ctx: HandlerContext, spec: Spec): Promise<Written> {

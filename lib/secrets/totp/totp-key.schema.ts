@@ -1,5 +1,5 @@
 import { FieldSchema, KindSchema } from '../../core/schema';
-import { mountField } from '../engine-fields';
+import { mountField } from '../shared/engine-fields';
 
 /** Hash algorithms of TOTP codes (the spec's `algorithm`). */
 export const TOTP_ALGORITHMS = ['SHA1', 'SHA256', 'SHA512'] as const;

@@ -1,5 +1,5 @@
 import { Construct } from 'constructs';
-import { TOTP_MOUNT, mountFromRef, mountPathOf, useMountRef } from '../mount-ref';
+import { TOTP_MOUNT, mountFromRef, mountPathOf, useMountRef } from '../shared/mount-ref';
 import { ISecretsMount } from '../sys/secrets-mount';
 import { Resource, ResourceProps } from '../../core/constructs/resource';
 import { SecretValue } from '../../core/constructs/secret-value';

@@ -1,6 +1,6 @@
 import { Construct } from 'constructs';
-import { check, checkDuration } from '../core/constructs/validation';
-import { SecretValue } from '../core/constructs/secret-value';
+import { check, checkDuration } from '../../core/constructs/validation';
+import { SecretValue } from '../../core/constructs/secret-value';
 import { SEGMENT_NAME, SEGMENT_NAME_RULE } from './engine-fields';
 
 /**

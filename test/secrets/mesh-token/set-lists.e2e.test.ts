@@ -1,5 +1,5 @@
-import { MeshTokenRole } from '../../lib/secrets/mesh-token/mesh-token-role';
-import { cliAsync, startWorld, synthApp, TestWorld } from '../support/harness';
+import { MeshTokenRole } from '../../../lib/secrets/mesh-token/mesh-token-role';
+import { cliAsync, startWorld, synthApp, TestWorld } from '../../support/harness';
 
 // Lists the service keeps as sets are sent once each and compared as sets, through the CLI (the other
 // set-like lists, unsorted in the kinds' samples (test/<domain>/<family>/<family>.samples.ts), are checked by test/e2e/refresh-after-apply.test.ts).

@@ -1,7 +1,7 @@
 import { App, TerraformStack } from 'cdktf';
-import { ConvergeTesting } from '../../lib/core/constructs/testing';
-import * as secrets from '../../lib/secrets';
-import { SECRETS_KINDS } from '../../lib/secrets/kinds';
+import { ConvergeTesting } from '../../../lib/core/constructs/testing';
+import * as secrets from '../../../lib/secrets';
+import { SECRETS_KINDS } from '../../../lib/secrets/kinds';
 
 // One base class for every credential data source with a lease (issue 36): the lease getters are
 // declared once, in `LeasedCredential`, and every kind whose outputs hold a lease extends it.

@@ -1,16 +1,16 @@
 import { Client } from 'pg';
-import { ServedApi } from '../../lib/core/emulator-kit/server';
-import { HandlerContext, PriorRecord, Spec } from '../../lib/core/engine/handler';
-import { registeredKinds, resourceHandler } from '../../lib/core/engine/registry';
-import { HttpClient, HttpRequest } from '../../lib/core/http/http-client';
-import { DatabaseClient } from '../../lib/secrets/database/database-client';
-import { SecretsClient } from '../../lib/secrets/client/secrets-client';
-import { databaseConnectionHandler } from '../../lib/secrets/database/database-connection.handler';
-import { databaseRoleHandler } from '../../lib/secrets/database/database-role.handler';
-import { databaseStaticRoleHandler } from '../../lib/secrets/database/database-static-role.handler';
-import { startPostgres, TestPostgres } from '../support/postgres';
-import { ROOT_TOKEN, startSecrets } from './emulator-helpers';
-import { registerAllKinds } from '../../lib/kinds';
+import { ServedApi } from '../../../lib/core/emulator-kit/server';
+import { HandlerContext, PriorRecord, Spec } from '../../../lib/core/engine/handler';
+import { registeredKinds, resourceHandler } from '../../../lib/core/engine/registry';
+import { HttpClient, HttpRequest } from '../../../lib/core/http/http-client';
+import { DatabaseClient } from '../../../lib/secrets/database/database-client';
+import { SecretsClient } from '../../../lib/secrets/client/secrets-client';
+import { databaseConnectionHandler } from '../../../lib/secrets/database/database-connection.handler';
+import { databaseRoleHandler } from '../../../lib/secrets/database/database-role.handler';
+import { databaseStaticRoleHandler } from '../../../lib/secrets/database/database-static-role.handler';
+import { startPostgres, TestPostgres } from '../../support/postgres';
+import { ROOT_TOKEN, startSecrets } from '../emulator-helpers';
+import { registerAllKinds } from '../../../lib/kinds';
 
 registerAllKinds();
 

@@ -1,6 +1,6 @@
 import { Construct } from 'constructs';
-import { DataSource } from '../core/constructs/resource';
-import { SecretsProvider } from './provider';
+import { DataSource } from '../../core/constructs/resource';
+import { SecretsProvider } from '../provider';
 
 /**
  * Base of the data sources whose credentials come with a lease (the outputs of `LEASE_OUTPUTS`): the

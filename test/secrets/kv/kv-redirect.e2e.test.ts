@@ -1,7 +1,7 @@
 import * as http from 'http';
 import { AddressInfo } from 'net';
-import { KvSecret } from '../../lib/secrets/kv/kv-secret';
-import { cliAsync, startWorld, synthApp, TestWorld } from '../support/harness';
+import { KvSecret } from '../../../lib/secrets/kv/kv-secret';
+import { cliAsync, startWorld, synthApp, TestWorld } from '../../support/harness';
 
 // A secrets service that answers a KV read with a redirect (an OpenBao standby sends 307 to the
 // active node; a proxy may send 301/302) did not say the key is absent: converge must not plan a

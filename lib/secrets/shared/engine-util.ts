@@ -1,9 +1,9 @@
-import { DataSourceHandler, HandlerContext, Observed, ResourceHandler, Spec, Written } from '../core/engine/handler';
-import { topKey } from '../core/engine/diff';
-import { ApiError } from '../core/http/api-error';
-import { dataSourceMetadata, fromWire, KindSchema, resourceMetadata, toWire, wireName, writeOnlyFieldsOf } from '../core/schema';
-import { EngineClient, mountPath, segment } from './client/engine-client';
-import { SecretsClient } from './client/secrets-client';
+import { DataSourceHandler, HandlerContext, Observed, ResourceHandler, Spec, Written } from '../../core/engine/handler';
+import { topKey } from '../../core/engine/diff';
+import { ApiError } from '../../core/http/api-error';
+import { dataSourceMetadata, fromWire, KindSchema, resourceMetadata, toWire, wireName, writeOnlyFieldsOf } from '../../core/schema';
+import { EngineClient, mountPath, segment } from '../client/engine-client';
+import { SecretsClient } from '../client/secrets-client';
 import { LeaseFields, leaseOutputs } from './lease';
 import { SecretsPolicyOf } from './policy-paths';
 

@@ -1,5 +1,5 @@
-import { declaredPermissions } from '../core/engine/registry';
-import { isAttrRef, isSecretRef } from '../core/model';
+import { declaredPermissions } from '../../core/engine/registry';
+import { isAttrRef, isSecretRef } from '../../core/model';
 import { POLICY_UNSAFE_CHARS } from './engine-fields';
 
 /**

@@ -1,8 +1,8 @@
 import { App, TerraformStack } from 'cdktf';
-import { ConvergeTesting } from '../../lib/core/constructs/testing';
-import { RemovalPolicy } from '../../lib/core/constructs/removal-policy';
-import { SecretValue } from '../../lib/core/constructs/secret-value';
-import { KvEngineConfig, KvSecret, SecretsProvider, TotpKey } from '../../lib/secrets';
+import { ConvergeTesting } from '../../../lib/core/constructs/testing';
+import { RemovalPolicy } from '../../../lib/core/constructs/removal-policy';
+import { SecretValue } from '../../../lib/core/constructs/secret-value';
+import { KvEngineConfig, KvSecret, SecretsProvider, TotpKey } from '../../../lib/secrets';
 
 function stack(): TerraformStack {
   return new TerraformStack(new App(), 'test');

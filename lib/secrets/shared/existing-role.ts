@@ -1,8 +1,8 @@
 import { Construct } from 'constructs';
-import { ExistingObject } from '../core/constructs/existing-object';
-import { KindSchema } from '../core/schema';
-import { validateProps } from '../core/schema/validate-props';
-import { SecretsProvider } from './provider';
+import { ExistingObject } from '../../core/constructs/existing-object';
+import { KindSchema } from '../../core/schema';
+import { validateProps } from '../../core/schema/validate-props';
+import { SecretsProvider } from '../provider';
 
 /**
  * A role of a secrets engine that exists outside this app (`PlatformTokenRole.fromName`,

@@ -1,6 +1,6 @@
 import { TerraformStack } from 'cdktf';
-import * as secrets from '../../lib/secrets';
-import { cliAsync, startWorld, synthApp, TestWorld } from '../support/harness';
+import * as secrets from '../../../lib/secrets';
+import { cliAsync, startWorld, synthApp, TestWorld } from '../../support/harness';
 
 
 // `DatabaseConnection.fromName` reads an existing connection at plan time, through the real CLI against

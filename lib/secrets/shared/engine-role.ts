@@ -1,11 +1,11 @@
 import { Construct, IConstruct } from 'constructs';
-import { DataSource, Resource, ResourceProps } from '../core/constructs/resource';
-import { ValidationError } from '../core/constructs/validation';
-import { validateProps } from '../core/schema/validate-props';
+import { DataSource, Resource, ResourceProps } from '../../core/constructs/resource';
+import { ValidationError } from '../../core/constructs/validation';
+import { validateProps } from '../../core/schema/validate-props';
 import { checkOptString } from './prop-checks';
 import { SEGMENT_NAME_FIELD, mountField } from './engine-fields';
 import { LeasedCredential } from './leased-credential';
-import { SecretsProvider } from './provider';
+import { SecretsProvider } from '../provider';
 
 /** A role of a secrets engine (`{mount}/<section>/<name>`) that hands out credentials. */
 export interface ISecretsEngineRole extends IConstruct {

@@ -1,5 +1,5 @@
-import { KvSecret } from '../../lib/secrets/kv/kv-secret';
-import { cliAsync, startWorld, synthApp, TestWorld } from '../support/harness';
+import { KvSecret } from '../../../lib/secrets/kv/kv-secret';
+import { cliAsync, startWorld, synthApp, TestWorld } from '../../support/harness';
 
 // A KV secret's data written outside converge is drift; `converge refresh` reports it and must not
 // take it in as converge's own: the next plan still shows the change and apply writes the app's data back.

@@ -1,7 +1,7 @@
 import { Token } from 'cdktf';
 import { Construct, IConstruct } from 'constructs';
-import { ValidationError } from '../core/constructs/validation';
-import { ISecretsMount } from './sys/secrets-mount';
+import { ValidationError } from '../../core/constructs/validation';
+import { ISecretsMount } from '../sys/secrets-mount';
 
 /** Props that name an engine's mount by path (`mount`) or by reference (`secretsMount`). */
 interface MountChoice {

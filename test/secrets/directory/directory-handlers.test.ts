@@ -1,16 +1,16 @@
-import { ServedApi } from '../../lib/core/emulator-kit/server';
-import { HandlerContext, PriorRecord, Spec } from '../../lib/core/engine/handler';
-import { registeredKinds } from '../../lib/core/engine/registry';
-import { HttpClient, HttpRequest } from '../../lib/core/http/http-client';
-import { DirectoryClient } from '../../lib/secrets/directory/directory-client';
-import { SecretsClient } from '../../lib/secrets/client/secrets-client';
-import { diffSpec } from '../../lib/core/engine/diff';
-import { resolveSpec } from '../../lib/core/engine/resolve-spec';
-import { directoryConfigHandler } from '../../lib/secrets/directory/directory-config.handler';
-import { directoryLibrarySetHandler } from '../../lib/secrets/directory/directory-library-set.handler';
-import { directoryRoleHandler } from '../../lib/secrets/directory/directory-role.handler';
-import { call, ROOT_TOKEN, startSecrets } from './emulator-helpers';
-import { registerAllKinds } from '../../lib/kinds';
+import { ServedApi } from '../../../lib/core/emulator-kit/server';
+import { HandlerContext, PriorRecord, Spec } from '../../../lib/core/engine/handler';
+import { registeredKinds } from '../../../lib/core/engine/registry';
+import { HttpClient, HttpRequest } from '../../../lib/core/http/http-client';
+import { DirectoryClient } from '../../../lib/secrets/directory/directory-client';
+import { SecretsClient } from '../../../lib/secrets/client/secrets-client';
+import { diffSpec } from '../../../lib/core/engine/diff';
+import { resolveSpec } from '../../../lib/core/engine/resolve-spec';
+import { directoryConfigHandler } from '../../../lib/secrets/directory/directory-config.handler';
+import { directoryLibrarySetHandler } from '../../../lib/secrets/directory/directory-library-set.handler';
+import { directoryRoleHandler } from '../../../lib/secrets/directory/directory-role.handler';
+import { call, ROOT_TOKEN, startSecrets } from '../emulator-helpers';
+import { registerAllKinds } from '../../../lib/kinds';
 
 registerAllKinds();
 

@@ -1,6 +1,6 @@
 import { EmuResponse } from '../../core/emulator-kit/types';
-import { Engine, EngineRequest, ownEntry } from './engine';
-import { errors, keyList, noContent, notFound, objectBody, RequestError } from './responses';
+import { Engine, EngineRequest, ownEntry } from '../emulator/engine';
+import { errors, keyList, noContent, notFound, objectBody, RequestError } from '../emulator/responses';
 
 /** The state of an engine with roles: the roles by name, beside what the engine keeps of its own. */
 export interface RoleEngineState<Role> {

@@ -1,13 +1,13 @@
-import { ServedApi } from '../../lib/core/emulator-kit/server';
-import { HandlerContext, PriorRecord, Spec } from '../../lib/core/engine/handler';
-import { registeredKinds, resourceHandler } from '../../lib/core/engine/registry';
-import { HttpClient, HttpRequest } from '../../lib/core/http/http-client';
-import { KvClient } from '../../lib/secrets/kv/kv-client';
-import { SecretsClient } from '../../lib/secrets/client/secrets-client';
-import { kvEngineConfigHandler } from '../../lib/secrets/kv/kv-engine-config.handler';
-import { kvSecretHandler } from '../../lib/secrets/kv/kv-secret.handler';
-import { ROOT_TOKEN, startSecrets } from './emulator-helpers';
-import { registerAllKinds } from '../../lib/kinds';
+import { ServedApi } from '../../../lib/core/emulator-kit/server';
+import { HandlerContext, PriorRecord, Spec } from '../../../lib/core/engine/handler';
+import { registeredKinds, resourceHandler } from '../../../lib/core/engine/registry';
+import { HttpClient, HttpRequest } from '../../../lib/core/http/http-client';
+import { KvClient } from '../../../lib/secrets/kv/kv-client';
+import { SecretsClient } from '../../../lib/secrets/client/secrets-client';
+import { kvEngineConfigHandler } from '../../../lib/secrets/kv/kv-engine-config.handler';
+import { kvSecretHandler } from '../../../lib/secrets/kv/kv-secret.handler';
+import { ROOT_TOKEN, startSecrets } from '../emulator-helpers';
+import { registerAllKinds } from '../../../lib/kinds';
 
 registerAllKinds();
 

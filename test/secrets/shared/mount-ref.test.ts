@@ -1,7 +1,7 @@
 import { App, TerraformStack } from 'cdktf';
-import { ConvergeTesting } from '../../lib/core/constructs/testing';
-import { SecretValue } from '../../lib/core/constructs/secret-value';
-import * as secrets from '../../lib/secrets';
+import { ConvergeTesting } from '../../../lib/core/constructs/testing';
+import { SecretValue } from '../../../lib/core/constructs/secret-value';
+import * as secrets from '../../../lib/secrets';
 
 // Every engine construct and data source that takes a mount path takes a `SecretsMount` reference
 // (`secretsMount`) as well: same semantics as KvSecret's. The spec's mount is then a reference to

@@ -1,8 +1,8 @@
 import { TerraformStack } from 'cdktf';
-import { SecretValue } from '../../lib/core/constructs/secret-value';
-import { MeshTokenConfig } from '../../lib/secrets/mesh-token/mesh-token-config';
-import { MeshTokenRole, MeshTokenType } from '../../lib/secrets/mesh-token/mesh-token-role';
-import { cliAsync, startWorld, synthApp, TestWorld } from '../support/harness';
+import { SecretValue } from '../../../lib/core/constructs/secret-value';
+import { MeshTokenConfig } from '../../../lib/secrets/mesh-token/mesh-token-config';
+import { MeshTokenRole, MeshTokenType } from '../../../lib/secrets/mesh-token/mesh-token-role';
+import { cliAsync, startWorld, synthApp, TestWorld } from '../../support/harness';
 
 // Through the CLI against an emulated mesh 1.10: a role with the parameters of that version is
 // applied, read back (no changes on the next plan), and drift on its policy is found.

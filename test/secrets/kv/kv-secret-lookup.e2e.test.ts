@@ -1,7 +1,7 @@
 import * as path from 'path';
-import { SecretValue } from '../../lib/core/constructs/secret-value';
-import { KvSecret } from '../../lib/secrets/kv/kv-secret';
-import { allFiles, cliAsync, startWorld, synthApp, TestWorld } from '../support/harness';
+import { SecretValue } from '../../../lib/core/constructs/secret-value';
+import { KvSecret } from '../../../lib/secrets/kv/kv-secret';
+import { allFiles, cliAsync, startWorld, synthApp, TestWorld } from '../../support/harness';
 
 // `KvSecret.fromPath` reads an existing secret at plan time, through the real CLI against the
 // emulator: its version feeds another construct; its data is read as a secret (never in state

@@ -1,6 +1,6 @@
-import { SecretValue } from '../../lib/core/constructs/secret-value';
-import { PushMfaMethod } from '../../lib/secrets/push-mfa/push-mfa-method';
-import { cliAsync, startWorld, synthApp, TestWorld } from '../support/harness';
+import { SecretValue } from '../../../lib/core/constructs/secret-value';
+import { PushMfaMethod } from '../../../lib/secrets/push-mfa/push-mfa-method';
+import { cliAsync, startWorld, synthApp, TestWorld } from '../../support/harness';
 
 // The push-MFA read answers the method's keys: the engine compares them with the app's as secrets,
 // so a key changed outside converge shows as drift (masked) and the apply puts the app's back.

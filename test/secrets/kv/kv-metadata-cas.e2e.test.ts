@@ -1,5 +1,5 @@
-import { KvSecret } from '../../lib/secrets/kv/kv-secret';
-import { cliAsync, startWorld, synthApp, TestWorld } from '../support/harness';
+import { KvSecret } from '../../../lib/secrets/kv/kv-secret';
+import { cliAsync, startWorld, synthApp, TestWorld } from '../../support/harness';
 
 // A KV mount may require check-and-set on metadata writes (the real service's `metadata_cas_required`,
 // which the spec does not name): the emulator enforces it as OpenBao does, and converge's creates and

@@ -1,4 +1,4 @@
-import { FieldSchema, FieldsSchema, KindSchema } from '../core/schema';
+import { FieldSchema, FieldsSchema, KindSchema } from '../../core/schema';
 
 /**
  * Field declarations the secrets engines share: where an engine is mounted and the name of an object

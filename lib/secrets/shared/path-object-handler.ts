@@ -1,5 +1,5 @@
-import { FieldChange, HandlerContext, Observed, ResourceHandler, Spec, Written } from '../core/engine/handler';
-import { fromWire, KindSchema, resourceMetadata, toWire } from '../core/schema';
+import { FieldChange, HandlerContext, Observed, ResourceHandler, Spec, Written } from '../../core/engine/handler';
+import { fromWire, KindSchema, resourceMetadata, toWire } from '../../core/schema';
 import { pathImportId, splitApiPath, touchedFields } from './engine-util';
 import { SecretsPolicyOf } from './policy-paths';
 

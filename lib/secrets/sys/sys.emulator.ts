@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'crypto';
 import { EmuResponse } from '../../core/emulator-kit/types';
-import { envelope, errors, noContent, objectBody, RequestError } from './responses';
-import { parseDurationParam } from './time';
+import { envelope, errors, noContent, objectBody, RequestError } from '../emulator/responses';
+import { parseDurationParam } from '../emulator/time';
 
 /** What the mount table keeps of a mount besides its engine (the real service's `sys/mounts` entry). */
 export interface MountMeta {

@@ -1,6 +1,6 @@
-import { DataSourceHandler, HandlerContext } from '../core/engine/handler';
-import { OutputSchema } from '../core/schema';
-import { SecretsClient } from './client/secrets-client';
+import { DataSourceHandler, HandlerContext } from '../../core/engine/handler';
+import { OutputSchema } from '../../core/schema';
+import { SecretsClient } from '../client/secrets-client';
 
 /**
  * The lease of credentials the service issues (a dynamic database user, a checked-out account, a mesh
