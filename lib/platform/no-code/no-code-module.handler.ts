@@ -1,6 +1,6 @@
 import { Candidate, HandlerContext, Observed, Spec, Written } from '../../core/engine/handler';
 import { resourceMetadata } from '../../core/schema';
-import { NoCodeModule as NoCodeModuleDoc, VariableOptionSet } from '../client/no-code-modules';
+import { NoCodeModule as NoCodeModuleDoc, VariableOptionSet } from './no-code-client';
 import { fromClient, platformClient, toClient } from '../handler-util';
 import { NO_CODE_MODULE } from './no-code-module.schema';
 import { PlatformResourceHandler, inOrganization, organizationOfLookup } from '../kind-permissions';

@@ -2,7 +2,7 @@ import { Candidate, HandlerContext, Observed, Spec, Written } from '../../core/e
 import { ApiError } from '../../core/http/api-error';
 import { durationSeconds } from '../../core/constructs/validation';
 import { resourceMetadata } from '../../core/schema';
-import { NoCodeVariable, NoCodeWorkspaceCreate, Workspace, WorkspaceVar } from '../client/no-code-modules';
+import { NoCodeVariable, NoCodeWorkspaceCreate, Workspace, WorkspaceVar } from './no-code-client';
 import { fromClient, orgAndName, platformClient, toClient } from '../handler-util';
 import { NO_CODE_WORKSPACE } from './no-code-workspace.schema';
 import { PlatformResourceHandler, inOrganization } from '../kind-permissions';

@@ -1,6 +1,6 @@
 import { Observed, Written } from '../../core/engine/handler';
 import { resourceMetadata } from '../../core/schema';
-import { DataRetentionPolicy as Policy } from '../client/self-hosted';
+import { DataRetentionPolicy as Policy } from './self-hosted-client';
 import { fromClient, platformClient } from '../handler-util';
 import { DATA_RETENTION_POLICY } from './data-retention-policy.schema';
 import { PlatformResourceHandler, inOrganization } from '../kind-permissions';

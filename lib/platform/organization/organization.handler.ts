@@ -1,6 +1,6 @@
 import { Observed, PrefetchWant, Spec, Written } from '../../core/engine/handler';
 import { resourceMetadata } from '../../core/schema';
-import { Organization as OrganizationDoc, OrganizationAttributes } from '../client/organizations';
+import { Organization as OrganizationDoc, OrganizationAttributes } from './organization-client';
 import { IncompleteListError } from '../client/server-checks';
 import { dropFieldsNotKept, fromClient, platformClient as client, toClient } from '../handler-util';
 import { ORGANIZATION } from './organization.schema';

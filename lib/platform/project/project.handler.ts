@@ -1,7 +1,7 @@
 import { Candidate, HandlerContext, Observed, Spec, Written } from '../../core/engine/handler';
 import { ApiError } from '../../core/http/api-error';
 import { resourceMetadata } from '../../core/schema';
-import { Project as ProjectDoc } from '../client/projects';
+import { Project as ProjectDoc } from './project-client';
 import { fromClient, orgAndName, platformClient } from '../handler-util';
 import { PROJECT } from './project.schema';
 import { PlatformResourceHandler, inOrganization, organizationOfLookup } from '../kind-permissions';

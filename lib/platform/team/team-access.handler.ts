@@ -1,6 +1,6 @@
 import { Candidate, Observed, Spec, Written } from '../../core/engine/handler';
 import { resourceMetadata } from '../../core/schema';
-import { TeamAccessDoc, TeamAccessPermissionAttributes } from '../client/teams';
+import { TeamAccessDoc, TeamAccessPermissionAttributes } from './team-client';
 import { platformClient } from '../handler-util';
 import { TEAM_ACCESS, TEAM_ACCESS_PERMISSION_FIELDS } from './team-access.schema';
 import { PlatformResourceHandler } from '../kind-permissions';

@@ -1,7 +1,7 @@
 import { Candidate, HandlerContext, Observed, Spec, Written } from '../../core/engine/handler';
 import { ApiError } from '../../core/http/api-error';
 import { resourceMetadata } from '../../core/schema';
-import { TeamAttributes, TeamDoc } from '../client/teams';
+import { TeamAttributes, TeamDoc } from './team-client';
 import { orgAndName, platformClient } from '../handler-util';
 import { ORGANIZATION_ACCESS_KEYS, TEAM } from './team.schema';
 import { PlatformResourceHandler, inOrganization, organizationOfLookup } from '../kind-permissions';

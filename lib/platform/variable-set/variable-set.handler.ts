@@ -2,7 +2,7 @@ import { Candidate, HandlerContext, Observed, Spec, Written } from '../../core/e
 import { ApiError } from '../../core/http/api-error';
 import { resourceMetadata } from '../../core/schema';
 import { stringSet } from '../../core/string-set';
-import { VariableSetAttributes, VariableSetDoc } from '../client/variable-sets';
+import { VariableSetAttributes, VariableSetDoc } from './variable-set-client';
 import { platformClient } from '../handler-util';
 import { VARIABLE_SET } from './variable-set.schema';
 import { PlatformResourceHandler, inOrganization } from '../kind-permissions';

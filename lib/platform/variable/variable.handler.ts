@@ -1,6 +1,6 @@
 import { Candidate, HandlerContext, Observed, Spec, Written } from '../../core/engine/handler';
 import { resourceMetadata } from '../../core/schema';
-import { VariableAttributes, VariableDoc, VariablesClient } from '../client/variables';
+import { VariableAttributes, VariableDoc, VariablesClient } from './variable-client';
 import { platformClient } from '../handler-util';
 import { VARIABLE } from './variable.schema';
 import { PlatformResourceHandler } from '../kind-permissions';

@@ -2,7 +2,7 @@ import { Candidate, HandlerContext, Observed, Spec, Written } from '../../core/e
 import { ApiError } from '../../core/http/api-error';
 import { resourceMetadata } from '../../core/schema';
 import { stringSet } from '../../core/string-set';
-import { WorkspaceAttributes, WorkspaceDoc } from '../client/workspaces';
+import { WorkspaceAttributes, WorkspaceDoc } from './workspace-client';
 import { orgAndName, platformClient } from '../handler-util';
 import { WORKSPACE } from './workspace.schema';
 import { PlatformResourceHandler, inOrganization } from '../kind-permissions';

@@ -1,6 +1,6 @@
-import { seg } from './path';
-import { Document, documentToPlain, PlainResource, ResourceIdentifier, toPlain } from './jsonapi';
-import { PlatformTransport } from './transport';
+import { seg } from '../client/path';
+import { Document, documentToPlain, PlainResource, ResourceIdentifier, toPlain } from '../client/jsonapi';
+import { PlatformTransport } from '../client/transport';
 
 /** One set of allowed values of a module variable. */
 export interface VariableOptionSet {

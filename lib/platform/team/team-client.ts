@@ -1,6 +1,6 @@
-import { seg } from './path';
-import { Document, kebabKeys, PlainResource, ResourceIdentifier, toPlain } from './jsonapi';
-import { PlatformTransport } from './transport';
+import { seg } from '../client/path';
+import { Document, kebabKeys, PlainResource, ResourceIdentifier, toPlain } from '../client/jsonapi';
+import { PlatformTransport } from '../client/transport';
 
 /** What a team's create and update bodies carry (go-tfe's `TeamCreateOptions`), camelCased. */
 export interface TeamAttributes {

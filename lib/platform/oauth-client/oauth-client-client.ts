@@ -1,6 +1,6 @@
-import { seg } from './path';
-import { Document, PlainResource, ResourceIdentifier, toDocument, toPlain } from './jsonapi';
-import { Page, PlatformTransport } from './transport';
+import { seg } from '../client/path';
+import { Document, PlainResource, ResourceIdentifier, toDocument, toPlain } from '../client/jsonapi';
+import { Page, PlatformTransport } from '../client/transport';
 
 /** The provider identifiers: the real platform's (`github`, …) and the spec's anonymised stand-ins (`provider_a`, …). */
 export type ServiceProvider = 'github' | 'github_enterprise' | 'gitlab_hosted' | 'gitlab_community_edition' | 'gitlab_enterprise_edition'

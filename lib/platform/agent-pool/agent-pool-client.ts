@@ -1,6 +1,6 @@
-import { seg } from './path';
-import { Document, PlainResource, ResourceIdentifier, toDocument, toPlain } from './jsonapi';
-import { Page, PlatformTransport, RequestOptions } from './transport';
+import { seg } from '../client/path';
+import { Document, PlainResource, ResourceIdentifier, toDocument, toPlain } from '../client/jsonapi';
+import { Page, PlatformTransport, RequestOptions } from '../client/transport';
 
 export type AgentStatus = 'idle' | 'busy' | 'exited' | 'errored' | 'unknown';
 /** The statuses in which an agent may be deleted. */

@@ -1,5 +1,5 @@
-import { Document, PlainResource, toDocument, toPlain } from './jsonapi';
-import { Page, PlatformTransport } from './transport';
+import { Document, PlainResource, toDocument, toPlain } from '../client/jsonapi';
+import { Page, PlatformTransport } from '../client/transport';
 
 /** Attributes of organization create and update (camelCase of the spec's body table). */
 export interface OrganizationAttributes {

@@ -1,6 +1,6 @@
-import { seg } from './path';
-import { Document, PlainResource, toDocument, toPlain } from './jsonapi';
-import { PlatformTransport } from './transport';
+import { seg } from '../client/path';
+import { Document, PlainResource, toDocument, toPlain } from '../client/jsonapi';
+import { PlatformTransport } from '../client/transport';
 
 /** What a workspace variable's create and update bodies carry (go-tfe's `VariableCreateOptions`). */
 export interface VariableAttributes {

@@ -1,6 +1,6 @@
-import { seg } from './path';
-import { Document, PlainResource, ResourceIdentifier, toDocument, toPlain } from './jsonapi';
-import { PlatformTransport } from './transport';
+import { seg } from '../client/path';
+import { Document, PlainResource, ResourceIdentifier, toDocument, toPlain } from '../client/jsonapi';
+import { PlatformTransport } from '../client/transport';
 
 /**
  * What a workspace's create and update bodies carry (go-tfe's `WorkspaceCreateOptions`), camelCased;

@@ -1,6 +1,6 @@
-import { seg } from './path';
-import { Document, PlainResource } from './jsonapi';
-import { Page, PlatformTransport } from './transport';
+import { seg } from '../client/path';
+import { Document, PlainResource } from '../client/jsonapi';
+import { Page, PlatformTransport } from '../client/transport';
 
 export const DRP_DELETE_OLDER = 'data-retention-policy-delete-olders';
 export const DRP_DONT_DELETE = 'data-retention-policy-dont-deletes';
