@@ -1,4 +1,4 @@
-import { AGENT_NOT_DELETABLE } from '../../../lib/platform/emulator/agent-pools';
+import { AGENT_NOT_DELETABLE } from '../../../lib/platform/agent-pool/agent-pool.emulator';
 import { admin, PlatformFixture, seedOrg } from '../helpers';
 
 let fx: PlatformFixture;

@@ -1,4 +1,4 @@
-import { UPGRADE_COMPLETED } from '../../../lib/platform/emulator/no-code-modules';
+import { UPGRADE_COMPLETED } from '../../../lib/platform/no-code/no-code.emulator';
 import { FakeClock } from '../../support/fake-clock';
 import { admin, noCodeDoc, PlatformFixture, seedOrg, workspaceDoc } from '../helpers';
 

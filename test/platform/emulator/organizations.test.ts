@@ -1,4 +1,4 @@
-import { ENTITLEMENT_BOOLEANS, ENTITLEMENT_LIMITS, PERMISSION_KEYS } from '../../../lib/platform/emulator/organizations';
+import { ENTITLEMENT_BOOLEANS, ENTITLEMENT_LIMITS, PERMISSION_KEYS } from '../../../lib/platform/organization/organization.emulator';
 import { ADMIN_TOKEN, orgDoc, PlatformFixture } from '../helpers';
 
 /** Every attribute of the spec's organization table (the hosted-only ones listed apart). */

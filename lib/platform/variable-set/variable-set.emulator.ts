@@ -1,9 +1,9 @@
 import { Router } from '../../core/emulator-kit/router';
 import { EmuRequest } from '../../core/emulator-kit/types';
-import { canManage, PlatformContext, visibleOrganization, visibleOrganizationById } from './context';
-import { ApiFailure, BASE, doc, listDocument, notFound, pageRequest, readData, readIdentifiers, unprocessable } from './jsonapi';
-import { newId, OrganizationRecord, PlatformState, VariableSetRecord } from './state';
-import { registerVariableSetVariableRoutes } from './variable-set-variables';
+import { canManage, PlatformContext, visibleOrganization, visibleOrganizationById } from '../emulator/context';
+import { ApiFailure, BASE, doc, listDocument, notFound, pageRequest, readData, readIdentifiers, unprocessable } from '../emulator/jsonapi';
+import { newId, OrganizationRecord, PlatformState, VariableSetRecord } from '../emulator/state';
+import { registerVariableSetVariableRoutes } from './variable-set-variables.emulator';
 
 /**
  * Variable sets: not in the spec's excerpt, but the real platform's `GET`/`POST

@@ -1,8 +1,8 @@
 import { EmuRequest, EmuResponse } from '../../core/emulator-kit/types';
 import { Router } from '../../core/emulator-kit/router';
-import { canAccess, canDo, canManage, Permission, PlatformContext, visibleOrganization } from './context';
-import { ApiFailure, BASE, doc, notFound, pageRequest, paginate, readData, unprocessable } from './jsonapi';
-import { newId, OrganizationRecord, purgeOrganization } from './state';
+import { canAccess, canDo, canManage, Permission, PlatformContext, visibleOrganization } from '../emulator/context';
+import { ApiFailure, BASE, doc, notFound, pageRequest, paginate, readData, unprocessable } from '../emulator/jsonapi';
+import { newId, OrganizationRecord, purgeOrganization } from '../emulator/state';
 
 /** Request attributes of create/update with their defaults (spec: body of create and update). */
 export const ORGANIZATION_DEFAULTS: Record<string, unknown> = {

@@ -1,9 +1,9 @@
 import { Router } from '../../core/emulator-kit/router';
 import { EmuRequest, EmuResponse } from '../../core/emulator-kit/types';
-import { canDo, PlatformContext, visibleOrganization, visibleOrganizationById } from './context';
-import { ApiFailure, BASE, doc, listDocument, notFound, pageRequest, readData, relationshipData, unprocessable } from './jsonapi';
-import { defaultProject } from './projects';
-import { newId, OrganizationRecord, WorkspaceRecord } from './state';
+import { canDo, PlatformContext, visibleOrganization, visibleOrganizationById } from '../emulator/context';
+import { ApiFailure, BASE, doc, listDocument, notFound, pageRequest, readData, relationshipData, unprocessable } from '../emulator/jsonapi';
+import { defaultProject } from '../project/project.emulator';
+import { newId, OrganizationRecord, WorkspaceRecord } from '../emulator/state';
 
 const NAME_RE = /^[A-Za-z0-9_-]+$/;
 const EXECUTION_MODES = ['remote', 'local', 'agent'];

@@ -1,11 +1,11 @@
 import { Router } from '../../core/emulator-kit/router';
 import { EmuRequest, EmuResponse } from '../../core/emulator-kit/types';
-import { canDo, PlatformContext, visibleOrganization, visibleOrganizationById } from './context';
+import { canDo, PlatformContext, visibleOrganization, visibleOrganizationById } from '../emulator/context';
 import {
   ApiFailure, badRequest, BASE, doc, errors, includes, listDocument, notFound, pageRequest, readData, relationshipData,
   unprocessable,
-} from './jsonapi';
-import { AgentPoolRecord, AgentRecord, newId, OrganizationRecord } from './state';
+} from '../emulator/jsonapi';
+import { AgentPoolRecord, AgentRecord, newId, OrganizationRecord } from '../emulator/state';
 
 /** The 412 detail of the real platform when an agent may not be deleted. */
 export const AGENT_NOT_DELETABLE = 'Agent is not deletable. Agents must have a status of `unknown`, `errored`, or `exited` before being deleted.';

@@ -1,8 +1,8 @@
 import { createHash } from 'crypto';
 import { Router } from '../../core/emulator-kit/router';
-import { PlatformContext } from './context';
-import { BASE, doc, notFound, readData, unprocessable } from './jsonapi';
-import { newId, OrganizationRecord, VariableSetRecord, VarRecord } from './state';
+import { PlatformContext } from '../emulator/context';
+import { BASE, doc, notFound, readData, unprocessable } from '../emulator/jsonapi';
+import { newId, OrganizationRecord, VariableSetRecord, VarRecord } from '../emulator/state';
 
 const CATEGORIES = ['engine', 'env'];
 const KEY_RE = /^[A-Za-z0-9_.-]{1,128}$/;

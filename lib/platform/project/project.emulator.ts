@@ -1,8 +1,8 @@
 import { Router } from '../../core/emulator-kit/router';
 import { EmuRequest, EmuResponse } from '../../core/emulator-kit/types';
-import { canDo, PlatformContext, visibleOrganization, visibleOrganizationById } from './context';
-import { ApiFailure, BASE, doc, errors, listDocument, notFound, pageRequest, readData, unprocessable } from './jsonapi';
-import { newId, OrganizationRecord, PlatformState, ProjectRecord } from './state';
+import { canDo, PlatformContext, visibleOrganization, visibleOrganizationById } from '../emulator/context';
+import { ApiFailure, BASE, doc, errors, listDocument, notFound, pageRequest, readData, unprocessable } from '../emulator/jsonapi';
+import { newId, OrganizationRecord, PlatformState, ProjectRecord } from '../emulator/state';
 
 /** The real platform's rule for project names: 3 to 40 letters, numbers, inner spaces, `-` and `_`. */
 const PROJECT_NAME_RE = /^[A-Za-z0-9_-][A-Za-z0-9 _-]{1,38}[A-Za-z0-9_-]$/;

@@ -1,12 +1,12 @@
 import { createHash } from 'crypto';
 import { Router } from '../../core/emulator-kit/router';
 import { EmuRequest, EmuResponse } from '../../core/emulator-kit/types';
-import { canAccess, canDo, PlatformContext, visibleOrganization } from './context';
+import { canAccess, canDo, PlatformContext, visibleOrganization } from '../emulator/context';
 import {
   ApiFailure, badRequest, BASE, doc, includes, listDocument, notFound, pageRequest, readData, readIdentifiers,
   relationshipData, unprocessable,
-} from './jsonapi';
-import { newId, OAuthClientRecord } from './state';
+} from '../emulator/jsonapi';
+import { newId, OAuthClientRecord } from '../emulator/state';
 
 /** The provider identifiers (the real ones, and the spec's anonymised stand-ins for them) and their display names. */
 export const SERVICE_PROVIDERS: Record<string, string> = {

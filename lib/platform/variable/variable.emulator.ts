@@ -1,8 +1,8 @@
 import { createHash } from 'crypto';
 import { Router } from '../../core/emulator-kit/router';
-import { canDo, PlatformContext, visibleOrganizationById } from './context';
-import { BASE, doc, notFound, readData, unprocessable } from './jsonapi';
-import { newId, VarRecord, WorkspaceRecord } from './state';
+import { canDo, PlatformContext, visibleOrganizationById } from '../emulator/context';
+import { BASE, doc, notFound, readData, unprocessable } from '../emulator/jsonapi';
+import { newId, VarRecord, WorkspaceRecord } from '../emulator/state';
 
 /** The categories of a workspace variable: the spec's `engine` (input variables of the configuration) and `env`. */
 const CATEGORIES = ['engine', 'env'];

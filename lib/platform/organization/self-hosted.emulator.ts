@@ -1,8 +1,8 @@
 import { Router } from '../../core/emulator-kit/router';
 import { EmuRequest } from '../../core/emulator-kit/types';
-import { canManage, PlatformContext, visibleOrganization } from './context';
-import { ApiFailure, BASE, doc, listDocument, notFound, pageRequest, unprocessable } from './jsonapi';
-import { DataRetentionPolicyRecord, newId, OrganizationRecord } from './state';
+import { canManage, PlatformContext, visibleOrganization } from '../emulator/context';
+import { ApiFailure, BASE, doc, listDocument, notFound, pageRequest, unprocessable } from '../emulator/jsonapi';
+import { DataRetentionPolicyRecord, newId, OrganizationRecord } from '../emulator/state';
 
 export const DRP_DELETE_OLDER = 'data-retention-policy-delete-olders';
 export const DRP_DONT_DELETE = 'data-retention-policy-dont-deletes';

@@ -1,8 +1,8 @@
 import { Router } from '../../core/emulator-kit/router';
 import { EmuRequest, EmuResponse } from '../../core/emulator-kit/types';
-import { canManage, PlatformContext, visibleOrganization, visibleOrganizationById } from './context';
-import { ApiFailure, BASE, doc, listDocument, notFound, pageRequest, readData, relationshipData, unprocessable } from './jsonapi';
-import { newId, OrganizationRecord, PlatformState, TeamAccessRecord, TeamRecord } from './state';
+import { canManage, PlatformContext, visibleOrganization, visibleOrganizationById } from '../emulator/context';
+import { ApiFailure, BASE, doc, listDocument, notFound, pageRequest, readData, relationshipData, unprocessable } from '../emulator/jsonapi';
+import { newId, OrganizationRecord, PlatformState, TeamAccessRecord, TeamRecord } from '../emulator/state';
 
 const TEAM_NAME_RE = /^[A-Za-z0-9_-]{1,255}$/;
 const VISIBILITIES = ['secret', 'organization'];

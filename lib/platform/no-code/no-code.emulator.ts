@@ -1,15 +1,15 @@
 import { Router } from '../../core/emulator-kit/router';
 import { EmuRequest, EmuResponse } from '../../core/emulator-kit/types';
-import { keyProblems, varId, varResource } from './variables';
-import { DEFAULT_ENGINE_VERSION, patchWorkspace } from './workspaces';
-import { canDo, PlatformContext, visibleOrganization, visibleOrganizationById } from './context';
+import { keyProblems, varId, varResource } from '../variable/variable.emulator';
+import { DEFAULT_ENGINE_VERSION, patchWorkspace } from '../workspace/workspace.emulator';
+import { canDo, PlatformContext, visibleOrganization, visibleOrganizationById } from '../emulator/context';
 import {
   ApiFailure, badRequest, BASE, doc, errors, includes, notFound, readData, relationshipData, text, unprocessable,
-} from './jsonapi';
+} from '../emulator/jsonapi';
 import {
   newId, NoCodeModuleRecord, OrganizationRecord, PlatformState, UpgradeRunRecord, VariableOptionsRecord, VarRecord,
   WorkspaceRecord,
-} from './state';
+} from '../emulator/state';
 
 /** No-code provisioning works over the private registry: without this entitlement the endpoints answer 404. */
 const ENTITLEMENT = 'private-module-registry';
