@@ -1,5 +1,5 @@
 import { KindSchema } from '../../core/schema';
-import { NAME_RULE, ORGANIZATION_FIELD } from '../references';
+import { NAME_RULE, ORGANIZATION_FIELD } from '../shared/references';
 
 const DURATION_RULE = 'is not a duration (use e.g. "30s", "10m" or a number of seconds; a timeout above zero)';
 

@@ -4,9 +4,9 @@ import { resourceMetadata } from '../../core/schema';
 import { stringSet } from '../../core/string-set';
 import { OAuthClient as OAuthClientDoc, OAuthClientCreate, OAuthClientUpdate } from './oauth-client-client';
 import { NoSuchEndpointError } from '../client/server-checks';
-import { dropFieldsNotKept, fromClient, platformClient, prefetchByOrganization, toClient } from '../handler-util';
+import { dropFieldsNotKept, fromClient, platformClient, prefetchByOrganization, toClient } from '../shared/handler-util';
 import { OAUTH_CLIENT } from './oauth-client.schema';
-import { PlatformResourceHandler, inOrganization } from '../kind-permissions';
+import { PlatformResourceHandler, inOrganization } from '../shared/kind-permissions';
 
 /**
  * A client as the plan compares it (from a read or from its organization's list): projects are

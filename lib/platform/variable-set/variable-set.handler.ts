@@ -3,9 +3,9 @@ import { ApiError } from '../../core/http/api-error';
 import { resourceMetadata } from '../../core/schema';
 import { stringSet } from '../../core/string-set';
 import { VariableSetAttributes, VariableSetDoc } from './variable-set-client';
-import { platformClient } from '../handler-util';
+import { platformClient } from '../shared/handler-util';
 import { VARIABLE_SET } from './variable-set.schema';
-import { PlatformResourceHandler, inOrganization } from '../kind-permissions';
+import { PlatformResourceHandler, inOrganization } from '../shared/kind-permissions';
 
 function observedOf(v: VariableSetDoc): Observed {
   const fields: Spec = {

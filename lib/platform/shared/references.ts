@@ -1,6 +1,6 @@
 import { Construct } from 'constructs';
-import { FieldSchema } from '../core/schema';
-import { reject } from '../core/constructs/validation';
+import { FieldSchema } from '../../core/schema';
+import { reject } from '../../core/constructs/validation';
 
 /** A name of the platform: letters, numbers, `-` and `_` (organizations, pools, workspaces, modules); a name is an identity. */
 export const NAME_RULE = { identity: true, pattern: /^[A-Za-z0-9_-]+$/, patternRule: "may contain only letters, numbers, '-' and '_'" } as const;

@@ -1,7 +1,7 @@
-import { HandlerContext, Observed, PrefetchWant } from '../core/engine/handler';
-import { ApiError } from '../core/http/api-error';
-import { FieldsSchema, fromWire, KindSchema, toWire } from '../core/schema';
-import { PlatformClient } from './client/platform-client';
+import { HandlerContext, Observed, PrefetchWant } from '../../core/engine/handler';
+import { ApiError } from '../../core/http/api-error';
+import { FieldsSchema, fromWire, KindSchema, toWire } from '../../core/schema';
+import { PlatformClient } from '../client/platform-client';
 
 /** The domain client over the engine's HTTP client (errors name the construct address). */
 export function platformClient(ctx: HandlerContext): PlatformClient {

@@ -1,4 +1,4 @@
-import { DataSourceHandler, ResourceHandler, Spec } from '../core/engine/handler';
+import { DataSourceHandler, ResourceHandler, Spec } from '../../core/engine/handler';
 
 /** A kind's writes need this `permissions` key of the organization they write in (its `permissions` attribute). */
 export interface OrganizationPermission {
