@@ -1,8 +1,8 @@
-import { HandlerContext } from '../../lib/core/engine/handler';
-import { resourceHandler } from '../../lib/core/engine/registry';
-import { admin, handlerContext, PlatformFixture } from './helpers';
-import { registerAllKinds } from '../../lib/kinds';
-import { FakeClock } from '../support/fake-clock';
+import { HandlerContext } from '../../../lib/core/engine/handler';
+import { resourceHandler } from '../../../lib/core/engine/registry';
+import { admin, handlerContext, PlatformFixture } from '../helpers';
+import { registerAllKinds } from '../../../lib/kinds';
+import { FakeClock } from '../../support/fake-clock';
 
 registerAllKinds();
 

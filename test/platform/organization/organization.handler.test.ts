@@ -1,8 +1,8 @@
-import { HandlerContext, PriorRecord } from '../../lib/core/engine/handler';
-import { dataSourceHandler, resourceHandler } from '../../lib/core/engine/registry';
-import { HttpClient } from '../../lib/core/http/http-client';
-import { ADMIN_TOKEN, PlatformFixture } from './helpers';
-import { registerAllKinds } from '../../lib/kinds';
+import { HandlerContext, PriorRecord } from '../../../lib/core/engine/handler';
+import { dataSourceHandler, resourceHandler } from '../../../lib/core/engine/registry';
+import { HttpClient } from '../../../lib/core/http/http-client';
+import { ADMIN_TOKEN, PlatformFixture } from '../helpers';
+import { registerAllKinds } from '../../../lib/kinds';
 
 registerAllKinds();
 

@@ -1,8 +1,8 @@
-import { RemovalPolicy } from '../../lib/core/constructs/removal-policy';
+import { RemovalPolicy } from '../../../lib/core/constructs/removal-policy';
 import { TerraformOutput } from 'cdktf';
-import { PlatformState } from '../../lib/platform/emulator/state';
-import { Organization } from '../../lib/platform/organization/organization';
-import { cliAsync, startWorld, synthApp, TestWorld } from '../support/harness';
+import { PlatformState } from '../../../lib/platform/emulator/state';
+import { Organization } from '../../../lib/platform/organization/organization';
+import { cliAsync, startWorld, synthApp, TestWorld } from '../../support/harness';
 
 // `Organization.fromName` reads an existing organization at plan time, through the real CLI against
 // the emulator: its attributes feed other constructs; an absent one fails the plan, naming the construct.

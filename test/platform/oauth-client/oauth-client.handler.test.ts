@@ -1,7 +1,7 @@
-import { HandlerContext } from '../../lib/core/engine/handler';
-import { resourceHandler } from '../../lib/core/engine/registry';
-import { admin, handlerContext, PlatformFixture, seedOrg } from './helpers';
-import { registerAllKinds } from '../../lib/kinds';
+import { HandlerContext } from '../../../lib/core/engine/handler';
+import { resourceHandler } from '../../../lib/core/engine/registry';
+import { admin, handlerContext, PlatformFixture, seedOrg } from '../helpers';
+import { registerAllKinds } from '../../../lib/kinds';
 
 registerAllKinds();
 

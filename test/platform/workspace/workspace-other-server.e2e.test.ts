@@ -1,7 +1,7 @@
-import { IOrganization, Organization } from '../../lib/platform/organization/organization';
-import { Variable } from '../../lib/platform/variable/variable';
-import { Workspace } from '../../lib/platform/workspace/workspace';
-import { cliAsync, startWorld, synthApp, TestWorld } from '../support/harness';
+import { IOrganization, Organization } from '../../../lib/platform/organization/organization';
+import { Variable } from '../../../lib/platform/variable/variable';
+import { Workspace } from '../../../lib/platform/workspace/workspace';
+import { cliAsync, startWorld, synthApp, TestWorld } from '../../support/harness';
 
 /**
  * Through the real CLI against the emulator answering as a second server of the platform API

@@ -1,11 +1,11 @@
 import * as path from 'path';
-import { Organization } from '../../lib/platform/organization/organization';
-import { Team } from '../../lib/platform/team/team';
+import { Organization } from '../../../lib/platform/organization/organization';
+import { Team } from '../../../lib/platform/team/team';
 import {
   TeamAccess, TeamAccessLevel, TeamAccessPermissions, TeamAccessRunsPermission, TeamAccessStateVersionsPermission, TeamAccessVariablesPermission,
-} from '../../lib/platform/team/team-access';
-import { Workspace } from '../../lib/platform/workspace/workspace';
-import { cliAsync, startWorld, synthApp, TestWorld } from '../support/harness';
+} from '../../../lib/platform/team/team-access';
+import { Workspace } from '../../../lib/platform/workspace/workspace';
+import { cliAsync, startWorld, synthApp, TestWorld } from '../../support/harness';
 
 const ORG = 'e2e-custom-access';
 

@@ -1,11 +1,11 @@
 import { App, TerraformStack } from 'cdktf';
-import { ConvergeTesting } from '../../lib/core/constructs/testing';
-import { RemovalPolicy } from '../../lib/core/constructs/removal-policy';
-import { CollaboratorAuthPolicy, ExecutionMode, Organization, OrganizationEntitlements, PlatformProvider } from '../../lib/platform';
-import { ORGANIZATION } from '../../lib/platform/organization/organization.schema';
-import { camelCase } from '../../lib/platform/client/jsonapi';
-import { ORGANIZATION_BODY } from './spec-tables';
-import { defaultOf } from '../support/spec-tables';
+import { ConvergeTesting } from '../../../lib/core/constructs/testing';
+import { RemovalPolicy } from '../../../lib/core/constructs/removal-policy';
+import { CollaboratorAuthPolicy, ExecutionMode, Organization, OrganizationEntitlements, PlatformProvider } from '../../../lib/platform';
+import { ORGANIZATION } from '../../../lib/platform/organization/organization.schema';
+import { camelCase } from '../../../lib/platform/client/jsonapi';
+import { ORGANIZATION_BODY } from '../spec-tables';
+import { defaultOf } from '../../support/spec-tables';
 
 function stack(): TerraformStack {
   return new TerraformStack(new App(), 'test');

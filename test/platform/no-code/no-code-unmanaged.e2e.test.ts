@@ -1,7 +1,7 @@
 import { Construct } from 'constructs';
-import { NoCodeModule } from '../../lib/platform/no-code/no-code-module';
-import { cliAsync, startWorld, synthApp, TestWorld } from '../support/harness';
-import { IOrganization, Organization } from '../../lib/platform/organization/organization';
+import { NoCodeModule } from '../../../lib/platform/no-code/no-code-module';
+import { cliAsync, startWorld, synthApp, TestWorld } from '../../support/harness';
+import { IOrganization, Organization } from '../../../lib/platform/organization/organization';
 
 /** The organization of that name (it exists outside the app), looked up once per stack. */
 const orgNamed = (scope: Construct, name: string): IOrganization =>
