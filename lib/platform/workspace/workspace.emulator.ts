@@ -3,7 +3,8 @@ import { EmuRequest, EmuResponse } from '../../core/emulator-kit/types';
 import { canDo, PlatformContext, visibleOrganization, visibleOrganizationById } from '../emulator/context';
 import { ApiFailure, BASE, doc, listDocument, notFound, pageRequest, readData, relationshipData, unprocessable } from '../emulator/jsonapi';
 import { defaultProject } from '../project/project.emulator';
-import { newId, OrganizationRecord, WorkspaceRecord } from '../emulator/state';
+import { keyProblems, varId, varResource } from '../variable/variable.emulator';
+import { newId, OrganizationRecord, VarRecord, WorkspaceRecord } from '../emulator/state';
 
 const NAME_RE = /^[A-Za-z0-9_-]+$/;
 const EXECUTION_MODES = ['remote', 'local', 'agent'];
@@ -29,9 +30,9 @@ interface WorkspaceSettings {
  * Creating and listing workspaces and their tags: not in the spec's excerpt, but the real platform's
  * `POST`/`GET /organizations/<org>/workspaces` (`search[name]`, paginated) and
  * `POST`/`DELETE /workspaces/<id>/relationships/tags` (go-tfe's `Workspaces`). Reading, updating and
- * deleting one are in `registerWorkspaceRoutes` (no-code-modules.ts), which the NoCodeWorkspace shares.
+ * deleting one are in `registerWorkspaceRoutes` (below), which the NoCodeWorkspace shares.
  */
-export function registerWorkspaceManagementRoutes(router: Router<PlatformContext>, render: (ctx: PlatformContext, ws: WorkspaceRecord) => unknown): void {
+export function registerWorkspaceManagementRoutes(router: Router<PlatformContext>): void {
   router.add('GET', `${BASE}/organizations/:org/workspaces`, (req: EmuRequest, p, ctx): EmuResponse => {
     const org = visibleOrganization(ctx, p.org);
     if (!org) return notFound();
@@ -39,7 +40,7 @@ export function registerWorkspaceManagementRoutes(router: Router<PlatformContext
     const found = Object.values(ctx.state.workspaces)
       .filter((w) => w.organizationId === org.externalId && (search === null || w.name.includes(search)))
       .sort((a, b) => a.name.localeCompare(b.name));
-    return listDocument(found, pageRequest(req.query, false), req, (w) => render(ctx, w));
+    return listDocument(found, pageRequest(req.query, false), req, (w) => workspaceResource(ctx, w));
   });
   router.add('POST', `${BASE}/organizations/:org/workspaces`, (req, p, ctx) => {
     const org = visibleOrganization(ctx, p.org);
@@ -56,7 +57,7 @@ export function registerWorkspaceManagementRoutes(router: Router<PlatformContext
       tagNames: [...new Set(s.tagNames ?? [])].sort(), vars: [],
     };
     ctx.state.workspaces[ws.id] = ws;
-    return doc(201, { data: render(ctx, ws) });
+    return doc(201, { data: workspaceResource(ctx, ws) });
   });
   for (const method of ['POST', 'DELETE'] as const) {
     router.add(method, `${BASE}/workspaces/:id/relationships/tags`, (req, p, ctx) => {
@@ -153,5 +154,153 @@ function readTags(req: EmuRequest): string[] {
     const name = d?.attributes?.name;
     if (d?.type !== 'tags' || typeof name !== 'string' || !TAG_RE.test(name)) throw new ApiFailure(unprocessable(`data[${i}] must be {"type": "tags", "attributes": {"name": …}} (letters, numbers, colons, hyphens and underscores)`));
     return name;
+  });
+}
+
+const WORKSPACE_PERMISSIONS = [
+  'can-update', 'can-destroy', 'can-queue-run', 'can-read-variable', 'can-update-variable', 'can-read-state-versions',
+  'can-read-state-outputs', 'can-create-state-versions', 'can-queue-apply', 'can-lock', 'can-unlock', 'can-force-unlock',
+  'can-read-settings', 'can-manage-tags', 'can-manage-run-tasks', 'can-force-delete', 'can-manage-assessments',
+  'can-manage-ephemeral-workspaces', 'can-read-assessment-results', 'can-queue-destroy',
+];
+
+/** The workspace document of the spec's "Workspace created by a no-code module" table. */
+export function workspaceResource(ctx: PlatformContext, ws: WorkspaceRecord): Record<string, unknown> {
+  const org = ctx.state.organizations[ws.organizationId];
+  const mod = ws.noCodeModuleId ? ctx.state.noCodeModules[ws.noCodeModuleId] : undefined;
+  const reg = mod && ctx.state.registryModules[mod.registryModuleId];
+  const self = `${BASE}/workspaces/${ws.id}`;
+  const orgName = encodeURIComponent(org.name);
+  const permissions: Record<string, boolean> = {};
+  for (const k of WORKSPACE_PERMISSIONS) permissions[k] = k !== 'can-force-delete';
+  const attributes: Record<string, unknown> = {
+    'allow-destroy-plan': true,
+    'auto-apply': ws.autoApply,
+    'auto-destroy-at': null,
+    'auto-destroy-status': null,
+    'created-at': ws.createdAt,
+    environment: 'default',
+    locked: false,
+    name: ws.name,
+    'queue-all-runs': false,
+    'speculative-enabled': true,
+    'structured-run-output-enabled': true,
+    'engine-version': ws.engineVersion ?? DEFAULT_ENGINE_VERSION,
+    'working-directory': ws.workingDirectory ?? null,
+    'global-remote-state': false,
+    'updated-at': ws.updatedAt,
+    'resource-count': 0,
+    'apply-duration-average': null,
+    'plan-duration-average': null,
+    'policy-check-failures': null,
+    'run-failures': null,
+    'workspace-kpis-runs-count': null,
+    'latest-change-at': ws.updatedAt,
+    operations: true,
+    'execution-mode': ws.executionMode ?? (ws.agentPoolId ? 'agent' : 'remote'),
+    'vcs-repo': null,
+    'vcs-repo-identifier': null,
+    permissions,
+    actions: { 'is-destroyable': true },
+    description: ws.description,
+    'file-triggers-enabled': true,
+    'trigger-prefixes': [],
+    'trigger-patterns': [],
+    'assessments-enabled': false,
+    'last-assessment-result-at': null,
+    source: mod ? 'platform-module' : 'api',
+    'source-name': reg ? reg.name : null,
+    'source-url': reg ? `https://app.emulator.invalid/app/${orgName}/registry/modules/private/${orgName}/${reg.name}/${reg.provider}/${ws.moduleVersion}` : null,
+    'source-module-id': reg ? `private/${org.name}/${reg.name}/${reg.provider}/${ws.moduleVersion}` : null,
+    'no-code-upgrade-available': mod !== undefined && mod.versionPin !== ws.moduleVersion,
+    'tag-names': ws.tagNames ?? [],
+    'setting-overwrites': { 'execution-mode': false, 'agent-pool': false },
+  };
+  const related = (name: string) => ({ links: { related: `${self}/${name}` } });
+  return {
+    id: ws.id,
+    type: 'workspaces',
+    attributes,
+    relationships: {
+      organization: { data: { id: org.name, type: 'organizations' } },
+      'current-run': { data: null },
+      'latest-run': { data: null },
+      outputs: related('current-state-version-outputs'),
+      'remote-state-consumers': related('relationships/remote-state-consumers'),
+      'current-state-version': { data: null, ...related('current-state-version') },
+      'current-configuration-version': { data: null, ...related('current-configuration-version') },
+      'agent-pool': { data: ws.agentPoolId ? { id: ws.agentPoolId, type: 'agent-pools' } : null },
+      readme: related('readme'),
+      project: { data: { id: ws.projectId, type: 'projects' } },
+      'current-assessment-result': { data: null },
+      ...(ws.noCodeModuleVersionId ? { 'no-code-module-version': { data: { id: ws.noCodeModuleVersionId, type: 'no-code-module-versions' } } } : {}),
+      vars: { data: ws.vars.map((v) => ({ id: varId(ws, v), type: 'vars' })), ...related('vars') },
+    },
+    links: { self, 'self-html': `/app/${orgName}/workspaces/${encodeURIComponent(ws.name)}` },
+  };
+}
+
+/**
+ * Reading, updating and deleting a workspace: not in the spec's excerpt, but the real platform's
+ * `GET`/`PATCH`/`DELETE /workspaces/<id>` (PATCH: `name`, `description`, `auto-apply`) and `GET /organizations/<org>/workspaces/<name>`; the
+ * NoCodeWorkspace lifecycle needs them.
+ */
+export function registerWorkspaceRoutes(router: Router<PlatformContext>): void {
+  const visibleWs = (ctx: PlatformContext, id: string): WorkspaceRecord | undefined => {
+    const ws = ctx.state.workspaces[id];
+    return ws && visibleOrganizationById(ctx, ws.organizationId) ? ws : undefined;
+  };
+  router.add('GET', `${BASE}/workspaces/:id`, (_req, p, ctx) => {
+    const ws = visibleWs(ctx, p.id);
+    return ws ? doc(200, { data: workspaceResource(ctx, ws) }) : notFound();
+  });
+  router.add('GET', `${BASE}/organizations/:org/workspaces/:name`, (_req, p, ctx) => {
+    const org = visibleOrganization(ctx, p.org);
+    const ws = org && Object.values(ctx.state.workspaces).find((w) => w.organizationId === org.externalId && w.name === p.name);
+    return ws ? doc(200, { data: workspaceResource(ctx, ws) }) : notFound();
+  });
+  // The workspace's variables (the real platform's `GET /workspaces/<id>/vars`; a sensitive value reads as null)
+  // and `PATCH /workspaces/<id>/vars/<var id>` (value, description, hcl, sensitive), which a user runs outside converge.
+  router.add('GET', `${BASE}/workspaces/:id/vars`, (_req, p, ctx) => {
+    const ws = visibleWs(ctx, p.id);
+    return ws ? doc(200, { data: ws.vars.map((v) => varResource(ws, v)) }) : notFound();
+  });
+  router.add('PATCH', `${BASE}/workspaces/:id/vars/:var`, (req, p, ctx) => {
+    const ws = visibleWs(ctx, p.id);
+    const v = ws?.vars.find((x) => varId(ws, x) === p.var);
+    if (!ws || !v || !canDo(ctx, ctx.state.organizations[ws.organizationId], 'create-workspaces')) return notFound();
+    const { attributes: a } = readData(req, 'vars');
+    const problems: string[] = [];
+    for (const k of ['value', 'description'] as const) if (k in a && typeof a[k] !== 'string') problems.push(`${k} must be a string`);
+    for (const k of ['hcl', 'sensitive'] as const) if (k in a && typeof a[k] !== 'boolean') problems.push(`${k} must be a boolean`);
+    if (v.sensitive && a.sensitive === false) problems.push('a sensitive variable cannot be made non-sensitive');
+    problems.push(...keyProblems(ws, v, a));
+    if (problems.length) return unprocessable(...problems);
+    if ('key' in a) v.key = a.key as string;
+    if ('category' in a) v.category = a.category as VarRecord['category'];
+    if ('value' in a) v.value = a.value as string;
+    if ('description' in a) v.description = a.description as string;
+    if ('hcl' in a) v.hcl = a.hcl as boolean;
+    if ('sensitive' in a) v.sensitive = a.sensitive as boolean;
+    ws.updatedAt = new Date(ctx.clock.now()).toISOString();
+    return doc(200, { data: varResource(ws, v) });
+  });
+  router.add('PATCH', `${BASE}/workspaces/:id`, (req, p, ctx) => {
+    const ws = visibleWs(ctx, p.id);
+    if (!ws || !canDo(ctx, ctx.state.organizations[ws.organizationId], 'create-workspaces')) return notFound();
+    patchWorkspace(ctx, ws, req);
+    return doc(200, { data: workspaceResource(ctx, ws) });
+  });
+  router.add('DELETE', `${BASE}/workspaces/:id`, (_req, p, ctx) => {
+    const ws = visibleWs(ctx, p.id);
+    if (!ws || !canDo(ctx, ctx.state.organizations[ws.organizationId], 'create-workspaces')) return notFound();
+    delete ctx.state.workspaces[ws.id];
+    for (const r of Object.values(ctx.state.upgradeRuns)) if (r.workspaceId === ws.id) delete ctx.state.upgradeRuns[r.id];
+    for (const a of Object.values(ctx.state.teamAccess)) if (a.workspaceId === ws.id) delete ctx.state.teamAccess[a.id];
+    for (const v of Object.values(ctx.state.variableSets)) v.workspaces = v.workspaces.filter((id) => id !== ws.id);
+    for (const pool of Object.values(ctx.state.agentPools)) {
+      if (pool.allowedWorkspaces) pool.allowedWorkspaces = pool.allowedWorkspaces.filter((id) => id !== ws.id);
+    }
+    return { status: 204 };
   });
 }
