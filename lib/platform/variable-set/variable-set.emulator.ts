@@ -9,7 +9,7 @@ import { registerVariableSetVariableRoutes } from './variable-set-variables.emul
  * Variable sets: not in the spec's excerpt, but the real platform's `GET`/`POST
  * /organizations/<org>/varsets`, `GET`/`PATCH`/`DELETE /varsets/<id>` and `POST`/`DELETE
  * /varsets/<id>/relationships/workspaces` and `…/projects` (go-tfe's `VariableSets`), and the set's own
- * variables (`variable-set-variables.ts`). Writes need owners (`can-manage-varsets`).
+ * variables (`variable-set-variables.emulator.ts`). Writes need owners (`can-manage-varsets`).
  */
 export function registerVariableSetRoutes(router: Router<PlatformContext>): void {
   registerVariableSetVariableRoutes(router, visible, managed);
