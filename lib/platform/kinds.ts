@@ -2,7 +2,7 @@ import { DomainKinds } from '../core/engine/registry';
 import { PLATFORM_API_PROFILE } from './api-profile';
 import { agentPoolHandler } from './agent-pool/agent-pool.handler';
 import { agentsHandler } from './agent-pool/agents.handler';
-import { PlatformDataSourceHandler, PlatformResourceHandler } from './kind-permissions';
+import { PlatformDataSourceHandler, PlatformResourceHandler } from './shared/kind-permissions';
 import { dataRetentionPolicyHandler } from './organization/data-retention-policy.handler';
 import { moduleProducersHandler } from './no-code/module-producers.handler';
 import { noCodeModuleHandler } from './no-code/no-code-module.handler';

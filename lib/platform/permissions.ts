@@ -1,8 +1,8 @@
 import { LOOKUP_PREFIX } from '../core/model';
-import { OrganizationPermission, PlatformPermissions } from './kind-permissions';
+import { OrganizationPermission, PlatformPermissions } from './shared/kind-permissions';
 import { PLATFORM_KINDS } from './kinds';
 
-export type { OrganizationPermission } from './kind-permissions';
+export type { OrganizationPermission } from './shared/kind-permissions';
 
 /** Each platform kind's permissions, as its handler declares them (lookups by `lookup:<kind>`). */
 function permissionsByKind(): Map<string, PlatformPermissions> {

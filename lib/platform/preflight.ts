@@ -1,7 +1,7 @@
 import { PreflightCheck } from '../core/engine/preflight';
 import { ApiError } from '../core/http/api-error';
 import { HttpClient } from '../core/http/http-client';
-import { PlatformPermissions } from './kind-permissions';
+import { PlatformPermissions } from './shared/kind-permissions';
 
 /**
  * The organization's `permissions` (one read: the organization, or a page of the list when the plan writes in

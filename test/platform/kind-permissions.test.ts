@@ -1,6 +1,6 @@
 import { dataSourceHandler, registeredKinds, resourceHandler } from '../../lib/core/engine/registry';
 import { registerAllKinds } from '../../lib/kinds';
-import { PlatformPermissions } from '../../lib/platform/kind-permissions';
+import { PlatformPermissions } from '../../lib/platform/shared/kind-permissions';
 import { PLATFORM_KINDS } from '../../lib/platform/kinds';
 import { PLATFORM_ORGANIZATION_PERMISSIONS, PLATFORM_PERMISSIONS } from '../../lib/platform/permissions';
 

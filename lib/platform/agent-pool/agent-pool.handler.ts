@@ -1,10 +1,10 @@
 import { Candidate, HandlerContext, Observed, PrefetchWant, Spec, Written } from '../../core/engine/handler';
 import { ApiError } from '../../core/http/api-error';
 import { resourceMetadata } from '../../core/schema';
-import { AgentPool as AgentPoolDoc, AgentPoolAttributes, DELETABLE_AGENT_STATUSES } from '../client/agent-pools';
-import { fromClient, orgAndName, platformClient, prefetchByOrganization, toClient } from '../handler-util';
+import { AgentPool as AgentPoolDoc, AgentPoolAttributes, DELETABLE_AGENT_STATUSES } from './agent-pool-client';
+import { fromClient, orgAndName, platformClient, prefetchByOrganization, toClient } from '../shared/handler-util';
 import { AGENT_POOL } from './agent-pool.schema';
-import { PlatformResourceHandler, inOrganization, organizationOfLookup } from '../kind-permissions';
+import { PlatformResourceHandler, inOrganization, organizationOfLookup } from '../shared/kind-permissions';
 
 /**
  * A pool as the plan compares it, in the organization that holds it: allowed workspaces are

@@ -1,5 +1,5 @@
 import { KindSchema } from '../../core/schema';
-import { NAME_RULE, ORGANIZATION_FIELD } from '../references';
+import { NAME_RULE, ORGANIZATION_FIELD } from '../shared/references';
 
 /** `platform.AgentPool`: the spec's create/update body, camelCased; renamed in place, moved by replacement. */
 export const AGENT_POOL: KindSchema = {

@@ -4,7 +4,7 @@ import { Resource, ResourceProps } from '../../core/constructs/resource';
 import { KindSchema } from '../../core/schema';
 import { IOrganization } from '../organization/organization';
 import { PlatformProvider } from '../provider';
-import { refKey, useReference } from '../references';
+import { refKey, useReference } from '../shared/references';
 import { IWorkspace } from '../workspace/i-workspace';
 import { AGENT_POOL } from './agent-pool.schema';
 

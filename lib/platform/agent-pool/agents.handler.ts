@@ -1,8 +1,8 @@
 import { ApiError } from '../../core/http/api-error';
 import { dataSourceMetadata } from '../../core/schema';
-import { platformClient } from '../handler-util';
+import { platformClient } from '../shared/handler-util';
 import { AGENTS } from './agents.schema';
-import { PlatformDataSourceHandler } from '../kind-permissions';
+import { PlatformDataSourceHandler } from '../shared/kind-permissions';
 
 /** `platform.Agents`: the pool's agents, filtered by last ping (on the server) and status (here: the API has no status filter). */
 export const agentsHandler: PlatformDataSourceHandler = {

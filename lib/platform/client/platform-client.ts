@@ -2,17 +2,17 @@ import { Clock } from '../../core/clock';
 import { tokenHeaderValues } from '../../core/http/api-profile';
 import { HttpClient, HttpStats } from '../../core/http/http-client';
 import { PLATFORM_API_PROFILE } from '../api-profile';
-import { AgentPoolsClient } from './agent-pools';
-import { NoCodeModulesClient } from './no-code-modules';
-import { OAuthClientsClient } from './oauth-clients';
-import { OrganizationsClient } from './organizations';
-import { SelfHostedClient } from './self-hosted';
+import { AgentPoolsClient } from '../agent-pool/agent-pool-client';
+import { NoCodeModulesClient } from '../no-code/no-code-client';
+import { OAuthClientsClient } from '../oauth-client/oauth-client-client';
+import { OrganizationsClient } from '../organization/organization-client';
+import { SelfHostedClient } from '../organization/self-hosted-client';
 import { PlatformTransport } from './transport';
-import { ProjectsClient } from './projects';
-import { TeamsClient } from './teams';
-import { variableSetVarsPath, VariablesClient } from './variables';
-import { VariableSetsClient } from './variable-sets';
-import { WorkspacesClient } from './workspaces';
+import { ProjectsClient } from '../project/project-client';
+import { TeamsClient } from '../team/team-client';
+import { variableSetVarsPath, VariablesClient } from '../variable/variable-client';
+import { VariableSetsClient } from '../variable-set/variable-set-client';
+import { WorkspacesClient } from '../workspace/workspace-client';
 
 
 /** The platform's published limit: 30 requests per second per user. */

@@ -22,7 +22,7 @@ export interface Page<T> {
 
 /**
  * Requests below `/api/v2` with JSON:API documents in and out, one resource, one page or every
- * page: what each resource family's client (`organizations.ts`, …) sends through. The façade
+ * page: what each resource family's client (`../organization/organization-client.ts`, …) sends through. The façade
  * `PlatformClient` is one, with the families hung off it.
  */
 export class PlatformTransport {

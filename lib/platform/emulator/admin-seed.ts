@@ -1,8 +1,8 @@
 import { Router } from '../../core/emulator-kit/router';
 import { json } from '../../core/emulator-kit/types';
 import { AdminContext, body, fail, orgNamed } from './admin-request';
-import { AGENT_STATUSES } from './agent-pools';
-import { DRP_DELETE_OLDER, DRP_DONT_DELETE } from './self-hosted';
+import { AGENT_STATUSES } from '../agent-pool/agent-pool.emulator';
+import { DRP_DELETE_OLDER, DRP_DONT_DELETE } from '../organization/self-hosted.emulator';
 import { AgentRecord, AgentStatus, newId, OrganizationRecord, PlatformState, ProjectRecord, WorkspaceRecord } from './state';
 
 const NAME_RE = /^[A-Za-z0-9_-]+$/;

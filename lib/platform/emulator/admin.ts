@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'crypto';
 import { Router } from '../../core/emulator-kit/router';
 import { json } from '../../core/emulator-kit/types';
 import { AdminContext, body, fail, findUser, orgNamed } from './admin-request';
-import { ENTITLEMENT_BOOLEANS, ENTITLEMENT_LIMITS } from './organizations';
+import { ENTITLEMENT_BOOLEANS, ENTITLEMENT_LIMITS } from '../organization/organization.emulator';
 import { newId, TokenKind } from './state';
 
 /**

@@ -1,7 +1,7 @@
 import { dataSourceMetadata } from '../../core/schema';
-import { platformClient } from '../handler-util';
+import { platformClient } from '../shared/handler-util';
 import { MODULE_PRODUCERS } from './module-producers.schema';
-import { PlatformDataSourceHandler } from '../kind-permissions';
+import { PlatformDataSourceHandler } from '../shared/kind-permissions';
 
 /** `platform.ModuleProducers`: every page of the organization's module producers. */
 export const moduleProducersHandler: PlatformDataSourceHandler = {

@@ -1,5 +1,5 @@
 import { KindSchema } from '../../core/schema';
-import { NAME_RULE } from '../references';
+import { NAME_RULE } from '../shared/references';
 
 /** `platform.ModuleProducers` (self-hosted edition): the organizations that produce modules for an organization. */
 export const MODULE_PRODUCERS: KindSchema = {

@@ -3,7 +3,7 @@ import { DataSource } from '../../core/constructs/resource';
 import { KindSchema } from '../../core/schema';
 import { IOrganization } from '../organization/organization';
 import { PlatformProvider } from '../provider';
-import { refKey, useReference } from '../references';
+import { refKey, useReference } from '../shared/references';
 import { MODULE_PRODUCERS } from './module-producers.schema';
 
 /** Props of the ModuleProducers data source. */

@@ -1,9 +1,9 @@
 import { Candidate, HandlerContext, Observed, Spec, Written } from '../../core/engine/handler';
 import { resourceMetadata } from '../../core/schema';
-import { NoCodeModule as NoCodeModuleDoc, VariableOptionSet } from '../client/no-code-modules';
-import { fromClient, platformClient, toClient } from '../handler-util';
+import { NoCodeModule as NoCodeModuleDoc, VariableOptionSet } from './no-code-client';
+import { fromClient, platformClient, toClient } from '../shared/handler-util';
 import { NO_CODE_MODULE } from './no-code-module.schema';
-import { PlatformResourceHandler, inOrganization, organizationOfLookup } from '../kind-permissions';
+import { PlatformResourceHandler, inOrganization, organizationOfLookup } from '../shared/kind-permissions';
 
 interface OptionSpec { variableName: string; variableType: string; options: unknown[] }
 

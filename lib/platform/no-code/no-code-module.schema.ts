@@ -1,5 +1,5 @@
 import { KindSchema } from '../../core/schema';
-import { NAME_RULE, ORGANIZATION_FIELD } from '../references';
+import { NAME_RULE, ORGANIZATION_FIELD } from '../shared/references';
 
 /**
  * `platform.NoCodeModule`: the spec's enable/update body, camelCased. The registry module is named

@@ -5,7 +5,7 @@ import { check } from '../../core/constructs/validation';
 import { KindSchema } from '../../core/schema';
 import { IOrganization } from '../organization/organization';
 import { PlatformProvider } from '../provider';
-import { refKey, useReference } from '../references';
+import { refKey, useReference } from '../shared/references';
 import { NO_CODE_MODULE } from './no-code-module.schema';
 
 /** No-code provisioning of a registry module: one this app manages, or one looked up with `NoCodeModule.fromRegistryModule`. */

@@ -2,10 +2,10 @@ import { Candidate, HandlerContext, Observed, Spec, Written } from '../../core/e
 import { ApiError } from '../../core/http/api-error';
 import { durationSeconds } from '../../core/constructs/validation';
 import { resourceMetadata } from '../../core/schema';
-import { NoCodeVariable, NoCodeWorkspaceCreate, Workspace, WorkspaceVar } from '../client/no-code-modules';
-import { fromClient, orgAndName, platformClient, toClient } from '../handler-util';
+import { NoCodeVariable, NoCodeWorkspaceCreate, Workspace, WorkspaceVar } from './no-code-client';
+import { fromClient, orgAndName, platformClient, toClient } from '../shared/handler-util';
 import { NO_CODE_WORKSPACE } from './no-code-workspace.schema';
-import { PlatformResourceHandler, inOrganization } from '../kind-permissions';
+import { PlatformResourceHandler, inOrganization } from '../shared/kind-permissions';
 
 /** The module version a workspace runs, from `source-module-id` (`private/<org>/<name>/<provider>/<version>`). */
 export function workspaceVersion(ws: Workspace): string | null {

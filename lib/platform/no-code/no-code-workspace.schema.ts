@@ -1,10 +1,8 @@
 import { KindSchema } from '../../core/schema';
-import { NAME_RULE, ORGANIZATION_FIELD } from '../references';
+import { NAME_RULE, ORGANIZATION_FIELD } from '../shared/references';
+import { VARIABLE_CATEGORIES } from '../shared/value-sets';
 
 const DURATION_RULE = 'is not a duration (use e.g. "30s", "10m" or a number of seconds; a timeout above zero)';
-
-/** Variable categories (the spec's `category`). */
-export const VARIABLE_CATEGORIES = ['engine', 'env'] as const;
 
 /**
  * `platform.NoCodeWorkspace`: the spec's workspace creation body, camelCased, and how converge runs

@@ -5,7 +5,7 @@ import { check } from '../../core/constructs/validation';
 import { KindSchema } from '../../core/schema';
 import { IOrganization } from '../organization/organization';
 import { PlatformProvider } from '../provider';
-import { refKey, useReference } from '../references';
+import { refKey, useReference } from '../shared/references';
 import { INoCodeModule } from './no-code-module';
 import { NO_CODE_WORKSPACE } from './no-code-workspace.schema';
 

@@ -2,11 +2,11 @@ import { Candidate, HandlerContext, Observed, PrefetchWant, Spec, Written } from
 import { ApiError } from '../../core/http/api-error';
 import { resourceMetadata } from '../../core/schema';
 import { stringSet } from '../../core/string-set';
-import { OAuthClient as OAuthClientDoc, OAuthClientCreate, OAuthClientUpdate } from '../client/oauth-clients';
+import { OAuthClient as OAuthClientDoc, OAuthClientCreate, OAuthClientUpdate } from './oauth-client-client';
 import { NoSuchEndpointError } from '../client/server-checks';
-import { dropFieldsNotKept, fromClient, platformClient, prefetchByOrganization, toClient } from '../handler-util';
+import { dropFieldsNotKept, fromClient, platformClient, prefetchByOrganization, toClient } from '../shared/handler-util';
 import { OAUTH_CLIENT } from './oauth-client.schema';
-import { PlatformResourceHandler, inOrganization } from '../kind-permissions';
+import { PlatformResourceHandler, inOrganization } from '../shared/kind-permissions';
 
 /**
  * A client as the plan compares it (from a read or from its organization's list): projects are

@@ -1,5 +1,5 @@
 import { KindSchema } from '../../core/schema';
-import { ORGANIZATION_FIELD } from '../references';
+import { ORGANIZATION_FIELD } from '../shared/references';
 
 /** The VCS providers (the spec's `service-provider`): the real ids, and the spec's anonymised stand-ins for them. */
 export const SERVICE_PROVIDERS = ['github', 'github_enterprise', 'gitlab_hosted', 'gitlab_community_edition', 'gitlab_enterprise_edition',

@@ -7,7 +7,7 @@ import { KindSchema } from '../../core/schema';
 import { IOrganization } from '../organization/organization';
 import { PlatformProvider } from '../provider';
 import { IProject } from '../project/project';
-import { refKey, useReference } from '../references';
+import { refKey, useReference } from '../shared/references';
 import { OAUTH_CLIENT } from './oauth-client.schema';
 
 /** An OAuth client (VCS connection): one this app manages, or one looked up with `OAuthClient.fromId`. */

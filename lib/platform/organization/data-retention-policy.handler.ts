@@ -1,9 +1,9 @@
 import { Observed, Written } from '../../core/engine/handler';
 import { resourceMetadata } from '../../core/schema';
-import { DataRetentionPolicy as Policy } from '../client/self-hosted';
-import { fromClient, platformClient } from '../handler-util';
+import { DataRetentionPolicy as Policy } from './self-hosted-client';
+import { fromClient, platformClient } from '../shared/handler-util';
 import { DATA_RETENTION_POLICY } from './data-retention-policy.schema';
-import { PlatformResourceHandler, inOrganization } from '../kind-permissions';
+import { PlatformResourceHandler, inOrganization } from '../shared/kind-permissions';
 
 function outputsOf(p: Policy): Record<string, unknown> {
   return { id: p.id, type: p.type };

@@ -1,5 +1,5 @@
 import { KindSchema } from '../../core/schema';
-import { ORGANIZATION_FIELD } from '../references';
+import { ORGANIZATION_FIELD } from '../shared/references';
 
 /**
  * `platform.DataRetentionPolicy` (self-hosted edition): the spec shows no body; the real platform's

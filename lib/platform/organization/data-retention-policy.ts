@@ -2,7 +2,7 @@ import { Construct } from 'constructs';
 import { Resource, ResourceProps } from '../../core/constructs/resource';
 import { KindSchema } from '../../core/schema';
 import { PlatformProvider } from '../provider';
-import { refKey, useReference } from '../references';
+import { refKey, useReference } from '../shared/references';
 import { DATA_RETENTION_POLICY } from './data-retention-policy.schema';
 import { IOrganization } from './organization';
 

@@ -1,8 +1,8 @@
 import { ApiError } from '../../core/http/api-error';
 import { dataSourceMetadata } from '../../core/schema';
-import { platformClient } from '../handler-util';
+import { platformClient } from '../shared/handler-util';
 import { ORGANIZATION_ENTITLEMENTS } from './organization-entitlements.schema';
-import { PlatformDataSourceHandler } from '../kind-permissions';
+import { PlatformDataSourceHandler } from '../shared/kind-permissions';
 
 /** `platform.OrganizationEntitlements`: the entitlement set, every attribute camelCased, plus `id`. */
 export const organizationEntitlementsHandler: PlatformDataSourceHandler = {

@@ -1,5 +1,5 @@
 import { KindSchema, OutputSchema } from '../../core/schema';
-import { NAME_RULE } from '../references';
+import { NAME_RULE } from '../shared/references';
 
 /** The spec's boolean attributes of an entitlement set, camelCased. */
 export const ENTITLEMENT_FEATURES = ['agents', 'auditLogging', 'configurationDesigner', 'costEstimation', 'globalRunTasks',

@@ -2,7 +2,7 @@ import { Construct } from 'constructs';
 import { DataSource } from '../../core/constructs/resource';
 import { KindSchema } from '../../core/schema';
 import { PlatformProvider } from '../provider';
-import { refKey, useReference } from '../references';
+import { refKey, useReference } from '../shared/references';
 import { IOrganization } from './organization';
 import { ORGANIZATION_ENTITLEMENTS } from './organization-entitlements.schema';
 

@@ -1,10 +1,10 @@
 import { Observed, PrefetchWant, Spec, Written } from '../../core/engine/handler';
 import { resourceMetadata } from '../../core/schema';
-import { Organization as OrganizationDoc, OrganizationAttributes } from '../client/organizations';
+import { Organization as OrganizationDoc, OrganizationAttributes } from './organization-client';
 import { IncompleteListError } from '../client/server-checks';
-import { dropFieldsNotKept, fromClient, platformClient as client, toClient } from '../handler-util';
+import { dropFieldsNotKept, fromClient, platformClient as client, toClient } from '../shared/handler-util';
 import { ORGANIZATION } from './organization.schema';
-import { PlatformResourceHandler, namedOrganization } from '../kind-permissions';
+import { PlatformResourceHandler, namedOrganization } from '../shared/kind-permissions';
 
 /** The request attributes of a spec. `defaultAgentPoolId` is sent only with the agent mode (refused otherwise). */
 function attributesOf(spec: Spec): OrganizationAttributes {

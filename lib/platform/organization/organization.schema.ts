@@ -1,9 +1,8 @@
 import { KindSchema } from '../../core/schema';
+import { EXECUTION_MODES } from '../shared/value-sets';
 
 /** Collaborator authentication policies (the spec's `collaborator-auth-policy`). */
 export const COLLABORATOR_AUTH_POLICIES = ['password', 'two_factor_mandatory'] as const;
-/** Execution modes (the spec's `default-execution-mode`). */
-export const EXECUTION_MODES = ['remote', 'local', 'agent'] as const;
 
 /** `platform.Organization`: the spec's organization create/update body, camelCased; its name is its id. */
 export const ORGANIZATION: KindSchema = {

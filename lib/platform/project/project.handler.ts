@@ -1,10 +1,10 @@
 import { Candidate, HandlerContext, Observed, Spec, Written } from '../../core/engine/handler';
 import { ApiError } from '../../core/http/api-error';
 import { resourceMetadata } from '../../core/schema';
-import { Project as ProjectDoc } from '../client/projects';
-import { fromClient, orgAndName, platformClient } from '../handler-util';
+import { Project as ProjectDoc } from './project-client';
+import { fromClient, orgAndName, platformClient } from '../shared/handler-util';
 import { PROJECT } from './project.schema';
-import { PlatformResourceHandler, inOrganization, organizationOfLookup } from '../kind-permissions';
+import { PlatformResourceHandler, inOrganization, organizationOfLookup } from '../shared/kind-permissions';
 
 function observedOf(p: ProjectDoc): Observed {
   const fields: Spec = { ...fromClient(PROJECT, p), organization: p.organization?.id, description: p.description ?? '' };

@@ -1,5 +1,5 @@
 import { KindSchema } from '../../core/schema';
-import { ORGANIZATION_FIELD } from '../references';
+import { ORGANIZATION_FIELD } from '../shared/references';
 
 /** A project name as the platform takes it: 3 to 40 letters, numbers, inner spaces, `-` and `_`. */
 export const PROJECT_NAME_RULE = {

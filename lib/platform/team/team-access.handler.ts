@@ -1,9 +1,9 @@
 import { Candidate, Observed, Spec, Written } from '../../core/engine/handler';
 import { resourceMetadata } from '../../core/schema';
-import { TeamAccessDoc, TeamAccessPermissionAttributes } from '../client/teams';
-import { platformClient } from '../handler-util';
+import { TeamAccessDoc, TeamAccessPermissionAttributes } from './team-client';
+import { platformClient } from '../shared/handler-util';
 import { TEAM_ACCESS, TEAM_ACCESS_PERMISSION_FIELDS } from './team-access.schema';
-import { PlatformResourceHandler } from '../kind-permissions';
+import { PlatformResourceHandler } from '../shared/kind-permissions';
 
 const PERMISSIONS = Object.keys(TEAM_ACCESS_PERMISSION_FIELDS) as (keyof TeamAccessDoc)[];
 

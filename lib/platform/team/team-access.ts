@@ -3,7 +3,7 @@ import { Resource, ResourceProps } from '../../core/constructs/resource';
 import { reject } from '../../core/constructs/validation';
 import { KindSchema } from '../../core/schema';
 import { PlatformProvider } from '../provider';
-import { refKey, useReference } from '../references';
+import { refKey, useReference } from '../shared/references';
 import { IWorkspace } from '../workspace/i-workspace';
 import { ITeam } from './team';
 import { TEAM_ACCESS } from './team-access.schema';

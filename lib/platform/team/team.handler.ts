@@ -1,10 +1,10 @@
 import { Candidate, HandlerContext, Observed, Spec, Written } from '../../core/engine/handler';
 import { ApiError } from '../../core/http/api-error';
 import { resourceMetadata } from '../../core/schema';
-import { TeamAttributes, TeamDoc } from '../client/teams';
-import { orgAndName, platformClient } from '../handler-util';
+import { TeamAttributes, TeamDoc } from './team-client';
+import { orgAndName, platformClient } from '../shared/handler-util';
 import { ORGANIZATION_ACCESS_KEYS, TEAM } from './team.schema';
-import { PlatformResourceHandler, inOrganization, organizationOfLookup } from '../kind-permissions';
+import { PlatformResourceHandler, inOrganization, organizationOfLookup } from '../shared/kind-permissions';
 
 /** The organization access as the plan compares it: every key, false where the server leaves one out. */
 function accessOf(raw: Record<string, unknown> | undefined): Record<string, boolean> {

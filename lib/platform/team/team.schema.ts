@@ -1,5 +1,5 @@
 import { FieldsSchema, KindSchema } from '../../core/schema';
-import { ORGANIZATION_FIELD } from '../references';
+import { ORGANIZATION_FIELD } from '../shared/references';
 
 /** The team visibilities of the platform. */
 export const TEAM_VISIBILITIES = ['secret', 'organization'] as const;

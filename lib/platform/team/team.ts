@@ -4,7 +4,7 @@ import { Resource, ResourceProps } from '../../core/constructs/resource';
 import { KindSchema } from '../../core/schema';
 import { IOrganization } from '../organization/organization';
 import { PlatformProvider } from '../provider';
-import { refKey, useReference } from '../references';
+import { refKey, useReference } from '../shared/references';
 import { TEAM } from './team.schema';
 
 /** A team: one this app manages, or one looked up with `Team.fromName`. */

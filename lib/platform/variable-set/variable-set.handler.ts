@@ -2,10 +2,10 @@ import { Candidate, HandlerContext, Observed, Spec, Written } from '../../core/e
 import { ApiError } from '../../core/http/api-error';
 import { resourceMetadata } from '../../core/schema';
 import { stringSet } from '../../core/string-set';
-import { VariableSetAttributes, VariableSetDoc } from '../client/variable-sets';
-import { platformClient } from '../handler-util';
+import { VariableSetAttributes, VariableSetDoc } from './variable-set-client';
+import { platformClient } from '../shared/handler-util';
 import { VARIABLE_SET } from './variable-set.schema';
-import { PlatformResourceHandler, inOrganization } from '../kind-permissions';
+import { PlatformResourceHandler, inOrganization } from '../shared/kind-permissions';
 
 function observedOf(v: VariableSetDoc): Observed {
   const fields: Spec = {

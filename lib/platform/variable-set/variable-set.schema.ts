@@ -1,5 +1,5 @@
 import { KindSchema } from '../../core/schema';
-import { ORGANIZATION_FIELD } from '../references';
+import { ORGANIZATION_FIELD } from '../shared/references';
 
 /**
  * `platform.VariableSet`: the real platform's create/update body (go-tfe's `VariableSetCreateOptions`),

@@ -5,7 +5,7 @@ import { KindSchema } from '../../core/schema';
 import { IOrganization } from '../organization/organization';
 import { IProject } from '../project/project';
 import { PlatformProvider } from '../provider';
-import { refKey, useReference } from '../references';
+import { refKey, useReference } from '../shared/references';
 import { IWorkspace } from '../workspace/i-workspace';
 import { IVariableSet } from './i-variable-set';
 import { VARIABLE_SET } from './variable-set.schema';

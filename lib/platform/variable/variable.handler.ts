@@ -1,9 +1,9 @@
 import { Candidate, HandlerContext, Observed, Spec, Written } from '../../core/engine/handler';
 import { resourceMetadata } from '../../core/schema';
-import { VariableAttributes, VariableDoc, VariablesClient } from '../client/variables';
-import { platformClient } from '../handler-util';
+import { VariableAttributes, VariableDoc, VariablesClient } from './variable-client';
+import { platformClient } from '../shared/handler-util';
 import { VARIABLE } from './variable.schema';
-import { PlatformResourceHandler } from '../kind-permissions';
+import { PlatformResourceHandler } from '../shared/kind-permissions';
 
 /**
  * The state id of a variable: `<workspace id>/<variable id>`, or `<variable set id>/<variable id>` for a set's own

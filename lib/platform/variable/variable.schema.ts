@@ -1,5 +1,5 @@
 import { KindSchema } from '../../core/schema';
-import { VARIABLE_CATEGORIES } from '../no-code/no-code-workspace.schema';
+import { VARIABLE_CATEGORIES } from '../shared/value-sets';
 
 /**
  * `platform.Variable`: the real platform's variable body (go-tfe's `VariableCreateOptions`, and

@@ -5,7 +5,7 @@ import { check } from '../../core/constructs/validation';
 import { KindSchema } from '../../core/schema';
 import { VariableCategory } from '../no-code/no-code-workspace';
 import { PlatformProvider } from '../provider';
-import { refKey, useReference } from '../references';
+import { refKey, useReference } from '../shared/references';
 import { IVariableSet } from '../variable-set/i-variable-set';
 import { IWorkspace } from '../workspace/i-workspace';
 import { VARIABLE } from './variable.schema';

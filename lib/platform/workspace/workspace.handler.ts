@@ -2,10 +2,10 @@ import { Candidate, HandlerContext, Observed, Spec, Written } from '../../core/e
 import { ApiError } from '../../core/http/api-error';
 import { resourceMetadata } from '../../core/schema';
 import { stringSet } from '../../core/string-set';
-import { WorkspaceAttributes, WorkspaceDoc } from '../client/workspaces';
-import { orgAndName, platformClient } from '../handler-util';
+import { WorkspaceAttributes, WorkspaceDoc } from './workspace-client';
+import { orgAndName, platformClient } from '../shared/handler-util';
 import { WORKSPACE } from './workspace.schema';
-import { PlatformResourceHandler, inOrganization } from '../kind-permissions';
+import { PlatformResourceHandler, inOrganization } from '../shared/kind-permissions';
 
 /** The Terraform version a workspace document holds (the spec names it `engine-version`, the real platform `terraform-version`). */
 function versionOf(w: WorkspaceDoc): string | undefined {

@@ -1,6 +1,6 @@
 import { KindSchema } from '../../core/schema';
-import { EXECUTION_MODES } from '../organization/organization.schema';
-import { NAME_RULE, ORGANIZATION_FIELD } from '../references';
+import { NAME_RULE, ORGANIZATION_FIELD } from '../shared/references';
+import { EXECUTION_MODES } from '../shared/value-sets';
 
 /** A tag of a workspace as the platform keeps it: lowercase letters, numbers, colons, hyphens and underscores. */
 export const TAG_RULE = { pattern: /^[a-z0-9:_-]{1,255}$/, patternRule: 'must be lowercase letters, numbers, colons, hyphens and underscores (at most 255)' } as const;

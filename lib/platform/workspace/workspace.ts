@@ -7,7 +7,7 @@ import { IAgentPool } from '../agent-pool/agent-pool';
 import { ExecutionMode, IOrganization } from '../organization/organization';
 import { IProject } from '../project/project';
 import { PlatformProvider } from '../provider';
-import { refKey, useReference } from '../references';
+import { refKey, useReference } from '../shared/references';
 import { IWorkspace } from './i-workspace';
 import { WORKSPACE } from './workspace.schema';
 

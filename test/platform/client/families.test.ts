@@ -4,7 +4,7 @@ import { ApiEmulator, EmuRequest, EmuResponse } from '../../../lib/core/emulator
 import { ApiError } from '../../../lib/core/http/api-error';
 import { PlatformClient } from '../../../lib/platform/client/platform-client';
 import { PlatformEmulator } from '../../../lib/platform/emulator/platform-emulator';
-import { UPGRADE_COMPLETED } from '../../../lib/platform/emulator/no-code-modules';
+import { UPGRADE_COMPLETED } from '../../../lib/platform/no-code/no-code.emulator';
 import { ADMIN_TOKEN, admin, PlatformFixture, seedOrg } from '../helpers';
 import { FakeClock } from '../../support/fake-clock';
 

@@ -2,9 +2,9 @@ import {
   AGENT, AGENT_POOL, MODULE_PRODUCER, NO_CODE_ENABLE_BODY, NO_CODE_MODULE, NO_CODE_WORKSPACE, NO_CODE_WORKSPACE_BODY, OAUTH_CLIENT,
   OAUTH_CLIENT_CREATE_BODY, SERVICE_PROVIDERS_SPEC, STATE_TABLE, UPGRADE_STATUSES, VARIABLE_OPTIONS, WORKSPACE_UPGRADE,
 } from '../spec-resources';
-import { AGENT_STATUSES, DELETABLE_STATUSES } from '../../../lib/platform/emulator/agent-pools';
-import { SERVICE_PROVIDERS } from '../../../lib/platform/emulator/oauth-clients';
-import { upgradeSteps } from '../../../lib/platform/emulator/no-code-modules';
+import { AGENT_STATUSES, DELETABLE_STATUSES } from '../../../lib/platform/agent-pool/agent-pool.emulator';
+import { SERVICE_PROVIDERS } from '../../../lib/platform/oauth-client/oauth-client.emulator';
+import { upgradeSteps } from '../../../lib/platform/no-code/no-code.emulator';
 import { matchesType } from '../spec-tables';
 import { admin, noCodeDoc, oauthClientDoc, PlatformFixture, seedOrg, workspaceDoc } from '../helpers';
 
