@@ -47,19 +47,20 @@ export const REQUEST_BUDGET: Record<string, { budget: Row; minimum: Row }> = {
   // Issue 35's platform kinds, each object in its own organization (made in the same stack, measured alone):
   // new in the same plan, nothing to read; 1 POST each; 1 read each; the reads + 1 PATCH each; 1 DELETE each.
   'platform.Project': {
-    budget: { planNew: 0, apply: 3, noopPlan: 3, update: 10, destroy: 6 },
-    // converge adds 1 per update run, the preflight's page of the organization list, and looks the id (prj-…) up again by
-    // name before each PATCH and DELETE (the identity is <organization>/<name>): using the id the plan read would reach the minimum.
+    budget: { planNew: 0, apply: 3, noopPlan: 3, update: 7, destroy: 3 },
+    // converge adds 1 per update run: the preflight's page of the organization list (can-create-project), which checks the
+    // token before the first write (a 403 on the third PATCH would leave two applied). PATCH and DELETE name the id (prj-…)
+    // the plan read: no second read.
     minimum: { planNew: 0, apply: 3, noopPlan: 3, update: 6, destroy: 3 },
   },
   'platform.Workspace': {
-    budget: { planNew: 0, apply: 3, noopPlan: 3, update: 10, destroy: 6 },
-    // as Project (the id ws-… looked up again by name before each PATCH and DELETE)
+    budget: { planNew: 0, apply: 3, noopPlan: 3, update: 7, destroy: 3 },
+    // as Project (the preflight's can-create-workspace; PATCH and DELETE name the ws-… the plan read)
     minimum: { planNew: 0, apply: 3, noopPlan: 3, update: 6, destroy: 3 },
   },
   'platform.Team': {
-    budget: { planNew: 0, apply: 3, noopPlan: 3, update: 10, destroy: 6 },
-    // as Project (the id team-… looked up again by name before each PATCH and DELETE)
+    budget: { planNew: 0, apply: 3, noopPlan: 3, update: 7, destroy: 3 },
+    // as Project (the preflight's can-create-team; PATCH and DELETE name the team-… the plan read)
     minimum: { planNew: 0, apply: 3, noopPlan: 3, update: 6, destroy: 3 },
   },
   'platform.VariableSet': {

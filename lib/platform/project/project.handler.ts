@@ -2,7 +2,7 @@ import { Candidate, HandlerContext, Observed, Spec, Written } from '../../core/e
 import { ApiError } from '../../core/http/api-error';
 import { resourceMetadata } from '../../core/schema';
 import { Project as ProjectDoc } from './project-client';
-import { fromClient, orgAndName, platformClient } from '../shared/handler-util';
+import { fromClient, goneSincePlan, orgAndName, platformClient, serverIdOf } from '../shared/handler-util';
 import { PROJECT } from './project.schema';
 import { PlatformResourceHandler, inOrganization, organizationOfLookup } from '../shared/kind-permissions';
 
@@ -67,13 +67,15 @@ export const projectHandler: PlatformResourceHandler = {
   },
 
   async update(ctx, id, spec): Promise<Written> {
-    const resolved = (await projectOf(ctx, id))?.id ?? id;
-    const p = await platformClient(ctx).projects.update(resolved, { name: String(spec.name), description: String(spec.description ?? '') });
+    const resolved = (await serverIdOf(id, async (o, n) => (await projectByName(ctx, o, n))?.id)) ?? id;
+    const p = await platformClient(ctx).projects.update(resolved, { name: String(spec.name), description: String(spec.description ?? '') })
+      .catch((e) => { throw goneSincePlan(e, 'project'); });
     return { id: p.id, outputs: { id: p.id } };
   },
 
+  /** An id that answers 404 is gone (success): a project of the same name made since is another one, not deleted. */
   async delete(ctx, id): Promise<void> {
-    const p = await projectOf(ctx, id);
-    if (p) await platformClient(ctx).projects.destroy(p.id);
+    const resolved = await serverIdOf(id, async (o, n) => (await projectByName(ctx, o, n))?.id);
+    if (resolved) await platformClient(ctx).projects.destroy(resolved);
   },
 };

@@ -108,3 +108,26 @@ export function dropFieldsNotKept(schema: KindSchema, doc: object, fields: Recor
   }
   return notes;
 }
+
+/**
+ * The server id an update or delete names, for an id in state. A server id (`prj-…`, `ws-…`, `team-…`) is the one
+ * the plan read: it is written to as it is, with no second read. The platform never gives an id to another object,
+ * so an object deleted and made again under the same name since the plan is not reached: the API answers 404 for
+ * the old id. Only `<organization>/<name>` (an import or a lookup kept that spelling) is resolved by name.
+ */
+export async function serverIdOf(id: string, resolveByName: (organization: string, name: string) => Promise<string | undefined>): Promise<string | undefined> {
+  const named = orgAndName(id);
+  return named ? resolveByName(named.organization, named.name) : id;
+}
+
+/**
+ * An update's 404 for the id the plan read: the object was deleted outside converge since the plan (perhaps made
+ * again under the same name, which is another object and is left alone). Other errors are returned as they are.
+ */
+export function goneSincePlan(e: unknown, what: string): unknown {
+  if (!(e instanceof ApiError && e.status === 404)) return e;
+  return new ApiError(e.status, e.apiMessages, e.method, e.path, e.api, e.constructPath, e.tokenVariable, {
+    retryable: false,
+    hint: `the ${what} the plan read is gone: deleted outside converge since the plan; one of the same name made since is another ${what}, left alone. Run plan again`,
+  });
+}

@@ -2,7 +2,7 @@ import { Candidate, HandlerContext, Observed, Spec, Written } from '../../core/e
 import { ApiError } from '../../core/http/api-error';
 import { resourceMetadata } from '../../core/schema';
 import { TeamAttributes, TeamDoc } from './team-client';
-import { orgAndName, platformClient } from '../shared/handler-util';
+import { goneSincePlan, orgAndName, platformClient, serverIdOf } from '../shared/handler-util';
 import { ORGANIZATION_ACCESS_KEYS, TEAM } from './team.schema';
 import { PlatformResourceHandler, inOrganization, organizationOfLookup } from '../shared/kind-permissions';
 
@@ -75,13 +75,14 @@ export const teamHandler: PlatformResourceHandler = {
   },
 
   async update(ctx, id, spec): Promise<Written> {
-    const resolved = (await teamOf(ctx, id))?.id ?? id;
-    const t = await platformClient(ctx).teams.update(resolved, attributesOf(spec));
+    const resolved = (await serverIdOf(id, async (o, n) => (await byName(ctx, o, n))?.id)) ?? id;
+    const t = await platformClient(ctx).teams.update(resolved, attributesOf(spec)).catch((e) => { throw goneSincePlan(e, 'team'); });
     return { id: resolved, outputs: { id: t.id } };
   },
 
+  /** An id that answers 404 is gone (success): a team of the same name made since is another one, not deleted. */
   async delete(ctx, id): Promise<void> {
-    const t = await teamOf(ctx, id);
-    if (t) await platformClient(ctx).teams.destroy(t.id);
+    const resolved = await serverIdOf(id, async (o, n) => (await byName(ctx, o, n))?.id);
+    if (resolved) await platformClient(ctx).teams.destroy(resolved);
   },
 };

@@ -3,7 +3,7 @@ import { ApiError } from '../../core/http/api-error';
 import { resourceMetadata } from '../../core/schema';
 import { stringSet } from '../../core/string-set';
 import { WorkspaceAttributes, WorkspaceDoc } from './workspace-client';
-import { orgAndName, platformClient } from '../shared/handler-util';
+import { goneSincePlan, orgAndName, platformClient, serverIdOf } from '../shared/handler-util';
 import { WORKSPACE } from './workspace.schema';
 import { PlatformResourceHandler, inOrganization } from '../shared/kind-permissions';
 
@@ -112,8 +112,8 @@ export const workspaceHandler: PlatformResourceHandler = {
 
   async update(ctx, id, spec): Promise<Written> {
     const api = platformClient(ctx).workspaces;
-    const resolved = (await workspaceOf(ctx, id))?.id ?? id;
-    const w = await api.update(resolved, attributesOf(spec));
+    const resolved = (await serverIdOf(id, async (o, n) => (await byName(ctx, o, n))?.id)) ?? id;
+    const w = await api.update(resolved, attributesOf(spec)).catch((e) => { throw goneSincePlan(e, 'workspace'); });
     const current = stringSet(w.tagNames ?? []);
     const wanted = stringSet((spec.tags ?? []) as string[]);
     const add = wanted.filter((t) => !current.includes(t));
@@ -123,8 +123,9 @@ export const workspaceHandler: PlatformResourceHandler = {
     return { id: resolved, outputs: outputsOf(w) };
   },
 
+  /** An id that answers 404 is gone (success): a workspace of the same name made since is another one, not deleted. */
   async delete(ctx, id): Promise<void> {
-    const w = await workspaceOf(ctx, id);
-    if (w) await platformClient(ctx).workspaces.destroy(w.id);
+    const resolved = await serverIdOf(id, async (o, n) => (await byName(ctx, o, n))?.id);
+    if (resolved) await platformClient(ctx).workspaces.destroy(resolved);
   },
 };
