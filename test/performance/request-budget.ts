@@ -107,19 +107,20 @@ export const REQUEST_BUDGET: Record<string, { budget: Row; minimum: Row }> = {
     minimum: { planNew: 0, apply: 3, noopPlan: 3, update: 6, destroy: 3 },
   },
   'mesh.AclRole': {
-    budget: { planNew: 0, apply: 3, noopPlan: 3, update: 6, destroy: 3 },
-    // as AclPolicy, but acl/roles answers every role whole: one list would do the no-op plan and the update's reads
+    budget: { planNew: 0, apply: 3, noopPlan: 1, update: 4, destroy: 3 },
+    // as AclPolicy, but acl/roles answers every role whole: one list does the no-op plan and the update's reads (2 or more roles)
     minimum: { planNew: 0, apply: 3, noopPlan: 1, update: 4, destroy: 3 },
   },
   'mesh.AclToken': {
-    budget: { planNew: 0, apply: 3, noopPlan: 3, update: 6, destroy: 3 },
+    budget: { planNew: 0, apply: 3, noopPlan: 1, update: 4, destroy: 3 },
     // as AclRole: acl/tokens answers each token's description, links, identities and locality (never its SecretID)
     minimum: { planNew: 0, apply: 3, noopPlan: 1, update: 4, destroy: 3 },
   },
   'secrets.SecretsMount': {
-    // converge reads each mount (sys/mounts/<path>), again after writing it (its accessor), and adds the preflight's
-    // sys/capabilities-self to every run that may write, the plan included.
-    budget: { planNew: 4, apply: 10, noopPlan: 3, update: 10, destroy: 4 },
+    // converge reads each mount again after enabling it (its accessor: the enable answers nothing; one list after all the
+    // creates would need the engine to batch reads after writes), and adds the preflight's sys/capabilities-self to every
+    // run that may write, the plan included. A tune keeps the accessor: nothing read after it.
+    budget: { planNew: 2, apply: 8, noopPlan: 1, update: 5, destroy: 4 },
     // sys/mounts answers every mount (accessor included): 1 list; + 1 enable each + 1 list for the accessors;
     // the list; the list + 1 tune each; 1 disable each
     minimum: { planNew: 1, apply: 5, noopPlan: 1, update: 4, destroy: 3 },
@@ -130,13 +131,13 @@ export const REQUEST_BUDGET: Record<string, { budget: Row; minimum: Row }> = {
     minimum: { planNew: 1, apply: 4, noopPlan: 3, update: 6, destroy: 3 },
   },
   'secrets.AuthBackend': {
-    budget: { planNew: 4, apply: 10, noopPlan: 3, update: 10, destroy: 4 },
+    budget: { planNew: 2, apply: 8, noopPlan: 1, update: 5, destroy: 4 },
     // as SecretsMount, with sys/auth
     minimum: { planNew: 1, apply: 5, noopPlan: 1, update: 4, destroy: 3 },
   },
   'secrets.AppRoleRole': {
-    // converge reads the role id again after an update (a role write never changes it) and adds the preflight.
-    budget: { planNew: 0, apply: 6, noopPlan: 6, update: 13, destroy: 3 },
+    // converge adds the preflight to the update (a role write never changes the role id: the recorded one is kept).
+    budget: { planNew: 0, apply: 6, noopPlan: 6, update: 10, destroy: 3 },
     // in a method the same plan creates: nothing to read; 1 write + 1 role-id read each (the write answers nothing);
     // the role and its role id each (no list answers either); those reads + 1 write each; 1 delete each
     minimum: { planNew: 0, apply: 6, noopPlan: 6, update: 9, destroy: 3 },

@@ -249,3 +249,47 @@ function order(stdout: string, addresses: string[]): string[] {
   for (const a of addresses) expect(at(a)).toBeGreaterThanOrEqual(0);
   return [...addresses].sort((x, y) => at(x) - at(y));
 }
+
+/**
+ * Two auth methods, so that each plan reads them from one `sys/auth` list: created, a no-op, tuned in place
+ * (their accessors kept), drift made outside converge seen and converged back, destroyed.
+ */
+export async function authMethodsScenario(t: SysTarget, prefix: string): Promise<void> {
+  const app = (description: string) => synthApp((st: TerraformStack) => {
+    new secrets.AuthBackend(st, 'ci', { path: `${prefix}-ci`, type: 'approle', description: `ci ${description}`, defaultLeaseTtl: '1h' });
+    new secrets.AuthBackend(st, 'ops', { path: `${prefix}-ops`, type: 'approle', description: `ops ${description}` });
+  });
+  const method = async (name: string) => (await t.api('GET', `sys/auth/${prefix}-${name}`)).body.data;
+  const v1 = app('one');
+  let r = await run(t, 'apply', '--synth-dir', v1, '--auto-approve');
+  expect(r.stderr).toBe('');
+  expect(r.status).toBe(0);
+  const accessor = (await method('ci')).accessor;
+  expect(await method('ci')).toMatchObject({ type: 'approle', description: 'ci one', config: { default_lease_ttl: 3600 } });
+  r = await run(t, 'plan', '--synth-dir', v1, '--detailed-exitcode');
+  expect(r.stdout).toMatch(/No changes/);
+  expect(r.status).toBe(0);
+
+  const v2 = app('two');
+  r = await run(t, 'apply', '--synth-dir', v2, '--auto-approve');
+  expect(r.stderr).toBe('');
+  expect(r.status).toBe(0);
+  expect(await method('ci')).toMatchObject({ description: 'ci two', accessor });
+  expect((await method('ops')).description).toBe('ops two');
+  r = await run(t, 'plan', '--synth-dir', v2, '--detailed-exitcode');
+  expect(r.status).toBe(0);
+
+  expect((await t.api('POST', `sys/auth/${prefix}-ops/tune`, { description: 'changed by hand' })).status).toBe(204);
+  r = await run(t, 'plan', '--synth-dir', v2, '--detailed-exitcode');
+  expect(r.status).toBe(2);
+  expect(r.stdout).toMatch(/ops \(secrets\.AuthBackend\)[^\n]*updated/);
+  expect(r.stdout).not.toMatch(/ci \(secrets\.AuthBackend\)/);
+  r = await run(t, 'apply', '--synth-dir', v2, '--auto-approve');
+  expect(r.status).toBe(0);
+  expect((await method('ops')).description).toBe('ops two');
+
+  r = await run(t, 'destroy', '--synth-dir', v2, '--auto-approve');
+  expect(r.status).toBe(0);
+  const left = Object.keys((await t.api('GET', 'sys/auth')).body.data);
+  expect(left.filter((p) => p.startsWith(`${prefix}-`))).toEqual([]);
+}

@@ -1,7 +1,7 @@
 import * as path from 'path';
 import { cliAsync, startWorld, synthApp, tempDir, TestWorld } from '../support/harness';
 import * as secrets from '../../lib/secrets';
-import { databaseMountRefScenario, mountRefScenario, sysScenario, SysTarget } from './sys-kinds-scenario';
+import { authMethodsScenario, databaseMountRefScenario, mountRefScenario, sysScenario, SysTarget } from './sys-kinds-scenario';
 import { appRoleLoginScenario } from './approle-login-scenario';
 import { appRoleScenario } from './approle-scenario';
 
@@ -27,6 +27,10 @@ describe('secrets mounts and policies through the CLI, against the emulator', ()
 
   test('plan, apply, tune in place, drift, replace, least privilege, import, destroy', async () => {
     await sysScenario(target(), 'emu');
+  });
+
+  test('two auth methods read from one list: created, no-op, tuned (accessors kept), drift seen and repaired, destroyed', async () => {
+    await authMethodsScenario(target(), 'emu');
   });
 
   test('constructs placed in mounts by reference, all created by one apply', async () => {

@@ -2,7 +2,7 @@ import * as path from 'path';
 import { startOpenBao, TestOpenBao } from '../support/openbao';
 import { describeWithTool, realTools } from '../support/real-tools';
 import { tempDir } from '../support/harness';
-import { databaseMountRefScenario, mountRefScenario, sysScenario, SysTarget } from './sys-kinds-scenario';
+import { authMethodsScenario, databaseMountRefScenario, mountRefScenario, sysScenario, SysTarget } from './sys-kinds-scenario';
 import { appRoleLoginScenario } from './approle-login-scenario';
 import { appRoleScenario } from './approle-scenario';
 
@@ -25,6 +25,10 @@ describeWithTool('BAO', 'secrets mounts and policies through the CLI, against a 
 
   test('plan, apply, tune in place, drift, replace, least privilege, import, destroy', async () => {
     await sysScenario(target(), 'bao');
+  });
+
+  test('two auth methods read from one list: created, no-op, tuned (accessors kept), drift seen and repaired, destroyed', async () => {
+    await authMethodsScenario(target(), 'bao');
   });
 
   test('constructs placed in mounts by reference, all created by one apply', async () => {

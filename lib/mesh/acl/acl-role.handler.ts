@@ -14,6 +14,8 @@ export const aclRoleHandler = namedAclObjectHandler<AclRoleJson, AclRoleBody>({
   namePattern: ACL_ROLE_NAME,
   destroyWarning: 'tokens that hold this role lose what its policies and identities grant',
   collection: (ctx) => new MeshAclRoles(ctx.http),
+  // acl/roles answers each role whole (checked against Consul 1.16): one list for a plan's roles.
+  wholeList: (ctx) => new MeshAclRoles(ctx.http).list(ctx.address),
   fieldsOf: (r) => fromWire(ACL_ROLE, ACL_ROLE.fields, { ...r, Policies: (r.Policies ?? []).map((p) => p.Name ?? p.ID) } as unknown as Record<string, unknown>),
   // Policies by name; what is empty left out.
   bodyOf: (spec: Spec) => ({ ...(toWire(ACL_ROLE, ACL_ROLE.fields, spec) as Record<string, unknown>),

@@ -12,7 +12,7 @@ function approle(ctx: HandlerContext): AppRoleClient {
 const base = pathObjectHandler(APPROLE_ROLE, 'role', {
   importExample: 'approle/role/ci',
   destroyWarning: 'its role id and every secret id it issued stop logging in',
-  // A role's path has an existence check (its first write is a `create`); its role id is read after each write.
+  // A role's path has an existence check (its first write is a `create`); its role id is read after its create.
   permissions: (s) => [
     policyPath(`auth/${seg(s.mount)}/role/${seg(s.name)}`, 'create', 'read', 'update', 'delete'),
     policyPath(`auth/${seg(s.mount)}/role/${seg(s.name)}/role-id`, 'read'),
@@ -39,5 +39,6 @@ async function withRoleId(ctx: HandlerContext, w: Written): Promise<Written> {
 export const appRoleRoleHandler: ResourceHandler = {
   ...base,
   create: async (ctx, spec) => withRoleId(ctx, await base.create(ctx, spec)),
-  update: async (ctx, id, spec, changes, prior) => withRoleId(ctx, await base.update(ctx, id, spec, changes, prior)),
+  // The base update: a role write sends no role_id and the service keeps the role's, so nothing is read after it (the
+  // applier keeps the role id the plan read, or the recorded one, for an output the write leaves out).
 };

@@ -1,4 +1,5 @@
 import { HandlerContext, Observed, ResourceHandler, Spec, Written } from '../../core/engine/handler';
+import { ApiError } from '../../core/http/api-error';
 import { normalDuration } from '../../core/duration';
 import { resourceMetadata } from '../../core/schema';
 import { SecretsClient } from '../client/secrets-client';
@@ -33,7 +34,7 @@ function observed(path: string, m: MountInfo): Observed {
  * `sys/<table>/<path>/tune` (a secrets engine's `sys/mounts`, an auth method's `sys/auth`).
  */
 export function mountTableHandler(schema: KindSchema, table: MountTableName, destroyWarning: string, permissions: SecretsPolicyOf): ResourceHandler {
-  /** The mount as read after a write: its accessor is the service's. */
+  /** The mount as read after its enable (which answers nothing): its accessor is the service's. */
   async function written(ctx: HandlerContext, path: string): Promise<Written> {
     const m = await sys(ctx).readMount(path, table);
     return { id: path, outputs: { accessor: m?.accessor ?? '', mountedPath: path } };
@@ -56,6 +57,28 @@ export function mountTableHandler(schema: KindSchema, table: MountTableName, des
     async read(ctx, id): Promise<Observed | undefined> {
       const m = await sys(ctx).readMount(id, table);
       return m ? observed(id, m) : undefined;
+    },
+
+    /**
+     * One `GET sys/<table>` for a plan's two or more mounts: it answers every mount as a read does. It
+     * needs `read` on `sys/<table>`, which a least-privilege token (its mounts' own paths) lacks: refused,
+     * it says nothing, and each mount is read alone.
+     */
+    async prefetch(ctx, wanted) {
+      const known = new Map<string, Observed | null>();
+      if (wanted.length < 2) return known;
+      let mounts: Map<string, MountInfo>;
+      try {
+        mounts = await sys(ctx).listMounts(table);
+      } catch (e) {
+        if (e instanceof ApiError && e.status === 403) return known;
+        throw e;
+      }
+      for (const w of wanted) {
+        const m = mounts.get(w.id);
+        known.set(w.id, m ? observed(w.id, m) : null);
+      }
+      return known;
     },
 
     async create(ctx, spec): Promise<Written> {
@@ -87,7 +110,9 @@ export function mountTableHandler(schema: KindSchema, table: MountTableName, des
         tune.options = options(spec);
       }
       if (Object.keys(tune).length) await sys(ctx).tuneMount(id, tune, table);
-      return written(ctx, id);
+      // A tune keeps the mount and its accessor: nothing to read. The applier keeps the outputs the plan read (or the
+      // recorded ones) for those the write leaves out.
+      return { id };
     },
 
     async delete(ctx, id) {

@@ -64,6 +64,15 @@ export class SysClient {
     }
   }
 
+  /**
+   * Every mount of the table, by path without its trailing slash (`GET sys/mounts`, `GET sys/auth`): each
+   * entry as `readMount` answers it (checked against OpenBao 2.7: accessor, config, options alike).
+   */
+  public async listMounts(table: MountTableName = 'mounts'): Promise<Map<string, MountInfo>> {
+    const res = await this.client.request<SecretsEnvelope<Record<string, MountInfo>>>({ method: 'GET', path: `sys/${table}`, constructPath: this.constructPath });
+    return new Map(Object.entries(res.body.data ?? {}).map(([p, m]) => [p.replace(/\/+$/, ''), m]));
+  }
+
   public async enableMount(path: string, body: MountInput, table: MountTableName = 'mounts'): Promise<void> {
     await this.client.request({ method: 'POST', path: `sys/${table}/${encodePath(path)}`, body, constructPath: this.constructPath });
   }

@@ -36,7 +36,14 @@ async function lifecycle(t: Target) {
     Name: r.Name, Description: r.Description, Policies: (r.Policies ?? []).map((p) => p.Name).sort(), ServiceIdentities: r.ServiceIdentities, NodeIdentities: r.NodeIdentities,
   });
   // The role is declared before its policy: the ordering comes from the names.
-  const build = (o: { extra?: boolean }) => synthApp((st: TerraformStack) => {
+  // A second role (until the import) makes the plan read both from one list: every compared field must come back in it.
+  const build = (o: { extra?: boolean; pair?: boolean }) => synthApp((st: TerraformStack) => {
+    if (o.pair) {
+      new mesh.AclRole(st, 'api-team', {
+        name: 'api-team', description: 'the api team', policies: ['web-write'],
+        serviceIdentities: [{ serviceName: 'api', datacenters: ['dc1'] }], nodeIdentities: [{ nodeName: 'node-2', datacenter: 'dc1' }],
+      });
+    }
     new mesh.AclRole(st, 'web-team', {
       name: 'web-team', policies: o.extra ? ['web-write', 'ops'] : ['web-write'],
       serviceIdentities: [{ serviceName: 'web', datacenters: o.extra ? ['dc1'] : undefined }],
@@ -45,8 +52,9 @@ async function lifecycle(t: Target) {
     new mesh.AclPolicy(st, 'web-write', { name: 'web-write', rules: 'service "web" { policy = "write" }' });
     if (o.extra) new mesh.AclPolicy(st, 'ops', { name: 'ops', rules: 'operator = "read"' });
   });
-  const v1 = build({});
-  const v2 = build({ extra: true });
+  const v1 = build({ pair: true });
+  const v2 = build({ extra: true, pair: true });
+  const vImport = build({});
   const steps: Record<string, unknown> = {};
   steps.plan = await run(['plan', '--synth-dir', v1, '--detailed-exitcode']);
   steps.apply = await run(['apply', '--synth-dir', v1, '--auto-approve']);
@@ -67,10 +75,10 @@ async function lifecycle(t: Target) {
   // Import by name.
   const policy = await api('PUT', '/v1/acl/policy', { Name: 'web-write', Rules: 'service "web" { policy = "write" }' });
   await api('PUT', '/v1/acl/role', { Name: 'web-team', Policies: [{ ID: policy.body.ID }], ServiceIdentities: [{ ServiceName: 'web' }] });
-  steps.importPolicy = (await run(['import', 'web-write', 'web-write', '--synth-dir', v1])).status;
-  steps.importRole = (await run(['import', 'web-team', 'web-team', '--synth-dir', v1])).status;
-  steps.afterImport = await run(['plan', '--synth-dir', v1, '--detailed-exitcode']);
-  steps.finalDestroy = (await run(['destroy', '--synth-dir', v1, '--auto-approve'])).status;
+  steps.importPolicy = (await run(['import', 'web-write', 'web-write', '--synth-dir', vImport])).status;
+  steps.importRole = (await run(['import', 'web-team', 'web-team', '--synth-dir', vImport])).status;
+  steps.afterImport = await run(['plan', '--synth-dir', vImport, '--detailed-exitcode']);
+  steps.finalDestroy = (await run(['destroy', '--synth-dir', vImport, '--auto-approve'])).status;
   steps.left = (await api('GET', '/v1/acl/roles')).body;
   return steps;
 }

@@ -32,7 +32,14 @@ async function lifecycle(t: Target) {
     ServiceIdentities: x.ServiceIdentities, Local: x.Local,
   });
   // The token is declared first: its policy and role come before it from their names.
-  const build = (o: { withRole?: boolean; local?: boolean }) => synthApp((st: TerraformStack) => {
+  // A second token (until the import) makes the plan read both from one list: every compared field must come back in it.
+  const build = (o: { withRole?: boolean; local?: boolean; pair?: boolean }) => synthApp((st: TerraformStack) => {
+    if (o.pair) {
+      new mesh.AclToken(st, 'deploy', {
+        description: 'deploy of api', policies: ['web-read'], roles: o.withRole ? ['web-team'] : undefined,
+        serviceIdentities: [{ serviceName: 'api', datacenters: ['dc1'] }], nodeIdentities: [{ nodeName: 'node-1', datacenter: 'dc1' }],
+      });
+    }
     new mesh.AclToken(st, 'ci', {
       description: 'ci of web', policies: ['web-read'], roles: o.withRole ? ['web-team'] : undefined,
       serviceIdentities: [{ serviceName: 'web' }], local: o.local,
@@ -40,9 +47,10 @@ async function lifecycle(t: Target) {
     new mesh.AclPolicy(st, 'web-read', { name: 'web-read', rules: 'service "web" { policy = "read" }' });
     if (o.withRole) new mesh.AclRole(st, 'web-team', { name: 'web-team', policies: ['web-read'] });
   });
-  const v1 = build({});
-  const v2 = build({ withRole: true });
-  const v3 = build({ withRole: true, local: true });
+  const v1 = build({ pair: true });
+  const v2 = build({ withRole: true, pair: true });
+  const v3 = build({ withRole: true, local: true, pair: true });
+  const vImport = build({});
   const steps: Record<string, unknown> = {};
   steps.plan = await run(['plan', '--synth-dir', v1, '--detailed-exitcode']);
   steps.apply = await run(['apply', '--synth-dir', v1, '--auto-approve']);
@@ -66,11 +74,11 @@ async function lifecycle(t: Target) {
   // Import by AccessorID.
   await api('PUT', '/v1/acl/policy', { Name: 'web-read', Rules: 'service "web" { policy = "read" }' });
   const outside = await api('PUT', '/v1/acl/token', { Description: 'ci of web', Policies: [{ Name: 'web-read' }], ServiceIdentities: [{ ServiceName: 'web' }] });
-  steps.importPolicy = (await run(['import', 'web-read', 'web-read', '--synth-dir', v1])).status;
-  steps.import = (await run(['import', 'ci', outside.body.AccessorID, '--synth-dir', v1])).status;
-  steps.importBySecret = (await run(['import', 'ci', 'not-a-uuid', '--synth-dir', v1])).status;
-  steps.afterImport = await run(['plan', '--synth-dir', v1, '--detailed-exitcode']);
-  steps.finalDestroy = (await run(['destroy', '--synth-dir', v1, '--auto-approve'])).status;
+  steps.importPolicy = (await run(['import', 'web-read', 'web-read', '--synth-dir', vImport])).status;
+  steps.import = (await run(['import', 'ci', outside.body.AccessorID, '--synth-dir', vImport])).status;
+  steps.importBySecret = (await run(['import', 'ci', 'not-a-uuid', '--synth-dir', vImport])).status;
+  steps.afterImport = await run(['plan', '--synth-dir', vImport, '--detailed-exitcode']);
+  steps.finalDestroy = (await run(['destroy', '--synth-dir', vImport, '--auto-approve'])).status;
   return { steps, secrets: [created.body.SecretID, outside.body.SecretID].filter(Boolean) as string[], outputs };
 }
 
