@@ -5,6 +5,7 @@ import { DESIRED_FORMAT, DesiredStack, isSecretRef } from '../model';
 import { newSynthSealKey, resealUnderStateKey, SYNTH_SEAL_VARIABLE } from '../crypto/synth-seal';
 import { findAppDir } from '../crypto/secret-sources';
 import { checkSynthesizedStacks } from './check-synth-input';
+import { directAppCommand } from './direct-app-command';
 import { watchWithheld, withheldWarning } from './withheld-env';
 
 /** A spec with every value sealed under the one-run key sealed under the state key instead. */
@@ -112,9 +113,12 @@ export function runApp(cfg: AppConfig, outdir = cfg.output, sealKey = newSynthSe
   fs.rmSync(path.join(outdir, 'stacks'), { recursive: true, force: true });
   const { appEnv, withheld } = appRunEnvironment(sealKey, synthEnv);
   const watch = watchWithheld(appEnv, withheld);
+  const { command, binDir } = directAppCommand(cfg.app, cfg.dir);
+  // As npx would: the binaries of the app's node_modules first on its PATH.
+  if (binDir) appEnv.PATH = [binDir, appEnv.PATH].filter(Boolean).join(path.delimiter);
   let r;
   try {
-    r = spawnSync(cfg.app, {
+    r = spawnSync(command, {
       cwd: cfg.dir, shell: true, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024,
       env: { ...appEnv, ...watch.env, CDKTF_OUTDIR: outdir, CDKTF_DISABLE_PLUGIN_CACHE_ENV: '1' },
     });
