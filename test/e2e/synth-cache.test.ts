@@ -111,3 +111,47 @@ app.synth();
     expect(runs()).toBe(before);
   });
 });
+
+// A value the app seals (`SecretValue.unsafePlainText`) is sealed under a one-run key; the cache keeps
+// it sealed under the state key instead, never in clear, and a plan from the cache sees no change.
+describe('the synthesis cache and a secret sealed in the app', () => {
+  let world: TestWorld;
+  let dir: string;
+  let counter: string;
+  const sealed = 'sealed-in-app-cache-71c4';
+  beforeAll(async () => {
+    world = await startWorld();
+    dir = tempDir('converge-app-cache-sealed-');
+    counter = path.join(tempDir('converge-app-counter-'), 'runs');
+    linkModules(dir);
+    writeApp(dir, `
+import * as fs from 'fs';
+import { App, TerraformStack } from 'cdktf';
+import { secrets, SecretValue } from 'cdk-converge';
+fs.appendFileSync(${JSON.stringify(counter)}, 'x');
+const app = new App();
+const stack = new TerraformStack(app, 'sealed');
+new secrets.KvSecret(stack, 'kv', { path: 'cache/a', data: { token: SecretValue.unsafePlainText('${sealed}') } });
+app.synth();
+`);
+  });
+  afterAll(async () => { await world.stop(); fs.rmSync(dir, { recursive: true, force: true }); fs.rmSync(path.dirname(counter), { recursive: true, force: true }); });
+
+  test('is applied, then planned from the cache with no change; the cache never holds it in clear', async () => {
+    const apply = await cliAsync(['apply', '--auto-approve'], world.env, dir);
+    expect(apply.status).toBe(0);
+    const plan = await cliAsync(['plan', '--detailed-exitcode'], world.env, dir);
+    expect(plan.stderr).toBe('');
+    expect(plan.status).toBe(0);
+    expect(fs.readFileSync(counter, 'utf8')).toBe('x');
+    const got = await fetch(`${world.env.SECRETS_ADDR}/v1/secret/data/cache/a`, { headers: { 'x-secrets-token': world.env.SECRETS_TOKEN! } });
+    expect(((await got.json()) as { data: { data: unknown } }).data.data).toEqual({ token: sealed });
+    const cache = path.join(world.env.CONVERGE_DIR!, 'synth-cache');
+    const files = fs.readdirSync(cache, { recursive: true }).map(String).filter((f) => fs.statSync(path.join(cache, f)).isFile());
+    expect(files.some((f) => f.endsWith('cdk.tf.json'))).toBe(true);
+    for (const f of files) {
+      expect(fs.statSync(path.join(cache, f)).mode & 0o077).toBe(0);
+      expect(fs.readFileSync(path.join(cache, f), 'utf8')).not.toContain(sealed);
+    }
+  });
+});

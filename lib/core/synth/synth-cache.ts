@@ -74,13 +74,25 @@ export function synthesizeCached(cfg: AppConfig, synthEnv: readonly string[], wa
   const entry = path.join(root, crypto.createHash('sha256').update(cfg.dir).digest('hex').slice(0, 16));
   const meta = readMeta(entry);
   if (meta && meta.key === key && withheld.every((n) => meta.withheld.includes(n))) {
-    for (const name of meta.read) if (withheld.includes(name)) warn(withheldWarning(name));
-    return readSynthInput(entry);
+    const cached = readCached(entry);
+    if (cached) {
+      for (const name of meta.read) if (withheld.includes(name)) warn(withheldWarning(name));
+      return cached;
+    }
   }
   const read: string[] = [];
   const stacks = readSynthInput(runApp(cfg, cfg.output, sealKey, synthEnv, (line, name) => { read.push(name); warn(line); }), sealKey);
   store(root, entry, cfg.output, sealKey, { key, withheld, read });
   return stacks;
+}
+
+/** The cached stacks; undefined when the entry cannot be read (a damaged entry is synthesized again, which says what is wrong). */
+function readCached(entry: string): DesiredStack[] | undefined {
+  try {
+    return readSynthInput(entry);
+  } catch {
+    return undefined;
+  }
 }
 
 function readMeta(entry: string): EntryMeta | undefined {
