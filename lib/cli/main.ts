@@ -102,6 +102,7 @@ function appOptions(cmd: Command, several = false): Command {
     .option('--synth-dir <dir>', 'read an already synthesized app instead of running the one in cdktf.json')
     .option('--synth-env <name>', 'one more environment variable the app may read (repeat; also CONVERGE_SYNTH_ENV=A,B); the app gets only an allow-list',
       (v: string, acc: string[] = []) => [...acc, v])
+    .option('--no-synth-cache', 'run the app even when nothing it depends on changed since the last synth (also CONVERGE_SYNTH_CACHE=0)')
     .option('--provider-env <name>', "a variable a provider may read its token or address from, beyond each API's standard ones "
       + '(repeat; also CONVERGE_PROVIDER_ENV=A,B)', (v: string, acc: string[] = []) => [...acc, v])
     .option('--provider-address <url>', "an address a provider of the app may give (its API's token is sent there), instead of "

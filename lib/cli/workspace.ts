@@ -6,6 +6,7 @@ import { LocalBackend } from '../core/state/local-backend';
 import { StateBackend } from '../core/state/state-model';
 import { newSynthSealKey } from '../core/crypto/synth-seal';
 import { findAppConfig, readSynthInput, runApp } from '../core/synth/read-synth';
+import { synthCacheEnabled, synthesizeCached } from '../core/synth/synth-cache';
 
 /** Options shared by the commands that read the app. */
 export interface AppOptions {
@@ -13,13 +14,16 @@ export interface AppOptions {
   readonly synthDir?: string;
   /** `--synth-env NAME`: more variables the app is given (beside the allow-list and CONVERGE_SYNTH_ENV). */
   readonly synthEnv?: readonly string[];
+  /** `--no-synth-cache` (false): run the app even when nothing it depends on changed (also CONVERGE_SYNTH_CACHE=0). */
+  readonly synthCache?: boolean;
 }
 
 /** Synthesizes the app (or reads `--synth-dir`) and returns every stack's desired state. */
-export function loadStacks(opts: Pick<AppOptions, 'synthDir' | 'synthEnv'>): DesiredStack[] {
+export function loadStacks(opts: Pick<AppOptions, 'synthDir' | 'synthEnv' | 'synthCache'>): DesiredStack[] {
   if (opts.synthDir) return readSynthInput(path.resolve(opts.synthDir));
   const cfg = findAppConfig(process.cwd());
   if (!cfg) throw new Error('no cdktf.json here or above: run converge in a cdktf app, or pass --synth-dir');
+  if (synthCacheEnabled(opts.synthCache)) return synthesizeCached(cfg, opts.synthEnv ?? [], (line) => process.stderr.write(`${line}\n`));
   const sealKey = newSynthSealKey();
   return readSynthInput(runApp(cfg, cfg.output, sealKey, opts.synthEnv ?? []), sealKey);
 }

@@ -5,6 +5,7 @@ import { DESIRED_FORMAT, DesiredStack, isSecretRef } from '../model';
 import { newSynthSealKey, resealUnderStateKey, SYNTH_SEAL_VARIABLE } from '../crypto/synth-seal';
 import { findAppDir } from '../crypto/secret-sources';
 import { checkSynthesizedStacks } from './check-synth-input';
+import { directAppCommand } from './direct-app-command';
 import { watchWithheld, withheldWarning } from './withheld-env';
 
 /** A spec with every value sealed under the one-run key sealed under the state key instead. */
@@ -92,25 +93,37 @@ const JSII_QUIET = {
 const LAUNCHER_BIN_VARIABLE = 'CONVERGE_LAUNCHER_BIN';
 
 /**
- * Runs the app (as `cdktf synth` does) so that it writes its stacks into `outdir`. `warn` hears of each
- * variable the app read that is set here but withheld from it (see withheld-env.ts).
+ * The environment the app runs with (`appEnv`, the one-run key included), and the names of the
+ * variables set here but withheld from it (`withheld`).
  */
-export function runApp(cfg: AppConfig, outdir = cfg.output, sealKey = newSynthSealKey(), synthEnv: readonly string[] = [],
-  warn: (line: string) => void = (line) => process.stderr.write(`${line}\n`)): string {
-  fs.rmSync(path.join(outdir, 'stacks'), { recursive: true, force: true });
+export function appRunEnvironment(sealKey: string, synthEnv: readonly string[] = []): { appEnv: NodeJS.ProcessEnv; withheld: string[] } {
   const appEnv: NodeJS.ProcessEnv = { ...JSII_QUIET, ...appEnvironment(process.env, sealKey, synthEnv) };
   const launcher = process.env[LAUNCHER_BIN_VARIABLE];
   if (launcher) appEnv.PATH = [launcher, appEnv.PATH].filter(Boolean).join(path.delimiter);
   const withheld = Object.keys(process.env).filter((k) => !(k in appEnv) && !NEVER_TO_APP.has(k) && k !== LAUNCHER_BIN_VARIABLE && process.env[k] !== undefined);
+  return { appEnv, withheld };
+}
+
+/**
+ * Runs the app (as `cdktf synth` does) so that it writes its stacks into `outdir`. `warn` hears of each
+ * variable the app read that is set here but withheld from it (see withheld-env.ts).
+ */
+export function runApp(cfg: AppConfig, outdir = cfg.output, sealKey = newSynthSealKey(), synthEnv: readonly string[] = [],
+  warn: (line: string, name: string) => void = (line) => process.stderr.write(`${line}\n`)): string {
+  fs.rmSync(path.join(outdir, 'stacks'), { recursive: true, force: true });
+  const { appEnv, withheld } = appRunEnvironment(sealKey, synthEnv);
   const watch = watchWithheld(appEnv, withheld);
+  const { command, binDir } = directAppCommand(cfg.app, cfg.dir);
+  // As npx would: the binaries of the app's node_modules first on its PATH.
+  if (binDir) appEnv.PATH = [binDir, appEnv.PATH].filter(Boolean).join(path.delimiter);
   let r;
   try {
-    r = spawnSync(cfg.app, {
+    r = spawnSync(command, {
       cwd: cfg.dir, shell: true, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024,
       env: { ...appEnv, ...watch.env, CDKTF_OUTDIR: outdir, CDKTF_DISABLE_PLUGIN_CACHE_ENV: '1' },
     });
   } finally {
-    for (const name of watch.finish()) warn(withheldWarning(name));
+    for (const name of watch.finish()) warn(withheldWarning(name), name);
   }
   if (r.status !== 0) {
     const out = `${r.stderr ?? ''}${r.stdout ?? ''}`.trim().split('\n').slice(-15).join('\n');
