@@ -47,7 +47,7 @@ async function fixedCost(ctx, { runs = 3, versionRuns = 5, kv = 100, serviceDefa
       const wall = median(rs.map((r) => r.wall));
       const cpu = median(rs.map((r) => r.treeCpuMs));
       return {
-        kv, orgs: 0, objects, latency: 0, backend: 'local', step: `no-op plan of ${what}, the app run by converge, synth cache ${name}`,
+        objects, latency: 0, backend: 'local', step: `no-op plan of ${what}, the app run by converge, synth cache ${name}`,
         wall, floor: floorWall, difference: wall - floorWall, cpuMs: cpu, floorCpuMs: floorCpu, requests: rs[0].requests, byApi: rs[0].byApi,
         rssMb: median(rs.map((r) => r.rssMb)),
         runs: rs.map((r) => r.wall), floorRuns: floor.map((r) => r.wall),

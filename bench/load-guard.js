@@ -62,7 +62,7 @@ function createRecorder({ loadSource = () => os.loadavg()[0], cores = defaultCor
 
 /** One line per refused row, for the run's output. */
 function describeRefused(refused) {
-  return refused.map((r) => `refused: ${[r.kv !== undefined ? `${r.kv} KV` : undefined, r.latency !== undefined ? `L=${r.latency}` : undefined,
+  return refused.map((r) => `refused: ${[r.kv !== undefined ? `${r.kv} KV` : undefined, r.kv === undefined && r.objects !== undefined ? `${r.objects} objects` : undefined, r.latency !== undefined ? `L=${r.latency}` : undefined,
     r.backend, r.step].filter(Boolean).join(', ')}: ${r.reason}`);
 }
 

@@ -17,7 +17,7 @@
 //   5. BENCH_HUGE=1: 100 000 KV (BENCH_HUGE_KV) at L = 0: first apply, no-op plan, an apply of 1 % updates,
 //      `plan --refresh false`, peak RSS of each, and their cost per object against the largest N of section 3.
 //   node bench/run.js            N = 2000 and 10000 (10 to 15 minutes on 2 shared cores)
-//   node bench/run.js --quick    N = 2000 only (about 2 minutes on a quiet machine)
+//   node bench/run.js --quick    N = 2000 only (under 3 minutes: 166 s at a load average of 8 to 14)
 // Every row records the 1-minute load average at its start and end; a row measured with either above the
 // number of cores is refused (bench/load-guard.js): listed under `refused` without its figures, and the run
 // exits with status 3. BENCH_ALLOW_LOAD=1 (or --allow-load) keeps such rows, marked `noisy`.
@@ -88,12 +88,16 @@ function record(row, mark) {
   delete row.t0;
   delete row.status;
   const kept = recorder.record(row, mark);
-  const load = kept ? kept.load : recorder.refused[recorder.refused.length - 1].load;
-  const where = [row.kv === undefined ? undefined : `${row.kv} KV + ${row.orgs} orgs`, row.latency === undefined ? undefined : `L=${row.latency}`,
-    row.backend].filter(Boolean).join(', ');
+  const where = [row.kv === undefined ? (row.objects === undefined ? undefined : `${row.objects} objects`) : `${row.kv} KV + ${row.orgs} orgs`,
+    row.latency === undefined ? undefined : `L=${row.latency}`, row.backend].filter(Boolean).join(', ');
+  if (!kept) {
+    const { load } = recorder.refused[recorder.refused.length - 1];
+    process.stderr.write(`${where ? `${where}: ` : ''}${row.step}: REFUSED, not recorded: load ${load.start} -> ${load.end} (${load.cores} cores)\n`);
+    return;
+  }
   process.stderr.write(`${where ? `${where}: ` : ''}${row.step}: ${f(row.wall, 3)} s, ${row.requests ?? '-'} requests`
     + `${row.floor ? ` (floor ${f(row.floor)} s${row.minimum ? ` for ${row.minimum}` : ''})` : ''}${row.cpuMsPerObject === undefined ? '' : `, CPU ${f(row.cpuMsPerObject, 3)} ms/object`}`
-    + `; load ${load.start} -> ${load.end} (${load.cores} cores)${kept ? (kept.noisy ? ': NOISY, kept (BENCH_ALLOW_LOAD)' : '') : ': REFUSED, not recorded'}\n`);
+    + `; load ${kept.load.start} -> ${kept.load.end} (${kept.load.cores} cores)${kept.noisy ? ': NOISY, kept (BENCH_ALLOW_LOAD)' : ''}\n`);
 }
 
 /** The printed table: one line per kept row. */
@@ -239,7 +243,7 @@ async function main() {
   const table = [head, head.map(() => '---'), ...recorder.rows.map(tableRow)].map((r) => `| ${r.join(' | ')} |`).join('\n');
   process.stdout.write(`${recorder.cores} cores, load average (1, 5, 15 min) at the start ${results.machine.loadAverage.map((x) => x.toFixed(2)).join(' ')} -> now ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}\n`);
   process.stdout.write(`P = ${parallelism}; bound = max over APIs of (minimum x L / P, platform (minimum - 30) / 30); floor = bare undici client sending the minimum\n`);
-  process.stdout.write(table + '\n');
+  if (recorder.rows.length) process.stdout.write(table + '\n');
   for (const r of recorder.rows.filter((x) => x.byApi && x.minimumByApi)) process.stdout.write(`${r.kv} KV L=${r.latency} ${r.backend} ${r.step}: converge ${fmtApi(r.byApi)}; minimum ${fmtApi(r.minimumByApi)}\n`);
   const pgRows = recorder.rows.filter((r) => r.backend === 'postgres');
   for (const p of pgRows) {
