@@ -96,14 +96,16 @@ describe('bench rows and the load average', () => {
   });
 
   it('leaves the previous results as they were when every row was refused', () => {
-    const r = guard.createRecorder({ loadSource: loads(3, 3), cores: 2 });
+    const r = guard.createRecorder({ loadSource: loads(3, 3, 4, 4), cores: 2 });
     measure(r, { step: 'synth', wall: 1 });
+    measure(r, { objects: 200, latency: 0, step: 'no-op plan, synth cache cold', wall: 3, floor: 1 });
     const file = path.join(dir, 'results.json');
     fs.writeFileSync(file, 'previous');
     const { exitCode, lines } = guard.writeResults(file, {}, r);
     expect(exitCode).toBe(guard.REFUSED_EXIT);
     expect(fs.readFileSync(file, 'utf8')).toBe('previous');
     expect(lines.join('\n')).toMatch(/no row was kept/);
+    expect(lines).toContain('refused: 200 objects, L=0, no-op plan, synth cache cold: load average 4 at its start and 4 at its end, above the 2 cores');
   });
 
   it('succeeds when every row was kept, noisy ones included under the override', () => {
