@@ -17,7 +17,7 @@
 //   5. BENCH_HUGE=1: 100 000 KV (BENCH_HUGE_KV) at L = 0: first apply, no-op plan, an apply of 1 % updates,
 //      `plan --refresh false`, peak RSS of each, and their cost per object against the largest N of section 3.
 //   node bench/run.js            N = 2000 and 10000 (10 to 15 minutes on 2 shared cores)
-//   node bench/run.js --quick    N = 2000 only (under 3 minutes: 166 s at a load average of 8 to 14)
+//   node bench/run.js --quick    N = 2000 only (160 to 166 s at a load average of 8 to 27 on 2 cores)
 // Every row records the 1-minute load average at its start and end; a row measured with either above the
 // number of cores is refused (bench/load-guard.js): listed under `refused` without its figures, and the run
 // exits with status 3. BENCH_ALLOW_LOAD=1 (or --allow-load) keeps such rows, marked `noisy`.
@@ -81,6 +81,8 @@ const results = { machine: { cpus: os.cpus().length, cores: recorder.cores, cpu:
   node: process.version, loadAverage: os.loadavg() }, parallelism };
 const f = (x, d = 2) => (x === undefined || x === null || Number.isNaN(x) ? '-' : x.toFixed(d));
 const begin = () => recorder.begin();
+const started = process.hrtime.bigint();
+const elapsed = () => `[${(Number(process.hrtime.bigint() - started) / 1e9).toFixed(0)} s] `;
 
 /** Records a row measured since `mark` (begin(), before its first measurement): kept, or refused for the load. */
 function record(row, mark) {
@@ -92,10 +94,10 @@ function record(row, mark) {
     row.latency === undefined ? undefined : `L=${row.latency}`, row.backend].filter(Boolean).join(', ');
   if (!kept) {
     const { load } = recorder.refused[recorder.refused.length - 1];
-    process.stderr.write(`${where ? `${where}: ` : ''}${row.step}: REFUSED, not recorded: load ${load.start} -> ${load.end} (${load.cores} cores)\n`);
+    process.stderr.write(`${elapsed()}${where ? `${where}: ` : ''}${row.step}: REFUSED, not recorded: load ${load.start} -> ${load.end} (${load.cores} cores)\n`);
     return;
   }
-  process.stderr.write(`${where ? `${where}: ` : ''}${row.step}: ${f(row.wall, 3)} s, ${row.requests ?? '-'} requests`
+  process.stderr.write(`${elapsed()}${where ? `${where}: ` : ''}${row.step}: ${f(row.wall, 3)} s, ${row.requests ?? '-'} requests`
     + `${row.floor ? ` (floor ${f(row.floor)} s${row.minimum ? ` for ${row.minimum}` : ''})` : ''}${row.cpuMsPerObject === undefined ? '' : `, CPU ${f(row.cpuMsPerObject, 3)} ms/object`}`
     + `; load ${kept.load.start} -> ${kept.load.end} (${kept.load.cores} cores)${kept.noisy ? ': NOISY, kept (BENCH_ALLOW_LOAD)' : ''}\n`);
 }
@@ -237,6 +239,7 @@ async function main() {
   // 5. 100 000 objects (opt in): does anything grow faster than linearly?
   if (huge) await hugeRun(huge);
 
+  process.stderr.write(`${elapsed()}done\n`);
   const written = writeResults(process.env.BENCH_OUT ?? path.join(__dirname, 'results.json'), results, recorder);
   const head = ['KV', 'orgs', 'L ms', 'state', 'step', 'converge s', 'converge requests', 'minimum requests', 'bound s', 'floor s', 'converge / floor',
     'CPU ms/object', 'RSS MB', 'synth RSS MB', 'load (start / end)', ''];
