@@ -91,6 +91,15 @@ describe('a run loads the kinds of the APIs its app and its state name, and no o
     expect({ secrets: kindsOf(r.loaded, 'secrets'), platform: kindsOf(r.loaded, 'platform') }).toEqual({ secrets: [], platform: [] });
   });
 
+  test('a plan of a secrets-only app loads no mesh or platform handler, schema, client or traffic diff', async () => {
+    const app = synthApp((stack) => { new KvSecret(stack, 'kv', { path: 'lazy/only', data: { a: '1' } }); }, 'lazy-kv');
+    const r = await runLoading(['plan', '--synth-dir', app], { ...world.env, CONVERGE_DIR: path.join(world.dir, 'secrets-only') });
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    expect(kindsOf(r.loaded, 'secrets')).toContain(path.join('dist', 'secrets', 'kv', 'kv-secret.handler.js'));
+    expect({ mesh: kindsOf(r.loaded, 'mesh'), platform: kindsOf(r.loaded, 'platform') }).toEqual({ mesh: [], platform: [] });
+  });
+
   test('a secret the app no longer declares is still in state: its API is loaded and the secret destroyed', async () => {
     const env = { ...world.env, CONVERGE_DIR: path.join(world.dir, 'removed-secret') };
     const both = synthApp((stack) => {
