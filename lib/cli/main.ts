@@ -296,7 +296,7 @@ let kindsRegistered = false;
 function registerKindsOnce(): void {
   if (kindsRegistered) return;
   kindsRegistered = true;
-  kinds().registerAllKinds();
+  kinds().registerKindsOnDemand();
 }
 
 export async function main(argv: string[]): Promise<void> {

@@ -1,7 +1,10 @@
-import { spawnSync } from 'child_process';
+import { spawn, spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
-import { ROOT, tempDir } from '../support/harness';
+import { MeshProtocol } from '../../lib/mesh/shared/mesh-types';
+import { ServiceDefaults } from '../../lib/mesh/config-entry/service-defaults';
+import { KvSecret } from '../../lib/secrets/kv/kv-secret';
+import { ROOT, startWorld, synthApp, tempDir, TestWorld } from '../support/harness';
 
 /**
  * What a command loads is what it needs (issue 37, start-up): `--version`, `--help` and `completion` load no
@@ -10,15 +13,39 @@ import { ROOT, tempDir } from '../support/harness';
  */
 const MAIN = path.join(ROOT, 'dist', 'cli', 'main.js');
 
+/** A hook that writes the module cache's file names to `out` at exit. */
+function exitHook(dir: string, out: string): string {
+  const hook = path.join(dir, 'hook.js');
+  fs.writeFileSync(hook, `process.on('exit', () => require('fs').writeFileSync(${JSON.stringify(out)}, JSON.stringify(Object.keys(require.cache))));`);
+  return hook;
+}
+
+function readLoaded(out: string): string[] {
+  return (JSON.parse(fs.readFileSync(out, 'utf8')) as string[]).map((m) => path.relative(ROOT, m));
+}
+
 function modulesLoadedBy(args: string[], env: NodeJS.ProcessEnv = {}): string[] {
   const dir = tempDir('converge-modules-');
   const out = path.join(dir, 'modules.json');
-  const hook = path.join(dir, 'hook.js');
-  fs.writeFileSync(hook, `process.on('exit', () => require('fs').writeFileSync(${JSON.stringify(out)}, JSON.stringify(Object.keys(require.cache))));`);
-  spawnSync(process.execPath, ['-r', hook, MAIN, ...args], { env: { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1', ...env }, encoding: 'utf8' });
-  const loaded = (JSON.parse(fs.readFileSync(out, 'utf8')) as string[]).map((m) => path.relative(ROOT, m));
+  spawnSync(process.execPath, ['-r', exitHook(dir, out), MAIN, ...args], { env: { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1', ...env }, encoding: 'utf8' });
+  const loaded = readLoaded(out);
   fs.rmSync(dir, { recursive: true, force: true });
   return loaded;
+}
+
+/** As modulesLoadedBy, without blocking this process's event loop (the emulator runs in it); also the run's output. */
+async function runLoading(args: string[], env: NodeJS.ProcessEnv): Promise<{ status: number | null; stdout: string; stderr: string; loaded: string[] }> {
+  const dir = tempDir('converge-modules-');
+  const out = path.join(dir, 'modules.json');
+  const p = spawn(process.execPath, ['-r', exitHook(dir, out), MAIN, ...args], { env });
+  let stdout = '';
+  let stderr = '';
+  p.stdout.on('data', (d) => { stdout += d; });
+  p.stderr.on('data', (d) => { stderr += d; });
+  const status = await new Promise<number | null>((resolve) => p.on('close', resolve));
+  const loaded = readLoaded(out);
+  fs.rmSync(dir, { recursive: true, force: true });
+  return { status, stdout, stderr, loaded };
 }
 
 const under = (loaded: string[], prefix: string) => loaded.filter((m) => m.startsWith(prefix));
@@ -41,6 +68,56 @@ test('converge plan loads no emulator and no other command', () => {
   fs.rmSync(synthDir, { recursive: true, force: true });
   expect(under(loaded, 'dist/cli/commands/')).toEqual([path.join('dist', 'cli', 'commands', 'plan.js')]);
   expect(loaded.filter((m) => /emulator/.test(m))).toEqual([]);
-  // The kinds are registered: plan needs them.
-  expect(under(loaded, 'dist/secrets/').length).toBeGreaterThan(0);
+});
+
+/** An API's modules other than its profile (token headers and variables, which every run reads): its handlers, schemas, clients. */
+const kindsOf = (loaded: string[], domain: string) => under(loaded, `dist/${domain}/`).filter((m) => m !== path.join('dist', domain, 'api-profile.js'));
+
+describe('a run loads the kinds of the APIs its app and its state name, and no other', () => {
+  let world: TestWorld;
+  beforeAll(async () => { world = await startWorld(); });
+  afterAll(async () => { await world.stop(); });
+
+  const meshOnly = () => synthApp((stack) => {
+    new ServiceDefaults(stack, 'svc', { name: 'lazy-svc', protocol: MeshProtocol.HTTP });
+  }, 'lazy');
+
+  test('a plan of a mesh-only app loads no secrets or platform handler, schema or client', async () => {
+    const r = await runLoading(['plan', '--synth-dir', meshOnly()], { ...world.env, CONVERGE_DIR: path.join(world.dir, 'mesh-only') });
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain('lazy-svc');
+    expect(kindsOf(r.loaded, 'mesh')).toContain(path.join('dist', 'mesh', 'config-entry', 'service-defaults.handler.js'));
+    expect({ secrets: kindsOf(r.loaded, 'secrets'), platform: kindsOf(r.loaded, 'platform') }).toEqual({ secrets: [], platform: [] });
+  });
+
+  test('a plan of a secrets-only app loads no mesh or platform handler, schema, client or traffic diff', async () => {
+    const app = synthApp((stack) => { new KvSecret(stack, 'kv', { path: 'lazy/only', data: { a: '1' } }); }, 'lazy-kv');
+    const r = await runLoading(['plan', '--synth-dir', app], { ...world.env, CONVERGE_DIR: path.join(world.dir, 'secrets-only') });
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    expect(kindsOf(r.loaded, 'secrets')).toContain(path.join('dist', 'secrets', 'kv', 'kv-secret.handler.js'));
+    expect({ mesh: kindsOf(r.loaded, 'mesh'), platform: kindsOf(r.loaded, 'platform') }).toEqual({ mesh: [], platform: [] });
+  });
+
+  test('a secret the app no longer declares is still in state: its API is loaded and the secret destroyed', async () => {
+    const env = { ...world.env, CONVERGE_DIR: path.join(world.dir, 'removed-secret') };
+    const both = synthApp((stack) => {
+      new ServiceDefaults(stack, 'svc', { name: 'lazy-svc', protocol: MeshProtocol.HTTP });
+      new KvSecret(stack, 'kv', { path: 'lazy/removed', data: { a: '1' } });
+    }, 'lazy');
+    const first = await runLoading(['apply', '--synth-dir', both, '--auto-approve'], env);
+    expect(first.stderr).toBe('');
+    expect(first.status).toBe(0);
+    const kvUrl = `${world.env.SECRETS_ADDR}/v1/secret/data/lazy/removed`;
+    const headers = { 'x-secrets-token': world.env.SECRETS_TOKEN! };
+    expect((await fetch(kvUrl, { headers })).status).toBe(200);
+
+    const r = await runLoading(['apply', '--synth-dir', meshOnly(), '--auto-approve'], env);
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    expect(kindsOf(r.loaded, 'secrets')).toContain(path.join('dist', 'secrets', 'kv', 'kv-secret.handler.js'));
+    expect(kindsOf(r.loaded, 'platform')).toEqual([]);
+    expect((await fetch(kvUrl, { headers })).status).toBe(404);
+  });
 });

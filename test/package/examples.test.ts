@@ -50,4 +50,17 @@ describe('API examples', () => {
     expect(read('java', 'src', 'main', 'java', 'io', 'converge', 'cdk', 'mesh', 'ServiceRouter.java')).toContain('ServiceRouter.Builder.create(stack, "web-router")');
     expect(read('dotnet', 'Converge.Cdk', 'Converge', 'Cdk', 'Mesh', 'ServiceRouter.cs')).toContain('new ServiceRouter(stack, "web-router", new ServiceRouterProps {');
   }, 300_000);
+
+  // The same sources (pacmak.test.ts packs the npm tarball): each package under its registry's name.
+  test('the Python, Java, .NET and Go packages are generated cleanly under their names', () => {
+    const out = path.join(dir, 'out');
+    const read = (...p: string[]) => fs.readFileSync(path.join(out, ...p), 'utf8');
+    expect(read('python', 'setup.py')).toMatch(/"name": "cdk-converge"/);
+    expect(fs.existsSync(path.join(out, 'python', 'src', 'cdk_converge', '__init__.py'))).toBe(true);
+    expect(fs.existsSync(path.join(out, 'python', 'src', 'cdk_converge', 'platform', '__init__.py'))).toBe(true);
+    expect(read('java', 'pom.xml')).toMatch(/<groupId>io\.converge<\/groupId>\s*<artifactId>cdk-converge<\/artifactId>/);
+    expect(read('dotnet', 'Converge.Cdk', 'Converge.Cdk.csproj')).toMatch(/<PackageId>Converge\.Cdk<\/PackageId>/);
+    expect(read('go', 'cdkconverge', 'go.mod')).toMatch(/^module github\.com\/converge-iac\/cdk-converge-go\/cdkconverge$/m);
+    expect(fs.existsSync(path.join(out, 'go', 'cdkconverge', 'TerraformBridge.go'))).toBe(true);
+  });
 });

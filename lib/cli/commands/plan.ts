@@ -4,8 +4,6 @@ import { Output } from '../output';
 import { writeSavedPlan } from '../plan-file';
 import { planJson, renderPlan } from '../render-plan';
 import { renderSummary } from '../render-summary';
-import { trafficSummarySection } from '../graph/traffic-summary';
-import { planTraffic } from '../graph/plan-traffic';
 import { preflightOrFail } from '../preflight';
 import { tuning, withLockedState } from '../session';
 import { withStackInImportHints } from '../import-hint';
@@ -81,6 +79,11 @@ export async function planCommand(opts: PlanCommandOptions, out: Output): Promis
  */
 async function trafficSummary(plans: StackPlan[], opts: PlanCommandOptions, out: Output): Promise<string> {
   const stacks = plans.map((p) => p.desired);
+  // The mesh's chain compiler and traffic diff, loaded only for --summary (a plan loads only the APIs it names).
+  /* eslint-disable @typescript-eslint/no-require-imports */
+  const { trafficSummarySection } = require('../graph/traffic-summary') as typeof import('../graph/traffic-summary');
+  const { planTraffic } = require('../graph/plan-traffic') as typeof import('../graph/plan-traffic');
+  /* eslint-enable @typescript-eslint/no-require-imports */
   try {
     return trafficSummarySection(await planTraffic(stacks, stacks, opts, out));
   } catch (e) {

@@ -54,12 +54,13 @@ export function registerDataSource(handler: DataSourceHandler): void {
 }
 
 export function resourceHandler(kind: string): ResourceHandler {
-  const h = resources.get(kind);
+  const h = resources.get(kind) ?? (loadDomainOf(kind) ? resources.get(kind) : undefined);
   if (!h) throw new Error(`unknown resource kind "${kind}" (is this converge older than the app?)`);
   return h;
 }
 
 export function dataSourceHandler(kind: string): DataSourceHandler {
+  if (!dataSources.has(kind)) loadDomainOf(kind);
   const h = dataSources.get(kind) ?? (kind.startsWith(LOOKUP_PREFIX) ? lookupHandler(kind.slice(LOOKUP_PREFIX.length)) : undefined);
   if (!h) throw new Error(`unknown data source kind "${kind}"`);
   return h;
@@ -105,6 +106,7 @@ function lookupHandler(kind: string): DataSourceHandler {
  * undefined for a kind not registered or one that declares none. The domain of `api` reads them.
  */
 export function declaredPermissions(kind: string): { api: ApiName; permissions: PermissionsOf } | undefined {
+  loadDomainOf(kind);
   const lookupOf = kind.startsWith(LOOKUP_PREFIX) ? resources.get(kind.slice(LOOKUP_PREFIX.length)) : undefined;
   const h = resources.get(kind) ?? dataSources.get(kind) ?? (lookupOf && lookupHandler(lookupOf.kind));
   return h?.permissions ? { api: h.api, permissions: h.permissions } : undefined;
@@ -112,6 +114,7 @@ export function declaredPermissions(kind: string): { api: ApiName; permissions: 
 
 /** Every registered kind, so that tests can cover new kinds without a hand-kept list. */
 export function registeredKinds(): { resources: string[]; dataSources: string[] } {
+  for (const prefix of [...domainLoaders.keys()]) loadDomain(prefix);
   return { resources: [...resources.keys()].sort(), dataSources: [...dataSources.keys()].sort() };
 }
 
@@ -137,4 +140,33 @@ export function registerDomain(domain: DomainKinds): void {
   domain.planHooks.forEach(registerPlanHook);
   if (domain.preflight) registerPreflight(domain.preflight.api, domain.preflight.check);
   if (domain.apiProfile) registerApiProfile(domain.apiProfile);
+}
+
+/**
+ * The domains registered by name only, loaded the first time one of their kinds is asked for (issue 37, start-up): a
+ * run loads the handlers, schemas and clients of the APIs its app and its state name, not the others'. A kind names
+ * its domain before its first dot (`secrets.KvSecret`); a lookup of it (`lookup:secrets.KvSecret`) too. The plan
+ * hooks and preflight of a domain not loaded are not needed: no object of it is in the plan.
+ */
+const domainLoaders = new Map<string, () => DomainKinds>();
+
+/** Registers a domain to load when a kind `<prefix>.<Name>` is first asked for (the CLI; the package's entry loads all). */
+export function registerDomainLoader(prefix: string, load: () => DomainKinds): void {
+  domainLoaders.set(prefix, load);
+}
+
+function loadDomain(prefix: string): boolean {
+  const load = domainLoaders.get(prefix);
+  if (!load) return false;
+  domainLoaders.delete(prefix);
+  registerDomain(load());
+  return true;
+}
+
+/** Loads the domain of a kind when it is registered by name only; true when it was loaded now. */
+function loadDomainOf(kind: string): boolean {
+  if (!domainLoaders.size) return false;
+  const bare = kind.startsWith(LOOKUP_PREFIX) ? kind.slice(LOOKUP_PREFIX.length) : kind;
+  const dot = bare.indexOf('.');
+  return dot > 0 && loadDomain(bare.slice(0, dot));
 }
