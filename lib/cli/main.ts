@@ -1,3 +1,5 @@
+// First, for its side effect: `--version` alone answers before anything else loads.
+import './version-fast-path';
 import * as fs from 'fs';
 import * as path from 'path';
 import { Command, Option } from 'commander';

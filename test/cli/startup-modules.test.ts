@@ -50,6 +50,14 @@ async function runLoading(args: string[], env: NodeJS.ProcessEnv): Promise<{ sta
 
 const under = (loaded: string[], prefix: string) => loaded.filter((m) => m.startsWith(prefix));
 
+test.each([['--version'], ['-V']])('converge %s prints the version and loads nothing but main.js and the version module (not even commander)', (flag) => {
+  const loaded = modulesLoadedBy([flag]);
+  expect(loaded.filter((m) => m.startsWith('dist') || m.startsWith('node_modules'))).toEqual([path.join('dist', 'cli', 'main.js'), path.join('dist', 'cli', 'version-fast-path.js')]);
+  const r = spawnSync(process.execPath, [MAIN, flag], { encoding: 'utf8' });
+  expect(r.status).toBe(0);
+  expect(r.stdout).toBe(`${JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).version}\n`);
+});
+
 test.each([['--version'], ['--help'], ['completion', 'bash'], ['keygen']])('converge %s loads no command, no kind and no HTTP client', (...args) => {
   const loaded = modulesLoadedBy(args);
   expect(loaded).toContain(path.join('dist', 'cli', 'main.js'));
