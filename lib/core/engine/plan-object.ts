@@ -159,7 +159,10 @@ const deletedOutside: FieldChange = { path: '(object)', sensitive: false, replac
 
 /** Everything is new: no field forces anything. */
 function allNew(resolved: ResolvedSpec, handler: ResourceHandler): FieldChange[] {
-  return diffSpec(resolved, undefined, undefined, handler).map((c) => ({ ...c, replace: false }));
+  // Each change is a new object: set in place rather than copied (a first apply has one per field of every object).
+  const changes = diffSpec(resolved, undefined, undefined, handler);
+  for (const c of changes) (c as { replace: boolean }).replace = false;
+  return changes;
 }
 
 /** What a plan item keeps of an observed object for apply: its plain outputs and its version. */

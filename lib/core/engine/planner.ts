@@ -190,14 +190,30 @@ export async function planStack(desired: DesiredStack, state: StateStore, client
 /** What a plan hook sees of an item; a kind change is the old kind's delete and the new kind's create. */
 function hookItemsOf(i: PlanItem, rec: StateRecord | undefined, resolved: ResolvedSpec | undefined): PlanHookItem[] {
   const gone = ['delete', 'forget'].includes(i.action);
-  const after = gone || i.action === 'conflict' ? undefined : maskSecrets(resolved?.stored);
+  const after = () => (gone || i.action === 'conflict' ? undefined : maskSecrets(resolved?.stored));
+  const before = () => maskSecrets(rec?.spec);
   if (i.priorKind) {
     return [
-      { address: i.address, kind: i.priorKind, action: 'delete', before: maskSecrets(rec?.spec) },
-      { address: i.address, kind: i.kind, action: 'create', after },
+      masked({ address: i.address, kind: i.priorKind, action: 'delete' }, { before }),
+      masked({ address: i.address, kind: i.kind, action: 'create' }, { after }),
     ];
   }
-  return [{ address: i.address, kind: i.kind, action: i.action === 'conflict' ? 'noop' : i.action, before: maskSecrets(rec?.spec), after }];
+  return [masked({ address: i.address, kind: i.kind, action: i.action === 'conflict' ? 'noop' : i.action }, { before, after })];
+}
+
+/**
+ * A hook item whose specs are masked when a hook first reads them: hooks look at their domain's kinds
+ * only, and masking every object of a large plan for them cost more than the rest of its diff.
+ */
+function masked(item: Omit<PlanHookItem, 'before' | 'after'>, specs: { before?: () => Spec | undefined; after?: () => Spec | undefined }): PlanHookItem {
+  for (const [field, compute] of Object.entries(specs)) {
+    let value: { spec: Spec | undefined } | undefined;
+    Object.defineProperty(item, field, {
+      enumerable: true,
+      get: () => (value ??= { spec: compute() }).spec,
+    });
+  }
+  return item as PlanHookItem;
 }
 
 /** Changes of what state keeps that need no API call: shown in the plan and recorded by apply. */

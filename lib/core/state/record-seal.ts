@@ -22,12 +22,68 @@ export function fieldAad(stack: string, address: string, field: string): string 
   return `converge state\u0000${stack}\u0000${address}\u0000${field}`;
 }
 
-/** JSON with object keys sorted and undefined dropped: a JSON store (PostgreSQL jsonb) keeps no key order. */
+/**
+ * JSON with object keys sorted and undefined dropped: a JSON store (PostgreSQL jsonb) keeps no key order.
+ * Written out directly rather than by copying the record into sorted objects for `JSON.stringify`
+ * (every record is checked at each read of state): the same text as `JSON.stringify` of the sorted copy.
+ */
 function canonical(v: unknown): string {
-  const walk = (x: unknown): unknown => (Array.isArray(x) ? x.map(walk) : x !== null && typeof x === 'object'
-    ? Object.fromEntries(Object.keys(x as object).sort().filter((k) => (x as Record<string, unknown>)[k] !== undefined)
-      .map((k) => [k, walk((x as Record<string, unknown>)[k])])) : x);
-  return JSON.stringify(walk(v));
+  return canonicalPart(v) ?? 'null';
+}
+
+function canonicalPart(x: unknown): string | undefined {
+  if (typeof x === 'string') return JSON.stringify(x);
+  if (x === null || typeof x !== 'object') return JSON.stringify(x);
+  if (Array.isArray(x)) {
+    let out = '[';
+    for (let i = 0; i < x.length; i++) out += (i ? ',' : '') + (canonicalPart(x[i]) ?? 'null');
+    return out + ']';
+  }
+  const obj = x as Record<string, unknown>;
+  let out = '{';
+  let first = true;
+  for (const k of sortedKeys(obj)) {
+    const value = obj[k];
+    if (value === undefined) continue;
+    const text = canonicalPart(value);
+    if (text === undefined) continue; // a function or symbol, which JSON.stringify leaves out too
+    out += (first ? '' : ',') + quotedKey(k) + ':' + text;
+    first = false;
+  }
+  return out + '}';
+}
+
+/** Keys as JSON strings: records repeat the same few keys, each quoted once. */
+const quotedKeys = new Map<string, string>();
+
+function quotedKey(k: string): string {
+  let q = quotedKeys.get(k);
+  if (q === undefined) {
+    q = JSON.stringify(k);
+    if (quotedKeys.size < 10_000) quotedKeys.set(k, q);
+  }
+  return q;
+}
+
+/**
+ * The keys in the order `JSON.stringify` gives an object built with them sorted: integer-like keys
+ * (array indices) first in numeric order, as JavaScript orders an object's own keys, then the rest sorted.
+ */
+function sortedKeys(obj: object): string[] {
+  const keys = Object.keys(obj);
+  if (keys.length > 1) keys.sort();
+  if (!keys.some(isIndexLike)) return keys;
+  const indices = keys.filter(isArrayIndex).sort((a, b) => Number(a) - Number(b));
+  return indices.length ? [...indices, ...keys.filter((k) => !isArrayIndex(k))] : keys;
+}
+
+function isIndexLike(k: string): boolean {
+  const c = k.charCodeAt(0);
+  return c >= 48 && c <= 57;
+}
+
+function isArrayIndex(k: string): boolean {
+  return /^(?:0|[1-9][0-9]*)$/.test(k) && Number(k) < 4294967295;
 }
 
 function macOf(stack: string, address: string, rec: StateRecord): string {

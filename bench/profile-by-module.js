@@ -1,0 +1,165 @@
+#!/usr/bin/env node
+// Where converge's CPU goes, by module: folds a V8 .cpuprofile (`node --cpu-prof`) by script URL.
+//
+//   node bench/profile-by-module.js fold FILE.cpuprofile [--top 25] [--functions 25]
+//     self time per module (dist/<file>, node_modules/<package>, node:<internal>, (gc), (program)),
+//     and with --functions the top functions by self time.
+//   node bench/profile-by-module.js run [KV=10000] [--synth-dir DIR] [--keep DIR] [--top 25] [--functions 25] [--no-prof] [--plans N] [--cli MAIN.js]
+//     the bench's L = 0 section under the profiler: synthesizes KV secrets + 100 organizations
+//     (bench/gen-app.js, unless --synth-dir), starts `bin/converge emulator --latency-ms 0`, then
+//     the floor's first apply, converge's first apply, converge's no-op plan and the floor's no-op plan
+//     (bench/floor.js), as bench/run.js runs them; converge runs as
+//     `node --cpu-prof dist/cli/main.js --quiet plan|apply --synth-dir DIR`. Prints, per step, the CLI
+//     process's user + system CPU per object (from CONVERGE_STATS_FILE, process start included; the
+//     profiler adds a few percent; --no-prof runs without it; --plans N runs the no-op plan N times, the
+//     first one profiled, and gives the least CPU), the floor's, and the fold of the profile.
+'use strict';
+const { spawn, spawnSync } = require('child_process');
+const crypto = require('crypto');
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+
+const root = path.resolve(__dirname, '..');
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** A script URL as a short module name: the file under dist/ or lib/, the package under node_modules, node's own. */
+function moduleOf(url, functionName) {
+  if (!url) return functionName.startsWith('(') ? functionName : '(native)';
+  let u = url.replace(/^file:\/\//, '');
+  const nm = u.lastIndexOf('/node_modules/');
+  if (nm >= 0) {
+    const rest = u.slice(nm + '/node_modules/'.length).split('/');
+    return `node_modules/${rest[0].startsWith('@') ? `${rest[0]}/${rest[1]}` : rest[0]}`;
+  }
+  if (u.startsWith(root + '/')) return u.slice(root.length + 1);
+  if (u.startsWith('node:')) return u;
+  return u;
+}
+
+/** Self time (ms) per module and per function of one .cpuprofile. */
+function fold(file) {
+  const profile = JSON.parse(fs.readFileSync(file, 'utf8'));
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const selfUs = new Map();
+  for (let i = 0; i < profile.samples.length; i++) {
+    const id = profile.samples[i];
+    selfUs.set(id, (selfUs.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0));
+  }
+  const modules = new Map();
+  const functions = new Map();
+  let total = 0;
+  for (const [id, us] of selfUs) {
+    const { callFrame: cf } = byId.get(id);
+    const mod = moduleOf(cf.url, cf.functionName);
+    total += us;
+    modules.set(mod, (modules.get(mod) ?? 0) + us);
+    const fn = `${cf.functionName || '(anonymous)'} ${mod}:${cf.lineNumber + 1}`;
+    functions.set(fn, (functions.get(fn) ?? 0) + us);
+  }
+  const sorted = (m) => [...m].sort((a, b) => b[1] - a[1]).map(([k, us]) => [k, us / 1000]);
+  return { totalMs: total / 1000, modules: sorted(modules), functions: sorted(functions) };
+}
+
+/** The fold as text; `(idle)` (waiting for I/O) is not CPU and is reported apart. */
+function report(file, { top = 25, functions = 0 } = {}) {
+  const f = fold(file);
+  const idle = f.modules.find(([m]) => m === '(idle)')?.[1] ?? 0;
+  const busy = f.totalMs - idle;
+  const lines = [`${path.basename(file)}: ${busy.toFixed(0)} ms sampled on CPU (${idle.toFixed(0)} ms idle)`];
+  for (const [m, ms] of f.modules.filter(([m]) => m !== '(idle)').slice(0, top)) {
+    lines.push(`  ${ms.toFixed(1).padStart(8)} ms ${((100 * ms) / busy).toFixed(1).padStart(5)} %  ${m}`);
+  }
+  if (functions) {
+    lines.push('  top functions by self time:');
+    for (const [fn, ms] of f.functions.filter(([k]) => !k.startsWith('(idle)')).slice(0, functions)) lines.push(`  ${ms.toFixed(1).padStart(8)} ms  ${fn}`);
+  }
+  return lines.join('\n');
+}
+
+function option(args, name, fallback) {
+  const i = args.indexOf(name);
+  return i >= 0 ? args[i + 1] : fallback;
+}
+
+async function startEmulator(dir) {
+  const envFile = path.join(dir, 'emulator.env');
+  const p = spawn(path.join(root, 'bin', 'converge'), ['emulator', '--platform-port', '0', '--secrets-port', '0', '--mesh-port', '0',
+    '--latency-ms', '0', '--env-file', envFile], { stdio: ['ignore', 'ignore', 'inherit'] });
+  for (let i = 0; i < 400 && !fs.existsSync(envFile); i++) await sleep(25);
+  const env = Object.fromEntries(fs.readFileSync(envFile, 'utf8').trim().split('\n').map((l) => l.split(/=(.*)/s).slice(0, 2)));
+  return { env, stop: () => new Promise((r) => { p.on('close', r); p.kill('SIGTERM'); }) };
+}
+
+/** One profiled converge command; returns its CPU (ms) from the stats file and the profile's path. */
+let cliMain = path.join(root, 'dist', 'cli', 'main.js');
+let nodeFlags = [];
+
+function profiled(name, args, env, profDir, prof = true) {
+  const stats = path.join(profDir, `${name}.stats.json`);
+  const r = spawnSync(process.execPath, [...nodeFlags, ...(prof ? ['--cpu-prof', '--cpu-prof-dir', profDir, '--cpu-prof-name', `${name}.cpuprofile`] : []),
+    cliMain, '--quiet', ...args], { env: { ...env, CONVERGE_STATS_FILE: stats }, stdio: ['ignore', 'ignore', 'pipe'] });
+  if (r.status !== 0 && r.status !== 2) throw new Error(`${args.join(' ')} exited ${r.status}: ${r.stderr.toString().slice(-2000)}`);
+  const s = JSON.parse(fs.readFileSync(stats, 'utf8'));
+  return { cpuMs: s.cpuUserMs + s.cpuSystemMs, requests: s.requests, profile: prof ? path.join(profDir, `${name}.cpuprofile`) : undefined };
+}
+
+async function run(args) {
+  const { floor, noopPlan, createAll } = require('./floor');
+  const kv = Number(args.find((a) => /^\d+$/.test(a)) ?? 10000);
+  cliMain = path.resolve(option(args, '--cli', cliMain)); // another build's dist/cli/main.js, to compare
+  nodeFlags = args.flatMap((a, i) => (args[i - 1] === '--node-flag' ? [a] : [])); // e.g. --node-flag --max-semi-space-size=32
+  const orgs = 100;
+  const objects = kv + orgs;
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'converge-profile-'));
+  const profDir = option(args, '--keep', path.join(dir, 'profiles'));
+  fs.mkdirSync(profDir, { recursive: true });
+  let synthDir = option(args, '--synth-dir');
+  if (!synthDir) {
+    synthDir = path.join(dir, 'synth');
+    spawnSync(process.execPath, ['--max-old-space-size=4096', path.join(__dirname, 'gen-app.js'), String(kv), String(orgs), synthDir], { stdio: 'inherit' });
+  }
+  const emu = await startEmulator(dir);
+  const env = { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1', ...emu.env, CONVERGE_DIR: path.join(dir, '.converge'),
+    CONVERGE_STATE_KEY: crypto.randomBytes(32).toString('hex') };
+  const common = ['--synth-dir', synthDir, '--parallelism', '10'];
+  const prof = !args.includes('--no-prof');
+  const opts = { top: Number(option(args, '--top', 25)), functions: Number(option(args, '--functions', 0)) };
+  const out = [`load average ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}, ${kv} KV + ${orgs} organizations, L = 0, P = 10`];
+  try {
+    const fa = await floor(emu.env, createAll({ kv, orgs, accountOrgs: 0, prefix: 'floor', orgPrefix: 'floor-org' }), 10);
+    await sleep(1100);
+    const apply = profiled('apply', ['apply', ...common, '--auto-approve'], env, profDir, prof);
+    await sleep(1100);
+    // --plans N: the no-op plan N times (the least CPU is reported: the machine's load only adds to it).
+    const plans = [];
+    for (let i = 0; i < Number(option(args, '--plans', 1)); i++) {
+      if (i) await sleep(1100);
+      plans.push(profiled(i ? `plan-${i}` : 'plan', ['plan', ...common], env, profDir, prof && i === 0));
+    }
+    const plan = { ...plans[0], cpuMs: Math.min(...plans.map((p) => p.cpuMs)) };
+    await sleep(1100);
+    const fp = await floor(emu.env, noopPlan({ kv, orgs, accountOrgs: 2 * orgs, prefix: 'bench' }), 10);
+    out.push(`apply (all creates): ${apply.requests} requests, CPU ${(apply.cpuMs / objects).toFixed(3)} ms/object (floor ${(fa.cpuMs / objects).toFixed(3)})`);
+    out.push(`plan (no changes):   ${plan.requests} requests, CPU ${(plan.cpuMs / objects).toFixed(3)} ms/object (floor ${(fp.cpuMs / objects).toFixed(3)})`
+      + (plans.length > 1 ? `; least of ${plans.length}: ${plans.map((p) => (p.cpuMs / objects).toFixed(3)).join(', ')}` : ''));
+    out.push(`load average ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}; profiles in ${profDir}`);
+    if (prof) out.push(report(apply.profile, opts), report(plan.profile, opts));
+  } finally {
+    await emu.stop();
+    if (!args.includes('--keep')) fs.rmSync(dir, { recursive: true, force: true });
+    else fs.rmSync(path.join(dir, '.converge'), { recursive: true, force: true });
+  }
+  process.stdout.write(out.join('\n') + '\n');
+}
+
+const [cmd, ...rest] = process.argv.slice(2);
+if (cmd === 'fold' && rest[0]) {
+  process.stdout.write(report(rest[0], { top: Number(option(rest, '--top', 25)), functions: Number(option(rest, '--functions', 0)) }) + '\n');
+} else if (cmd === 'run') {
+  run(rest).catch((e) => { process.stderr.write(`${e.stack}\n`); process.exit(1); });
+} else {
+  process.stderr.write('usage: node bench/profile-by-module.js fold FILE.cpuprofile [--top N] [--functions N]\n'
+    + '       node bench/profile-by-module.js run [KV] [--synth-dir DIR] [--keep DIR] [--top N] [--functions N] [--no-prof] [--plans N] [--cli MAIN.js]\n');
+  process.exit(64);
+}
