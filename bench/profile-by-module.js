@@ -1,10 +1,11 @@
 #!/usr/bin/env node
 // Where converge's CPU goes, by module: folds a V8 .cpuprofile (`node --cpu-prof`) by script URL.
 //
-//   node bench/profile-by-module.js fold FILE.cpuprofile [--top 25] [--functions 25]
+//   node bench/profile-by-module.js fold FILE.cpuprofile [--top 25] [--functions 25] [--before-first-request]
 //     self time per module (dist/<file>, node_modules/<package>, node:<internal>, (gc), (program)),
-//     and with --functions the top functions by self time.
-//   node bench/profile-by-module.js run [KV=10000] [--synth-dir DIR] [--keep DIR] [--top 25] [--functions 25] [--no-prof] [--plans N] [--cli MAIN.js]
+//     and with --functions the top functions by self time; --before-first-request folds only what ran
+//     before the process wrote its first request (its start-up).
+//   node bench/profile-by-module.js run [KV=10000] [--synth-dir DIR] [--keep DIR] [--top 25] [--functions 25] [--no-prof] [--plans N] [--cli MAIN.js] [--first-request N] [--node-flag F]
 //     the bench's L = 0 section under the profiler: synthesizes KV secrets + 100 organizations
 //     (bench/gen-app.js, unless --synth-dir), starts `bin/converge emulator --latency-ms 0`, then
 //     the floor's first apply, converge's first apply, converge's no-op plan and the floor's no-op plan
@@ -12,7 +13,9 @@
 //     `node --cpu-prof dist/cli/main.js --quiet plan|apply --synth-dir DIR`. Prints, per step, the CLI
 //     process's user + system CPU per object (from CONVERGE_STATS_FILE, process start included; the
 //     profiler adds a few percent; --no-prof runs without it; --plans N runs the no-op plan N times, the
-//     first one profiled, and gives the least CPU), the floor's, and the fold of the profile.
+//     first one profiled, and gives the least CPU), the floor's, and the fold of the profile (also of the plan's
+//     start-up, before its first request). --first-request N: the time from process start to the first request of
+//     a no-op plan through a proxy (median of N), as bench/run.js section 3. --cli: another build's main.js.
 'use strict';
 const { spawn, spawnSync } = require('child_process');
 const crypto = require('crypto');
@@ -37,12 +40,28 @@ function moduleOf(url, functionName) {
   return u;
 }
 
-/** Self time (ms) per module and per function of one .cpuprofile. */
-function fold(file) {
+/**
+ * Self time (ms) per module and per function of one .cpuprofile; with `beforeFirstRequest`, only the
+ * samples taken before the process first wrote a request (undici's `writeH1`): its start-up.
+ */
+function fold(file, { beforeFirstRequest = false } = {}) {
   const profile = JSON.parse(fs.readFileSync(file, 'utf8'));
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  let end = profile.samples.length;
+  if (beforeFirstRequest) {
+    const parent = new Map();
+    for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+    const writes = new Set();
+    for (const n of profile.nodes) {
+      if (n.callFrame.functionName !== 'writeH1') continue;
+      writes.add(n.id);
+    }
+    const underWrite = (id) => { for (let x = id; x !== undefined; x = parent.get(x)) if (writes.has(x)) return true; return false; };
+    const first = profile.samples.findIndex(underWrite);
+    if (first >= 0) end = first;
+  }
   const selfUs = new Map();
-  for (let i = 0; i < profile.samples.length; i++) {
+  for (let i = 0; i < end; i++) {
     const id = profile.samples[i];
     selfUs.set(id, (selfUs.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0));
   }
@@ -62,11 +81,11 @@ function fold(file) {
 }
 
 /** The fold as text; `(idle)` (waiting for I/O) is not CPU and is reported apart. */
-function report(file, { top = 25, functions = 0 } = {}) {
-  const f = fold(file);
+function report(file, { top = 25, functions = 0, beforeFirstRequest = false } = {}) {
+  const f = fold(file, { beforeFirstRequest });
   const idle = f.modules.find(([m]) => m === '(idle)')?.[1] ?? 0;
   const busy = f.totalMs - idle;
-  const lines = [`${path.basename(file)}: ${busy.toFixed(0)} ms sampled on CPU (${idle.toFixed(0)} ms idle)`];
+  const lines = [`${path.basename(file)}${beforeFirstRequest ? ', before its first request' : ''}: ${busy.toFixed(0)} ms sampled on CPU (${idle.toFixed(0)} ms idle)`];
   for (const [m, ms] of f.modules.filter(([m]) => m !== '(idle)').slice(0, top)) {
     lines.push(`  ${ms.toFixed(1).padStart(8)} ms ${((100 * ms) / busy).toFixed(1).padStart(5)} %  ${m}`);
   }
@@ -102,6 +121,45 @@ function profiled(name, args, env, profDir, prof = true) {
   if (r.status !== 0 && r.status !== 2) throw new Error(`${args.join(' ')} exited ${r.status}: ${r.stderr.toString().slice(-2000)}`);
   const s = JSON.parse(fs.readFileSync(stats, 'utf8'));
   return { cpuMs: s.cpuUserMs + s.cpuSystemMs, requests: s.requests, profile: prof ? path.join(profDir, `${name}.cpuprofile`) : undefined };
+}
+
+/**
+ * From process start (spawn) to the first bytes an API receives, through a proxy in front of each API
+ * (bench/support.js), as bench/run.js section 3 times it: `runs` no-op plans (median, and each), and a bare
+ * `node` loading undici and sending one request, spawned the same way.
+ */
+async function firstRequest(env, common, runs) {
+  const { firstRequestProxy } = require('./support');
+  const proxies = {};
+  for (const key of ['SECRETS_ADDR', 'PLATFORM_ADDRESS', 'MESH_HTTP_ADDR']) proxies[key] = await firstRequestProxy(env[key]);
+  const viaProxy = { ...env, ...Object.fromEntries(Object.entries(proxies).map(([k, p]) => [k, p.url])) };
+  const first = () => Object.values(proxies).map((p) => p.firstAt).filter((x) => x !== undefined).reduce((a, b) => (a < b ? a : b), undefined);
+  const spawnTimed = (cmd, argv, e) => new Promise((resolve, reject) => {
+    const t0 = process.hrtime.bigint();
+    const p = spawn(cmd, argv, { env: e, stdio: ['ignore', 'ignore', 'pipe'] });
+    let err = '';
+    p.stderr.on('data', (d) => { err += d; });
+    p.on('close', (status) => (status === 0 || status === 2 ? resolve(t0) : reject(new Error(`${argv.join(' ')} exited ${status}: ${err.slice(-2000)}`))));
+  });
+  const conv = [];
+  const bare = [];
+  try {
+    for (let i = 0; i < runs; i++) {
+      Object.values(proxies).forEach((p) => p.reset());
+      await sleep(1100);
+      const t0 = await spawnTimed(process.execPath, [...nodeFlags, cliMain, '--quiet', 'plan', ...common], viaProxy);
+      conv.push(Number(first() - t0) / 1e6);
+      Object.values(proxies).forEach((p) => p.reset());
+      const script = `require('undici').request(process.env.SECRETS_ADDR + '/v1/sys/health').then((r) => r.body.text())`;
+      const b0 = await spawnTimed(process.execPath, ['-e', script], { ...viaProxy, NODE_PATH: path.join(root, 'node_modules') });
+      bare.push(Number(first() - b0) / 1e6);
+    }
+  } finally {
+    await Promise.all(Object.values(proxies).map((p) => p.close()));
+  }
+  const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  return `process start to first request (no-op plan), median of ${runs}: ${median(conv).toFixed(0)} ms (${conv.map((x) => x.toFixed(0)).join(', ')}); `
+    + `bare node + undici ${median(bare).toFixed(0)} ms (${bare.map((x) => x.toFixed(0)).join(', ')}); load average ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}`;
 }
 
 async function run(args) {
@@ -144,7 +202,9 @@ async function run(args) {
     out.push(`plan (no changes):   ${plan.requests} requests, CPU ${(plan.cpuMs / objects).toFixed(3)} ms/object (floor ${(fp.cpuMs / objects).toFixed(3)})`
       + (plans.length > 1 ? `; least of ${plans.length}: ${plans.map((p) => (p.cpuMs / objects).toFixed(3)).join(', ')}` : ''));
     out.push(`load average ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}; profiles in ${profDir}`);
-    if (prof) out.push(report(apply.profile, opts), report(plan.profile, opts));
+    const firstRuns = Number(option(args, '--first-request', 0));
+    if (firstRuns) out.push(await firstRequest(env, common, firstRuns));
+    if (prof) out.push(report(apply.profile, opts), report(plan.profile, opts), report(plan.profile, { ...opts, beforeFirstRequest: true }));
   } finally {
     await emu.stop();
     if (!args.includes('--keep')) fs.rmSync(dir, { recursive: true, force: true });
@@ -155,11 +215,12 @@ async function run(args) {
 
 const [cmd, ...rest] = process.argv.slice(2);
 if (cmd === 'fold' && rest[0]) {
-  process.stdout.write(report(rest[0], { top: Number(option(rest, '--top', 25)), functions: Number(option(rest, '--functions', 0)) }) + '\n');
+  process.stdout.write(report(rest[0], { top: Number(option(rest, '--top', 25)), functions: Number(option(rest, '--functions', 0)),
+    beforeFirstRequest: rest.includes('--before-first-request') }) + '\n');
 } else if (cmd === 'run') {
   run(rest).catch((e) => { process.stderr.write(`${e.stack}\n`); process.exit(1); });
 } else {
-  process.stderr.write('usage: node bench/profile-by-module.js fold FILE.cpuprofile [--top N] [--functions N]\n'
-    + '       node bench/profile-by-module.js run [KV] [--synth-dir DIR] [--keep DIR] [--top N] [--functions N] [--no-prof] [--plans N] [--cli MAIN.js]\n');
+  process.stderr.write('usage: node bench/profile-by-module.js fold FILE.cpuprofile [--top N] [--functions N] [--before-first-request]\n'
+    + '       node bench/profile-by-module.js run [KV] [--synth-dir DIR] [--keep DIR] [--top N] [--functions N] [--no-prof] [--plans N] [--cli MAIN.js] [--first-request N] [--node-flag F]\n');
   process.exit(64);
 }

@@ -222,13 +222,20 @@ function withStateChanges(item: PlanItem, r: DesiredResource, rec: StateRecord |
   if (item.action !== 'noop' || !rec || item.movedFrom) return { ...item, ...deposed };
   const changes: string[] = [];
   if (rec.removalPolicy !== r.removalPolicy) changes.push(`removal policy ${rec.removalPolicy} -> ${r.removalPolicy}`);
-  if (JSON.stringify([...rec.dependsOn].sort()) !== JSON.stringify([...r.dependsOn].sort())) changes.push('dependencies');
-  if (JSON.stringify(rec.stackRefs ?? []) !== JSON.stringify(crossStackRefs(r.spec))) changes.push('references to other stacks');
+  if (!sameList(rec.dependsOn, r.dependsOn, true)) changes.push('dependencies');
+  if (!sameList(rec.stackRefs ?? [], crossStackRefs(r.spec), false)) changes.push('references to other stacks');
   // Compared field by field: a JSON store (PostgreSQL jsonb) does not keep key order.
   const provider = (p: DesiredResource['provider']) => [p.api, p.address ?? '', p.addressEnv, p.tokenEnv].join('|');
   if (provider(rec.provider) !== provider(r.provider)) changes.push('provider');
   if ((rec.path ?? '') !== r.path) changes.push('construct path');
   return changes.length || deposed.deposed ? { ...item, ...deposed, stateChanges: changes } : item;
+}
+
+/** Whether two lists are the same as JSON (in any order with `anyOrder`); two empty lists need no copy. */
+function sameList(a: readonly unknown[], b: readonly unknown[], anyOrder: boolean): boolean {
+  if (a.length !== b.length) return false;
+  if (a.length === 0) return true;
+  return anyOrder ? JSON.stringify([...a].sort()) === JSON.stringify([...b].sort()) : JSON.stringify(a) === JSON.stringify(b);
 }
 
 /**

@@ -167,6 +167,8 @@ function fieldsOf(r: DesiredResource): FieldsSchema {
  */
 export function checkSecretPlacement(r: DesiredResource, find: (address: string, stack?: string) => DesiredResource | undefined = () => undefined): void {
   const fields = fieldsOf(r);
+  // Most specs hold neither a secret source nor a reference: one look at every value, instead of the walks below.
+  if (!holdsSourceOrRef(r.spec)) return;
   const at: Placement = {
     refuse: (p, what) => {
       throw new Error(`${r.path}: ${p} holds a secret source (${what}), but ${p} is not a sensitive field of ${r.kind}: ` +
@@ -191,6 +193,15 @@ export function checkSecretPlacement(r: DesiredResource, find: (address: string,
       }
     }
   });
+}
+
+/** Whether a secret source (`$secret`) or a reference (`$ref`) is anywhere in `v`. */
+function holdsSourceOrRef(v: unknown): boolean {
+  if (v === null || typeof v !== 'object') return false;
+  if ('$secret' in v || '$ref' in v) return true;
+  if (Array.isArray(v)) return v.some(holdsSourceOrRef);
+  for (const k in v) if (Object.prototype.hasOwnProperty.call(v, k) && holdsSourceOrRef((v as Record<string, unknown>)[k])) return true;
+  return false;
 }
 
 function walkSecrets(v: unknown, visit: (ref: { $secret: { env?: unknown; file?: unknown } }) => void): void {
