@@ -31,6 +31,17 @@ function canonical(v: unknown): string {
   return canonicalPart(v) ?? 'null';
 }
 
+/**
+ * `canonical({ stack, address, record })` with the record's `mac` left out, without copying the record
+ * (checked for every record at each read of state): the keys in that order are already sorted.
+ */
+function sealedText(stack: string, address: string, rec: StateRecord): string {
+  if (typeof stack !== 'string' || typeof address !== 'string' || rec === null || typeof rec !== 'object' || Array.isArray(rec)) {
+    return canonical({ stack, address, record: { ...rec, mac: undefined } });
+  }
+  return `{"address":${JSON.stringify(address)},"record":${canonicalObject(rec as unknown as Record<string, unknown>, 'mac')},"stack":${JSON.stringify(stack)}}`;
+}
+
 function canonicalPart(x: unknown): string | undefined {
   if (typeof x === 'string') return JSON.stringify(x);
   if (x === null || typeof x !== 'object') return JSON.stringify(x);
@@ -39,10 +50,14 @@ function canonicalPart(x: unknown): string | undefined {
     for (let i = 0; i < x.length; i++) out += (i ? ',' : '') + (canonicalPart(x[i]) ?? 'null');
     return out + ']';
   }
-  const obj = x as Record<string, unknown>;
+  return canonicalObject(x as Record<string, unknown>);
+}
+
+function canonicalObject(obj: Record<string, unknown>, leaveOut?: string): string {
   let out = '{';
   let first = true;
   for (const k of sortedKeys(obj)) {
+    if (k === leaveOut) continue;
     const value = obj[k];
     if (value === undefined) continue;
     const text = canonicalPart(value);
@@ -87,8 +102,7 @@ function isArrayIndex(k: string): boolean {
 }
 
 function macOf(stack: string, address: string, rec: StateRecord): string {
-  const { mac: _mac, ...rest } = rec;
-  return authenticate(MAC_PURPOSE, canonical({ stack, address, record: rest }));
+  return authenticate(MAC_PURPOSE, sealedText(stack, address, rec));
 }
 
 /** Where each record in memory belongs, so that its sensitive outputs are decrypted with their associated data. */
@@ -102,8 +116,7 @@ export function sealRecord(stack: string, address: string, rec: StateRecord): St
     const aad = fieldAad(stack, address, 'sensitiveOutputs');
     sealed = { ...sealed, sensitiveOutputs: encrypt(decrypt(rec.sensitiveOutputs), aad) };
   }
-  sealed = { ...sealed, mac: undefined };
-  sealed = { ...sealed, mac: macOf(stack, address, sealed) };
+  sealed = { ...sealed, mac: macOf(stack, address, sealed) }; // (the mac of the record without its mac)
   places.set(sealed, { stack, address });
   return sealed;
 }
@@ -127,7 +140,7 @@ export function verifyDocument(doc: StateDocument, what: string, tolerate = fals
   if (!doc.authenticated && !tolerate) throw new Error(unsealedMessage(what, stack));
   const refused: string[] = [];
   for (const [address, rec] of Object.entries(doc.resources)) {
-    const ok = !!rec.mac && verifyAuthentication(MAC_PURPOSE, canonical({ stack, address, record: { ...rec, mac: undefined } }), rec.mac);
+    const ok = !!rec.mac && verifyAuthentication(MAC_PURPOSE, sealedText(stack, address, rec), rec.mac);
     if (ok) places.set(rec, { stack, address });
     else refused.push(address);
   }
