@@ -117,9 +117,19 @@ function change(path: string, before: unknown, after: unknown, sensitive: boolea
  */
 export function diffSpec(desired: ResolvedSpec, actual: Spec | undefined, prior: StateRecord | undefined,
   handler: ResourceHandler): FieldChange[] {
+  return diffFlattened(desired, actual, prior, handler, flatten(actual ?? {}), flatten(prior?.spec ?? {}));
+}
+
+/** `diffSpec` and `driftOf` of one read of a managed object, each side flattened once for both. */
+export function diffAndDrift(desired: ResolvedSpec, actual: Spec, prior: StateRecord, handler: ResourceHandler): { changes: FieldChange[]; drift: FieldChange[] } {
+  const a = flatten(actual);
+  const p = flatten(prior.spec);
+  return { changes: diffFlattened(desired, actual, prior, handler, a, p), drift: driftFlattened(actual, prior, handler, a, p) };
+}
+
+function diffFlattened(desired: ResolvedSpec, actual: Spec | undefined, prior: StateRecord | undefined, handler: ResourceHandler,
+  a: Map<string, unknown>, p: Map<string, unknown>): FieldChange[] {
   const d = flatten(desired.value);
-  const a = flatten(actual ?? {});
-  const p = flatten(prior?.spec ?? {});
   const sensitiveTop = new Set(handler.sensitiveFields ?? []);
   const changes: FieldChange[] = [];
   for (const key of Object.keys(desired.value)) {
@@ -162,8 +172,10 @@ export function diffSpec(desired: ResolvedSpec, actual: Spec | undefined, prior:
  * Secrets are compared by HMAC and never shown.
  */
 export function driftOf(actual: Spec, prior: StateRecord, handler: ResourceHandler): FieldChange[] {
-  const a = flatten(actual);
-  const p = flatten(prior.spec);
+  return driftFlattened(actual, prior, handler, flatten(actual), flatten(prior.spec));
+}
+
+function driftFlattened(actual: Spec, prior: StateRecord, handler: ResourceHandler, a: Map<string, unknown>, p: Map<string, unknown>): FieldChange[] {
   const sensitiveTop = new Set(handler.sensitiveFields ?? []);
   const drift: FieldChange[] = [];
   for (const key of Object.keys(actual)) {

@@ -225,11 +225,22 @@ function withStateChanges(item: PlanItem, r: DesiredResource, rec: StateRecord |
   if (!sameList(rec.dependsOn, r.dependsOn, true)) changes.push('dependencies');
   if (!sameList(rec.stackRefs ?? [], crossStackRefs(r.spec), false)) changes.push('references to other stacks');
   // Compared field by field: a JSON store (PostgreSQL jsonb) does not keep key order.
-  const provider = (p: DesiredResource['provider']) => [p.api, p.address ?? '', p.addressEnv, p.tokenEnv].join('|');
-  if (provider(rec.provider) !== provider(r.provider)) changes.push('provider');
+  if (!sameProvider(rec.provider, r.provider)) changes.push('provider');
   if ((rec.path ?? '') !== r.path) changes.push('construct path');
   return changes.length || deposed.deposed ? { ...item, ...deposed, stateChanges: changes } : item;
 }
+
+/** Whether a record's provider is the app's: its API, address and variables, as the text `api|address|addressEnv|tokenEnv`. */
+function sameProvider(a: DesiredResource['provider'], b: DesiredResource['provider']): boolean {
+  const x = [joinText(a.api), joinText(a.address), joinText(a.addressEnv), joinText(a.tokenEnv)];
+  const y = [joinText(b.api), joinText(b.address), joinText(b.addressEnv), joinText(b.tokenEnv)];
+  // Field by field, unless a field holds the separator (then the joined texts, as they always were compared).
+  if (x.some((v) => v.includes('|')) || y.some((v) => v.includes('|'))) return x.join('|') === y.join('|');
+  return x[0] === y[0] && x[1] === y[1] && x[2] === y[2] && x[3] === y[3];
+}
+
+/** A value as `Array.prototype.join` writes it. */
+const joinText = (v: unknown): string => (v === undefined || v === null ? '' : String(v));
 
 /** Whether two lists are the same as JSON (in any order with `anyOrder`); two empty lists need no copy. */
 function sameList(a: readonly unknown[], b: readonly unknown[], anyOrder: boolean): boolean {

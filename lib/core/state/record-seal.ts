@@ -87,7 +87,9 @@ function quotedKey(k: string): string {
 function sortedKeys(obj: object): string[] {
   const keys = Object.keys(obj);
   if (keys.length > 1) keys.sort();
-  if (!keys.some(isIndexLike)) return keys;
+  let indexLike = false;
+  for (let i = 0; i < keys.length && !indexLike; i++) indexLike = isIndexLike(keys[i]);
+  if (!indexLike) return keys;
   const indices = keys.filter(isArrayIndex).sort((a, b) => Number(a) - Number(b));
   return indices.length ? [...indices, ...keys.filter((k) => !isArrayIndex(k))] : keys;
 }
