@@ -16,6 +16,9 @@
 //     first one profiled, and gives the least CPU), the floor's, and the fold of the profile (also of the plan's
 //     start-up, before its first request). --first-request N: the time from process start to the first request of
 //     a no-op plan through a proxy (median of N), as bench/run.js section 3. --cli: another build's main.js.
+//   node bench/profile-by-module.js compare OTHER/dist/cli/main.js [KV=10000] --synth-dir DIR [--rounds 6]
+//     no-op plans alternating between this build and another one (e.g. main's, built elsewhere) after one
+//     first apply, so that the machine's load falls on both alike: least and median CPU per object of each.
 'use strict';
 const { spawn, spawnSync } = require('child_process');
 const crypto = require('crypto');
@@ -213,14 +216,59 @@ async function run(args) {
   process.stdout.write(out.join('\n') + '\n');
 }
 
+/**
+ * Two builds side by side: one first apply (with this build), then no-op plans alternating between
+ * this build and OTHER (another build's dist/cli/main.js, e.g. the main branch's), `rounds` each,
+ * so that the machine's load falls on both alike. Prints the CPU per object of each plan, least and median.
+ */
+async function compare(args) {
+  const other = path.resolve(args[0]);
+  const kv = Number(args.slice(1).find((a) => /^\d+$/.test(a)) ?? 10000);
+  const rounds = Number(option(args, '--rounds', 6));
+  const synthDir = option(args, '--synth-dir');
+  if (!synthDir) throw new Error('compare needs --synth-dir DIR (node bench/gen-app.js KV 100 DIR)');
+  const objects = kv + 100;
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'converge-compare-'));
+  const emu = await startEmulator(dir);
+  const env = { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1', ...emu.env, CONVERGE_DIR: path.join(dir, '.converge'),
+    CONVERGE_STATE_KEY: crypto.randomBytes(32).toString('hex') };
+  const common = ['--synth-dir', synthDir, '--parallelism', '10'];
+  const builds = [['this build', cliMain], [other, other]];
+  try {
+    const apply = profiled('apply', ['apply', ...common, '--auto-approve'], env, dir, false);
+    const perBuild = builds.map(() => []);
+    for (let i = 0; i < rounds; i++) {
+      for (let b = 0; b < builds.length; b++) {
+        await sleep(1100);
+        cliMain = builds[b][1];
+        perBuild[b].push(profiled(`plan-${b}-${i}`, ['plan', ...common], env, dir, false).cpuMs / objects);
+      }
+    }
+    cliMain = builds[0][1];
+    const lines = [`${kv} KV + 100 organizations, L = 0: first apply (this build) CPU ${(apply.cpuMs / objects).toFixed(3)} ms/object; no-op plans, ${rounds} each, alternating:`];
+    builds.forEach(([name], b) => {
+      const xs = [...perBuild[b]].sort((x, y) => x - y);
+      lines.push(`  ${name}: least ${xs[0].toFixed(3)}, median ${xs[Math.floor(xs.length / 2)].toFixed(3)} ms/object (${perBuild[b].map((x) => x.toFixed(3)).join(', ')})`);
+    });
+    lines.push(`load average ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+    process.stdout.write(lines.join('\n') + '\n');
+  } finally {
+    await emu.stop();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 const [cmd, ...rest] = process.argv.slice(2);
 if (cmd === 'fold' && rest[0]) {
   process.stdout.write(report(rest[0], { top: Number(option(rest, '--top', 25)), functions: Number(option(rest, '--functions', 0)),
     beforeFirstRequest: rest.includes('--before-first-request') }) + '\n');
+} else if (cmd === 'compare' && rest[0]) {
+  compare(rest).catch((e) => { process.stderr.write(`${e.stack}\n`); process.exit(1); });
 } else if (cmd === 'run') {
   run(rest).catch((e) => { process.stderr.write(`${e.stack}\n`); process.exit(1); });
 } else {
   process.stderr.write('usage: node bench/profile-by-module.js fold FILE.cpuprofile [--top N] [--functions N] [--before-first-request]\n'
-    + '       node bench/profile-by-module.js run [KV] [--synth-dir DIR] [--keep DIR] [--top N] [--functions N] [--no-prof] [--plans N] [--cli MAIN.js] [--first-request N] [--node-flag F]\n');
+    + '       node bench/profile-by-module.js run [KV] [--synth-dir DIR] [--keep DIR] [--top N] [--functions N] [--no-prof] [--plans N] [--cli MAIN.js] [--first-request N] [--node-flag F]\n'
+    + '       node bench/profile-by-module.js compare OTHER/dist/cli/main.js [KV] --synth-dir DIR [--rounds 6]\n');
   process.exit(64);
 }
