@@ -27,13 +27,15 @@ const refsOfSpec = new WeakMap<object, readonly string[]>();
 
 function collectCrossStackRefs(spec: unknown): string[] {
   const out = new Set<string>();
-  const walk = (v: unknown): void => {
-    if (isAttrRef(v)) { if (v.stack !== undefined) out.add(`${v.stack}/${v.$ref}.${v.attr}`); return; }
-    if (Array.isArray(v)) v.forEach(walk);
-    else if (v !== null && typeof v === 'object') Object.values(v).forEach(walk);
-  };
-  walk(spec);
-  return [...out].sort();
+  addCrossStackRefs(spec, out);
+  return out.size ? [...out].sort() : [];
+}
+
+function addCrossStackRefs(v: unknown, out: Set<string>): void {
+  if (v === null || typeof v !== 'object') return;
+  if (isAttrRef(v)) { if (v.stack !== undefined) out.add(`${v.stack}/${v.$ref}.${v.attr}`); return; }
+  if (Array.isArray(v)) v.forEach((x) => addCrossStackRefs(x, out));
+  else for (const x of Object.values(v)) addCrossStackRefs(x, out);
 }
 
 /** The other stacks a stack reads values from: its synthesized stack dependencies and the stacks its references name. */
