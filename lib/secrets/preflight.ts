@@ -8,7 +8,8 @@ import { mergePolicy, PolicyResources, PREFLIGHT_PATH, registeredSecretsPolicyOf
  * `delete` only where the object is deleted (a delete, a replace), the rest for any write.
  */
 export function neededPaths(items: readonly PreflightItem[], resources: PolicyResources = {}): { path: string; capability: string; addresses: string[] }[] {
-  const needed = new Map<string, { path: string; capability: string; addresses: string[] }>();
+  // Addresses as a set: thousands of objects of one kind share a path (a search in a list per object was quadratic).
+  const needed = new Map<string, { path: string; capability: string; addresses: Set<string> }>();
   for (const item of items) {
     const policy = registeredSecretsPolicyOf(item.kind, item.spec, resources);
     if (!policy) continue;
@@ -16,13 +17,13 @@ export function neededPaths(items: readonly PreflightItem[], resources: PolicyRe
       for (const capability of capabilities) {
         if (capability === 'delete' && !item.deletes) continue;
         const key = `${path}\n${capability}`;
-        const n = needed.get(key) ?? { path, capability, addresses: [] };
-        if (!n.addresses.includes(item.address)) n.addresses.push(item.address);
+        const n = needed.get(key) ?? { path, capability, addresses: new Set<string>() };
+        n.addresses.add(item.address);
         needed.set(key, n);
       }
     }
   }
-  return [...needed.values()];
+  return [...needed.values()].map((n) => ({ ...n, addresses: [...n.addresses] }));
 }
 
 /** `sys/capabilities-self` for every path at once: one request per token. */

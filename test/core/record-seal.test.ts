@@ -1,5 +1,5 @@
 import * as crypto from 'crypto';
-import { encrypt } from '../../lib/core/crypto/state-key';
+import { authenticate, encrypt } from '../../lib/core/crypto/state-key';
 import { legacyRecords, openSensitiveOutputs, sealRecord, verifyDocument } from '../../lib/core/state/record-seal';
 import { StateDocument, StateRecord } from '../../lib/core/state/state-model';
 
@@ -36,5 +36,30 @@ describe('sealed state records', () => {
     // Seals removed from a sealed record: its ciphertext, bound to its place, shows it.
     const { mac: _m, ...stripped } = sealRecord('s', 'a', rec('t'));
     expect(() => legacyRecords({ ...old, resources: { a: stripped } }, 'state of s')).toThrow(/was sealed by this release \(the records at a show it\)/);
+  });
+
+  test('a record sealed as earlier releases sealed it (keys sorted into a copy, then JSON.stringify) is still trusted, whatever its key order', () => {
+    // The seal's text as releases before issue 37 built it: object keys sorted into new objects, undefined left out.
+    const earlierText = (v: unknown): string => {
+      const walk = (x: unknown): unknown => (Array.isArray(x) ? x.map(walk) : x !== null && typeof x === 'object'
+        ? Object.fromEntries(Object.keys(x as object).sort().filter((k) => (x as Record<string, unknown>)[k] !== undefined)
+          .map((k) => [k, walk((x as Record<string, unknown>)[k])])) : x);
+      return JSON.stringify(walk(v));
+    };
+    // Keys that a sorted copy does not keep in sorted order (integer-like keys come first, in numeric order), escapes, nested lists.
+    const outputs = { b: 1, a: [1, null, { z: 'x', y: '\u2028"\\' }], '10': 'ten', '9': 'nine', '01': 'zero-one', 'é': 2, E: 3, empty: {}, list: [] };
+    const { sensitiveOutputs: _s, ...plain } = rec('t'); // (a v1 ciphertext would be bound to its place when sealed)
+    const record: StateRecord = { ...plain, spec: { data: { '2': 'two', '10': 'ten', user: 'u' } }, outputs };
+    const { mac: _m, ...unsealed } = record;
+    const earlierMac = authenticate('state record', earlierText({ stack: 's', address: 'a', record: { ...unsealed, mac: undefined } }));
+    // The same record as a JSON store gives it back: other key order.
+    const reordered = JSON.parse(JSON.stringify({ ...record, mac: earlierMac, outputs: Object.fromEntries(Object.entries(outputs).reverse()) }));
+    expect(() => verifyDocument({ version: 1, stack: 's', serial: 1, lineage: 'l', authenticated: true, resources: { a: reordered } }, 'state')).not.toThrow();
+    // And this release seals it the same way: the mac it writes is the one earlier releases wrote.
+    expect(sealRecord('s', 'a', unsealed as StateRecord).mac).toBe(earlierMac);
+    // A changed value is still refused.
+    const changed = { ...reordered, outputs: { ...reordered.outputs, '9': 'NINE' } };
+    expect(() => verifyDocument({ version: 1, stack: 's', serial: 1, lineage: 'l', authenticated: true, resources: { a: changed } }, 'state'))
+      .toThrow(/the record at a was changed outside converge/);
   });
 });

@@ -3,8 +3,19 @@ import { hmac } from './state-key';
 
 /** A fresh per-record salt, so that one secret in two records has two unrelated HMACs. */
 export function newSalt(): string {
-  return crypto.randomBytes(12).toString('base64url');
+  // Drawn from a pool filled 4 KiB at a time: one call to the system's generator per 341 salts instead of one each
+  // (a plan and an apply draw one per new object). Each salt is fresh random bytes, never handed out twice.
+  if (saltPool.next + SALT_BYTES > saltPool.bytes.length) {
+    crypto.randomFillSync(saltPool.bytes);
+    saltPool.next = 0;
+  }
+  const salt = saltPool.bytes.toString('base64url', saltPool.next, saltPool.next + SALT_BYTES);
+  saltPool.next += SALT_BYTES;
+  return salt;
 }
+
+const SALT_BYTES = 12;
+const saltPool = { bytes: Buffer.alloc(4092), next: 4092 };
 
 /**
  * HMAC of a sensitive field's value under the state key, keyed by the record's salt and the

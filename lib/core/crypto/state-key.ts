@@ -80,6 +80,8 @@ export function generateKey(): string {
  */
 export function stateKeySource(options: { create?: boolean; log?: (m: string) => void } = {}): KeySource {
   const fromEnv = process.env.CONVERGE_STATE_KEY;
+  // Asked once per record sealed or checked: the key from the environment needs no path resolved.
+  if (fromEnv && cached && cached.id.length === fromEnv.length + 4 && cached.id === `env:${fromEnv}`) return cached;
   const file = path.join(convergeDir(), 'state.key');
   const id = fromEnv ? `env:${fromEnv}` : `file:${file}`;
   if (cached && cached.id === id) return cached;
@@ -157,8 +159,21 @@ export function hmac(value: unknown): string {
 
 /** HMAC-SHA256 of a document under a key derived from the state key for `purpose` (base64url). */
 export function authenticate(purpose: string, text: string): string {
-  const sub = crypto.createHmac('sha256', stateKey()).update(`converge ${purpose} key v1`).digest();
-  return crypto.createHmac('sha256', sub).update(text).digest('base64url');
+  return crypto.createHmac('sha256', purposeKey(purpose)).update(text).digest('base64url');
+}
+
+/** The sub-keys derived from the current state key, per purpose: one HMAC per key instead of one per record. */
+let purposeKeys: { key: Buffer; byPurpose: Map<string, Buffer> } | undefined;
+
+function purposeKey(purpose: string): Buffer {
+  const key = stateKey();
+  if (purposeKeys?.key !== key) purposeKeys = { key, byPurpose: new Map() };
+  let sub = purposeKeys.byPurpose.get(purpose);
+  if (!sub) {
+    sub = crypto.createHmac('sha256', key).update(`converge ${purpose} key v1`).digest();
+    purposeKeys.byPurpose.set(purpose, sub);
+  }
+  return sub;
 }
 
 /** Whether `mac` is `authenticate(purpose, text)`, compared in constant time. */

@@ -46,6 +46,17 @@ export class ApiClients {
   constructor(private readonly tuning: ClientTuning = {}, private readonly env: NodeJS.ProcessEnv = process.env) {}
 
   public for(provider: ProviderConfig): HttpClient {
+    // Objects of one provider share its object (readSynthDir): found by identity before the key is built.
+    const same = this.byProvider.get(provider);
+    if (same) return same;
+    const client = this.forKey(provider);
+    this.byProvider.set(provider, client);
+    return client;
+  }
+
+  private readonly byProvider = new WeakMap<ProviderConfig, HttpClient>();
+
+  private forKey(provider: ProviderConfig): HttpClient {
     const key = JSON.stringify([provider.api, provider.address ?? '', provider.addressEnv, provider.tokenEnv, provider.caCertFile,
       provider.clientCertFile, provider.clientKeyFile, provider.skipTlsVerify, provider.allowInsecureHttp, provider.tokenHeader]);
     let c = this.clients.get(key);

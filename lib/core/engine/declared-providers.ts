@@ -28,7 +28,13 @@ export class DeclaredProviders {
 
   constructor(desired: DesiredStack) {
     // The app's own first: they carry its TLS settings.
-    for (const r of Object.values(desired.resources)) if (!this.byIdentity.has(identity(r.provider))) this.byIdentity.set(identity(r.provider), r.provider);
+    const seen = new Set<ProviderConfig>(); // objects of one provider share its object (readSynthDir)
+    for (const r of Object.values(desired.resources)) {
+      if (seen.has(r.provider)) continue;
+      seen.add(r.provider);
+      const id = identity(r.provider);
+      if (!this.byIdentity.has(id)) this.byIdentity.set(id, r.provider);
+    }
     for (const { api, variables } of apiProfiles()) {
       const p = { api, addressEnv: variables.addressEnv, tokenEnv: variables.tokenEnv } as ProviderConfig;
       if (!this.byIdentity.has(identity(p))) this.byIdentity.set(identity(p), p);

@@ -6,25 +6,64 @@ import { StateRecord } from '../state/state-model';
 
 /** Flattens a value into leaf paths (`a.b`, `list[0].x`); secrets, unknowns and empty containers are leaves. */
 export function flatten(v: unknown, prefix = '', out: Map<string, unknown> = new Map()): Map<string, unknown> {
-  if (isSecretRef(v) || isUnknown(v)) { out.set(prefix, v); return out; }
-  if (Array.isArray(v)) {
-    if (v.length === 0) out.set(prefix, []);
-    v.forEach((x, i) => flatten(x, `${prefix}[${i}]`, out));
+  if (prefix === '' && out.size === 0 && isPlainObject(v) && Object.keys(v).every(isPlainKey)) {
+    // The top level: the paths under each key are grouped on the way (see `under`).
+    const groups = new Map<string, string[]>();
+    for (const k of Object.keys(v)) {
+      const x = v[k];
+      if (x === undefined) continue;
+      const group: string[] = [];
+      flattenInto(x, k, out, group);
+      groups.set(k, group);
+    }
+    byTopCache.set(out, groups);
     return out;
   }
-  if (v !== null && typeof v === 'object') {
-    const entries = Object.entries(v).filter(([, x]) => x !== undefined);
-    if (entries.length === 0 && prefix) out.set(prefix, {});
-    for (const [k, x] of entries) flatten(x, prefix ? `${prefix}.${k}` : k, out);
-    return out;
-  }
-  out.set(prefix, v);
+  flattenInto(v, prefix, out, undefined);
   return out;
 }
 
+/** A top-level key that is its paths' `topKey`: not empty, no `.` or `[`. */
+function isPlainKey(k: string): boolean {
+  return k !== '' && topKey(k) === k;
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v) && !isSecretRef(v) && !isUnknown(v);
+}
+
+function flattenInto(v: unknown, prefix: string, out: Map<string, unknown>, group: string[] | undefined): void {
+  const leaf = (path: string, value: unknown) => {
+    out.set(path, value);
+    group?.push(path);
+  };
+  if (isSecretRef(v) || isUnknown(v)) return leaf(prefix, v);
+  if (Array.isArray(v)) {
+    if (v.length === 0) leaf(prefix, []);
+    v.forEach((x, i) => flattenInto(x, `${prefix}[${i}]`, out, group));
+    return;
+  }
+  if (v !== null && typeof v === 'object') {
+    let empty = true;
+    for (const k of Object.keys(v)) {
+      const x = (v as Record<string, unknown>)[k];
+      if (x === undefined) continue;
+      empty = false;
+      flattenInto(x, prefix ? `${prefix}.${k}` : k, out, group);
+    }
+    if (empty && prefix) leaf(prefix, {});
+    return;
+  }
+  leaf(prefix, v);
+}
+
 export function topKey(path: string): string {
-  const i = path.search(/[.[]/);
-  return i < 0 ? path : path.slice(0, i);
+  // A loop rather than a regular expression: asked for every leaf of every object of a plan.
+  for (let i = 0; i < path.length; i++) {
+    const c = path.charCodeAt(i);
+    if (c === 46 /* . */ || c === 91 /* [ */) return path.slice(0, i);
+  }
+  return path;
 }
 
 const byTopCache = new WeakMap<Map<string, unknown>, Map<string, string[]>>();
@@ -45,20 +84,30 @@ function under(map: Map<string, unknown>, key: string): string[] {
 }
 
 export function same(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  // Two different strings are never the same JSON; anything else compares as JSON (NaN and null are both `null`).
+  if (typeof a === 'string' && typeof b === 'string') return false;
   return JSON.stringify(a) === JSON.stringify(b);
 }
 
 function change(path: string, before: unknown, after: unknown, sensitive: boolean, handler: ResourceHandler, unknown = false): FieldChange {
-  return {
-    path,
+  // Built field by field (one object per change, keys in the order plans have always had).
+  const c: { -readonly [K in keyof FieldChange]: FieldChange[K] } = { path } as FieldChange;
+  if (sensitive) {
     // A sensitive field keeps only whether each side exists (an addition, a removal), never a value.
     // (A value known only after apply is a change: its before is not always at hand.)
-    ...(sensitive ? unknown ? {} : { ...(before === undefined && after !== undefined ? { added: true } : {}), ...(before !== undefined && after === undefined ? { removed: true } : {}) }
-      : { before, after: unknown ? undefined : after }),
-    sensitive,
-    replace: (handler.replaceFields ?? []).includes(topKey(path)),
-    ...(unknown ? { unknown: true } : {}),
-  };
+    if (!unknown) {
+      if (before === undefined && after !== undefined) c.added = true;
+      if (before !== undefined && after === undefined) c.removed = true;
+    }
+  } else {
+    c.before = before;
+    c.after = unknown ? undefined : after;
+  }
+  c.sensitive = sensitive;
+  c.replace = handler.replaceFields !== undefined && handler.replaceFields.includes(topKey(path));
+  if (unknown) c.unknown = true;
+  return c;
 }
 
 /**
@@ -68,9 +117,19 @@ function change(path: string, before: unknown, after: unknown, sensitive: boolea
  */
 export function diffSpec(desired: ResolvedSpec, actual: Spec | undefined, prior: StateRecord | undefined,
   handler: ResourceHandler): FieldChange[] {
+  return diffFlattened(desired, actual, prior, handler, flatten(actual ?? {}), flatten(prior?.spec ?? {}));
+}
+
+/** `diffSpec` and `driftOf` of one read of a managed object, each side flattened once for both. */
+export function diffAndDrift(desired: ResolvedSpec, actual: Spec, prior: StateRecord, handler: ResourceHandler): { changes: FieldChange[]; drift: FieldChange[] } {
+  const a = flatten(actual);
+  const p = flatten(prior.spec);
+  return { changes: diffFlattened(desired, actual, prior, handler, a, p), drift: driftFlattened(actual, prior, handler, a, p) };
+}
+
+function diffFlattened(desired: ResolvedSpec, actual: Spec | undefined, prior: StateRecord | undefined, handler: ResourceHandler,
+  a: Map<string, unknown>, p: Map<string, unknown>): FieldChange[] {
   const d = flatten(desired.value);
-  const a = flatten(actual ?? {});
-  const p = flatten(prior?.spec ?? {});
   const sensitiveTop = new Set(handler.sensitiveFields ?? []);
   const changes: FieldChange[] = [];
   for (const key of Object.keys(desired.value)) {
@@ -113,8 +172,10 @@ export function diffSpec(desired: ResolvedSpec, actual: Spec | undefined, prior:
  * Secrets are compared by HMAC and never shown.
  */
 export function driftOf(actual: Spec, prior: StateRecord, handler: ResourceHandler): FieldChange[] {
-  const a = flatten(actual);
-  const p = flatten(prior.spec);
+  return driftFlattened(actual, prior, handler, flatten(actual), flatten(prior.spec));
+}
+
+function driftFlattened(actual: Spec, prior: StateRecord, handler: ResourceHandler, a: Map<string, unknown>, p: Map<string, unknown>): FieldChange[] {
   const sensitiveTop = new Set(handler.sensitiveFields ?? []);
   const drift: FieldChange[] = [];
   for (const key of Object.keys(actual)) {

@@ -15,14 +15,27 @@ export interface StackSnapshot {
 
 /** The cross-stack references of a spec, as `stack/address.attr`, sorted. */
 export function crossStackRefs(spec: unknown): string[] {
+  // A synthesized spec does not change during a run, and the plan, the apply and the reads of other stacks each ask.
+  const known = spec !== null && typeof spec === 'object' ? refsOfSpec.get(spec) : undefined;
+  if (known) return [...known];
+  const refs = collectCrossStackRefs(spec);
+  if (spec !== null && typeof spec === 'object') refsOfSpec.set(spec, refs);
+  return [...refs];
+}
+
+const refsOfSpec = new WeakMap<object, readonly string[]>();
+
+function collectCrossStackRefs(spec: unknown): string[] {
   const out = new Set<string>();
-  const walk = (v: unknown): void => {
-    if (isAttrRef(v)) { if (v.stack !== undefined) out.add(`${v.stack}/${v.$ref}.${v.attr}`); return; }
-    if (Array.isArray(v)) v.forEach(walk);
-    else if (v !== null && typeof v === 'object') Object.values(v).forEach(walk);
-  };
-  walk(spec);
-  return [...out].sort();
+  addCrossStackRefs(spec, out);
+  return out.size ? [...out].sort() : [];
+}
+
+function addCrossStackRefs(v: unknown, out: Set<string>): void {
+  if (v === null || typeof v !== 'object') return;
+  if (isAttrRef(v)) { if (v.stack !== undefined) out.add(`${v.stack}/${v.$ref}.${v.attr}`); return; }
+  if (Array.isArray(v)) v.forEach((x) => addCrossStackRefs(x, out));
+  else for (const x of Object.values(v)) addCrossStackRefs(x, out);
 }
 
 /** The other stacks a stack reads values from: its synthesized stack dependencies and the stacks its references name. */

@@ -1,6 +1,6 @@
 import { DesiredResource } from '../model';
 import { StateRecord } from '../state/state-model';
-import { diffAgainstPrior, diffSpec, driftOf } from './diff';
+import { diffAgainstPrior, diffAndDrift, diffSpec } from './diff';
 import { FieldChange, HandlerContext, Observed, ResourceHandler } from './handler';
 import { findCandidates, intentCandidates } from './ownership';
 import { PlanItem } from './plan-model';
@@ -68,8 +68,7 @@ export async function planObject(input: ObjectPlanInput): Promise<Planned> {
       const changes = allNew(resolved, handler);
       return { item: { ...base, drift: [deletedOutside], action: 'create', changes, warnings: handler.recreateWarning ? [handler.recreateWarning] : [] }, resolved };
     }
-    const changes = diffSpec(resolved, observed.fields, rec, handler);
-    const drift = driftOf(observed.fields, rec, handler);
+    const { changes, drift } = diffAndDrift(resolved, observed.fields, rec, handler);
     const item = classify({ ...base, drift }, rec.id, changes, handler.destroyWarning);
     return { item: { ...item, ...seen(observed), warnings: [...item.warnings, ...(observed.notes ?? [])] }, resolved, outputs: observed.outputs };
   }
@@ -112,8 +111,7 @@ function existing(input: ObjectPlanInput, base: Base, id: string, observed: Obse
   const { address, r, resolved, handler } = input;
   const from = input.orphansOfKind.find((o) => o.record.id === id || o.record.id === observed.id);
   if (from) {
-    const changes = diffSpec(resolved, observed.fields, from.record, handler);
-    const drift = driftOf(observed.fields, from.record, handler);
+    const { changes, drift } = diffAndDrift(resolved, observed.fields, from.record, handler);
     const item = classify({ ...base, drift }, id, changes, handler.destroyWarning);
     return { item: { ...item, ...seen(observed), movedFrom: from.address, stateChanges: [`moved from ${from.address}`] }, resolved, outputs: observed.outputs };
   }
@@ -159,7 +157,10 @@ const deletedOutside: FieldChange = { path: '(object)', sensitive: false, replac
 
 /** Everything is new: no field forces anything. */
 function allNew(resolved: ResolvedSpec, handler: ResourceHandler): FieldChange[] {
-  return diffSpec(resolved, undefined, undefined, handler).map((c) => ({ ...c, replace: false }));
+  // Each change is a new object: set in place rather than copied (a first apply has one per field of every object).
+  const changes = diffSpec(resolved, undefined, undefined, handler);
+  for (const c of changes) (c as { replace: boolean }).replace = false;
+  return changes;
 }
 
 /** What a plan item keeps of an observed object for apply: its plain outputs and its version. */

@@ -190,14 +190,30 @@ export async function planStack(desired: DesiredStack, state: StateStore, client
 /** What a plan hook sees of an item; a kind change is the old kind's delete and the new kind's create. */
 function hookItemsOf(i: PlanItem, rec: StateRecord | undefined, resolved: ResolvedSpec | undefined): PlanHookItem[] {
   const gone = ['delete', 'forget'].includes(i.action);
-  const after = gone || i.action === 'conflict' ? undefined : maskSecrets(resolved?.stored);
+  const after = () => (gone || i.action === 'conflict' ? undefined : maskSecrets(resolved?.stored));
+  const before = () => maskSecrets(rec?.spec);
   if (i.priorKind) {
     return [
-      { address: i.address, kind: i.priorKind, action: 'delete', before: maskSecrets(rec?.spec) },
-      { address: i.address, kind: i.kind, action: 'create', after },
+      masked({ address: i.address, kind: i.priorKind, action: 'delete' }, { before }),
+      masked({ address: i.address, kind: i.kind, action: 'create' }, { after }),
     ];
   }
-  return [{ address: i.address, kind: i.kind, action: i.action === 'conflict' ? 'noop' : i.action, before: maskSecrets(rec?.spec), after }];
+  return [masked({ address: i.address, kind: i.kind, action: i.action === 'conflict' ? 'noop' : i.action }, { before, after })];
+}
+
+/**
+ * A hook item whose specs are masked when a hook first reads them: hooks look at their domain's kinds
+ * only, and masking every object of a large plan for them cost more than the rest of its diff.
+ */
+function masked(item: Omit<PlanHookItem, 'before' | 'after'>, specs: { before?: () => Spec | undefined; after?: () => Spec | undefined }): PlanHookItem {
+  for (const [field, compute] of Object.entries(specs)) {
+    let value: { spec: Spec | undefined } | undefined;
+    Object.defineProperty(item, field, {
+      enumerable: true,
+      get: () => (value ??= { spec: compute() }).spec,
+    });
+  }
+  return item as PlanHookItem;
 }
 
 /** Changes of what state keeps that need no API call: shown in the plan and recorded by apply. */
@@ -206,13 +222,31 @@ function withStateChanges(item: PlanItem, r: DesiredResource, rec: StateRecord |
   if (item.action !== 'noop' || !rec || item.movedFrom) return { ...item, ...deposed };
   const changes: string[] = [];
   if (rec.removalPolicy !== r.removalPolicy) changes.push(`removal policy ${rec.removalPolicy} -> ${r.removalPolicy}`);
-  if (JSON.stringify([...rec.dependsOn].sort()) !== JSON.stringify([...r.dependsOn].sort())) changes.push('dependencies');
-  if (JSON.stringify(rec.stackRefs ?? []) !== JSON.stringify(crossStackRefs(r.spec))) changes.push('references to other stacks');
+  if (!sameList(rec.dependsOn, r.dependsOn, true)) changes.push('dependencies');
+  if (!sameList(rec.stackRefs ?? [], crossStackRefs(r.spec), false)) changes.push('references to other stacks');
   // Compared field by field: a JSON store (PostgreSQL jsonb) does not keep key order.
-  const provider = (p: DesiredResource['provider']) => [p.api, p.address ?? '', p.addressEnv, p.tokenEnv].join('|');
-  if (provider(rec.provider) !== provider(r.provider)) changes.push('provider');
+  if (!sameProvider(rec.provider, r.provider)) changes.push('provider');
   if ((rec.path ?? '') !== r.path) changes.push('construct path');
   return changes.length || deposed.deposed ? { ...item, ...deposed, stateChanges: changes } : item;
+}
+
+/** Whether a record's provider is the app's: its API, address and variables, as the text `api|address|addressEnv|tokenEnv`. */
+function sameProvider(a: DesiredResource['provider'], b: DesiredResource['provider']): boolean {
+  const x = [joinText(a.api), joinText(a.address), joinText(a.addressEnv), joinText(a.tokenEnv)];
+  const y = [joinText(b.api), joinText(b.address), joinText(b.addressEnv), joinText(b.tokenEnv)];
+  // Field by field, unless a field holds the separator (then the joined texts, as they always were compared).
+  if (x.some((v) => v.includes('|')) || y.some((v) => v.includes('|'))) return x.join('|') === y.join('|');
+  return x[0] === y[0] && x[1] === y[1] && x[2] === y[2] && x[3] === y[3];
+}
+
+/** A value as `Array.prototype.join` writes it. */
+const joinText = (v: unknown): string => (v === undefined || v === null ? '' : String(v));
+
+/** Whether two lists are the same as JSON (in any order with `anyOrder`); two empty lists need no copy. */
+function sameList(a: readonly unknown[], b: readonly unknown[], anyOrder: boolean): boolean {
+  if (a.length !== b.length) return false;
+  if (a.length === 0) return true;
+  return anyOrder ? JSON.stringify([...a].sort()) === JSON.stringify([...b].sort()) : JSON.stringify(a) === JSON.stringify(b);
 }
 
 /**

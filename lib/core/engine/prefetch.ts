@@ -53,6 +53,17 @@ export async function prefetch(resources: Record<string, DesiredResource>, state
 /** The handler with reads answered from the cache where the batch knew the object. */
 export function withPrefetched(handler: ResourceHandler, known: Map<string, Observed | null> | undefined): ResourceHandler {
   if (!known?.size) return handler;
+  // One per batch and handler, not one copy of the handler per object.
+  const made = wrappedHandlers.get(known);
+  if (made?.handler === handler) return made.wrapped;
+  const wrapped = prefetchedHandler(handler, known);
+  wrappedHandlers.set(known, { handler, wrapped });
+  return wrapped;
+}
+
+const wrappedHandlers = new WeakMap<Map<string, Observed | null>, { handler: ResourceHandler; wrapped: ResourceHandler }>();
+
+function prefetchedHandler(handler: ResourceHandler, known: Map<string, Observed | null>): ResourceHandler {
   return {
     ...handler,
     read: async (ctx, id, desired, prior) => {

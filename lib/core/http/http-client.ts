@@ -126,6 +126,8 @@ export class HttpClient {
   private readonly base: URL;
   /** Shared with every budgeted view of this client. */
   private readonly shared: { checked?: Promise<void>; root: HttpClient } = { root: this };
+  /** The base URL's path without its last slash (worked out at the first request). */
+  private basePath?: string;
   /** Set on a view made by `withRetryBudget`. */
   private budget?: RetryBudget;
 
@@ -308,7 +310,7 @@ export class HttpClient {
   }
 
   private fullPath(req: HttpRequest): string {
-    const basePath = this.base.pathname.replace(/\/$/, '');
+    const basePath = this.basePath ??= this.base.pathname.replace(/\/$/, '');
     let p = `${basePath}${req.path.startsWith('/') ? '' : '/'}${req.path}`;
     const q = Object.entries(req.query ?? {}).filter(([, v]) => v !== undefined);
     if (q.length) p += '?' + q.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`).join('&');

@@ -1,5 +1,7 @@
 import { Clock, SYSTEM_CLOCK } from '../clock';
 
+const NOTHING_TO_WAIT: Promise<void> = Promise.resolve();
+
 /**
  * A token bucket shared by every request to one API, plus an API-wide pause that a 429
  * sets: when the server says "slow down", the whole API backs off, not one request.
@@ -30,10 +32,16 @@ export class RateLimiter {
   }
 
   public acquire(): Promise<void> {
+    // Nothing to wait for and nobody waiting: no queue to join (one request per object of a large plan).
+    if (this.waiting === 0 && !this.limited && this.clock.now() >= this.pausedUntil) return NOTHING_TO_WAIT;
+    this.waiting++;
     const next = this.queue.then(() => this.take());
-    this.queue = next.catch(() => undefined);
+    this.queue = next.then(() => { this.waiting--; }, () => { this.waiting--; });
     return next;
   }
+
+  /** Acquisitions queued and not yet through. */
+  private waiting = 0;
 
   private get limited(): boolean {
     return Number.isFinite(this.perSecond) && this.perSecond > 0;

@@ -110,7 +110,21 @@ export interface KindSchema {
 /** The wire name of a field. */
 export function wireName(schema: Pick<KindSchema, 'wireCase'>, key: string, field: FieldSchema): string {
   if (field.wire) return field.wire;
-  switch (schema.wireCase) {
+  if (!schema.wireCase || schema.wireCase === 'camel') return key;
+  // Asked for every field of every object read or written: each name is converted once.
+  const cased = `${schema.wireCase}\u0000${key}`;
+  let name = wireNames.get(cased);
+  if (name === undefined) {
+    name = casedName(schema.wireCase, key);
+    wireNames.set(cased, name);
+  }
+  return name;
+}
+
+const wireNames = new Map<string, string>();
+
+function casedName(wireCase: KindSchema['wireCase'], key: string): string {
+  switch (wireCase) {
     case 'snake': return key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
     case 'kebab': return key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
     case 'pascal': return key.charAt(0).toUpperCase() + key.slice(1);

@@ -22,17 +22,89 @@ export function fieldAad(stack: string, address: string, field: string): string 
   return `converge state\u0000${stack}\u0000${address}\u0000${field}`;
 }
 
-/** JSON with object keys sorted and undefined dropped: a JSON store (PostgreSQL jsonb) keeps no key order. */
+/**
+ * JSON with object keys sorted and undefined dropped: a JSON store (PostgreSQL jsonb) keeps no key order.
+ * Written out directly rather than by copying the record into sorted objects for `JSON.stringify`
+ * (every record is checked at each read of state): the same text as `JSON.stringify` of the sorted copy.
+ */
 function canonical(v: unknown): string {
-  const walk = (x: unknown): unknown => (Array.isArray(x) ? x.map(walk) : x !== null && typeof x === 'object'
-    ? Object.fromEntries(Object.keys(x as object).sort().filter((k) => (x as Record<string, unknown>)[k] !== undefined)
-      .map((k) => [k, walk((x as Record<string, unknown>)[k])])) : x);
-  return JSON.stringify(walk(v));
+  return canonicalPart(v) ?? 'null';
+}
+
+/**
+ * `canonical({ stack, address, record })` with the record's `mac` left out, without copying the record
+ * (checked for every record at each read of state): the keys in that order are already sorted.
+ */
+function sealedText(stack: string, address: string, rec: StateRecord): string {
+  if (typeof stack !== 'string' || typeof address !== 'string' || rec === null || typeof rec !== 'object' || Array.isArray(rec)) {
+    return canonical({ stack, address, record: { ...rec, mac: undefined } });
+  }
+  return `{"address":${JSON.stringify(address)},"record":${canonicalObject(rec as unknown as Record<string, unknown>, 'mac')},"stack":${JSON.stringify(stack)}}`;
+}
+
+function canonicalPart(x: unknown): string | undefined {
+  if (typeof x === 'string') return JSON.stringify(x);
+  if (x === null || typeof x !== 'object') return JSON.stringify(x);
+  if (Array.isArray(x)) {
+    let out = '[';
+    for (let i = 0; i < x.length; i++) out += (i ? ',' : '') + (canonicalPart(x[i]) ?? 'null');
+    return out + ']';
+  }
+  return canonicalObject(x as Record<string, unknown>);
+}
+
+function canonicalObject(obj: Record<string, unknown>, leaveOut?: string): string {
+  let out = '{';
+  let first = true;
+  for (const k of sortedKeys(obj)) {
+    if (k === leaveOut) continue;
+    const value = obj[k];
+    if (value === undefined) continue;
+    const text = canonicalPart(value);
+    if (text === undefined) continue; // a function or symbol, which JSON.stringify leaves out too
+    out += (first ? '' : ',') + quotedKey(k) + ':' + text;
+    first = false;
+  }
+  return out + '}';
+}
+
+/** Keys as JSON strings: records repeat the same few keys, each quoted once. */
+const quotedKeys = new Map<string, string>();
+
+function quotedKey(k: string): string {
+  let q = quotedKeys.get(k);
+  if (q === undefined) {
+    q = JSON.stringify(k);
+    if (quotedKeys.size < 10_000) quotedKeys.set(k, q);
+  }
+  return q;
+}
+
+/**
+ * The keys in the order `JSON.stringify` gives an object built with them sorted: integer-like keys
+ * (array indices) first in numeric order, as JavaScript orders an object's own keys, then the rest sorted.
+ */
+function sortedKeys(obj: object): string[] {
+  const keys = Object.keys(obj);
+  if (keys.length > 1) keys.sort();
+  let indexLike = false;
+  for (let i = 0; i < keys.length && !indexLike; i++) indexLike = isIndexLike(keys[i]);
+  if (!indexLike) return keys;
+  const indices = keys.filter(isArrayIndex).sort((a, b) => Number(a) - Number(b));
+  return indices.length ? [...indices, ...keys.filter((k) => !isArrayIndex(k))] : keys;
+}
+
+function isIndexLike(k: string): boolean {
+  const c = k.charCodeAt(0);
+  return c >= 48 && c <= 57;
+}
+
+function isArrayIndex(k: string): boolean {
+  return /^(?:0|[1-9][0-9]*)$/.test(k) && Number(k) < 4294967295;
 }
 
 function macOf(stack: string, address: string, rec: StateRecord): string {
-  const { mac: _mac, ...rest } = rec;
-  return authenticate(MAC_PURPOSE, canonical({ stack, address, record: rest }));
+  return authenticate(MAC_PURPOSE, sealedText(stack, address, rec));
 }
 
 /** Where each record in memory belongs, so that its sensitive outputs are decrypted with their associated data. */
@@ -46,8 +118,7 @@ export function sealRecord(stack: string, address: string, rec: StateRecord): St
     const aad = fieldAad(stack, address, 'sensitiveOutputs');
     sealed = { ...sealed, sensitiveOutputs: encrypt(decrypt(rec.sensitiveOutputs), aad) };
   }
-  sealed = { ...sealed, mac: undefined };
-  sealed = { ...sealed, mac: macOf(stack, address, sealed) };
+  sealed = { ...sealed, mac: macOf(stack, address, sealed) }; // (the mac of the record without its mac)
   places.set(sealed, { stack, address });
   return sealed;
 }
@@ -71,7 +142,7 @@ export function verifyDocument(doc: StateDocument, what: string, tolerate = fals
   if (!doc.authenticated && !tolerate) throw new Error(unsealedMessage(what, stack));
   const refused: string[] = [];
   for (const [address, rec] of Object.entries(doc.resources)) {
-    const ok = !!rec.mac && verifyAuthentication(MAC_PURPOSE, canonical({ stack, address, record: { ...rec, mac: undefined } }), rec.mac);
+    const ok = !!rec.mac && verifyAuthentication(MAC_PURPOSE, sealedText(stack, address, rec), rec.mac);
     if (ok) places.set(rec, { stack, address });
     else refused.push(address);
   }

@@ -167,6 +167,8 @@ function fieldsOf(r: DesiredResource): FieldsSchema {
  */
 export function checkSecretPlacement(r: DesiredResource, find: (address: string, stack?: string) => DesiredResource | undefined = () => undefined): void {
   const fields = fieldsOf(r);
+  // Most specs hold neither a secret source nor a reference: one look at every value, instead of the walks below.
+  if (!holdsSourceOrRef(r.spec)) return;
   const at: Placement = {
     refuse: (p, what) => {
       throw new Error(`${r.path}: ${p} holds a secret source (${what}), but ${p} is not a sensitive field of ${r.kind}: ` +
@@ -193,6 +195,15 @@ export function checkSecretPlacement(r: DesiredResource, find: (address: string,
   });
 }
 
+/** Whether a secret source (`$secret`) or a reference (`$ref`) is anywhere in `v`. */
+function holdsSourceOrRef(v: unknown): boolean {
+  if (v === null || typeof v !== 'object') return false;
+  if ('$secret' in v || '$ref' in v) return true;
+  if (Array.isArray(v)) return v.some(holdsSourceOrRef);
+  for (const k in v) if (Object.prototype.hasOwnProperty.call(v, k) && holdsSourceOrRef((v as Record<string, unknown>)[k])) return true;
+  return false;
+}
+
 function walkSecrets(v: unknown, visit: (ref: { $secret: { env?: unknown; file?: unknown } }) => void): void {
   if (isSecretRef(v)) return visit(v);
   if (Array.isArray(v)) v.forEach((x) => walkSecrets(x, visit));
@@ -205,11 +216,36 @@ export function checkSynthesizedStacks(stacks: readonly DesiredStack[], env: Nod
   const addresses = allowedProviderAddresses(env);
   const resources = stacks.flatMap((s) => Object.values(s.resources ?? {}));
   const tokenVariables = new Set(resources.map((r) => (r.provider as Partial<ProviderConfig> | undefined)?.tokenEnv).filter((n): n is string => typeof n === 'string'));
+  // Thousands of objects share a few providers: a provider's settings that passed are not checked again.
+  const passed = new Set<string>();
+  const passedObjects = new Set<unknown>(); // objects of one provider share its object (readSynthDir)
   for (const s of stacks) {
     const find = (address: string, stack?: string) => (stack === undefined ? s : stacks.find((x) => x.stack === stack))?.resources?.[address];
     for (const r of Object.values(s.resources ?? {})) {
-      checkProviderSettings(r, allowed, tokenVariables, addresses);
+      if (!passedObjects.has(r.provider)) {
+        const key = providerKey(r.provider);
+        if (key === undefined || !passed.has(key)) {
+          checkProviderSettings(r, allowed, tokenVariables, addresses);
+          if (key !== undefined) passed.add(key);
+        }
+        if (key !== undefined) passedObjects.add(r.provider);
+      }
       checkSecretPlacement(r, find);
     }
   }
 }
+
+/** The fields `checkProviderSettings` reads, as one string; undefined when one is not a plain string, boolean or absent. */
+function providerKey(provider: unknown): string | undefined {
+  if (!provider || typeof provider !== 'object') return undefined;
+  const p = provider as Record<string, unknown>;
+  const values: unknown[] = [];
+  for (const field of PROVIDER_CHECKED_FIELDS) {
+    const v = p[field];
+    if (v !== undefined && typeof v !== 'string' && typeof v !== 'boolean') return undefined;
+    values.push(v === undefined ? 0 : v); // 0: absent (no number is kept)
+  }
+  return JSON.stringify(values);
+}
+
+const PROVIDER_CHECKED_FIELDS = ['api', 'tokenEnv', 'addressEnv', 'address', 'skipTlsVerify', 'allowInsecureHttp', 'caCertFile', 'clientCertFile', 'clientKeyFile'] as const;

@@ -137,6 +137,7 @@ export function readSynthDir(dir: string, sealKey?: string): DesiredStack[] {
   const root = path.join(dir, 'stacks');
   if (!fs.existsSync(root)) throw new Error(`no stacks in ${dir} (was the app synthesized?)`);
   const stacks: DesiredStack[] = [];
+  const providers = new Map<string, unknown>();
   for (const name of fs.readdirSync(root).sort()) {
     const f = path.join(root, name, 'cdk.tf.json');
     if (!fs.existsSync(f)) continue;
@@ -147,10 +148,26 @@ export function readSynthDir(dir: string, sealKey?: string): DesiredStack[] {
     }
     const resources = block?.resources ?? {};
     if (sealKey) for (const r of Object.values(resources)) (r as { spec: unknown }).spec = reseal(r.spec, sealKey);
+    shareProviders(resources, providers);
     const dependsOnStacks = block?.dependsOnStacks;
     stacks.push({ version: DESIRED_FORMAT, stack: name, resources, ...(dependsOnStacks && Object.keys(dependsOnStacks).length ? { dependsOnStacks } : {}) });
   }
   return stacks;
+}
+
+/**
+ * Resources whose providers are written the same share one provider object: thousands of objects have a
+ * few providers, and what is worked out per provider (its checks, its HTTP client) is then found by identity.
+ */
+function shareProviders(resources: Record<string, unknown>, providers: Map<string, unknown>): void {
+  for (const r of Object.values(resources)) {
+    const res = r as { provider?: unknown };
+    if (res === null || typeof res !== 'object' || res.provider === null || typeof res.provider !== 'object') continue;
+    const key = JSON.stringify(res.provider);
+    const shared = providers.get(key);
+    if (shared === undefined) providers.set(key, res.provider);
+    else res.provider = shared;
+  }
 }
 
 /**
