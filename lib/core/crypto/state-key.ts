@@ -157,8 +157,20 @@ export function hmac(value: unknown): string {
 
 /** HMAC-SHA256 of a document under a key derived from the state key for `purpose` (base64url). */
 export function authenticate(purpose: string, text: string): string {
-  const sub = crypto.createHmac('sha256', stateKey()).update(`converge ${purpose} key v1`).digest();
-  return crypto.createHmac('sha256', sub).update(text).digest('base64url');
+  return crypto.createHmac('sha256', subKey(purpose)).update(text).digest('base64url');
+}
+
+/** The key of one purpose, derived once per state key (every state record is authenticated with it). */
+let subKeys: { key: Buffer; byPurpose: Map<string, Buffer> } | undefined;
+function subKey(purpose: string): Buffer {
+  const key = stateKey();
+  if (subKeys?.key !== key) subKeys = { key, byPurpose: new Map() };
+  let sub = subKeys.byPurpose.get(purpose);
+  if (!sub) {
+    sub = crypto.createHmac('sha256', key).update(`converge ${purpose} key v1`).digest();
+    subKeys.byPurpose.set(purpose, sub);
+  }
+  return sub;
 }
 
 /** Whether `mac` is `authenticate(purpose, text)`, compared in constant time. */
