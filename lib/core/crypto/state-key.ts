@@ -80,6 +80,8 @@ export function generateKey(): string {
  */
 export function stateKeySource(options: { create?: boolean; log?: (m: string) => void } = {}): KeySource {
   const fromEnv = process.env.CONVERGE_STATE_KEY;
+  // Asked once per record sealed or checked: a key from the environment needs no path worked out.
+  if (fromEnv && cached?.id === `env:${fromEnv}`) return cached;
   const file = path.join(convergeDir(), 'state.key');
   const id = fromEnv ? `env:${fromEnv}` : `file:${file}`;
   if (cached && cached.id === id) return cached;
