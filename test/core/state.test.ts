@@ -57,8 +57,8 @@ describe('local state', () => {
     let appends = 0;
     const append = b.append.bind(b);
     b.append = async (...args) => { appends++; return append(...args); };
-    // Three callbacks of one turn (as answers that arrive together): each makes a change at once.
-    await Promise.all([0, 1, 2].map((i) => new Promise<void>((resolve, reject) => setTimeout(() => s.put(`t${i}`, rec(String(i))).then(resolve, reject), 0))));
+    // Three callbacks of one turn of the event loop (as answers that arrive together): each makes a change at once.
+    await Promise.all([0, 1, 2].map((i) => new Promise<void>((resolve, reject) => setImmediate(() => s.put(`t${i}`, rec(String(i))).then(resolve, reject)))));
     expect(appends).toBe(1);
     expect(Object.keys((await b.read('turn'))!.resources).sort()).toEqual(['first', 't0', 't1', 't2']);
   });
