@@ -9,6 +9,7 @@ import { registerDataSource, registerResource } from '../../lib/core/engine/regi
 import { registerApiProfile } from '../../lib/core/http/api-profile';
 import { DesiredResource, DesiredStack } from '../../lib/core/model';
 import { LocalBackend } from '../../lib/core/state/local-backend';
+import { RecordChange, StateDocument, StateRecord } from '../../lib/core/state/state-model';
 import { StateStore } from '../../lib/core/state/state-store';
 
 process.env.CONVERGE_STATE_KEY = '1d4afacf2d7e7574c8cd2c23ba7987bfc83e9087a65f80149854a5d020564d9b'; // 32 bytes as hex, as the key rules require
@@ -25,11 +26,14 @@ registerApiProfile({
 const store = new Map<string, Spec>();
 const log: string[] = [];
 let failOn: string | undefined;
+/** Called as each create is sent, before it does anything. */
+let beforeCreate: ((name: string) => Promise<void>) | undefined;
 const fake: ResourceHandler = {
   kind: 'test.Fake', api: 'secrets',
   naturalId: (spec) => String(spec.name),
   read: async (_ctx, id) => (store.has(id) ? { fields: store.get(id)!, outputs: { id, ref: `ref-${id}` } } : undefined),
   create: async (_ctx, spec) => {
+    await beforeCreate?.(String(spec.name));
     await new Promise((r) => setTimeout(r, 5));
     if (spec.name === failOn) throw new Error(`create of ${spec.name} failed`);
     log.push(`create ${spec.name}`);
@@ -70,7 +74,7 @@ async function run(desired: DesiredStack, state: StateStore, destroy = false) {
 }
 
 describe('applier', () => {
-  beforeEach(() => { store.clear(); log.length = 0; failOn = undefined; });
+  beforeEach(() => { store.clear(); log.length = 0; failOn = undefined; beforeCreate = undefined; });
 
   test('creates in dependency order, resolves references, destroys in reverse order', async () => {
     const state = await StateStore.open(new LocalBackend(fs.mkdtempSync(path.join(os.tmpdir(), 'applier-'))), 's');
@@ -148,5 +152,55 @@ describe('applier', () => {
     expect(plan.items[0].action).toBe('adopt');
     expect(log).toEqual([]);
     expect(state.record('a')!.status).toBe('created');
+  });
+
+  test('state writes are shared: the intents of creates ready together, a create\'s record and the next create\'s intent; each intent is on disk before its create is sent', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'applier-'));
+    // A local backend that numbers its durable writes (journal appends and whole writes) and notes which one carried each intent.
+    let writes = 0;
+    const intentWrite = new Map<string, number>();
+    const noteIntents = (records: (StateRecord | undefined)[], addresses: string[]): void => records.forEach((r, i) => {
+      if (r?.status === 'creating' && !intentWrite.has(addresses[i])) intentWrite.set(addresses[i], writes);
+    });
+    class Counting extends LocalBackend {
+      public async append(st: string, lineage: string, serial: number, changes: RecordChange[]): Promise<void> {
+        writes++;
+        noteIntents(changes.map((c) => c.record), changes.map((c) => c.address));
+        return super.append(st, lineage, serial, changes);
+      }
+      public async write(doc: StateDocument): Promise<void> {
+        writes++;
+        noteIntents(Object.values(doc.resources), Object.keys(doc.resources));
+        return super.write(doc);
+      }
+    }
+    const state = await StateStore.open(new Counting(dir), 's');
+    // What a crash at the moment of each create would leave: the state another process reads from disk.
+    const onDisk: Record<string, string | undefined> = {};
+    beforeCreate = async (name) => { onDisk[name] = (await new LocalBackend(dir).read('s'))?.resources[name]?.status; };
+    const n = 30;
+    const names = Array.from({ length: n }, (_, i) => `g${i}`);
+    const clients = new ApiClients();
+    try {
+      // All creates at once (parallelism n): their intents are one durable write.
+      const desired = stack(Object.fromEntries(names.map((x) => [x, res(x)])));
+      const result = await applyPlan(await planStack(desired, state, clients), state, clients, { parallelism: n });
+      expect(result.failed).toEqual([]);
+      expect(onDisk).toEqual(Object.fromEntries(names.map((x) => [x, 'creating'])));
+      expect(new Set(names.map((x) => intentWrite.get(x))).size).toBe(1);
+      expect(writes).toBeLessThan(n);
+
+      // One at a time (parallelism 1): a create's record and the intent of the create that takes its slot share a write.
+      writes = 0;
+      const more = Array.from({ length: 10 }, (_, i) => `h${i}`);
+      const desired2 = stack(Object.fromEntries([...names, ...more].map((x) => [x, res(x)])));
+      const result2 = await applyPlan(await planStack(desired2, state, clients), state, clients, { parallelism: 1 });
+      expect(result2.failed).toEqual([]);
+      expect(more.map((x) => onDisk[x])).toEqual(more.map(() => 'creating'));
+      // The first intent, 9 records each with the next intent, the last record, the final whole write (each change apart: 21).
+      expect(writes).toBeLessThanOrEqual(more.length + 2);
+    } finally {
+      await clients.close();
+    }
   });
 });

@@ -1,6 +1,6 @@
 import * as crypto from 'crypto';
 import { authenticate, encrypt } from '../../lib/core/crypto/state-key';
-import { legacyRecords, openSensitiveOutputs, sealRecord, verifyDocument } from '../../lib/core/state/record-seal';
+import { canonical, legacyRecords, openSensitiveOutputs, sealRecord, verifyDocument } from '../../lib/core/state/record-seal';
 import { StateDocument, StateRecord } from '../../lib/core/state/state-model';
 
 process.env.CONVERGE_STATE_KEY ??= crypto.randomBytes(32).toString('hex');
@@ -61,5 +61,41 @@ describe('sealed state records', () => {
     const changed = { ...reordered, outputs: { ...reordered.outputs, '9': 'NINE' } };
     expect(() => verifyDocument({ version: 1, stack: 's', serial: 1, lineage: 'l', authenticated: true, resources: { a: changed } }, 'state'))
       .toThrow(/the record at a was changed outside converge/);
+  });
+
+  test('records sealed by earlier releases still verify: the text MACed is the same, keys that are array indices included', () => {
+    // What earlier releases MACed: the value rebuilt with sorted keys (undefined dropped), then JSON.stringify.
+    const rebuilt = (v: unknown): string => {
+      const walk = (x: unknown): unknown => (Array.isArray(x) ? x.map(walk) : x !== null && typeof x === 'object'
+        ? Object.fromEntries(Object.keys(x as object).sort().filter((k) => (x as Record<string, unknown>)[k] !== undefined)
+          .map((k) => [k, walk((x as Record<string, unknown>)[k])])) : x);
+      return JSON.stringify(walk(v));
+    };
+    const values: unknown[] = [
+      { b: 1, a: { d: [3, { y: 1, x: undefined }], c: null }, gone: undefined },
+      { '10': 'x', '9': 'y', '01': 1, '-1': 2, '4294967295': 3, '4294967294': 4, a: 'é\u2028"\\' },
+      [undefined, null, () => 1, [], {}, -0, 1e21, 0.1, NaN, Infinity, 'ü'],
+      { z: { '2': { '1': [{ b: true, a: false }] } }, ä: 1, Z: 2, _: 3, ' ': 4 },
+      'text', 42, null, true,
+      { s: ['a\u0000b', '\ud800', '\udc00x', '😀', '\u007f', 'tab\there', 'new\nline', '~ !#$%&()*+,-./:;<=>?@[]^_`{|}'], 'k\"ey': 1, 'é': 2 },
+    ];
+    for (const v of values) expect(canonical(v)).toBe(rebuilt(v));
+    // A record sealed by the release before this change, under a fixed key: its mac, computed then.
+    const saved = process.env.CONVERGE_STATE_KEY;
+    process.env.CONVERGE_STATE_KEY = '5f0e6f3a1c2b4d8e9a7b6c5d4e3f2a1b0c9d8e7f6a5b4c3d2e1f0a9b8c7d6e5f';
+    try {
+      const record = { kind: 'secrets.KvSecret', status: 'created', id: 'app/db',
+        spec: { path: 'app/db', data: { '10': 'x', '9': 'y', b: 'é\u2028"', a: [1, undefined, null, { z: 1, y: [true, -0, 1e21, 0.1] }], '01': 1, '-1': 2 }, gone: undefined },
+        hmacs: { 'data.b': 'h' }, outputs: { version: 3 }, dependsOn: ['x', 'y'], removalPolicy: 'retain',
+        provider: { api: 'secrets', addressEnv: 'SECRETS_ADDR', tokenEnv: 'SECRETS_TOKEN' }, path: 'app/db', salt: 'salt' } as unknown as StateRecord;
+      expect(sealRecord('prod', 'secrets_kv_secret.db', record).mac).toBe('a-czjYpWZNfnycCA6CoqjofrE2rcQa2J_tlH_figbGE');
+      // Read back as stored (JSON: undefined gone), with that mac: it verifies; changed, it does not.
+      const stored = JSON.parse(JSON.stringify({ ...record, mac: 'a-czjYpWZNfnycCA6CoqjofrE2rcQa2J_tlH_figbGE' })) as StateRecord;
+      const doc = (r: StateRecord): StateDocument => ({ version: 1, stack: 'prod', serial: 1, lineage: 'l', authenticated: true, resources: { 'secrets_kv_secret.db': r } });
+      expect(verifyDocument(doc(stored), 'state')).toEqual([]);
+      expect(verifyDocument(doc({ ...stored, spec: { ...stored.spec, path: 'app/other' } }), 'state', true)).toEqual(['secrets_kv_secret.db']);
+    } finally {
+      process.env.CONVERGE_STATE_KEY = saved;
+    }
   });
 });

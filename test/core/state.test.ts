@@ -49,6 +49,35 @@ describe('local state', () => {
     expect(Object.keys(read!.resources)).toHaveLength(50);
   });
 
+  test('changes made in one turn of the event loop share one durable write, also when no write is in flight', async () => {
+    const b = new LocalBackend(dir());
+    const s = await StateStore.open(b, 'turn');
+    await s.put('first', rec('0'));
+    await s.flush();
+    let appends = 0;
+    const append = b.append.bind(b);
+    b.append = async (...args) => { appends++; return append(...args); };
+    // Three callbacks of one turn of the event loop (as answers that arrive together): each makes a change at once.
+    await Promise.all([0, 1, 2].map((i) => new Promise<void>((resolve, reject) => setImmediate(() => s.put(`t${i}`, rec(String(i))).then(resolve, reject)))));
+    expect(appends).toBe(1);
+    expect(Object.keys((await b.read('turn'))!.resources).sort()).toEqual(['first', 't0', 't1', 't2']);
+  });
+
+  test('a whole write by another backend object of the same directory closes the journal: later appends are kept', async () => {
+    const d = dir();
+    const b = new LocalBackend(d);
+    const s = await StateStore.open(b, 'two');
+    await s.put('a', rec('1'));
+    await s.put('b', rec('2'));
+    const other = new LocalBackend(d);
+    const doc = (await other.read('two'))!;
+    await other.write({ ...doc, serial: doc.serial + 1 });
+    await b.append('two', doc.lineage, doc.serial + 2, [{ address: 'c', record: rec('3') }]);
+    const back = await new LocalBackend(d).read('two');
+    expect(back?.serial).toBe(doc.serial + 2);
+    expect(Object.keys(back!.resources).sort()).toEqual(['a', 'b', 'c']);
+  });
+
   test('whole rewrites cost linear time: the journal is folded in once it holds as many changes as the document has records', async () => {
     // A backend that counts what it is given: records rewritten in whole writes, changes appended.
     let rewritten = 0;

@@ -17,8 +17,11 @@ import { dataSourceHandler, resourceHandler } from './registry';
 import { createSafely, isAmbiguous, reconcile, withRetryBudget } from './recovery';
 import { attrValue, ResolvedSpec, resolveSpec, SensitiveValue, UNKNOWN } from './resolve-spec';
 
-/** What an operation leaves: its last state write still in flight, a note for its done line, or nothing. */
-type Outcome = Promise<void> | string | undefined | void;
+/**
+ * What an operation leaves: its last state write still in flight, a note for its done line, or nothing.
+ * The write is boxed: a promise returned by an async function is awaited by it, which would hold the slot.
+ */
+type Outcome = { readonly recorded: Promise<void> } | string | undefined | void;
 const INTERRUPTED = Symbol('interrupted');
 
 export interface ApplyOptions {
@@ -104,7 +107,7 @@ export async function applyPlan(plan: StackPlan, state: StateStore, clients: Api
       });
       if (recorded === INTERRUPTED) return undefined;
       const note = typeof recorded === 'string' ? recorded : undefined;
-      if (recorded && typeof recorded !== 'string') await recorded;
+      if (recorded && typeof recorded !== 'string') await recorded.recorded;
       if (!quiet) {
         result.done.push({ address: item.address, action: item.action });
         emit({ address: item.address, action: item.action, phase: 'done', ms: Date.now() - t0, ...(note ? { note } : {}) });
@@ -342,7 +345,7 @@ export async function applyPlan(plan: StackPlan, state: StateStore, clients: Api
       }
     }
     await deleteDeposed(item, handler, ctx);
-    return last;
+    return last && { recorded: last };
   };
 
   /** Deletes the objects an interrupted create-before-destroy left behind, recording each. */

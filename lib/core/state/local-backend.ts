@@ -2,7 +2,7 @@ import * as crypto from 'crypto';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { writeFileDurablyAsync } from '../durable-write';
+import { fsyncDir, writeFileDurablyAsync } from '../durable-write';
 import { assertReadableFormat, LockedError, LockHandle, LockInfo, RecordChange, StateBackend, StateDocument } from './state-model';
 
 /**
@@ -43,13 +43,16 @@ export class LocalBackend implements StateBackend {
 
   // Asynchronous writes and fsyncs: a synchronous fsync blocked the event loop, so answers of the
   // requests in flight waited and no further changes could join the next batch (group commit).
+  // The journal stays open between appends (an open and a close less per batch); a whole write closes it.
   public async append(stack: string, lineage: string, serial: number, changes: RecordChange[]): Promise<void> {
-    const fh = await fs.promises.open(this.journalFile(stack), 'a', 0o600);
+    const line = JSON.stringify({ lineage, serial, changes }) + '\n';
+    const fh = await openJournal(this.journalFile(stack));
     try {
-      await fh.writeFile(JSON.stringify({ lineage, serial, changes }) + '\n');
+      await fh.writeFile(line);
       await fh.sync();
-    } finally {
-      await fh.close();
+    } catch (e) {
+      await closeJournal(this.journalFile(stack));
+      throw e;
     }
   }
 
@@ -58,6 +61,7 @@ export class LocalBackend implements StateBackend {
     await fs.promises.mkdir(path.dirname(f), { recursive: true });
     await writeFileDurablyAsync(f, JSON.stringify(doc), { mode: 0o600 });
     // The whole document now holds every journalled change.
+    await closeJournal(this.journalFile(doc.stack));
     fs.rmSync(this.journalFile(doc.stack), { force: true });
   }
 
@@ -161,6 +165,35 @@ export class LocalBackend implements StateBackend {
   private lockFile(stack: string): string {
     return path.join(this.dir, 'stacks', safeName(stack), 'lock.json');
   }
+}
+
+/**
+ * Open journals by path, for the whole process: whichever backend object rewrites a stack's whole
+ * document closes its journal before removing it, so that no append goes to a removed file.
+ */
+const openJournals = new Map<string, Promise<fs.promises.FileHandle>>();
+
+function openJournal(file: string): Promise<fs.promises.FileHandle> {
+  let fh = openJournals.get(file);
+  if (!fh) {
+    fh = (async () => {
+      const created = !fs.existsSync(file);
+      const handle = await fs.promises.open(file, 'a', 0o600);
+      // A new journal's name is made durable once, or a power loss could lose the file its fsynced lines are in.
+      if (created) fsyncDir(path.dirname(file));
+      return handle;
+    })();
+    openJournals.set(file, fh);
+    fh.catch(() => openJournals.delete(file));
+  }
+  return fh;
+}
+
+async function closeJournal(file: string): Promise<void> {
+  const fh = openJournals.get(file);
+  if (!fh) return;
+  openJournals.delete(file);
+  await (await fh.catch(() => undefined))?.close().catch(() => undefined);
 }
 
 /** How long a run keeps trying while others take over the same stale lock. */

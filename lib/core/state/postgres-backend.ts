@@ -32,7 +32,9 @@ interface LockRow extends LockInfo {
  * Between two whole writes, the changes of each batch of operations are appended to
  * `converge_journal` (one row per batch, one statement: a round trip) rather than rewriting the
  * stack's whole document; `read` replays them, and a whole write (every few hundred batches and at
- * the end of a run) deletes them in its transaction.
+ * the end of a run) deletes them in its transaction. While this process holds a stack's lock, its
+ * writes go through the session that holds the lock: the server runs them only while that session
+ * (so the lock) lives, with no lock check per statement.
  */
 export class PostgresBackend implements StateBackend {
   private readonly pool: Pool;
@@ -45,7 +47,7 @@ export class PostgresBackend implements StateBackend {
   private ready?: Promise<void>;
   private readonly held = new Set<() => Promise<void>>();
   /** Locks this process holds, by stack: the server session holding each, and why it was lost if it was. */
-  private readonly mine = new Map<string, { backendPid: number; key: bigint; lost?: string }>();
+  private readonly mine = new Map<string, HeldLock>();
 
   constructor(url: string) {
     const u = new URL(url);
@@ -102,19 +104,13 @@ export class PostgresBackend implements StateBackend {
     await this.ensureTables();
     const mine = this.mine.get(stack);
     const params: unknown[] = [stack, serial, lineage, JSON.stringify(changes)];
-    let fence = '';
-    if (mine) {
-      const u = BigInt.asUintN(64, mine.key);
-      params.push((u >> 32n).toString(), (u & 0xffffffffn).toString(), mine.backendPid);
-      fence = ` AND EXISTS (${HOLDER_SQL} AND pid = $7::integer)`;
-    }
-    const r = await this.pool.query(`INSERT INTO ${this.journalTable} (stack, serial, lineage, changes) SELECT $1::text, $2::bigint, $3::text, $4::jsonb ` +
-      `WHERE EXISTS (SELECT 1 FROM ${this.stateTable} WHERE stack = $1 AND lineage = $3 AND serial < $2::bigint)${fence}`, params);
+    const text = `INSERT INTO ${this.journalTable} (stack, serial, lineage, changes) SELECT $1::text, $2::bigint, $3::text, $4::jsonb ` +
+      `WHERE EXISTS (SELECT 1 FROM ${this.stateTable} WHERE stack = $1 AND lineage = $3 AND serial < $2::bigint)`;
+    // Under a lock, on the session that holds it: the statement runs only while the lock is held (a
+    // session that lost it is gone), so no lock check per row is needed, and it is prepared once.
+    const r = mine ? await this.onSession(stack, mine, (c) => c.query({ name: 'converge_journal_append', text, values: params }))
+      : await this.pool.query(text, params);
     if (r.rowCount === 1) return;
-    if (mine && (await this.holderPid(mine.key)) !== mine.backendPid) {
-      mine.lost ??= `its database session (server process ${mine.backendPid}) no longer holds it`;
-      throw this.lostError(stack, mine.lost);
-    }
     throw new Error(`refusing to append to the state of stack "${stack}": ${this.describe()} holds no state of lineage ${lineage} ` +
       `older than serial ${serial} (another run wrote it)`);
   }
@@ -122,8 +118,11 @@ export class PostgresBackend implements StateBackend {
   public async write(doc: StateDocument, options: { force?: boolean } = {}): Promise<void> {
     this.assertLockHeld(doc.stack);
     await this.ensureTables();
-    await this.transaction(async (c) => {
-      await this.fence(c, doc.stack);
+    const mine = this.mine.get(doc.stack);
+    // Under a lock, on the session that holds it (see append); else on a connection of the pool.
+    const inTransaction = (fn: (c: Queryable) => Promise<void>): Promise<void> => (mine
+      ? this.onSession(doc.stack, mine, (c) => inTransactionOn(c, fn)) : this.transaction(fn));
+    await inTransaction(async (c) => {
       const cur = await c.query<{ serial: string; lineage: string }>(
         `SELECT serial, lineage FROM ${this.stateTable} WHERE stack = $1 FOR UPDATE`, [doc.stack]);
       const row = cur.rows[0];
@@ -178,7 +177,7 @@ export class PostgresBackend implements StateBackend {
         'operation = EXCLUDED.operation, since = EXCLUDED.since, backend_pid = EXCLUDED.backend_pid',
         [stack, info.id, info.who, info.host, info.pid, info.operation, info.since, got.rows[0].backend_pid]);
       let released = false;
-      const mine = { backendPid: got.rows[0].backend_pid, key, lost: undefined as string | undefined };
+      const mine: HeldLock = { backendPid: got.rows[0].backend_pid, key, session, queue: Promise.resolve() };
       this.mine.set(stack, mine);
       onLoss = (why) => { if (!released) mine.lost ??= why; };
       const release = async (): Promise<void> => {
@@ -187,6 +186,7 @@ export class PostgresBackend implements StateBackend {
         this.held.delete(release);
         if (this.mine.get(stack) === mine) this.mine.delete(stack);
         try {
+          await mine.queue; // never inside a write's transaction
           await session.query(`DELETE FROM ${this.lockTable} WHERE stack = $1 AND id = $2`, [stack, info.id]);
           await session.query('SELECT pg_advisory_unlock($1::bigint)', [key.toString()]);
         } catch {
@@ -241,17 +241,26 @@ export class PostgresBackend implements StateBackend {
   }
 
   /**
-   * Inside a write's transaction: the session that took the stack's lock must still hold it. The
-   * server may have ended that session (pg_terminate_backend, a restart, an idle timeout) before its
-   * client noticed; from then on another run may hold the lock, so nothing more is written.
+   * Runs `fn` on the session that holds the stack's lock, one at a time (a transaction is never
+   * interleaved with another statement). A statement that fails because the server ended that
+   * session (pg_terminate_backend, a restart, an idle timeout) loses the lock: from then on another
+   * run may hold it, so nothing more is written.
    */
-  private async fence(c: PoolClient, stack: string): Promise<void> {
-    const mine = this.mine.get(stack);
-    if (!mine) return;
-    if ((await this.holderPid(mine.key, c)) !== mine.backendPid) {
-      mine.lost ??= `its database session (server process ${mine.backendPid}) no longer holds it`;
-      throw this.lostError(stack, mine.lost);
-    }
+  private onSession<T>(stack: string, mine: HeldLock, fn: (c: Client) => Promise<T>): Promise<T> {
+    const run = mine.queue.then(async () => {
+      this.assertLockHeld(stack);
+      try {
+        return await fn(mine.session);
+      } catch (e) {
+        if (mine.lost || (await this.holderPid(mine.key).catch(() => undefined)) !== mine.backendPid) {
+          mine.lost ??= `its database session (server process ${mine.backendPid}) no longer holds it`;
+          throw this.lostError(stack, mine.lost);
+        }
+        throw e;
+      }
+    });
+    mine.queue = run.then(() => undefined, () => undefined);
+    return run;
   }
 
   private lostError(stack: string, why: string): Error {
@@ -312,12 +321,10 @@ export class PostgresBackend implements StateBackend {
     const c = await this.pool.connect();
     let broken: Error | undefined;
     try {
-      await c.query('BEGIN');
-      await fn(c);
-      await c.query('COMMIT');
+      await inTransactionOn(c, fn);
     } catch (e) {
-      // A connection that cannot even roll back is dropped from the pool rather than reused.
-      await c.query('ROLLBACK').catch((err: Error) => { broken = err; });
+      // A connection that could not even roll back is dropped from the pool rather than reused.
+      broken = (e as { rollbackFailed?: Error }).rollbackFailed;
       throw e;
     } finally {
       c.release(broken);
@@ -350,6 +357,30 @@ function sayWhereErrorsComeFrom(backend: PostgresBackend, where: string): void {
         throw e;
       }),
     });
+  }
+}
+
+/** What a statement runs on: a connection of the pool or the lock's own session. */
+type Queryable = Pick<Client, 'query'>;
+
+/** A lock this process holds: the session holding it (its writes go through it, one at a time), and why it was lost if it was. */
+interface HeldLock {
+  readonly backendPid: number;
+  readonly key: bigint;
+  readonly session: Client;
+  queue: Promise<void>;
+  lost?: string;
+}
+
+/** BEGIN, `fn`, COMMIT on one connection; ROLLBACK on failure (a failed ROLLBACK is attached to the error as `rollbackFailed`). */
+async function inTransactionOn<C extends Queryable>(c: C, fn: (c: C) => Promise<void>): Promise<void> {
+  await c.query('BEGIN');
+  try {
+    await fn(c);
+    await c.query('COMMIT');
+  } catch (e) {
+    await c.query('ROLLBACK').catch((err: Error) => { if (e && typeof e === 'object') (e as { rollbackFailed?: Error }).rollbackFailed = err; });
+    throw e;
   }
 }
 

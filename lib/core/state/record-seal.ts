@@ -27,7 +27,7 @@ export function fieldAad(stack: string, address: string, field: string): string 
  * Written out directly rather than by copying the record into sorted objects for `JSON.stringify`
  * (every record is checked at each read of state): the same text as `JSON.stringify` of the sorted copy.
  */
-function canonical(v: unknown): string {
+export function canonical(v: unknown): string {
   return canonicalPart(v) ?? 'null';
 }
 

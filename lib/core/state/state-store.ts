@@ -119,7 +119,9 @@ export class StateStore {
 
   private schedule(): Promise<void> {
     if (!this.nextBatch) {
-      const batch = this.queue.then(async () => {
+      // The batch closes at the end of this turn of the event loop, not at the first change: the answers
+      // that arrived together, their records and the intents of the creates that take their slots, share a write.
+      const batch = this.queue.then(endOfTurn).then(async () => {
         this.nextBatch = undefined;
         const changes = this.pending;
         this.pending = [];
@@ -151,6 +153,11 @@ export class StateStore {
     this.appended = 0;
     this.budget = journalBudget(doc);
   }
+}
+
+/** Resolves once the changes made in this turn of the event loop (its callbacks and their microtasks) are made. */
+function endOfTurn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }
 
 function journalBudget(doc: StateDocument): number {
