@@ -80,6 +80,8 @@ export function generateKey(): string {
  */
 export function stateKeySource(options: { create?: boolean; log?: (m: string) => void } = {}): KeySource {
   const fromEnv = process.env.CONVERGE_STATE_KEY;
+  // Asked once per state record (its authentication): the key given in the environment is recognised without path work.
+  if (fromEnv && cached?.id === `env:${fromEnv}`) return cached;
   const file = path.join(convergeDir(), 'state.key');
   const id = fromEnv ? `env:${fromEnv}` : `file:${file}`;
   if (cached && cached.id === id) return cached;
@@ -157,8 +159,17 @@ export function hmac(value: unknown): string {
 
 /** HMAC-SHA256 of a document under a key derived from the state key for `purpose` (base64url). */
 export function authenticate(purpose: string, text: string): string {
-  const sub = crypto.createHmac('sha256', stateKey()).update(`converge ${purpose} key v1`).digest();
-  return crypto.createHmac('sha256', sub).update(text).digest('base64url');
+  return crypto.createHmac('sha256', subKey(purpose)).update(text).digest('base64url');
+}
+
+/** The key derived for a purpose, kept for the state key it came from (every record of a state is authenticated with it). */
+let derived: { key: Buffer; purpose: string; sub: Buffer } | undefined;
+function subKey(purpose: string): Buffer {
+  const key = stateKey();
+  if (derived?.key !== key || derived.purpose !== purpose) {
+    derived = { key, purpose, sub: crypto.createHmac('sha256', key).update(`converge ${purpose} key v1`).digest() };
+  }
+  return derived.sub;
 }
 
 /** Whether `mac` is `authenticate(purpose, text)`, compared in constant time. */

@@ -10,7 +10,7 @@ import { HandlerContext, Spec } from './handler';
 import { intentCandidates } from './ownership';
 import { plainOutputs, readDigest, stableOutputs } from './data-reads';
 import { assertOneAddress, identitiesOf } from './identities';
-import { MoveSource, planObject, Planned } from './plan-object';
+import { MoveSource, ObjectPlanInput, planObject, Planned } from './plan-object';
 import { prefetch, prefetchKey, withPrefetched } from './prefetch';
 import { PlanItem, READ_DURING_APPLY, StackPlan } from './plan-model';
 import { dataSourceHandler, PlanHookItem, registeredPlanHooks, resourceHandler } from './registry';
@@ -143,10 +143,10 @@ export async function planStack(desired: DesiredStack, state: StateStore, client
           return rec && !rec.dataSource ? withPriorRemoved(read, r, rec, await sems.for(rec.provider.api).run(() =>
             planRemoval(address, rec, clients, 'it becomes a lookup', undefined, new Set(), declared))) : read;
         }
-        return sems.for(r.provider.api).run(() => planObject({
-          address, r, resolved, rec: rec?.dataSource ? undefined : rec, handler: withPrefetched(resourceHandler(r.kind), cache.get(prefetchKey(r))), ctx, refresh,
-          orphansOfKind: orphansByKind.get(r.kind) ?? [],
-        }));
+        const input = { address, r, resolved, rec: rec?.dataSource ? undefined : rec, handler: withPrefetched(resourceHandler(r.kind), cache.get(prefetchKey(r))), ctx, refresh,
+          orphansOfKind: orphansByKind.get(r.kind) ?? [] };
+        // Planned from state alone, it sends nothing: it takes no slot, and does not wait in a queue of every object of the stack.
+        return plannedFromState(input) ? planObject(input) : sems.for(r.provider.api).run(() => planObject(input));
       })();
       results.set(address, pr);
     }
@@ -187,17 +187,33 @@ export async function planStack(desired: DesiredStack, state: StateStore, client
     ...(read.length ? { otherStacks: opts.otherStacks!.snapshots(read) } : {}) };
 }
 
-/** What a plan hook sees of an item; a kind change is the old kind's delete and the new kind's create. */
+/** Whether planObject answers from state alone for this input (no refresh, the record is the same kind's, as created): no request. */
+function plannedFromState(input: ObjectPlanInput): boolean {
+  const { rec, r, refresh } = input;
+  return !refresh && rec !== undefined && rec.kind === r.kind && rec.status === 'created' && !rec.deletedOutside;
+}
+
+/**
+ * What a plan hook sees of an item; a kind change is the old kind's delete and the new kind's create.
+ * The masked specs are made when a hook reads them (the hooks look at their own kinds only), not for every object.
+ */
 function hookItemsOf(i: PlanItem, rec: StateRecord | undefined, resolved: ResolvedSpec | undefined): PlanHookItem[] {
   const gone = ['delete', 'forget'].includes(i.action);
-  const after = gone || i.action === 'conflict' ? undefined : maskSecrets(resolved?.stored);
-  if (i.priorKind) {
-    return [
-      { address: i.address, kind: i.priorKind, action: 'delete', before: maskSecrets(rec?.spec) },
-      { address: i.address, kind: i.kind, action: 'create', after },
-    ];
-  }
-  return [{ address: i.address, kind: i.kind, action: i.action === 'conflict' ? 'noop' : i.action, before: maskSecrets(rec?.spec), after }];
+  const after = gone || i.action === 'conflict' ? () => undefined : once(() => maskSecrets(resolved?.stored));
+  const before = once(() => maskSecrets(rec?.spec));
+  const item = (address: string, kind: string, action: string, specs: { before?: () => Spec | undefined; after?: () => Spec | undefined }): PlanHookItem =>
+    Object.defineProperties({ address, kind, action } as PlanHookItem, {
+      before: { enumerable: true, get: specs.before ?? (() => undefined) },
+      after: { enumerable: true, get: specs.after ?? (() => undefined) },
+    });
+  if (i.priorKind) return [item(i.address, i.priorKind, 'delete', { before }), item(i.address, i.kind, 'create', { after })];
+  return [item(i.address, i.kind, i.action === 'conflict' ? 'noop' : i.action, { before, after })];
+}
+
+/** `make()` on the first call, its result after. */
+function once<T>(make: () => T): () => T {
+  let made: { value: T } | undefined;
+  return () => (made ??= { value: make() }).value;
 }
 
 /** Changes of what state keeps that need no API call: shown in the plan and recorded by apply. */

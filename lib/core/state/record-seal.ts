@@ -22,12 +22,48 @@ export function fieldAad(stack: string, address: string, field: string): string 
   return `converge state\u0000${stack}\u0000${address}\u0000${field}`;
 }
 
-/** JSON with object keys sorted and undefined dropped: a JSON store (PostgreSQL jsonb) keeps no key order. */
-function canonical(v: unknown): string {
-  const walk = (x: unknown): unknown => (Array.isArray(x) ? x.map(walk) : x !== null && typeof x === 'object'
-    ? Object.fromEntries(Object.keys(x as object).sort().filter((k) => (x as Record<string, unknown>)[k] !== undefined)
-      .map((k) => [k, walk((x as Record<string, unknown>)[k])])) : x);
-  return JSON.stringify(walk(v));
+/** An array index as a property key (`0`, `17`): objects list these first, in numeric order. */
+const ARRAY_INDEX = /^(?:0|[1-9]\d*)$/;
+const isArrayIndex = (k: string) => ARRAY_INDEX.test(k) && Number(k) < 4294967295;
+
+/**
+ * JSON with object keys sorted and undefined dropped: a JSON store (PostgreSQL jsonb) keeps no key order.
+ * Written directly, without a sorted copy of the record (every record is checked when a state is
+ * opened); the text is exactly `JSON.stringify` of a copy whose keys were added in sorted order,
+ * which lists array-index keys first in numeric order (test/core/record-seal.test.ts compares both).
+ */
+export function canonical(v: unknown): string {
+  const parts: string[] = [];
+  const write = (x: unknown, inArray: boolean): void => {
+    if (x === null || typeof x !== 'object') {
+      const text = typeof x === 'function' || typeof x === 'symbol' || x === undefined ? undefined : JSON.stringify(x);
+      parts.push(text ?? (inArray ? 'null' : ''));
+      return;
+    }
+    if (Array.isArray(x)) {
+      parts.push('[');
+      for (let i = 0; i < x.length; i++) {
+        if (i) parts.push(',');
+        write(x[i], true);
+      }
+      parts.push(']');
+      return;
+    }
+    const rec = x as Record<string, unknown>;
+    const keys = Object.keys(rec).filter((k) => rec[k] !== undefined && typeof rec[k] !== 'function' && typeof rec[k] !== 'symbol');
+    const indices = keys.filter(isArrayIndex).sort((a, b) => Number(a) - Number(b));
+    const names = keys.filter((k) => !isArrayIndex(k)).sort();
+    parts.push('{');
+    let first = true;
+    for (const k of [...indices, ...names]) {
+      parts.push(first ? '' : ',', JSON.stringify(k), ':');
+      first = false;
+      write(rec[k], false);
+    }
+    parts.push('}');
+  };
+  write(v, false);
+  return parts.join('');
 }
 
 function macOf(stack: string, address: string, rec: StateRecord): string {
