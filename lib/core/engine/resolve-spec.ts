@@ -71,18 +71,24 @@ export interface ResolvedSpec {
   readonly unknownRefs?: readonly string[];
 }
 
+/** What a spec without secrets or unknown references shares (never changed: only resolveSpec fills its own). */
+const NO_HMACS: Record<string, string> = Object.freeze({}) as Record<string, string>;
+const NO_SECRET_PATHS: Set<string> = new Set();
+const NO_UNKNOWN_REFS: readonly string[] = Object.freeze([]);
+
 /**
  * Resolves secrets and references of a synthesized spec. `salt` is the state record's (see
  * fieldHmac); undefined only for records written before salts existed.
  */
 export function resolveSpec(raw: Record<string, unknown>, where: string, lookup: RefLookup, salt?: string): ResolvedSpec {
-  const hmacs: Record<string, string> = {};
-  const secretPaths = new Set<string>();
+  // Made on the first secret (or unknown reference): most specs have none, and a plan holds one per object.
+  let hmacs: Record<string, string> | undefined;
+  let secretPaths: Set<string> | undefined;
   let hasUnknown = false;
-  const unknownRefs: string[] = [];
+  let unknownRefs: string[] | undefined;
   const secret = (value: unknown, source: SecretRef, p: string): [unknown, unknown] => {
-    hmacs[p] = fieldHmac(salt, p, value);
-    secretPaths.add(p);
+    (hmacs ??= {})[p] = fieldHmac(salt, p, value);
+    (secretPaths ??= new Set()).add(p);
     return [value, source];
   };
   // undefined: `v` holds no secret and no reference, and is shared as it is by the value and the stored spec
@@ -103,7 +109,7 @@ export function resolveSpec(raw: Record<string, unknown>, where: string, lookup:
       if (value instanceof SensitiveValue) return secret(value.value, { $secret: { ref: value.source } }, p);
       if (isUnknown(value)) {
         hasUnknown = true;
-        unknownRefs.push(`${p} refers to ${v.stack ? `${v.stack}/` : ''}${v.$ref}.${v.attr}`);
+        (unknownRefs ??= []).push(`${p} refers to ${v.stack ? `${v.stack}/` : ''}${v.$ref}.${v.attr}`);
       }
       return [value, value];
     }
@@ -136,5 +142,6 @@ export function resolveSpec(raw: Record<string, unknown>, where: string, lookup:
     return [a, b];
   };
   const [value, stored] = walk(raw, '') ?? [raw, raw];
-  return { value: value as Spec, stored: stored as Spec, hmacs, secretPaths, hasUnknown, unknownRefs };
+  return { value: value as Spec, stored: stored as Spec, hmacs: hmacs ?? NO_HMACS, secretPaths: secretPaths ?? NO_SECRET_PATHS, hasUnknown,
+    unknownRefs: unknownRefs ?? NO_UNKNOWN_REFS };
 }

@@ -1,7 +1,8 @@
 import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
-import { DESIRED_FORMAT, DesiredStack, isSecretRef } from '../model';
+import { DESIRED_FORMAT, DesiredResource, DesiredStack, isSecretRef } from '../model';
+import { SharedValues, sharedIfEmptyList } from '../shared-values';
 import { newSynthSealKey, resealUnderStateKey, SYNTH_SEAL_VARIABLE } from '../crypto/synth-seal';
 import { findAppDir } from '../crypto/secret-sources';
 import { checkSynthesizedStacks } from './check-synth-input';
@@ -137,6 +138,7 @@ export function readSynthDir(dir: string, sealKey?: string): DesiredStack[] {
   const root = path.join(dir, 'stacks');
   if (!fs.existsSync(root)) throw new Error(`no stacks in ${dir} (was the app synthesized?)`);
   const stacks: DesiredStack[] = [];
+  const providers = new SharedValues();
   for (const name of fs.readdirSync(root).sort()) {
     const f = path.join(root, name, 'cdk.tf.json');
     if (!fs.existsSync(f)) continue;
@@ -146,7 +148,12 @@ export function readSynthDir(dir: string, sealKey?: string): DesiredStack[] {
       throw new Error(`${f} was synthesized by a newer converge (format ${block.version}); upgrade the converge CLI`);
     }
     const resources = block?.resources ?? {};
-    if (sealKey) for (const r of Object.values(resources)) (r as { spec: unknown }).spec = reseal(r.spec, sealKey);
+    for (const r of Object.values(resources) as { -readonly [K in keyof DesiredResource]: DesiredResource[K] }[]) {
+      if (sealKey) r.spec = reseal(r.spec, sealKey) as DesiredResource['spec'];
+      // Each resource's provider and empty dependencies, once in memory (checked as they are: shared, not changed).
+      if (r.provider && typeof r.provider === 'object') r.provider = providers.one(r.provider);
+      if (Array.isArray(r.dependsOn)) r.dependsOn = sharedIfEmptyList(r.dependsOn);
+    }
     const dependsOnStacks = block?.dependsOnStacks;
     stacks.push({ version: DESIRED_FORMAT, stack: name, resources, ...(dependsOnStacks && Object.keys(dependsOnStacks).length ? { dependsOnStacks } : {}) });
   }
