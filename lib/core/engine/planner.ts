@@ -246,13 +246,18 @@ function withStateChanges(item: PlanItem, r: DesiredResource, rec: StateRecord |
   if (item.action !== 'noop' || !rec || item.movedFrom) return { ...item, ...deposed };
   const changes: string[] = [];
   if (rec.removalPolicy !== r.removalPolicy) changes.push(`removal policy ${rec.removalPolicy} -> ${r.removalPolicy}`);
-  if (JSON.stringify([...rec.dependsOn].sort()) !== JSON.stringify([...r.dependsOn].sort())) changes.push('dependencies');
-  if (JSON.stringify(rec.stackRefs ?? []) !== JSON.stringify(crossStackRefs(r.spec))) changes.push('references to other stacks');
+  if (!sameStrings([...rec.dependsOn].sort(), [...r.dependsOn].sort())) changes.push('dependencies');
+  if (!sameStrings(rec.stackRefs ?? [], crossStackRefs(r.spec))) changes.push('references to other stacks');
   // Compared field by field: a JSON store (PostgreSQL jsonb) does not keep key order.
   const provider = (p: DesiredResource['provider']) => [p.api, p.address ?? '', p.addressEnv, p.tokenEnv].join('|');
   if (provider(rec.provider) !== provider(r.provider)) changes.push('provider');
   if ((rec.path ?? '') !== r.path) changes.push('construct path');
   return changes.length || deposed.deposed ? { ...item, ...deposed, stateChanges: changes } : item;
+}
+
+/** Two lists of strings, equal item by item (as their JSON is: compared for every object of a plan, without making it). */
+function sameStrings(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
 }
 
 /**
