@@ -49,7 +49,7 @@ describe('sealed state records', () => {
     const samples: unknown[] = [
       { b: 1, a: [1, undefined, null, { z: 'é', y: '\u2028"\\' }], c: undefined, '10': 'ten', '9': 'nine', '01': 'x', '': 0, 'B': true, 4294967295: 'big' },
       { spec: { customMetadata: { '2': 'b', '1': 'a', k: [] }, data: { n: '1e3', m: -0, o: 1.5e300, p: NaN } }, when: new Date(0) },
-      [], {}, 'text', 42, null, [[{}], [[]]],
+      [], {}, 'text', 42, null, [[{}], [[]]], { 'a"b': 'x\\y', '[k]': '{v}<>`^|', 'tab\t': '\u0001', '\ud800': 'lone' },
     ];
     let seed = 7;
     const rnd = (n: number) => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed % n; };

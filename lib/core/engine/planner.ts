@@ -43,9 +43,9 @@ export interface PlanOptions {
   readonly fromState?: boolean;
 }
 
-/** Masks secrets for plan hooks: they see shapes and plain values, never a secret. */
+/** Masks secrets for plan hooks: they see shapes and plain values, never a secret. A spec without a secret is given as it is (hooks only read). */
 function maskSecrets(spec: Spec | undefined): Spec | undefined {
-  if (!spec) return undefined;
+  if (!spec || !holdsSecret(spec)) return spec;
   const walk = (v: unknown): unknown => {
     if (Array.isArray(v)) return v.map(walk);
     if (v && typeof v === 'object') {
@@ -57,6 +57,15 @@ function maskSecrets(spec: Spec | undefined): Spec | undefined {
     return v;
   };
   return walk(spec) as Spec;
+}
+
+/** Whether a `$secret` is anywhere in `v`. */
+function holdsSecret(v: unknown): boolean {
+  if (v === null || typeof v !== 'object') return false;
+  if (Array.isArray(v)) return v.some(holdsSecret);
+  if ('$secret' in v) return true;
+  for (const k in v) if (holdsSecret((v as Record<string, unknown>)[k])) return true;
+  return false;
 }
 
 /** Actions after which an object's attributes are not known until apply. */
@@ -217,27 +226,17 @@ export async function planStack(desired: DesiredStack, state: StateStore, client
     ...(read.length ? { otherStacks: opts.otherStacks!.snapshots(read) } : {}) };
 }
 
-/**
- * What a plan hook sees of an item; a kind change is the old kind's delete and the new kind's create.
- * The masked specs are made when a hook reads them (the hooks look at their own kinds only), not for every object.
- */
+/** What a plan hook sees of an item; a kind change is the old kind's delete and the new kind's create. */
 function hookItemsOf(i: PlanItem, rec: StateRecord | undefined, resolved: ResolvedSpec | undefined): PlanHookItem[] {
   const gone = ['delete', 'forget'].includes(i.action);
-  const after = gone || i.action === 'conflict' ? () => undefined : once(() => maskSecrets(resolved?.stored));
-  const before = once(() => maskSecrets(rec?.spec));
-  const item = (address: string, kind: string, action: string, specs: { before?: () => Spec | undefined; after?: () => Spec | undefined }): PlanHookItem =>
-    Object.defineProperties({ address, kind, action } as PlanHookItem, {
-      before: { enumerable: true, get: specs.before ?? (() => undefined) },
-      after: { enumerable: true, get: specs.after ?? (() => undefined) },
-    });
-  if (i.priorKind) return [item(i.address, i.priorKind, 'delete', { before }), item(i.address, i.kind, 'create', { after })];
-  return [item(i.address, i.kind, i.action === 'conflict' ? 'noop' : i.action, { before, after })];
-}
-
-/** `make()` on the first call, its result after. */
-function once<T>(make: () => T): () => T {
-  let made: { value: T } | undefined;
-  return () => (made ??= { value: make() }).value;
+  const after = gone || i.action === 'conflict' ? undefined : maskSecrets(resolved?.stored);
+  if (i.priorKind) {
+    return [
+      { address: i.address, kind: i.priorKind, action: 'delete', before: maskSecrets(rec?.spec) },
+      { address: i.address, kind: i.kind, action: 'create', after },
+    ];
+  }
+  return [{ address: i.address, kind: i.kind, action: i.action === 'conflict' ? 'noop' : i.action, before: maskSecrets(rec?.spec), after }];
 }
 
 /** Changes of what state keeps that need no API call: shown in the plan and recorded by apply. */

@@ -33,38 +33,38 @@ const isArrayIndex = (k: string) => ARRAY_INDEX.test(k) && Number(k) < 429496729
  * which lists array-index keys first in numeric order (test/core/record-seal.test.ts compares both).
  */
 export function canonical(v: unknown): string {
-  const parts: string[] = [];
-  const write = (x: unknown, inArray: boolean): void => {
+  const write = (x: unknown, inArray: boolean): string => {
+    if (typeof x === 'string') return text(x);
     if (x === null || typeof x !== 'object') {
-      const text = typeof x === 'function' || typeof x === 'symbol' || x === undefined ? undefined : JSON.stringify(x);
-      parts.push(text ?? (inArray ? 'null' : ''));
-      return;
+      const t = typeof x === 'function' || typeof x === 'symbol' || x === undefined ? undefined : JSON.stringify(x);
+      return t ?? (inArray ? 'null' : '');
     }
     if (Array.isArray(x)) {
-      parts.push('[');
-      for (let i = 0; i < x.length; i++) {
-        if (i) parts.push(',');
-        write(x[i], true);
-      }
-      parts.push(']');
-      return;
+      let out = '[';
+      for (let i = 0; i < x.length; i++) out += (i ? ',' : '') + write(x[i], true);
+      return out + ']';
     }
     const rec = x as Record<string, unknown>;
-    const keys = Object.keys(rec).filter((k) => rec[k] !== undefined && typeof rec[k] !== 'function' && typeof rec[k] !== 'symbol');
-    const indices = keys.filter(isArrayIndex).sort((a, b) => Number(a) - Number(b));
-    const names = keys.filter((k) => !isArrayIndex(k)).sort();
-    parts.push('{');
-    let first = true;
-    for (const k of [...indices, ...names]) {
-      parts.push(first ? '' : ',', JSON.stringify(k), ':');
-      first = false;
-      write(rec[k], false);
+    const keys: string[] = [];
+    let indices = false;
+    for (const k in rec) {
+      if (!Object.prototype.hasOwnProperty.call(rec, k)) continue;
+      const y = rec[k];
+      if (y === undefined || typeof y === 'function' || typeof y === 'symbol') continue;
+      keys.push(k);
+      indices ||= isArrayIndex(k);
     }
-    parts.push('}');
+    const ordered = indices ? [...keys.filter(isArrayIndex).sort((a, b) => Number(a) - Number(b)), ...keys.filter((k) => !isArrayIndex(k)).sort()] : keys.sort();
+    let out = '{';
+    for (let i = 0; i < ordered.length; i++) out += (i ? ',' : '') + text(ordered[i]) + ':' + write(rec[ordered[i]], false);
+    return out + '}';
   };
-  write(v, false);
-  return parts.join('');
+  return write(v, false);
 }
+
+/** Characters JSON writes as they are: a string of only these needs no escaping. */
+const PLAIN_TEXT = /^[A-Za-z0-9 _.,:;/@$+=~#%&()*!?'|<>^`{}[\]-]*$/;
+const text = (s: string): string => (PLAIN_TEXT.test(s) ? `"${s}"` : JSON.stringify(s));
 
 function macOf(stack: string, address: string, rec: StateRecord): string {
   const { mac: _mac, ...rest } = rec;
