@@ -205,10 +205,15 @@ export function checkSynthesizedStacks(stacks: readonly DesiredStack[], env: Nod
   const addresses = allowedProviderAddresses(env);
   const resources = stacks.flatMap((s) => Object.values(s.resources ?? {}));
   const tokenVariables = new Set(resources.map((r) => (r.provider as Partial<ProviderConfig> | undefined)?.tokenEnv).filter((n): n is string => typeof n === 'string'));
+  // A provider is checked once: the resources of a stack share their provider objects (readSynthDir), and its check depends on nothing else.
+  const providersChecked = new Set<unknown>();
   for (const s of stacks) {
     const find = (address: string, stack?: string) => (stack === undefined ? s : stacks.find((x) => x.stack === stack))?.resources?.[address];
     for (const r of Object.values(s.resources ?? {})) {
-      checkProviderSettings(r, allowed, tokenVariables, addresses);
+      if (!providersChecked.has(r.provider)) {
+        checkProviderSettings(r, allowed, tokenVariables, addresses);
+        providersChecked.add(r.provider);
+      }
       checkSecretPlacement(r, find);
     }
   }
