@@ -139,6 +139,14 @@ export async function planStack(desired: DesiredStack, state: StateStore, client
     return h;
   };
 
+  /** Each provider's client, by the provider object (the objects of an app share theirs): ApiClients keys them by their JSON. */
+  const clientsByProvider = new Map<DesiredResource['provider'], ReturnType<ApiClients['for']>>();
+  const clientFor = (p: DesiredResource['provider']) => {
+    let c = clientsByProvider.get(p);
+    if (!c) clientsByProvider.set(p, c = clients.for(p));
+    return c;
+  };
+
   /** Plans a data source (its dependencies planned): read now, from state, or during the apply. */
   const planLookup = async (address: string, r: DesiredResource, rec: StateRecord | undefined, resolved: ResolvedSpec, ctx: HandlerContext,
     done: Map<string, Planned>): Promise<Planned> => {
@@ -162,7 +170,7 @@ export async function planStack(desired: DesiredStack, state: StateStore, client
     const rec = state.record(address);
     const salt = rec?.dataSource === r.dataSource && rec?.kind === r.kind && rec?.status === 'created' ? rec.salt : newSalt();
     const resolved = resolveSpec(r.spec, r.path, lookup(done), salt);
-    const ctx: HandlerContext = { address: r.path, http: clients.for(r.provider) };
+    const ctx: HandlerContext = { address: r.path, http: clientFor(r.provider) };
     if (r.dataSource) return planLookup(address, r, rec, resolved, ctx, done);
     const input: ObjectPlanInput = { address, r, resolved, rec: rec?.dataSource ? undefined : rec, handler: handlerFor(r), ctx, refresh,
       orphansOfKind: orphansByKind.get(r.kind) ?? [] };
