@@ -306,6 +306,10 @@ export async function main(argv: string[]): Promise<void> {
 }
 
 if (require.main === module) {
+  // The heap grows by three quarters of what a full collection left alive instead of up to 4x: `plan --refresh false`
+  // of 100 000 objects holds about 200 MB and peaked at 727 MB; 491 MB with this, for ~4% more CPU (50%: 438 MB, ~25%).
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  (require('v8') as typeof import('v8')).setFlagsFromString('--heap-growing-percent=75');
   launcherExit().endWithLauncher();
   void main(process.argv);
 }

@@ -89,8 +89,11 @@ export function countActions(items: readonly PlanItem[]): Record<string, number>
 
 /** Whether applying the plan would change anything (on the API or in state). */
 export function hasChanges(plan: StackPlan): boolean {
-  return plan.items.some((i) => !['noop', 'read', 'conflict'].includes(i.action) || i.issues || i.stateChanges?.length || i.deposed?.length || i.removesPrior);
+  return plan.items.some((i) => !UNCHANGING.has(i.action) || i.issues || i.stateChanges?.length || i.deposed?.length || i.removesPrior);
 }
+
+/** Actions that change nothing by themselves (one set, not an array per item of a large plan). */
+const UNCHANGING: ReadonlySet<Action> = new Set<Action>(['noop', 'read', 'conflict']);
 
 /** Objects the plan found under a construct's identity that converge does not manage. */
 export function conflictsOf(plan: StackPlan): PlanItem[] {

@@ -59,10 +59,7 @@ export async function planObject(input: ObjectPlanInput): Promise<Planned> {
   }
 
   if (rec?.status === 'created') {
-    if (!refresh && !rec.deletedOutside) {
-      const changes = diffAgainstPrior(resolved, rec, handler);
-      return { item: classify(base, rec.id, changes, handler.destroyWarning), resolved, outputs: rec.outputs };
-    }
+    if (!refresh && !rec.deletedOutside) return planFromState(input);
     const observed = await handler.read(ctx, rec.id!, resolved.value, { id: rec.id!, spec: rec.spec, outputs: rec.outputs });
     if (!observed) {
       const changes = allNew(resolved, handler);
@@ -104,6 +101,20 @@ export async function planObject(input: ObjectPlanInput): Promise<Planned> {
     }
   }
   return { item: { ...base, action: 'create', changes: allNew(resolved, handler) }, resolved };
+}
+
+/** Whether planObject answers from state alone (no refresh, a record of the same kind, created): it sends no request. */
+export function plannedFromState(input: ObjectPlanInput): boolean {
+  const { rec, r, refresh } = input;
+  return !refresh && rec !== undefined && rec.kind === r.kind && rec.status === 'created' && !rec.deletedOutside;
+}
+
+/** The plan of an object from its state record alone (see plannedFromState), at once. */
+export function planFromState(input: ObjectPlanInput): Planned {
+  const { address, r, resolved, handler } = input;
+  const rec = input.rec!;
+  const changes = diffAgainstPrior(resolved, rec, handler);
+  return { item: classify({ address, kind: r.kind, drift: [], warnings: [] }, rec.id, changes, handler.destroyWarning), resolved, outputs: rec.outputs };
 }
 
 /** An object found under a new construct's identity: a moved construct, an opted-in adoption, or a conflict. */

@@ -6,11 +6,11 @@ import { StateStore } from '../state/state-store';
 import { ApiClients } from './api-clients';
 import { DeclaredProviders, UndeclaredProviderError } from './declared-providers';
 import { ApiSemaphores, assertAcyclic } from './graph';
-import { HandlerContext, Spec } from './handler';
+import { HandlerContext, ResourceHandler, Spec } from './handler';
 import { intentCandidates } from './ownership';
 import { plainOutputs, readDigest, stableOutputs } from './data-reads';
 import { assertOneAddress, identitiesOf } from './identities';
-import { MoveSource, planObject, Planned } from './plan-object';
+import { MoveSource, ObjectPlanInput, planFromState, plannedFromState, planObject, Planned } from './plan-object';
 import { prefetch, prefetchKey, withPrefetched } from './prefetch';
 import { PlanItem, READ_DURING_APPLY, StackPlan } from './plan-model';
 import { dataSourceHandler, PlanHookItem, registeredPlanHooks, resourceHandler } from './registry';
@@ -43,9 +43,9 @@ export interface PlanOptions {
   readonly fromState?: boolean;
 }
 
-/** Masks secrets for plan hooks: they see shapes and plain values, never a secret. */
+/** Masks secrets for plan hooks: they see shapes and plain values, never a secret. A spec without a secret is given as it is (hooks only read). */
 function maskSecrets(spec: Spec | undefined): Spec | undefined {
-  if (!spec) return undefined;
+  if (!spec || !holdsSecret(spec)) return spec;
   const walk = (v: unknown): unknown => {
     if (Array.isArray(v)) return v.map(walk);
     if (v && typeof v === 'object') {
@@ -57,6 +57,15 @@ function maskSecrets(spec: Spec | undefined): Spec | undefined {
     return v;
   };
   return walk(spec) as Spec;
+}
+
+/** Whether a `$secret` is anywhere in `v`. */
+function holdsSecret(v: unknown): boolean {
+  if (v === null || typeof v !== 'object') return false;
+  if (Array.isArray(v)) return v.some(holdsSecret);
+  if ('$secret' in v) return true;
+  for (const k in v) if (holdsSecret((v as Record<string, unknown>)[k])) return true;
+  return false;
 }
 
 /** Actions after which an object's attributes are not known until apply. */
@@ -121,33 +130,71 @@ export async function planStack(desired: DesiredStack, state: StateStore, client
 
   const cache = await prefetch(resources, state, clients, sems, refresh);
 
+  /** The handler of a kind and provider, answering from the prefetched batch: one per batch, not one per object. */
+  const handlers = new Map<string, ResourceHandler>();
+  const handlerFor = (r: DesiredResource): ResourceHandler => {
+    const key = prefetchKey(r);
+    let h = handlers.get(key);
+    if (!h) handlers.set(key, h = withPrefetched(resourceHandler(r.kind), cache.get(key)));
+    return h;
+  };
+
+  /** Each provider's client, by the provider object (the objects of an app share theirs): ApiClients keys them by their JSON. */
+  const clientsByProvider = new Map<DesiredResource['provider'], ReturnType<ApiClients['for']>>();
+  const clientFor = (p: DesiredResource['provider']) => {
+    let c = clientsByProvider.get(p);
+    if (!c) clientsByProvider.set(p, c = clients.for(p));
+    return c;
+  };
+
+  /** Plans a data source (its dependencies planned): read now, from state, or during the apply. */
+  const planLookup = async (address: string, r: DesiredResource, rec: StateRecord | undefined, resolved: ResolvedSpec, ctx: HandlerContext,
+    done: Map<string, Planned>): Promise<Planned> => {
+    // A data source that depends on an object this apply creates or changes is read during the apply.
+    // So is one that depended on an object this apply removes (a discovery chain on an entry of its chain).
+    const removing = rec?.dataSource ? rec.dependsOn.some((d) => !resources[d] && state.record(d) && !state.record(d)!.dataSource) : false;
+    const deferred = removing || [...done.values()].some((d) => CHANGING.has(d.item.action) || (d.item.dataSource && !d.outputs));
+    const input = deferred ? { ...resolved, hasUnknown: true } : resolved;
+    const read = opts.fromState ? dataSourceFromState(address, r, input, rec)
+      : await sems.for(r.provider.api).run(() => planDataSource(address, r, input, ctx, rec, opts.readByOtherStacks?.has(address) ?? false));
+    return rec && !rec.dataSource ? withPriorRemoved(read, r, rec, await sems.for(rec.provider.api).run(() =>
+      planRemoval(address, rec, clients, 'it becomes a lookup', undefined, new Set(), declared))) : read;
+  };
+
+  /**
+   * Plans one object once its dependencies are planned (`done`). A resource planned from state alone
+   * sends nothing: it is planned at once, takes no slot and waits in no queue, so that what it needed
+   * on the way is freed at once instead of living until every object of the stack is planned.
+   */
+  const planAfter = (address: string, r: DesiredResource, done: Map<string, Planned>): Planned | Promise<Planned> => {
+    const rec = state.record(address);
+    const salt = rec?.dataSource === r.dataSource && rec?.kind === r.kind && rec?.status === 'created' ? rec.salt : newSalt();
+    const resolved = resolveSpec(r.spec, r.path, lookup(done), salt);
+    const ctx: HandlerContext = { address: r.path, http: clientFor(r.provider) };
+    if (r.dataSource) return planLookup(address, r, rec, resolved, ctx, done);
+    const input: ObjectPlanInput = { address, r, resolved, rec: rec?.dataSource ? undefined : rec, handler: handlerFor(r), ctx, refresh,
+      orphansOfKind: orphansByKind.get(r.kind) ?? [] };
+    return plannedFromState(input) ? planFromState(input) : sems.for(r.provider.api).run(() => planObject(input));
+  };
+
   const planOne = (address: string): Promise<Planned> => {
     let pr = results.get(address);
     if (!pr) {
-      pr = (async () => {
-        const r = resources[address];
-        const done = new Map<string, Planned>();
-        for (const d of r.dependsOn) done.set(d, await planOne(d));
-        const rec = state.record(address);
-        const salt = rec?.dataSource === r.dataSource && rec?.kind === r.kind && rec?.status === 'created' ? rec.salt : newSalt();
-        const resolved = resolveSpec(r.spec, r.path, lookup(done), salt);
-        const ctx: HandlerContext = { address: r.path, http: clients.for(r.provider) };
-        if (r.dataSource) {
-          // A data source that depends on an object this apply creates or changes is read during the apply.
-          // So is one that depended on an object this apply removes (a discovery chain on an entry of its chain).
-          const removing = rec?.dataSource ? rec.dependsOn.some((d) => !resources[d] && state.record(d) && !state.record(d)!.dataSource) : false;
-          const deferred = removing || [...done.values()].some((d) => CHANGING.has(d.item.action) || (d.item.dataSource && !d.outputs));
-          const input = deferred ? { ...resolved, hasUnknown: true } : resolved;
-          const read = opts.fromState ? dataSourceFromState(address, r, input, rec)
-            : await sems.for(r.provider.api).run(() => planDataSource(address, r, input, ctx, rec, opts.readByOtherStacks?.has(address) ?? false));
-          return rec && !rec.dataSource ? withPriorRemoved(read, r, rec, await sems.for(rec.provider.api).run(() =>
-            planRemoval(address, rec, clients, 'it becomes a lookup', undefined, new Set(), declared))) : read;
+      const r = resources[address];
+      if (r.dependsOn.length) {
+        pr = (async () => {
+          const done = new Map<string, Planned>();
+          for (const d of r.dependsOn) done.set(d, await planOne(d));
+          return planAfter(address, r, done);
+        })();
+      } else {
+        try {
+          const p = planAfter(address, r, new Map());
+          pr = p instanceof Promise ? p : Promise.resolve(p);
+        } catch (e) {
+          pr = Promise.reject(e); // as an async plan would: Promise.all below reports it
         }
-        return sems.for(r.provider.api).run(() => planObject({
-          address, r, resolved, rec: rec?.dataSource ? undefined : rec, handler: withPrefetched(resourceHandler(r.kind), cache.get(prefetchKey(r))), ctx, refresh,
-          orphansOfKind: orphansByKind.get(r.kind) ?? [],
-        }));
-      })();
+      }
       results.set(address, pr);
     }
     return pr;

@@ -71,21 +71,30 @@ export interface ResolvedSpec {
   readonly unknownRefs?: readonly string[];
 }
 
+/** What a spec without secrets or unknown references shares (never changed: only resolveSpec fills its own). */
+const NO_HMACS: Record<string, string> = Object.freeze({}) as Record<string, string>;
+const NO_SECRET_PATHS: Set<string> = new Set();
+const NO_UNKNOWN_REFS: readonly string[] = Object.freeze([]);
+
 /**
  * Resolves secrets and references of a synthesized spec. `salt` is the state record's (see
  * fieldHmac); undefined only for records written before salts existed.
  */
 export function resolveSpec(raw: Record<string, unknown>, where: string, lookup: RefLookup, salt?: string): ResolvedSpec {
-  const hmacs: Record<string, string> = {};
-  const secretPaths = new Set<string>();
+  // Made on the first secret (or unknown reference): most specs have none, and a plan holds one per object.
+  let hmacs: Record<string, string> | undefined;
+  let secretPaths: Set<string> | undefined;
   let hasUnknown = false;
-  const unknownRefs: string[] = [];
+  let unknownRefs: string[] | undefined;
   const secret = (value: unknown, source: SecretRef, p: string): [unknown, unknown] => {
-    hmacs[p] = fieldHmac(salt, p, value);
-    secretPaths.add(p);
+    (hmacs ??= {})[p] = fieldHmac(salt, p, value);
+    (secretPaths ??= new Set()).add(p);
     return [value, source];
   };
-  const walk = (v: unknown, p: string): [unknown, unknown] => {
+  // undefined: `v` holds no secret and no reference, and is shared as it is by the value and the stored spec
+  // (specs are never changed in place: a copy of every spec of a large stack, twice, is what a plan held most).
+  const walk = (v: unknown, p: string): [unknown, unknown] | undefined => {
+    if (v === null || typeof v !== 'object') return undefined;
     if (isSecretRef(v)) return secret(resolveSecret(v, `${where}: ${p}`), v, p);
     if (isAttrRef(v)) {
       let value: unknown;
@@ -100,26 +109,39 @@ export function resolveSpec(raw: Record<string, unknown>, where: string, lookup:
       if (value instanceof SensitiveValue) return secret(value.value, { $secret: { ref: value.source } }, p);
       if (isUnknown(value)) {
         hasUnknown = true;
-        unknownRefs.push(`${p} refers to ${v.stack ? `${v.stack}/` : ''}${v.$ref}.${v.attr}`);
+        (unknownRefs ??= []).push(`${p} refers to ${v.stack ? `${v.stack}/` : ''}${v.$ref}.${v.attr}`);
       }
       return [value, value];
     }
     if (Array.isArray(v)) {
-      const pairs = v.map((x, i) => walk(x, `${p}[${i}]`));
-      return [pairs.map((x) => x[0]), pairs.map((x) => x[1])];
-    }
-    if (v !== null && typeof v === 'object') {
-      const a: Record<string, unknown> = {};
-      const b: Record<string, unknown> = {};
-      for (const [k, x] of Object.entries(v)) {
-        const [va, vb] = walk(x, p ? `${p}.${k}` : k);
-        a[k] = va;
-        b[k] = vb;
+      let pairs: ([unknown, unknown] | undefined)[] | undefined;
+      for (let i = 0; i < v.length; i++) {
+        if (v[i] === null || typeof v[i] !== 'object') continue; // a plain value: no path to make
+        const pair = walk(v[i], `${p}[${i}]`);
+        if (pair) (pairs ??= [])[i] = pair;
       }
-      return [a, b];
+      if (!pairs) return undefined;
+      const changed = pairs;
+      return [v.map((x, i) => (changed[i] ? changed[i]![0] : x)), v.map((x, i) => (changed[i] ? changed[i]![1] : x))];
     }
-    return [v, v];
+    const entries = Object.entries(v);
+    let pairs: ([unknown, unknown] | undefined)[] | undefined;
+    for (let i = 0; i < entries.length; i++) {
+      const [k, x] = entries[i];
+      if (x === null || typeof x !== 'object') continue;
+      const pair = walk(x, p ? `${p}.${k}` : k);
+      if (pair) (pairs ??= [])[i] = pair;
+    }
+    if (!pairs) return undefined;
+    const a: Record<string, unknown> = {};
+    const b: Record<string, unknown> = {};
+    entries.forEach(([k, x], i) => {
+      a[k] = pairs![i] ? pairs![i]![0] : x;
+      b[k] = pairs![i] ? pairs![i]![1] : x;
+    });
+    return [a, b];
   };
-  const [value, stored] = walk(raw, '');
-  return { value: value as Spec, stored: stored as Spec, hmacs, secretPaths, hasUnknown, unknownRefs };
+  const [value, stored] = walk(raw, '') ?? [raw, raw];
+  return { value: value as Spec, stored: stored as Spec, hmacs: hmacs ?? NO_HMACS, secretPaths: secretPaths ?? NO_SECRET_PATHS, hasUnknown,
+    unknownRefs: unknownRefs ?? NO_UNKNOWN_REFS };
 }

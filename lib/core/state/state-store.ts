@@ -1,7 +1,7 @@
 import * as crypto from 'crypto';
 import { keyCheck, verifyKeyCheck } from '../crypto/state-key';
 import { legacyRecords, sealRecord, unbindRecord, verifyDocument } from './record-seal';
-import { RecordChange, STATE_FORMAT, StateBackend, StateDocument, StateRecord } from './state-model';
+import { RecordChange, shareEqualValues, STATE_FORMAT, StateBackend, StateDocument, StateRecord } from './state-model';
 
 /**
  * Record changes appended between two whole writes of the document: at least this many, and at
@@ -29,6 +29,7 @@ export class StateStore {
     const what = `the state of stack "${stack}" in ${backend.describe()}`;
     if (doc) verifyKeyCheck(doc.keyCheck, what);
     const tampered = doc ? verifyDocument(doc, what, options.tolerateTampered || options.migrate) : [];
+    if (doc) shareEqualValues(doc);
     const store = new StateStore(backend, doc ?? { version: STATE_FORMAT, stack, serial: 0, lineage: crypto.randomUUID(), resources: {}, authenticated: true }, !!doc);
     store.tampered = new Set(tampered);
     return store;

@@ -1,7 +1,8 @@
 import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
-import { DESIRED_FORMAT, DesiredStack, isSecretRef } from '../model';
+import { DESIRED_FORMAT, DesiredResource, DesiredStack, isSecretRef } from '../model';
+import { SharedValues, sharedIfEmptyList } from '../shared-values';
 import { newSynthSealKey, resealUnderStateKey, SYNTH_SEAL_VARIABLE } from '../crypto/synth-seal';
 import { findAppDir } from '../crypto/secret-sources';
 import { checkSynthesizedStacks } from './check-synth-input';
@@ -137,7 +138,7 @@ export function readSynthDir(dir: string, sealKey?: string): DesiredStack[] {
   const root = path.join(dir, 'stacks');
   if (!fs.existsSync(root)) throw new Error(`no stacks in ${dir} (was the app synthesized?)`);
   const stacks: DesiredStack[] = [];
-  const providers = new Map<string, unknown>();
+  const providers = new SharedValues();
   for (const name of fs.readdirSync(root).sort()) {
     const f = path.join(root, name, 'cdk.tf.json');
     if (!fs.existsSync(f)) continue;
@@ -147,27 +148,16 @@ export function readSynthDir(dir: string, sealKey?: string): DesiredStack[] {
       throw new Error(`${f} was synthesized by a newer converge (format ${block.version}); upgrade the converge CLI`);
     }
     const resources = block?.resources ?? {};
-    if (sealKey) for (const r of Object.values(resources)) (r as { spec: unknown }).spec = reseal(r.spec, sealKey);
-    shareProviders(resources, providers);
+    for (const r of Object.values(resources) as { -readonly [K in keyof DesiredResource]: DesiredResource[K] }[]) {
+      if (sealKey) r.spec = reseal(r.spec, sealKey) as DesiredResource['spec'];
+      // Each resource's provider and empty dependencies, once in memory (checked as they are: shared, not changed).
+      if (r.provider && typeof r.provider === 'object') r.provider = providers.one(r.provider);
+      if (Array.isArray(r.dependsOn)) r.dependsOn = sharedIfEmptyList(r.dependsOn);
+    }
     const dependsOnStacks = block?.dependsOnStacks;
     stacks.push({ version: DESIRED_FORMAT, stack: name, resources, ...(dependsOnStacks && Object.keys(dependsOnStacks).length ? { dependsOnStacks } : {}) });
   }
   return stacks;
-}
-
-/**
- * Resources whose providers are written the same share one provider object: thousands of objects have a
- * few providers, and what is worked out per provider (its checks, its HTTP client) is then found by identity.
- */
-function shareProviders(resources: Record<string, unknown>, providers: Map<string, unknown>): void {
-  for (const r of Object.values(resources)) {
-    const res = r as { provider?: unknown };
-    if (res === null || typeof res !== 'object' || res.provider === null || typeof res.provider !== 'object') continue;
-    const key = JSON.stringify(res.provider);
-    const shared = providers.get(key);
-    if (shared === undefined) providers.set(key, res.provider);
-    else res.provider = shared;
-  }
 }
 
 /**
