@@ -11,6 +11,7 @@ import { intentCandidates } from './ownership';
 import { plainOutputs, readDigest, stableOutputs } from './data-reads';
 import { assertOneAddress, identitiesOf } from './identities';
 import { MoveSource, planObject, Planned } from './plan-object';
+import { PlanMemo } from './plan-memo';
 import { prefetch, prefetchKey, withPrefetched } from './prefetch';
 import { PlanItem, READ_DURING_APPLY, StackPlan } from './plan-model';
 import { dataSourceHandler, PlanHookItem, registeredPlanHooks, resourceHandler } from './registry';
@@ -41,6 +42,8 @@ export interface PlanOptions {
    * @default false
    */
   readonly fromState?: boolean;
+  /** Kept by the caller from one plan of the stack to the next (`converge watch`): unchanged objects are not resolved and diffed again. */
+  readonly memo?: PlanMemo;
 }
 
 /** Masks secrets for plan hooks: they see shapes and plain values, never a secret. */
@@ -130,7 +133,7 @@ export async function planStack(desired: DesiredStack, state: StateStore, client
         for (const d of r.dependsOn) done.set(d, await planOne(d));
         const rec = state.record(address);
         const salt = rec?.dataSource === r.dataSource && rec?.kind === r.kind && rec?.status === 'created' ? rec.salt : newSalt();
-        const resolved = resolveSpec(r.spec, r.path, lookup(done), salt);
+        const resolved = opts.memo && !r.dataSource ? opts.memo.resolve(address, r, lookup(done), salt) : resolveSpec(r.spec, r.path, lookup(done), salt);
         const ctx: HandlerContext = { address: r.path, http: clients.for(r.provider) };
         if (r.dataSource) {
           // A data source that depends on an object this apply creates or changes is read during the apply.
@@ -145,7 +148,7 @@ export async function planStack(desired: DesiredStack, state: StateStore, client
         }
         return sems.for(r.provider.api).run(() => planObject({
           address, r, resolved, rec: rec?.dataSource ? undefined : rec, handler: withPrefetched(resourceHandler(r.kind), cache.get(prefetchKey(r))), ctx, refresh,
-          orphansOfKind: orphansByKind.get(r.kind) ?? [],
+          orphansOfKind: orphansByKind.get(r.kind) ?? [], memo: opts.memo,
         }));
       })();
       results.set(address, pr);
