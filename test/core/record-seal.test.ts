@@ -1,6 +1,6 @@
 import * as crypto from 'crypto';
 import { encrypt } from '../../lib/core/crypto/state-key';
-import { legacyRecords, openSensitiveOutputs, sealRecord, verifyDocument } from '../../lib/core/state/record-seal';
+import { legacyRecords, openSensitiveOutputs, sealRecord, VerifiedRecords, verifyDocument } from '../../lib/core/state/record-seal';
 import { StateDocument, StateRecord } from '../../lib/core/state/state-model';
 
 process.env.CONVERGE_STATE_KEY ??= crypto.randomBytes(32).toString('hex');
@@ -36,5 +36,22 @@ describe('sealed state records', () => {
     // Seals removed from a sealed record: its ciphertext, bound to its place, shows it.
     const { mac: _m, ...stripped } = sealRecord('s', 'a', rec('t'));
     expect(() => legacyRecords({ ...old, resources: { a: stripped } }, 'state of s')).toThrow(/was sealed by this release \(the records at a show it\)/);
+  });
+
+  test('records verified before (a watcher reads its state every cycle) are refused again once changed, and each read gets its place', () => {
+    const verified = new VerifiedRecords();
+    const ops = sealRecord('prod', 'ops', rec('ops-token'));
+    const doc = (r: StateRecord): StateDocument => ({ version: 1, stack: 'prod', serial: 1, lineage: 'l', authenticated: true, resources: { ops: r } });
+    // Read as text each time, as a backend does: new objects with the same content.
+    const read = (r: StateRecord) => doc(JSON.parse(JSON.stringify(r)) as StateRecord);
+    expect(verifyDocument(read(ops), 'state', false, 'prod', verified)).toEqual([]);
+    const again = read(ops);
+    expect(verifyDocument(again, 'state', false, 'prod', verified)).toEqual([]);
+    expect(openSensitiveOutputs(again.resources.ops)).toEqual({ token: 'ops-token' });
+    // Edited outside converge, the mac kept: refused though the address was verified before.
+    expect(() => verifyDocument(read({ ...ops, id: 'planted' }), 'state', false, 'prod', verified)).toThrow(/the record at ops was changed outside converge/);
+    // Under another stack name, the same text is not the same record.
+    expect(() => verifyDocument({ ...read(ops), stack: 'staging' }, 'state', false, 'staging', verified)).toThrow(/the record at ops was changed outside converge/);
+    expect(verifyDocument(read(ops), 'state', false, 'prod', verified)).toEqual([]);
   });
 });

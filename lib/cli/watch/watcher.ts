@@ -5,6 +5,7 @@ import { PlanMemo } from '../../core/engine/plan-memo';
 import { hasChanges, PlanItem, StackPlan } from '../../core/engine/plan-model';
 import { applyReconciled, planReconciled, ReconcileContext, unchangedSinceLastApply } from '../../core/engine/reconcile';
 import { DesiredStack } from '../../core/model';
+import { VerifiedRecords } from '../../core/state/record-seal';
 import { LockedError, StateBackend } from '../../core/state/state-model';
 import { StateStore } from '../../core/state/state-store';
 import { Output } from '../output';
@@ -52,6 +53,8 @@ interface StackWatch {
   readonly memo: PlanMemo;
   /** The state (lineage and serial) the memo was filled against. */
   memoState?: string;
+  /** The state records verified so far, as read: a record read again unchanged is not verified again. */
+  readonly verified: VerifiedRecords;
 }
 
 /**
@@ -71,7 +74,7 @@ export class Watcher {
   constructor(private readonly all: () => DesiredStack[], watched: readonly DesiredStack[], private readonly settings: WatchSettings,
     private readonly backend: StateBackend, private readonly clients: ApiClients, private readonly meshClients: ApiClients,
     private readonly leases: StackLeases, private readonly metrics: WatchMetrics, private readonly reporter: WatchReporter, private readonly out: Output) {
-    for (const d of watched) this.stacks.set(d.stack, { desired: d, reported: new Map(), gaugeKinds: new Set(), cycled: false, memo: new PlanMemo() });
+    for (const d of watched) this.stacks.set(d.stack, { desired: d, reported: new Map(), gaugeKinds: new Set(), cycled: false, memo: new PlanMemo(), verified: new VerifiedRecords() });
   }
 
   /** Whether every stack this replica holds has finished a cycle (`/readyz`). */
@@ -188,13 +191,13 @@ export class Watcher {
   }
 
   private async reconcile(stack: string, w: StackWatch, scope: 'full' | 'mesh'): Promise<void> {
-    const state = await StateStore.open(this.backend, stack);
+    const state = await StateStore.open(this.backend, stack, { verified: w.verified });
     const seen = `${state.lineage}:${state.serial}`;
     if (w.memoState !== seen) w.memo.clear();
     w.memoState = seen;
     const ctx: ReconcileContext = { backend: this.backend, clients: this.clients, all: this.all(), other: new OtherStacks(),
       parallelism: this.settings.parallelism, warn: (m) => this.out.warn(m) };
-    const scoped = scope === 'mesh' ? await meshScope(w.desired, state) : { desired: w.desired, state };
+    const scoped = scope === 'mesh' ? await meshScope(w.desired, state, w.verified) : { desired: w.desired, state };
     // apply's plan, with apply's checks: an object another stack manages fails the cycle, and nothing is written.
     const plan = await planReconciled(scoped.desired, scoped.state, ctx, { memo: w.memo });
     // What the app changed since the last apply: never written back, renewed or updated, only reported (or applied).
