@@ -18,7 +18,8 @@ import * as path from 'path';
 import { startPostgres } from '../test/support/postgres';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { count, noopPlan } = require('./floor') as { count: (p: unknown) => Record<string, number>; noopPlan: (o: object) => unknown };
+const { count, floor, noopPlan } = require('./floor') as { count: (p: unknown) => Record<string, number>; noopPlan: (o: object) => unknown;
+  floor: (env: object, phases: unknown, parallelism: number) => Promise<{ cpuMs: number }> };
 
 const root = path.resolve(__dirname, '..');
 const cli = path.join(root, 'bin', 'converge');
@@ -91,6 +92,13 @@ function usage(pid: number): { rssMb: number; cpuS: number } {
 }
 
 
+/** CPU per cycle of some cycle events: how many, p50, mean. */
+function cpuSummary(events: Record<string, any>[]): { cycles: number; cpuMsP50?: number; cpuMsMean?: number } {
+  const ms = events.map((e) => e.cpuMs as number).filter((x) => typeof x === 'number');
+  if (!ms.length) return { cycles: events.length };
+  return { cycles: events.length, cpuMsP50: pct(ms, 50), cpuMsMean: +(ms.reduce((a, b) => a + b, 0) / ms.length).toFixed(1) };
+}
+
 const pct = (xs: number[], p: number) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)]; };
 
 function synthMesh(dir: string, services: number): void {
@@ -146,7 +154,17 @@ async function main(): Promise<void> {
       rssMb: { afterWarmUp: +atWarm.rssMb.toFixed(1), end: +atEnd.rssMb.toFixed(1), max: +Math.max(...rss).toFixed(1), growthPct: +(((atEnd.rssMb - atWarm.rssMb) / atWarm.rssMb) * 100).toFixed(1) },
       cpuMsPerCycle: +(((atEnd.cpuS - atWarm.cpuS) * 1000) / (cycles - warm)).toFixed(2),
       cpuUsPerObjectPerCycle: +((((atEnd.cpuS - atWarm.cpuS) * 1e6) / (cycles - warm)) / objects).toFixed(1),
+      // From the cycle events (the process's CPU while each cycle ran): the first cycle diffs every
+      // object; a cycle where nothing changed diffs none (what it read is as it was).
+      firstCycle: { cpuMs: fulls[0].cpuMs, diffed: fulls[0].diffed },
+      unchangedCycles: cpuSummary(steady.filter((e) => e.diffed === 0)),
+      cyclesWithDiffs: cpuSummary(steady.filter((e) => e.diffed > 0)),
     };
+    // The floor of a cycle: a bare client sending the same requests (bench/floor.js), CPU per cycle of this process.
+    const floorRuns = Math.max(3, Math.min(20, Math.floor(cycles / 10)));
+    let floorCpuMs = 0;
+    for (let i = 0; i < floorRuns; i++) floorCpuMs += (await floor(emu.env, noopPlan({ kv, orgs, accountOrgs: orgs, prefix: 'bench' }), 10)).cpuMs;
+    (results.longRun as Record<string, unknown>).floorCpuMsPerCycle = +(floorCpuMs / floorRuns).toFixed(1);
 
     if (parts === 'all') {
       // 2a. Mesh: blocking queries.
