@@ -7,7 +7,9 @@
 //   3. Failover with three replicas on PostgreSQL state (a real server): SIGKILL of a holder to another
 //      replica's lease-gained event.
 // Environment: BENCH_WATCH_OBJECTS (2000), BENCH_WATCH_CYCLES (1000), BENCH_WATCH_MESH_CHANGES (100),
-// BENCH_WATCH_FAILOVERS (5), BENCH_OUT (bench/watch-results.json).
+// BENCH_WATCH_FAILOVERS (5), BENCH_OUT (bench/watch-results.json), BENCH_WATCH_PARTS (all; `cycles`: part 1
+// only, a short run for CPU figures, e.g. BENCH_WATCH_PARTS=cycles BENCH_WATCH_CYCLES=200),
+// BENCH_WATCH_NODE_ARGS (node flags for the watch process of part 1 only, e.g. `--cpu-prof --cpu-prof-dir=/tmp/p`).
 import { ChildProcess, spawn, spawnSync } from 'child_process';
 import * as crypto from 'crypto';
 import * as fs from 'fs';
@@ -16,7 +18,8 @@ import * as path from 'path';
 import { startPostgres } from '../test/support/postgres';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { count, noopPlan } = require('./floor') as { count: (p: unknown) => Record<string, number>; noopPlan: (o: object) => unknown };
+const { count, floor, noopPlan } = require('./floor') as { count: (p: unknown) => Record<string, number>; noopPlan: (o: object) => unknown;
+  floor: (env: object, phases: unknown, parallelism: number) => Promise<{ cpuMs: number }> };
 
 const root = path.resolve(__dirname, '..');
 const cli = path.join(root, 'bin', 'converge');
@@ -24,6 +27,8 @@ const objects = Number(process.env.BENCH_WATCH_OBJECTS ?? 2000);
 const cycles = Number(process.env.BENCH_WATCH_CYCLES ?? 1000);
 const meshChanges = Number(process.env.BENCH_WATCH_MESH_CHANGES ?? 100);
 const failovers = Number(process.env.BENCH_WATCH_FAILOVERS ?? 5);
+const parts = process.env.BENCH_WATCH_PARTS ?? 'all';
+if (!['all', 'cycles'].includes(parts)) throw new Error(`BENCH_WATCH_PARTS must be all or cycles (got ${parts})`);
 const orgs = 100;
 const kv = objects - orgs;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -48,8 +53,9 @@ function run(args: string[], env: NodeJS.ProcessEnv): void {
 }
 
 /** A `converge watch --json` process whose events are timestamped as they arrive. */
-function watch(args: string[], env: NodeJS.ProcessEnv) {
-  const proc: ChildProcess = spawn(cli, ['watch', '--json', ...args], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+function watch(args: string[], env: NodeJS.ProcessEnv, nodeArgs?: string[]) {
+  const proc: ChildProcess = nodeArgs ? spawn(process.execPath, [...nodeArgs, path.join(root, 'dist', 'cli', 'main.js'), 'watch', '--json', ...args], { env, stdio: ['ignore', 'pipe', 'inherit'] })
+    : spawn(cli, ['watch', '--json', ...args], { env, stdio: ['ignore', 'pipe', 'inherit'] });
   const events: { at: number; e: Record<string, any> }[] = [];
   const waiters = new Set<() => void>();
   let partial = '';
@@ -86,6 +92,13 @@ function usage(pid: number): { rssMb: number; cpuS: number } {
 }
 
 
+/** CPU per cycle of some cycle events: how many, p50, mean. */
+function cpuSummary(events: Record<string, any>[]): { cycles: number; cpuMsP50?: number; cpuMsMean?: number } {
+  const ms = events.map((e) => e.cpuMs as number).filter((x) => typeof x === 'number');
+  if (!ms.length) return { cycles: events.length };
+  return { cycles: events.length, cpuMsP50: pct(ms, 50), cpuMsMean: +(ms.reduce((a, b) => a + b, 0) / ms.length).toFixed(1) };
+}
+
 const pct = (xs: number[], p: number) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)]; };
 
 function synthMesh(dir: string, services: number): void {
@@ -117,7 +130,8 @@ async function main(): Promise<void> {
     if (g.status !== 0) throw new Error(g.stderr);
     run(['apply', '--synth-dir', big, '--auto-approve'], env);
     const minimum = Object.values(count(noopPlan({ kv, orgs, accountOrgs: orgs, prefix: 'bench' }))).reduce((a, b) => a + b, 0);
-    const w = watch(['--synth-dir', big, '--interval', '0.01'], env);
+    const nodeArgs = process.env.BENCH_WATCH_NODE_ARGS?.split(' ').filter(Boolean);
+    const w = watch(['--synth-dir', big, '--interval', '0.01'], env, nodeArgs);
     // bin/converge execs node: once the watcher has spoken, its pid is node's.
     await w.waitFor((e) => e.event === 'started');
     const pid = w.proc.pid!;
@@ -140,54 +154,75 @@ async function main(): Promise<void> {
       rssMb: { afterWarmUp: +atWarm.rssMb.toFixed(1), end: +atEnd.rssMb.toFixed(1), max: +Math.max(...rss).toFixed(1), growthPct: +(((atEnd.rssMb - atWarm.rssMb) / atWarm.rssMb) * 100).toFixed(1) },
       cpuMsPerCycle: +(((atEnd.cpuS - atWarm.cpuS) * 1000) / (cycles - warm)).toFixed(2),
       cpuUsPerObjectPerCycle: +((((atEnd.cpuS - atWarm.cpuS) * 1e6) / (cycles - warm)) / objects).toFixed(1),
+      // From the cycle events (the process's CPU while each cycle ran): the first cycle diffs every
+      // object; a cycle where nothing changed diffs none (what it read is as it was).
+      firstCycle: { cpuMs: fulls[0].cpuMs, diffed: fulls[0].diffed },
+      unchangedCycles: cpuSummary(steady.filter((e) => e.diffed === 0)),
+      cyclesWithDiffs: cpuSummary(steady.filter((e) => e.diffed > 0)),
     };
+    // The floor of a cycle: a bare client sending the same requests (bench/floor.js), CPU per cycle of this process.
+    const floorRuns = Math.max(3, Math.min(20, Math.floor(cycles / 10)));
+    let floorCpuMs = 0;
+    for (let i = 0; i < floorRuns; i++) floorCpuMs += (await floor(emu.env, noopPlan({ kv, orgs, accountOrgs: orgs, prefix: 'bench' }), 10)).cpuMs;
+    (results.longRun as Record<string, unknown>).floorCpuMsPerCycle = +(floorCpuMs / floorRuns).toFixed(1);
 
-    // 2a. Mesh: blocking queries.
-    const mesh = path.join(work, 'mesh');
-    synthMesh(mesh, 20);
-    run(['apply', '--synth-dir', mesh, '--auto-approve'], env);
-    const m = watch(['--synth-dir', mesh, '--interval', '3600'], env);
-    await m.waitFor((e) => e.event === 'cycle');
-    const lat: number[] = [];
-    for (let i = 0; i < meshChanges; i++) {
-      const svc = `svc-${i % 20}`;
-      const from = m.events.length;
-      const protocol = Math.floor(i / 20) % 2 === 0 ? 'grpc' : 'http';
-      const r = await fetch(`${env.MESH_HTTP_ADDR}/v1/config`, { method: 'PUT', headers: { 'x-mesh-token': env.MESH_HTTP_TOKEN! }, body: JSON.stringify({ Kind: 'service-defaults', Name: svc, Protocol: protocol }) });
-      const t0 = performance.now();
-      if (r.status !== 200) throw new Error(`PUT ${svc}: ${r.status}`);
-      const seen = await m.waitFor((e) => (e.event === 'drift' || e.event === 'drift-resolved') && e.address === `svc${i % 20}`, from, 30_000);
-      lat.push(seen.at - t0);
-      await sleep(20);
-    }
-    await m.stop();
-    results.meshChangeToReportMs = { changes: lat.length, p50: +pct(lat, 50).toFixed(1), p99: +pct(lat, 99).toFixed(1), max: +Math.max(...lat).toFixed(1) };
+    if (parts === 'all') {
+      // 2a. Mesh: blocking queries.
+      const mesh = path.join(work, 'mesh');
+      synthMesh(mesh, 20);
+      run(['apply', '--synth-dir', mesh, '--auto-approve'], env);
+      const m = watch(['--synth-dir', mesh, '--interval', '3600'], env);
+      await m.waitFor((e) => e.event === 'cycle');
+      const lat: number[] = [];
+      for (let i = 0; i < meshChanges; i++) {
+        const svc = `svc-${i % 20}`;
+        const from = m.events.length;
+        const protocol = Math.floor(i / 20) % 2 === 0 ? 'grpc' : 'http';
+        const r = await fetch(`${env.MESH_HTTP_ADDR}/v1/config`, { method: 'PUT', headers: { 'x-mesh-token': env.MESH_HTTP_TOKEN! }, body: JSON.stringify({ Kind: 'service-defaults', Name: svc, Protocol: protocol }) });
+        const t0 = performance.now();
+        if (r.status !== 200) throw new Error(`PUT ${svc}: ${r.status}`);
+        const seen = await m.waitFor((e) => (e.event === 'drift' || e.event === 'drift-resolved') && e.address === `svc${i % 20}`, from, 30_000);
+        lat.push(seen.at - t0);
+        await sleep(20);
+      }
+      await m.stop();
+      results.meshChangeToReportMs = { changes: lat.length, p50: +pct(lat, 50).toFixed(1), p99: +pct(lat, 99).toFixed(1), max: +Math.max(...lat).toFixed(1) };
 
-    // 2b. KV and organizations: the interval plus one whole plan of the N-object stack.
-    const intervalS = 5;
-    const k = watch(['--synth-dir', big, '--interval', String(intervalS)], env);
-    await k.waitFor(full);
-    const kvLat: number[] = [];
-    for (let i = 0; i < 4; i++) {
-      await sleep(Math.random() * intervalS * 1000);
-      const from = k.events.length;
-      const isOrg = i % 2 === 1;
-      const r = isOrg
-        ? await fetch(`${env.PLATFORM_ADDRESS}/api/v2/organizations/bench-org-${i}`, { method: 'PATCH', headers: { authorization: `Bearer ${env.PLATFORM_TOKEN}`, 'content-type': 'application/vnd.api+json' },
-          body: JSON.stringify({ data: { type: 'organizations', attributes: { email: `changed${i}@bench.io` } } }) })
-        : await fetch(`${env.SECRETS_ADDR}/v1/secret/data/bench/app${i}/s${i}`, { method: 'POST', headers: { 'x-secrets-token': env.SECRETS_TOKEN! }, body: JSON.stringify({ data: { user: 'x', n: 'y' } }) });
-      const t0 = performance.now();
-      if (r.status >= 300) throw new Error(`out-of-band change: ${r.status}`);
-      const seen = await k.waitFor((e) => e.event === 'drift' && e.address === (isOrg ? `org${i}` : `kv${i}`), from, 120_000);
-      kvLat.push(seen.at - t0);
+      // 2b. KV and organizations: the interval plus one whole plan of the N-object stack.
+      const intervalS = 5;
+      const k = watch(['--synth-dir', big, '--interval', String(intervalS)], env);
+      await k.waitFor(full);
+      const kvLat: number[] = [];
+      for (let i = 0; i < 4; i++) {
+        await sleep(Math.random() * intervalS * 1000);
+        const from = k.events.length;
+        const isOrg = i % 2 === 1;
+        const r = isOrg
+          ? await fetch(`${env.PLATFORM_ADDRESS}/api/v2/organizations/bench-org-${i}`, { method: 'PATCH', headers: { authorization: `Bearer ${env.PLATFORM_TOKEN}`, 'content-type': 'application/vnd.api+json' },
+            body: JSON.stringify({ data: { type: 'organizations', attributes: { email: `changed${i}@bench.io` } } }) })
+          : await fetch(`${env.SECRETS_ADDR}/v1/secret/data/bench/app${i}/s${i}`, { method: 'POST', headers: { 'x-secrets-token': env.SECRETS_TOKEN! }, body: JSON.stringify({ data: { user: 'x', n: 'y' } }) });
+        const t0 = performance.now();
+        if (r.status >= 300) throw new Error(`out-of-band change: ${r.status}`);
+        const seen = await k.waitFor((e) => e.event === 'drift' && e.address === (isOrg ? `org${i}` : `kv${i}`), from, 120_000);
+        kvLat.push(seen.at - t0);
+      }
+      const plans = k.events.filter((x) => full(x.e)).map((x) => x.e.ms as number);
+      await k.stop();
+      results.kvOrgChangeToReportMs = { intervalMs: intervalS * 1000, wholePlanMsP50: pct(plans, 50), observed: kvLat.map((x) => Math.round(x)), max: Math.round(Math.max(...kvLat)) };
     }
-    const plans = k.events.filter((x) => full(x.e)).map((x) => x.e.ms as number);
-    await k.stop();
-    results.kvOrgChangeToReportMs = { intervalMs: intervalS * 1000, wholePlanMsP50: pct(plans, 50), observed: kvLat.map((x) => Math.round(x)), max: Math.round(Math.max(...kvLat)) };
   } finally {
     await emu.stop();
   }
+  if (parts === 'all') await failover(results);
+  fs.rmSync(work, { recursive: true, force: true });
+  results.loadAtEnd = +os.loadavg()[0].toFixed(1);
+  // A short run (part 1 only) does not replace the full run's figures unless asked to.
+  const out = process.env.BENCH_OUT ?? (parts === 'all' ? path.join(__dirname, 'watch-results.json') : undefined);
+  if (out) fs.writeFileSync(out, JSON.stringify(results, null, 2) + '\n');
+  process.stdout.write(JSON.stringify(results, null, 2) + '\n');
+}
 
+async function failover(results: Record<string, unknown>): Promise<void> {
   // 3. Failover with three replicas on PostgreSQL state.
   const pg = await startPostgres();
   const emu2 = await startEmulator();
@@ -218,10 +253,6 @@ async function main(): Promise<void> {
     await emu2.stop();
     await pg.stop();
   }
-  fs.rmSync(work, { recursive: true, force: true });
-  const out = process.env.BENCH_OUT ?? path.join(__dirname, 'watch-results.json');
-  fs.writeFileSync(out, JSON.stringify(results, null, 2) + '\n');
-  process.stdout.write(JSON.stringify(results, null, 2) + '\n');
 }
 
 main().catch((e) => { process.stderr.write(`${(e as Error).stack}\n`); process.exit(1); });

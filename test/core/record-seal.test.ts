@@ -1,6 +1,6 @@
 import * as crypto from 'crypto';
 import { authenticate, encrypt } from '../../lib/core/crypto/state-key';
-import { canonical, legacyRecords, openSensitiveOutputs, sealRecord, verifyDocument } from '../../lib/core/state/record-seal';
+import { canonical, legacyRecords, openSensitiveOutputs, sealRecord, VerifiedRecords, verifyDocument } from '../../lib/core/state/record-seal';
 import { StateDocument, StateRecord } from '../../lib/core/state/state-model';
 
 process.env.CONVERGE_STATE_KEY ??= crypto.randomBytes(32).toString('hex');
@@ -130,5 +130,22 @@ describe('sealed state records', () => {
     const r = { ...rec('t'), spec: samples[0] as Record<string, unknown>, mac: undefined };
     const mac = authenticate('state record', reference({ stack: 's', address: 'a', record: r }));
     expect(verifyDocument({ version: 1, stack: 's', serial: 1, lineage: 'l', authenticated: true, resources: { a: { ...r, mac } } }, 'state')).toEqual([]);
+  });
+
+  test('records verified before (a watcher reads its state every cycle) are refused again once changed, and each read gets its place', () => {
+    const verified = new VerifiedRecords();
+    const ops = sealRecord('prod', 'ops', rec('ops-token'));
+    const doc = (r: StateRecord): StateDocument => ({ version: 1, stack: 'prod', serial: 1, lineage: 'l', authenticated: true, resources: { ops: r } });
+    // Read as text each time, as a backend does: new objects with the same content.
+    const read = (r: StateRecord) => doc(JSON.parse(JSON.stringify(r)) as StateRecord);
+    expect(verifyDocument(read(ops), 'state', false, 'prod', verified)).toEqual([]);
+    const again = read(ops);
+    expect(verifyDocument(again, 'state', false, 'prod', verified)).toEqual([]);
+    expect(openSensitiveOutputs(again.resources.ops)).toEqual({ token: 'ops-token' });
+    // Edited outside converge, the mac kept: refused though the address was verified before.
+    expect(() => verifyDocument(read({ ...ops, id: 'planted' }), 'state', false, 'prod', verified)).toThrow(/the record at ops was changed outside converge/);
+    // Under another stack name, the same text is not the same record.
+    expect(() => verifyDocument({ ...read(ops), stack: 'staging' }, 'state', false, 'staging', verified)).toThrow(/the record at ops was changed outside converge/);
+    expect(verifyDocument(read(ops), 'state', false, 'prod', verified)).toEqual([]);
   });
 });

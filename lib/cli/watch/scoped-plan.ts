@@ -1,4 +1,5 @@
 import { DesiredResource, DesiredStack } from '../../core/model';
+import { VerifiedRecords } from '../../core/state/record-seal';
 import { StateBackend, StateDocument } from '../../core/state/state-model';
 import { StateStore } from '../../core/state/state-store';
 
@@ -7,7 +8,7 @@ import { StateStore } from '../../core/state/state-store';
  * constructs with everything they reference, and the state records of the mesh API (an entry that
  * left the app plans as it would in a whole plan). Planning it costs the mesh reads only.
  */
-export async function meshScope(desired: DesiredStack, state: StateStore): Promise<{ desired: DesiredStack; state: StateStore }> {
+export async function meshScope(desired: DesiredStack, state: StateStore, verified?: VerifiedRecords): Promise<{ desired: DesiredStack; state: StateStore }> {
   const keep = new Map<string, DesiredResource>();
   const add = (address: string) => {
     const r = desired.resources[address];
@@ -19,7 +20,7 @@ export async function meshScope(desired: DesiredStack, state: StateStore): Promi
   const resources = Object.fromEntries([...keep]);
   const doc = state.document;
   const records = Object.fromEntries(Object.entries(doc.resources).filter(([a, rec]) => keep.has(a) || rec.provider.api === 'mesh'));
-  const scopedState = await StateStore.open(new SnapshotBackend({ ...doc, resources: records }), desired.stack);
+  const scopedState = await StateStore.open(new SnapshotBackend({ ...doc, resources: records }), desired.stack, { verified });
   return { desired: { ...desired, resources }, state: scopedState };
 }
 

@@ -1,9 +1,11 @@
 import * as crypto from 'crypto';
 import { ApiClients } from '../../core/engine/api-clients';
 import { OtherStacks } from '../../core/engine/other-stacks';
+import { PlanMemo } from '../../core/engine/plan-memo';
 import { hasChanges, PlanItem, StackPlan } from '../../core/engine/plan-model';
 import { applyReconciled, planReconciled, ReconcileContext, unchangedSinceLastApply } from '../../core/engine/reconcile';
 import { DesiredStack } from '../../core/model';
+import { VerifiedRecords } from '../../core/state/record-seal';
 import { LockedError, StateBackend } from '../../core/state/state-model';
 import { StateStore } from '../../core/state/state-store';
 import { Output } from '../output';
@@ -43,6 +45,16 @@ interface StackWatch {
   again?: 'full' | 'mesh';
   timer?: NodeJS.Timeout;
   cycled: boolean;
+  /**
+   * What the last plans found, by object: an object whose declaration, state record and API answer
+   * are as they were is not diffed again. Forgotten when the app, the state or the API is changed by
+   * anyone (a new synth, an apply, this watcher's own writes).
+   */
+  readonly memo: PlanMemo;
+  /** The state (lineage and serial) the memo was filled against. */
+  memoState?: string;
+  /** The state records verified so far, as read: a record read again unchanged is not verified again. */
+  readonly verified: VerifiedRecords;
 }
 
 /**
@@ -62,7 +74,7 @@ export class Watcher {
   constructor(private readonly all: () => DesiredStack[], watched: readonly DesiredStack[], private readonly settings: WatchSettings,
     private readonly backend: StateBackend, private readonly clients: ApiClients, private readonly meshClients: ApiClients,
     private readonly leases: StackLeases, private readonly metrics: WatchMetrics, private readonly reporter: WatchReporter, private readonly out: Output) {
-    for (const d of watched) this.stacks.set(d.stack, { desired: d, reported: new Map(), gaugeKinds: new Set(), cycled: false });
+    for (const d of watched) this.stacks.set(d.stack, { desired: d, reported: new Map(), gaugeKinds: new Set(), cycled: false, memo: new PlanMemo(), verified: new VerifiedRecords() });
   }
 
   /** Whether every stack this replica holds has finished a cycle (`/readyz`). */
@@ -127,7 +139,9 @@ export class Watcher {
       return;
     }
     const t0 = process.hrtime.bigint();
+    const cpu0 = process.cpuUsage();
     const requests0 = this.clients.stats.requests;
+    w.memo.takeCounts();
     const end = this.metrics.cycleSeconds.startTimer({ stack, scope });
     let outcome = 'ok';
     /** When this cycle held the stack's lock (the span in which it reconciled). */
@@ -158,24 +172,34 @@ export class Watcher {
       w.cycled = true;
       this.metrics.cycles.inc({ stack, scope, outcome });
       const ms = Number(process.hrtime.bigint() - t0) / 1e6;
-      this.emit({ event: 'cycle', stack, scope, outcome, ms: Math.round(ms), lockedFrom: held.from, lockedUntil: held.until, requests: this.clients.stats.requests - requests0,
-        drifted: w.reported.size, message: `cycle (${scope}) ${outcome} in ${Math.round(ms)} ms, ${this.clients.stats.requests - requests0} requests` });
+      // The process's CPU while the cycle ran (cycles of other stacks that overlap it included).
+      const cpu = process.cpuUsage(cpu0);
+      const cpuMs = Math.round((cpu.user + cpu.system) / 1000);
+      const { diffed, skipped } = w.memo.takeCounts();
+      const requests = this.clients.stats.requests - requests0;
+      this.emit({ event: 'cycle', stack, scope, outcome, ms: Math.round(ms), cpuMs, lockedFrom: held.from, lockedUntil: held.until, requests,
+        drifted: w.reported.size, diffed, unchangedSkipped: skipped,
+        message: `cycle (${scope}) ${outcome} in ${Math.round(ms)} ms (${cpuMs} ms CPU), ${requests} requests, ${diffed} object(s) diffed, ${skipped} read as last time (not diffed)` });
     }
   }
 
   /** Reads the synthesized app again (a whole cycle): a new synth shows in the plan as changes of the app. */
   private reloadApp(stack: string, w: StackWatch): void {
     const found = this.all().find((d) => d.stack === stack);
+    if (found && found !== w.desired) w.memo.clear();
     if (found) w.desired = found;
   }
 
   private async reconcile(stack: string, w: StackWatch, scope: 'full' | 'mesh'): Promise<void> {
-    const state = await StateStore.open(this.backend, stack);
+    const state = await StateStore.open(this.backend, stack, { verified: w.verified });
+    const seen = `${state.lineage}:${state.serial}`;
+    if (w.memoState !== seen) w.memo.clear();
+    w.memoState = seen;
     const ctx: ReconcileContext = { backend: this.backend, clients: this.clients, all: this.all(), other: new OtherStacks(),
       parallelism: this.settings.parallelism, warn: (m) => this.out.warn(m) };
-    const scoped = scope === 'mesh' ? await meshScope(w.desired, state) : { desired: w.desired, state };
+    const scoped = scope === 'mesh' ? await meshScope(w.desired, state, w.verified) : { desired: w.desired, state };
     // apply's plan, with apply's checks: an object another stack manages fails the cycle, and nothing is written.
-    const plan = await planReconciled(scoped.desired, scoped.state, ctx);
+    const plan = await planReconciled(scoped.desired, scoped.state, ctx, { memo: w.memo });
     // What the app changed since the last apply: never written back, renewed or updated, only reported (or applied).
     const unchanged = hasChanges(plan) ? await unchangedSinceLastApply(scoped.desired, scoped.state, ctx) : new Set(Object.keys(scoped.desired.resources));
     const f = classifyPlan(plan, unchanged);
@@ -223,6 +247,8 @@ export class Watcher {
   /** Applies the plan (only `items` of it, when given), under the lock already held, and says what was done. */
   private async write(stack: string, w: StackWatch, plan: StackPlan, items: readonly PlanItem[] | undefined, state: StateStore, ctx: ReconcileContext,
     verb: 'reverted' | 'applied'): Promise<void> {
+    // Whatever the write did (or did not finish), the next cycle diffs every object again.
+    w.memo.clear();
     const result = await applyReconciled(plan, state, ctx, items?.map((i) => i.address));
     const byAddress = new Map(plan.items.map((i) => [i.address, i]));
     for (const d of result.done) {

@@ -4,6 +4,7 @@ import { diffAgainstPrior, diffAndDrift, diffSpec } from './diff';
 import { FieldChange, HandlerContext, Observed, ResourceHandler } from './handler';
 import { findCandidates, intentCandidates } from './ownership';
 import { PlanItem } from './plan-model';
+import { PlanMemo } from './plan-memo';
 import { ResolvedSpec } from './resolve-spec';
 
 /** What planning one object found, kept for references and for apply. */
@@ -33,6 +34,8 @@ export interface ObjectPlanInput {
   readonly refresh: boolean;
   /** State records of the same kind whose construct is gone: a move is recognised by identity among these. */
   readonly orphansOfKind: readonly MoveSource[];
+  /** What the last plan of the stack found (a watcher's): an object read as it was then is not diffed again. */
+  readonly memo?: PlanMemo;
 }
 
 type Base = { address: string; kind: string; drift: FieldChange[]; warnings: string[] };
@@ -65,9 +68,12 @@ export async function planObject(input: ObjectPlanInput): Promise<Planned> {
       const changes = allNew(resolved, handler);
       return { item: { ...base, drift: [deletedOutside], action: 'create', changes, warnings: handler.recreateWarning ? [handler.recreateWarning] : [] }, resolved };
     }
-    const { changes, drift } = diffAndDrift(resolved, observed.fields, rec, handler);
-    const item = classify({ ...base, drift }, rec.id, changes, handler.destroyWarning);
-    return { item: { ...item, ...seen(observed), warnings: [...item.warnings, ...(observed.notes ?? [])] }, resolved, outputs: observed.outputs };
+    const diffed = (): PlanItem => {
+      const { changes, drift } = diffAndDrift(resolved, observed.fields, rec, handler);
+      const item = classify({ ...base, drift }, rec.id, changes, handler.destroyWarning);
+      return { ...item, ...seen(observed), warnings: [...item.warnings, ...(observed.notes ?? [])] };
+    };
+    return { item: input.memo ? input.memo.item(address, r.kind, resolved, rec, observed, diffed) : diffed(), resolved, outputs: observed.outputs };
   }
 
   if (resolved.hasUnknown) {

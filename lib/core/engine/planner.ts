@@ -11,6 +11,7 @@ import { intentCandidates } from './ownership';
 import { plainOutputs, readDigest, stableOutputs } from './data-reads';
 import { assertOneAddress, identitiesOf } from './identities';
 import { MoveSource, ObjectPlanInput, planFromState, plannedFromState, planObject, Planned } from './plan-object';
+import { PlanMemo } from './plan-memo';
 import { prefetch, prefetchKey, withPrefetched } from './prefetch';
 import { PlanItem, READ_DURING_APPLY, StackPlan } from './plan-model';
 import { dataSourceHandler, PlanHookItem, registeredPlanHooks, resourceHandler } from './registry';
@@ -41,6 +42,8 @@ export interface PlanOptions {
    * @default false
    */
   readonly fromState?: boolean;
+  /** Kept by the caller from one plan of the stack to the next (`converge watch`): unchanged objects are not resolved and diffed again. */
+  readonly memo?: PlanMemo;
 }
 
 /** Masks secrets for plan hooks: they see shapes and plain values, never a secret. A spec without a secret is given as it is (hooks only read). */
@@ -169,11 +172,11 @@ export async function planStack(desired: DesiredStack, state: StateStore, client
   const planAfter = (address: string, r: DesiredResource, done: Map<string, Planned>): Planned | Promise<Planned> => {
     const rec = state.record(address);
     const salt = rec?.dataSource === r.dataSource && rec?.kind === r.kind && rec?.status === 'created' ? rec.salt : newSalt();
-    const resolved = resolveSpec(r.spec, r.path, lookup(done), salt);
+    const resolved = opts.memo && !r.dataSource ? opts.memo.resolve(address, r, lookup(done), salt) : resolveSpec(r.spec, r.path, lookup(done), salt);
     const ctx: HandlerContext = { address: r.path, http: clientFor(r.provider) };
     if (r.dataSource) return planLookup(address, r, rec, resolved, ctx, done);
     const input: ObjectPlanInput = { address, r, resolved, rec: rec?.dataSource ? undefined : rec, handler: handlerFor(r), ctx, refresh,
-      orphansOfKind: orphansByKind.get(r.kind) ?? [] };
+      orphansOfKind: orphansByKind.get(r.kind) ?? [], memo: opts.memo };
     return plannedFromState(input) ? planFromState(input) : sems.for(r.provider.api).run(() => planObject(input));
   };
 

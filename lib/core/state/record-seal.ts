@@ -138,13 +138,16 @@ export function unbindRecord(rec: StateRecord): StateRecord {
  * from a stack and pushed under a new name). A document not sealed at all is refused naming
  * `converge state migrate`. Returns the addresses refused (with `tolerate`), else throws naming them.
  */
-export function verifyDocument(doc: StateDocument, what: string, tolerate = false, stack = doc.stack): string[] {
+export function verifyDocument(doc: StateDocument, what: string, tolerate = false, stack = doc.stack, verified?: VerifiedRecords): string[] {
   if (!doc.authenticated && !tolerate) throw new Error(unsealedMessage(what, stack));
   const refused: string[] = [];
   for (const [address, rec] of Object.entries(doc.resources)) {
-    const ok = !!rec.mac && verifyAuthentication(MAC_PURPOSE, sealedText(stack, address, rec), rec.mac);
+    const text = verified ? JSON.stringify(rec) : undefined;
+    const ok = (text !== undefined && verified!.has(stack, address, text)) ||
+      (!!rec.mac && verifyAuthentication(MAC_PURPOSE, sealedText(stack, address, rec), rec.mac));
     if (ok) places.set(rec, { stack, address });
     else refused.push(address);
+    if (text !== undefined) verified!.remember(stack, address, ok ? text : undefined);
   }
   if (refused.length && !tolerate) {
     throw new Error(`${what}: ${refused.length === 1 ? 'the record' : 'the records'} at ${refused.join(', ')} ` +
@@ -153,6 +156,25 @@ export function verifyDocument(doc: StateDocument, what: string, tolerate = fals
       `with converge state rm ADDRESS and take the object${refused.length === 1 ? '' : 's'} under management again with converge import`);
   }
   return refused;
+}
+
+/**
+ * Records a long-running process (`converge watch`) verified when it read a state before, as read
+ * (their JSON text), by stack and address: a record read again with the very same text is the record
+ * whose authentication matched, so it needs no second HMAC. Anything else is verified as ever.
+ */
+export class VerifiedRecords {
+  private readonly texts = new Map<string, string>();
+
+  public has(stack: string, address: string, text: string): boolean {
+    return this.texts.get(`${stack}\u0000${address}`) === text;
+  }
+
+  /** Remembers the text of a record whose authentication matched (undefined: forgets the address). */
+  public remember(stack: string, address: string, text: string | undefined): void {
+    if (text === undefined) this.texts.delete(`${stack}\u0000${address}`);
+    else this.texts.set(`${stack}\u0000${address}`, text);
+  }
 }
 
 /** The sensitive outputs of a record read from state, decrypted with the associated data of its place. */

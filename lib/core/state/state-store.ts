@@ -1,6 +1,6 @@
 import * as crypto from 'crypto';
 import { keyCheck, verifyKeyCheck } from '../crypto/state-key';
-import { legacyRecords, sealRecord, unbindRecord, verifyDocument } from './record-seal';
+import { legacyRecords, sealRecord, unbindRecord, VerifiedRecords, verifyDocument } from './record-seal';
 import { RecordChange, shareEqualValues, STATE_FORMAT, StateBackend, StateDocument, StateRecord } from './state-model';
 
 /**
@@ -22,13 +22,15 @@ export class StateStore {
   /**
    * Opens a stack's state: its key check and every record's authentication are verified (a record
    * changed outside converge is refused, naming it; with `tolerateTampered`, as `state rm` needs, it
-   * is kept as it is, never sealed again, so that it can be removed).
+   * is kept as it is, never sealed again, so that it can be removed). With `verified` (kept by a
+   * long-running caller, `converge watch`), a record read byte for byte as it was verified before is not verified again.
    */
-  public static async open(backend: StateBackend, stack: string, options: { tolerateTampered?: boolean; migrate?: boolean } = {}): Promise<StateStore> {
+  public static async open(backend: StateBackend, stack: string,
+    options: { tolerateTampered?: boolean; migrate?: boolean; verified?: VerifiedRecords } = {}): Promise<StateStore> {
     const doc = await backend.read(stack);
     const what = `the state of stack "${stack}" in ${backend.describe()}`;
     if (doc) verifyKeyCheck(doc.keyCheck, what);
-    const tampered = doc ? verifyDocument(doc, what, options.tolerateTampered || options.migrate) : [];
+    const tampered = doc ? verifyDocument(doc, what, options.tolerateTampered || options.migrate, doc.stack, options.verified) : [];
     if (doc) shareEqualValues(doc);
     const store = new StateStore(backend, doc ?? { version: STATE_FORMAT, stack, serial: 0, lineage: crypto.randomUUID(), resources: {}, authenticated: true }, !!doc);
     store.tampered = new Set(tampered);

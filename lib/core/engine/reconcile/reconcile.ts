@@ -5,6 +5,7 @@ import { ApiClients } from '../api-clients';
 import { applyPlan, ApplyOptions, ApplyResult } from '../applier';
 import { OtherStacks } from '../other-stacks';
 import { PlanItem, StackPlan } from '../plan-model';
+import { PlanMemo } from '../plan-memo';
 import { planStack } from '../planner';
 import { prepareOtherStacks, readByOtherStacks } from './other-stack-reads';
 import { assertIdentitiesFree } from './ownership-check';
@@ -36,6 +37,8 @@ export interface PlanRequest {
   readonly destroyedInRun?: ReadonlySet<string>;
   /** Plans made earlier in this run: an object one of them takes is not free for this stack. */
   readonly plannedInRun?: readonly StackPlan[];
+  /** What the last plan of this stack found, kept by a long-running caller (`converge watch`). */
+  readonly memo?: PlanMemo;
 }
 
 /** Reads the states of the stacks `desired` reads values from (or warns about readers, for a destroy). */
@@ -47,7 +50,7 @@ export async function readOtherStacks(desired: DesiredStack, ctx: ReconcileConte
 export async function planReconciled(desired: DesiredStack, state: StateStore, ctx: ReconcileContext, req: PlanRequest = {}): Promise<StackPlan> {
   await readOtherStacks(desired, ctx, req);
   const plan = await planStack(desired, state, ctx.clients, { parallelism: ctx.parallelism, refresh: req.refresh !== false, destroy: req.destroy,
-    otherStacks: ctx.other, readByOtherStacks: readByOtherStacks(ctx.all, desired.stack) });
+    otherStacks: ctx.other, readByOtherStacks: readByOtherStacks(ctx.all, desired.stack), memo: req.memo });
   await assertIdentitiesFree(plan.stack, plan.identities, ctx.backend, ctx.all, req.plannedInRun);
   return plan;
 }
