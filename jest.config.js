@@ -9,6 +9,8 @@ module.exports = {
   // tests (watch events, env files, server starts) are hang guards of four minutes, not measures of speed.
   testTimeout: 300000,
   maxWorkers: 2,
+  // The slowest files start first, also on a fresh clone without jest's timing cache (test/support/slow-first-sequencer.js).
+  testSequencer: '<rootDir>/test/support/slow-first-sequencer.js',
   // One temporary directory per run, removed at the end; nothing may be left in the repository root.
   globalSetup: '<rootDir>/test/support/global-setup.js',
   globalTeardown: '<rootDir>/test/support/global-teardown.js',

@@ -34,6 +34,19 @@ describe('test hygiene', () => {
 
   // Issue 34 item 5: on a busy machine (a CI runner) a slow test is not a wrong one. jest.config.js's testTimeout is
   // the one limit; a file-wide or per-test timeout below it failed suites that pass alone.
+  test('the slowest files start first, also without a timing cache, and the list names files that exist', () => {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const Sequencer = require('./slow-first-sequencer.js') as new () => { sort(t: { path: string; duration?: number; context: unknown }[]): { path: string }[] };
+    const src = fs.readFileSync(path.join(ROOT, 'test', 'support', 'slow-first-sequencer.js'), 'utf8');
+    const listed = [...src.matchAll(/'(test\/[^']+\.test\.ts)'/g)].map((m) => m[1]);
+    expect(listed.length).toBeGreaterThan(5);
+    for (const f of listed) expect(fs.existsSync(path.join(ROOT, f))).toBe(true);
+    // A small fast file, then two of the listed ones, as a fresh clone's jest might order them (no cache: by size).
+    const context = { config: { cacheDirectory: tempDir('sequencer-cache-'), name: 'hygiene' }, hasteFS: { getSize: () => 1 } };
+    const tests = [path.join(ROOT, 'test', 'core', 'semaphore.test.ts'), path.join(ROOT, listed[1]), path.join(ROOT, listed[0])].map((p) => ({ path: p, context }));
+    expect(new Sequencer().sort(tests).map((t) => path.relative(ROOT, t.path))).toEqual([listed[0], listed[1], path.join('test', 'core', 'semaphore.test.ts')]);
+  });
+
   test('no test file sets a timeout below jest.config.js\'s testTimeout', () => {
     const limit = (require(path.join(ROOT, 'jest.config.js')) as { testTimeout: number }).testTimeout;
     const short: string[] = [];
