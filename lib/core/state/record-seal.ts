@@ -107,7 +107,11 @@ function macOf(stack: string, address: string, rec: StateRecord): string {
   return authenticate(MAC_PURPOSE, sealedText(stack, address, rec));
 }
 
-/** Where each record in memory belongs, so that its sensitive outputs are decrypted with their associated data. */
+/**
+ * Where each record in memory belongs, so that its sensitive outputs are decrypted with their associated data.
+ * Kept only for records that hold sensitive outputs (the only ones `openSensitiveOutputs` looks up): not an entry
+ * per record sealed or read.
+ */
 const places = new WeakMap<StateRecord, { stack: string; address: string }>();
 
 /** The record as state keeps it: sensitive outputs bound to their place, authenticated. */
@@ -119,7 +123,7 @@ export function sealRecord(stack: string, address: string, rec: StateRecord): St
     sealed = { ...sealed, sensitiveOutputs: encrypt(decrypt(rec.sensitiveOutputs), aad) };
   }
   sealed = { ...sealed, mac: macOf(stack, address, sealed) }; // (the mac of the record without its mac)
-  places.set(sealed, { stack, address });
+  if (sealed.sensitiveOutputs) places.set(sealed, { stack, address });
   return sealed;
 }
 
@@ -145,8 +149,8 @@ export function verifyDocument(doc: StateDocument, what: string, tolerate = fals
     const text = verified ? JSON.stringify(rec) : undefined;
     const ok = (text !== undefined && verified!.has(stack, address, text)) ||
       (!!rec.mac && verifyAuthentication(MAC_PURPOSE, sealedText(stack, address, rec), rec.mac));
-    if (ok) places.set(rec, { stack, address });
-    else refused.push(address);
+    if (!ok) refused.push(address);
+    else if (rec.sensitiveOutputs) places.set(rec, { stack, address });
     if (text !== undefined) verified!.remember(stack, address, ok ? text : undefined);
   }
   if (refused.length && !tolerate) {
