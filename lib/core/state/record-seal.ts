@@ -86,6 +86,27 @@ function quotedKey(k: string): string {
  */
 function sortedKeys(obj: object): string[] {
   const keys = Object.keys(obj);
+  if (keys.length < 2) return sortedKeysOf(keys);
+  // Records of a stack repeat a few shapes (the same keys in the same order): each shape sorted once.
+  // The joined text only finds the entry: it is used only for the very same key list (a key may hold the separator).
+  const shape = keys.join('\u0000');
+  const known = sortedShapes.get(shape);
+  if (known !== undefined && sameKeys(known.keys, keys)) return known.sorted;
+  const sorted = sortedKeysOf([...keys]);
+  if (known === undefined && sortedShapes.size < 1000) sortedShapes.set(shape, { keys, sorted });
+  return sorted;
+}
+
+/** Sorted key lists by shape (the keys in their own order, and joined to find them); never changed once made. */
+const sortedShapes = new Map<string, { keys: readonly string[]; sorted: string[] }>();
+
+function sameKeys(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+function sortedKeysOf(keys: string[]): string[] {
   if (keys.length > 1) keys.sort();
   let indexLike = false;
   for (let i = 0; i < keys.length && !indexLike; i++) indexLike = isIndexLike(keys[i]);
