@@ -1,7 +1,7 @@
 import { PreflightCheck, PreflightItem } from '../core/engine/preflight';
 import { ApiError } from '../core/http/api-error';
 import { HttpClient } from '../core/http/http-client';
-import { mergePolicy, PolicyResources, PREFLIGHT_PATH, registeredSecretsPolicyOf } from './shared/policy-paths';
+import { PolicyResources, PREFLIGHT_PATH, registeredSecretsPolicyOf } from './shared/policy-paths';
 
 /**
  * The paths and capabilities the plan's writes need, from the policies the kinds declare (what `converge policy` prints): a kind's
@@ -9,17 +9,19 @@ import { mergePolicy, PolicyResources, PREFLIGHT_PATH, registeredSecretsPolicyOf
  */
 export function neededPaths(items: readonly PreflightItem[], resources: PolicyResources = {}): { path: string; capability: string; addresses: string[] }[] {
   // Addresses as a set: thousands of objects of one kind share a path (a search in a list per object was quadratic).
+  // Each item's declared paths are taken as they are (no merged, sorted copy per object): the map joins them, and the
+  // preflight sorts what it reports.
   const needed = new Map<string, { path: string; capability: string; addresses: Set<string> }>();
   for (const item of items) {
     const policy = registeredSecretsPolicyOf(item.kind, item.spec, resources);
     if (!policy) continue;
-    for (const { path, capabilities } of mergePolicy(policy)) {
+    for (const { path, capabilities } of policy) {
       for (const capability of capabilities) {
         if (capability === 'delete' && !item.deletes) continue;
         const key = `${path}\n${capability}`;
-        const n = needed.get(key) ?? { path, capability, addresses: new Set<string>() };
+        let n = needed.get(key);
+        if (!n) needed.set(key, n = { path, capability, addresses: new Set<string>() });
         n.addresses.add(item.address);
-        needed.set(key, n);
       }
     }
   }

@@ -132,6 +132,18 @@ describe('sealed state records', () => {
     expect(verifyDocument({ version: 1, stack: 's', serial: 1, lineage: 'l', authenticated: true, resources: { a: { ...r, mac } } }, 'state')).toEqual([]);
   });
 
+  test('objects of one shape are written in sorted key order each time, and key lists that join to the same text are not taken for each other', () => {
+    const sortedJson = (o: Record<string, unknown>) => JSON.stringify(Object.fromEntries(Object.keys(o).sort().map((k) => [k, o[k]])));
+    // Two key lists that give the same text joined with a NUL: each keeps its own keys.
+    const first = { 'a\u0000b': 1, 'c': 2, 'z': 0 };
+    const second = { a: 1, 'b\u0000c': 2, 'z': 0 };
+    for (const o of [first, second, first, second]) expect(canonical(o)).toBe(sortedJson(o));
+    // The same keys in another order, and the same shape again with other values.
+    for (const o of [{ z: 1, y: 2, '10': 3, '9': 4 }, { y: 2, z: 1, '9': 4, '10': 3 }, { z: 'x', y: 'w', '10': 'v', '9': 'u' }]) {
+      expect(canonical(o)).toBe(JSON.stringify(Object.fromEntries(['9', '10', 'y', 'z'].map((k) => [k, (o as Record<string, unknown>)[k]]))));
+    }
+  });
+
   test('records verified before (a watcher reads its state every cycle) are refused again once changed, and each read gets its place', () => {
     const verified = new VerifiedRecords();
     const ops = sealRecord('prod', 'ops', rec('ops-token'));

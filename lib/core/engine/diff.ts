@@ -117,8 +117,12 @@ function change(path: string, before: unknown, after: unknown, sensitive: boolea
  */
 export function diffSpec(desired: ResolvedSpec, actual: Spec | undefined, prior: StateRecord | undefined,
   handler: ResourceHandler): FieldChange[] {
-  return diffFlattened(desired, actual, prior, handler, flatten(actual ?? {}), flatten(prior?.spec ?? {}));
+  // A side that is not there is the shared empty map (never written to): a first apply's creates flatten nothing for it.
+  return diffFlattened(desired, actual, prior, handler, actual ? flatten(actual) : NO_FIELDS, prior ? flatten(prior.spec ?? {}) : NO_FIELDS);
 }
+
+/** The flattening of nothing (`flatten({})`), shared: only read. */
+const NO_FIELDS: Map<string, unknown> = new Map();
 
 /** `diffSpec` and `driftOf` of one read of a managed object, each side flattened once for both. */
 export function diffAndDrift(desired: ResolvedSpec, actual: Spec, prior: StateRecord, handler: ResourceHandler): { changes: FieldChange[]; drift: FieldChange[] } {

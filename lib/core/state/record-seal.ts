@@ -86,6 +86,27 @@ function quotedKey(k: string): string {
  */
 function sortedKeys(obj: object): string[] {
   const keys = Object.keys(obj);
+  if (keys.length < 2) return sortedKeysOf(keys);
+  // Records of a stack repeat a few shapes (the same keys in the same order): each shape sorted once.
+  // The joined text only finds the entry: it is used only for the very same key list (a key may hold the separator).
+  const shape = keys.join('\u0000');
+  const known = sortedShapes.get(shape);
+  if (known !== undefined && sameKeys(known.keys, keys)) return known.sorted;
+  const sorted = sortedKeysOf([...keys]);
+  if (known === undefined && sortedShapes.size < 1000) sortedShapes.set(shape, { keys, sorted });
+  return sorted;
+}
+
+/** Sorted key lists by shape (the keys in their own order, and joined to find them); never changed once made. */
+const sortedShapes = new Map<string, { keys: readonly string[]; sorted: string[] }>();
+
+function sameKeys(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+function sortedKeysOf(keys: string[]): string[] {
   if (keys.length > 1) keys.sort();
   let indexLike = false;
   for (let i = 0; i < keys.length && !indexLike; i++) indexLike = isIndexLike(keys[i]);
@@ -107,7 +128,11 @@ function macOf(stack: string, address: string, rec: StateRecord): string {
   return authenticate(MAC_PURPOSE, sealedText(stack, address, rec));
 }
 
-/** Where each record in memory belongs, so that its sensitive outputs are decrypted with their associated data. */
+/**
+ * Where each record in memory belongs, so that its sensitive outputs are decrypted with their associated data.
+ * Kept only for records that hold sensitive outputs (the only ones `openSensitiveOutputs` looks up): not an entry
+ * per record sealed or read.
+ */
 const places = new WeakMap<StateRecord, { stack: string; address: string }>();
 
 /** The record as state keeps it: sensitive outputs bound to their place, authenticated. */
@@ -119,7 +144,7 @@ export function sealRecord(stack: string, address: string, rec: StateRecord): St
     sealed = { ...sealed, sensitiveOutputs: encrypt(decrypt(rec.sensitiveOutputs), aad) };
   }
   sealed = { ...sealed, mac: macOf(stack, address, sealed) }; // (the mac of the record without its mac)
-  places.set(sealed, { stack, address });
+  if (sealed.sensitiveOutputs) places.set(sealed, { stack, address });
   return sealed;
 }
 
@@ -145,8 +170,8 @@ export function verifyDocument(doc: StateDocument, what: string, tolerate = fals
     const text = verified ? JSON.stringify(rec) : undefined;
     const ok = (text !== undefined && verified!.has(stack, address, text)) ||
       (!!rec.mac && verifyAuthentication(MAC_PURPOSE, sealedText(stack, address, rec), rec.mac));
-    if (ok) places.set(rec, { stack, address });
-    else refused.push(address);
+    if (!ok) refused.push(address);
+    else if (rec.sensitiveOutputs) places.set(rec, { stack, address });
     if (text !== undefined) verified!.remember(stack, address, ok ? text : undefined);
   }
   if (refused.length && !tolerate) {

@@ -32,7 +32,7 @@ export type PolicyResources = Readonly<Record<string, { kind: string; spec: Spec
  * template is refused (the constructs refuse it at synth), so that a policy grants only the paths declared.
  */
 function literal(v: string, field: string): string {
-  if (POLICY_UNSAFE_CHARS.test(v) || v.split('/').some((x) => x === '..')) {
+  if (POLICY_UNSAFE_CHARS.test(v) || (v.includes('..') && v.split('/').some((x) => x === '..'))) {
     throw new Error(`${field}: ${JSON.stringify(v)} holds a control character, a quote, a backslash, "*", "+", "{", "}" or a ".." segment: ` +
       'converge policy does not print a policy for it (it would grant more than that path)');
   }
@@ -119,7 +119,14 @@ export function withKnownMountPaths(spec: Spec, resources: PolicyResources): Spe
     const target = resources[v.$ref];
     return target && PATH_OUTPUT_KINDS.has(target.kind) && typeof target.spec.path === 'string' && !isAttrRef(target.spec.path) ? target.spec.path : v;
   };
-  return Object.fromEntries(Object.entries(spec).map(([k, v]) => [k, known(v)]));
+  // The spec itself when nothing refers to a mount's path (every object of a plan comes here: no copy each).
+  let out: Spec | undefined;
+  for (const k of Object.keys(spec)) {
+    const v = spec[k];
+    const x = known(v);
+    if (x !== v) (out ??= { ...spec })[k] = x;
+  }
+  return out ?? spec;
 }
 
 /** The policy a registered secrets kind declares; undefined for a kind of another API (or one declaring none). */
